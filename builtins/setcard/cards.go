@@ -1,0 +1,56 @@
+// Package setcard holds the kernels for the cards of the game SET: the 81
+// cards as the points of the affine space F_3^4, SET-freeness, canonical
+// forms under the 31104 symmetries, and the counts of SET-less sets
+// (document 004, Knuth's SETSET).
+package setcard
+
+// NumCards is the number of distinct SET cards.
+const NumCards = 81
+
+// A Card is a card number 0..80: the card (x1, x2, x3, x4), each xi in
+// {1, 2, 3}, is 27(x1-1) + 9(x2-1) + 3(x3-1) + (x4-1).
+type Card uint8
+
+// Digits returns the four coordinates of c as values 0..2, x1 first.
+func (c Card) Digits() [4]uint8 {
+	return [4]uint8{uint8(c / 27), uint8(c / 9 % 3), uint8(c / 3 % 3), uint8(c % 3)}
+}
+
+// FromDigits builds a card from four coordinates 0..2, x1 first.
+func FromDigits(d [4]uint8) Card {
+	return Card(27*int(d[0]) + 9*int(d[1]) + 3*int(d[2]) + int(d[3]))
+}
+
+// thirdTable[x][y] is the card completing a SET with x and y; built once
+// from the definition because each coordinate of the third card is
+// -(a+b) mod 3, which is "all equal or all different".
+var thirdTable = func() (t [NumCards][NumCards]Card) {
+	for x := Card(0); x < NumCards; x++ {
+		for y := Card(0); y < NumCards; y++ {
+			dx, dy := x.Digits(), y.Digits()
+			var dz [4]uint8
+			for i := range dz {
+				dz[i] = (6 - dx[i] - dy[i]) % 3
+			}
+			t[x][y] = FromDigits(dz)
+		}
+	}
+	return t
+}()
+
+// Third returns the card that makes a SET with x and y. For x == y the
+// result is x itself, which is not a SET; callers must reject that case.
+func Third(x, y Card) Card { return thirdTable[x][y] }
+
+// IsSet reports whether the three cards are distinct and form a SET.
+func IsSet(x, y, z Card) bool { return x != y && thirdTable[x][y] == z }
+
+// A Hand is a set of cards as an 81-bit bitset: card c is bit c%64 of
+// word c/64.
+type Hand [2]uint64
+
+// Add returns h with card c added.
+func (h Hand) Add(c Card) Hand { h[c>>6] |= 1 << (c & 63); return h }
+
+// Has reports whether card c is in h.
+func (h Hand) Has(c Card) bool { return h[c>>6]>>(c&63)&1 != 0 }
