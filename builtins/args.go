@@ -1,0 +1,103 @@
+package builtins
+
+import (
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+// A Word is a 64-bit word argument. Bindings pass a *Word to unpack, which
+// accepts any Starlark int in [-2^63, 2^64), negative values as their
+// two's complement, and reports anything else as an error naming the
+// builtin and the parameter.
+type Word uint64
+
+// A Width is a word width argument: 8, 16, 32 or 64.
+type Width int
+
+// unpack is starlark.UnpackArgs with two extra target types, *Word and
+// *Width, whose errors follow the bitsh contract ("popcount: x = 2^64 does
+// not fit in 64 bits") instead of go.starlark.net's generic wording.
+func unpack(fn string, args starlark.Tuple, kwargs []starlark.Tuple, pairs ...any) error {
+	type deferred struct {
+		name string
+		raw  *starlark.Value
+		dst  any
+	}
+	var later []deferred
+	fwd := make([]any, len(pairs))
+	copy(fwd, pairs)
+	for i := 1; i < len(pairs); i += 2 {
+		switch dst := pairs[i].(type) {
+		case *Word, *Width:
+			raw := new(starlark.Value)
+			name := strings.TrimRight(pairs[i-1].(string), "?")
+			later = append(later, deferred{name, raw, dst})
+			fwd[i] = raw
+		}
+	}
+	if err := starlark.UnpackArgs(fn, args, kwargs, fwd...); err != nil {
+		return err
+	}
+	for _, d := range later {
+		if *d.raw == nil {
+			continue // optional and absent: keep the caller's default
+		}
+		switch dst := d.dst.(type) {
+		case *Word:
+			w, err := toWord(fn, d.name, *d.raw)
+			if err != nil {
+				return err
+			}
+			*dst = w
+		case *Width:
+			w, err := toWidth(fn, d.name, *d.raw)
+			if err != nil {
+				return err
+			}
+			*dst = w
+		}
+	}
+	return nil
+}
+
+func toWord(fn, name string, v starlark.Value) (Word, error) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s: got %s, want int", fn, name, v.Type())
+	}
+	if x, ok := i.Int64(); ok {
+		return Word(x), nil
+	}
+	if x, ok := i.Uint64(); ok {
+		return Word(x), nil
+	}
+	return 0, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, name, i)
+}
+
+func toWidth(fn, name string, v starlark.Value) (Width, error) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s: got %s, want int", fn, name, v.Type())
+	}
+	switch x, _ := i.Int64(); x {
+	case 8, 16, 32, 64:
+		return Width(x), nil
+	}
+	return 0, fmt.Errorf("%s: %s = %s is not one of 8, 16, 32, 64", fn, name, i)
+}
+
+// fits checks that x fits in w bits, naming the builtin and the argument.
+func fits(fn, name string, x Word, w Width) error {
+	if w < 64 && uint64(x)>>uint(w) != 0 {
+		return fmt.Errorf("%s: %s = %s does not fit in width = %d bits", fn, name, hexWord(x), w)
+	}
+	return nil
+}
+
+// hexWord formats a word for error messages, as the contract's examples do.
+func hexWord(x Word) string { return fmt.Sprintf("%#x", uint64(x)) }
+
+// wordValue converts a kernel result to a Starlark int in [0, 2^64).
+func wordValue(x uint64) starlark.Value { return starlark.MakeUint64(x) }

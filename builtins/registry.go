@@ -1,0 +1,210 @@
+// Package builtins binds bitsh's native kernels to Starlark. Each builtin
+// is registered once, with its topic and docstring, in a read-only table
+// that produces a fresh predeclared dictionary for every interpreter,
+// drives help(), and generates docs/builtins.md.
+package builtins
+
+//go:generate go run ./internal/gendocs -o ../docs/builtins.md
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+// A Builtin describes one predeclared name: a function (Fn) or a constant
+// (Value), with the docstring help(name) prints.
+type Builtin struct {
+	Name  string
+	Topic string // one of Topics
+	// Doc starts with the call signature on its own line, then the contract.
+	Doc   string
+	Fn    func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+	Value starlark.Value
+}
+
+// Topics lists the help() topics in display order.
+var Topics = []string{"bits", "subsets", "debruijn", "endgame", "set", "help"}
+
+// registry is filled by register calls from init functions only and is
+// read-only afterwards, so interpreters never share mutable state through it.
+var registry = map[string]*Builtin{}
+
+func register(bs ...Builtin) {
+	for i := range bs {
+		b := bs[i]
+		if _, dup := registry[b.Name]; dup {
+			panic("builtins: duplicate registration of " + b.Name)
+		}
+		if (b.Fn == nil) == (b.Value == nil) {
+			panic("builtins: " + b.Name + " needs exactly one of Fn and Value")
+		}
+		registry[b.Name] = &b
+	}
+}
+
+// All returns every registered builtin sorted by topic order, then name.
+func All() []Builtin {
+	order := map[string]int{}
+	for i, t := range Topics {
+		order[t] = i
+	}
+	out := make([]Builtin, 0, len(registry))
+	for _, b := range registry {
+		out = append(out, *b)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if oi, oj := order[out[i].Topic], order[out[j].Topic]; oi != oj {
+			return oi < oj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Lookup returns the registered builtin with the given name.
+func Lookup(name string) (Builtin, bool) {
+	b, ok := registry[name]
+	if !ok {
+		return Builtin{}, false
+	}
+	return *b, true
+}
+
+// Predeclared returns a new dictionary of all bitsh builtins, for use as
+// the predeclared environment of a go.starlark.net thread. Each call
+// returns a fresh dictionary, so callers may add to it freely.
+func Predeclared() starlark.StringDict {
+	d := make(starlark.StringDict, len(registry))
+	for name, b := range registry {
+		if b.Value != nil {
+			d[name] = b.Value
+		} else {
+			d[name] = starlark.NewBuiltin(name, b.Fn)
+		}
+	}
+	return d
+}
+
+// Thread-local keys under which an embedder (package interp) passes the
+// run's settings to builtins.
+const (
+	contextKey = "bitsh.context"
+	stdoutKey  = "bitsh.stdout"
+	stderrKey  = "bitsh.stderr"
+	workersKey = "bitsh.workers"
+)
+
+// SetContext makes ctx the context that long-running builtins called from
+// thread poll for cancellation.
+func SetContext(thread *starlark.Thread, ctx context.Context) { thread.SetLocal(contextKey, ctx) }
+
+// Context returns the context set by SetContext, or context.Background.
+// Long-running kernels poll it; the interpreter cancels it on Ctrl-C, on
+// timeout and when the embedder's context ends.
+func Context(thread *starlark.Thread) context.Context {
+	if ctx, ok := thread.Local(contextKey).(context.Context); ok {
+		return ctx
+	}
+	return context.Background()
+}
+
+// SetOutput sets the writers that help() prints to (stdout) and that
+// progress bars draw on (stderr).
+func SetOutput(thread *starlark.Thread, stdout, stderr io.Writer) {
+	thread.SetLocal(stdoutKey, stdout)
+	thread.SetLocal(stderrKey, stderr)
+}
+
+// Stdout returns the thread's standard output (os.Stdout if unset).
+func Stdout(thread *starlark.Thread) io.Writer {
+	if w, ok := thread.Local(stdoutKey).(io.Writer); ok {
+		return w
+	}
+	return os.Stdout
+}
+
+// Stderr returns the thread's standard error (os.Stderr if unset). Progress
+// bars draw on it only when it is an *os.File that is a terminal.
+func Stderr(thread *starlark.Thread) io.Writer {
+	if w, ok := thread.Local(stderrKey).(io.Writer); ok {
+		return w
+	}
+	return os.Stderr
+}
+
+// SetWorkers caps the number of goroutines parallel kernels use; n <= 0
+// means GOMAXPROCS.
+func SetWorkers(thread *starlark.Thread, n int) { thread.SetLocal(workersKey, n) }
+
+// Workers returns the worker cap for parallel kernels (GOMAXPROCS unless set).
+func Workers(thread *starlark.Thread) int {
+	if n, ok := thread.Local(workersKey).(int); ok && n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Summary returns the first line of a docstring: the call signature.
+func Summary(doc string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(doc), "\n")
+	return line
+}
+
+func init() {
+	register(Builtin{
+		Name:  "help",
+		Topic: "help",
+		Doc: `help(name=None)
+Prints the docstring of the builtin called name (a string, or the builtin
+itself). Without an argument, lists every builtin grouped by topic.`,
+		Fn: help,
+	})
+}
+
+func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var name starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "name?", &name); err != nil {
+		return nil, err
+	}
+	w := Stdout(thread)
+	var key string
+	switch v := name.(type) {
+	case starlark.NoneType:
+		writeIndex(w)
+		return starlark.None, nil
+	case starlark.String:
+		key = string(v)
+	case *starlark.Builtin:
+		key = v.Name()
+	default:
+		return nil, fmt.Errorf("help: name: got %s, want string or builtin", name.Type())
+	}
+	e, ok := registry[key]
+	if !ok {
+		return nil, fmt.Errorf("help: name = %q is not a bitsh builtin (help() lists them)", key)
+	}
+	fmt.Fprintln(w, strings.TrimSpace(e.Doc))
+	return starlark.None, nil
+}
+
+func writeIndex(w io.Writer) {
+	topic := ""
+	for _, b := range All() {
+		if b.Topic != topic {
+			if topic != "" {
+				fmt.Fprintln(w)
+			}
+			topic = b.Topic
+			fmt.Fprintf(w, "%s:\n", topic)
+		}
+		fmt.Fprintf(w, "  %s\n", Summary(b.Doc))
+	}
+	fmt.Fprintln(w, "\nhelp(name) prints the full docstring of one builtin.")
+}

@@ -1,0 +1,421 @@
+// Package interp is the embedding API of bitsh: a Starlark interpreter
+// with bitsh's builtins, its dialect (while, recursion, top-level control,
+// global reassignment, set), the math, json and time modules, and loads of
+// relative files and of bitsh's own stdlib.
+//
+// An Interp is used by one goroutine at a time; separate Interps share no
+// mutable state and may run in parallel. Every run takes a context:
+// cancelling it stops Starlark code between steps and native kernels at
+// their next poll, within 100 ms.
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/stdlib"
+	"go.starlark.net/lib/json"
+	"go.starlark.net/lib/math"
+	"go.starlark.net/lib/time"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+)
+
+// StdlibPrefix is the load prefix of bitsh's embedded stdlib modules.
+const StdlibPrefix = "@stdlib/"
+
+// Options is the Starlark dialect bitsh scripts use.
+var dialect = syntax.FileOptions{
+	Set:             true,
+	While:           true,
+	TopLevelControl: true,
+	GlobalReassign:  true,
+	Recursion:       true,
+}
+
+// FileOptions returns the syntax options of bitsh's dialect, for callers
+// that parse bitsh code themselves (the REPL parses input with it).
+func FileOptions() *syntax.FileOptions {
+	opts := dialect
+	return &opts
+}
+
+// An Option configures an Interp.
+type Option func(*Interp)
+
+// WithStdout sends print output (and help()) to w instead of os.Stdout.
+func WithStdout(w io.Writer) Option { return func(in *Interp) { in.stdout = w } }
+
+// WithStderr sets where progress bars are drawn (os.Stderr by default).
+func WithStderr(w io.Writer) Option { return func(in *Interp) { in.stderr = w } }
+
+// WithMaxSteps caps the Starlark execution steps of each run (0: no cap).
+// A module loaded during a run gets what remains of the run's budget.
+func WithMaxSteps(n uint64) Option { return func(in *Interp) { in.maxSteps = n } }
+
+// WithPredeclared adds names visible to every script, beside bitsh's
+// builtins (which they may shadow).
+func WithPredeclared(d starlark.StringDict) Option {
+	return func(in *Interp) {
+		for k, v := range d {
+			in.predeclared[k] = v
+		}
+	}
+}
+
+// WithFS makes file names (of ExecFile and of loads) paths in fsys, with
+// slash separators, instead of paths in the operating system's file system.
+func WithFS(fsys fs.FS) Option { return func(in *Interp) { in.fsys = fsys } }
+
+// WithWorkers caps the goroutines parallel kernels use (0: GOMAXPROCS).
+func WithWorkers(n int) Option { return func(in *Interp) { in.workers = n } }
+
+// An Interp runs bitsh code. Its globals persist across Exec calls, as in
+// a REPL session.
+type Interp struct {
+	stdout, stderr io.Writer
+	maxSteps       uint64
+	workers        int
+	fsys           fs.FS
+	predeclared    starlark.StringDict
+
+	mu      sync.Mutex // one run at a time
+	globals starlark.StringDict
+	modules map[string]*module
+}
+
+type module struct {
+	globals starlark.StringDict
+	err     error
+	loading bool
+}
+
+// New returns an interpreter with bitsh's builtins and the given options.
+func New(opts ...Option) *Interp {
+	in := &Interp{
+		stdout:      os.Stdout,
+		stderr:      os.Stderr,
+		predeclared: Predeclared(),
+		modules:     map[string]*module{},
+	}
+	for _, o := range opts {
+		o(in)
+	}
+	in.globals = make(starlark.StringDict, len(in.predeclared))
+	for k, v := range in.predeclared {
+		in.globals[k] = v
+	}
+	return in
+}
+
+// Predeclared returns a fresh dictionary of everything a bitsh script sees
+// before it starts: bitsh's builtins, struct, and the math, json and time
+// modules. Use it as the predeclared environment of a plain go.starlark.net
+// thread to reuse bitsh's builtins there.
+func Predeclared() starlark.StringDict {
+	d := builtins.Predeclared()
+	d["struct"] = starlark.NewBuiltin("struct", starlarkstruct.Make)
+	d["math"] = math.Module
+	d["json"] = json.Module
+	d["time"] = time.Module
+	return d
+}
+
+// Globals returns the names the scripts run so far have defined (not the
+// predeclared ones), as a new dictionary.
+func (in *Interp) Globals() starlark.StringDict {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out := make(starlark.StringDict)
+	for k, v := range in.globals {
+		if p, ok := in.predeclared[k]; !ok || p != v {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Names returns every global name visible to the next Exec, predeclared
+// ones included, for completion.
+func (in *Interp) Names() []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.globals.Keys()
+}
+
+// ExecFile runs the file as a script and returns its globals, which also
+// become the interpreter's globals. If src is nil the file is read from
+// the interpreter's file system; otherwise src (a string or []byte) is its
+// text and filename only names it in errors and for relative loads.
+func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starlark.StringDict, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if src == nil {
+		data, err := in.readFile(filename)
+		if err != nil {
+			return nil, err
+		}
+		src = data
+	}
+	r := in.newRun(ctx)
+	defer r.close()
+	thread := r.thread(filename, in.maxSteps)
+	g, err := starlark.ExecFileOptions(&dialect, thread, filename, src, in.predeclared)
+	for k, v := range g {
+		in.globals[k] = v
+	}
+	return g, r.wrap(err)
+}
+
+// Exec runs a snippet against the interpreter's globals, which persist
+// from one call to the next and are not frozen (as in a REPL). When the
+// snippet is a single expression, Exec returns its value, otherwise None.
+// filename names the snippet in errors ("<stdin>", say).
+func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Value, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	f, err := dialect.Parse(filename, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	r := in.newRun(ctx)
+	defer r.close()
+	thread := r.thread(filename, in.maxSteps)
+	if len(f.Stmts) == 1 {
+		if e, ok := f.Stmts[0].(*syntax.ExprStmt); ok {
+			v, err := starlark.EvalExprOptions(&dialect, thread, e.X, in.globals)
+			return v, r.wrap(err)
+		}
+	}
+	if err := starlark.ExecREPLChunk(f, thread, in.globals); err != nil {
+		return nil, r.wrap(err)
+	}
+	return starlark.None, nil
+}
+
+// Eval evaluates an expression against the interpreter's globals.
+func (in *Interp) Eval(ctx context.Context, expr string) (starlark.Value, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	r := in.newRun(ctx)
+	defer r.close()
+	thread := r.thread("<expr>", in.maxSteps)
+	v, err := starlark.EvalOptions(&dialect, thread, "<expr>", expr, in.globals)
+	return v, r.wrap(err)
+}
+
+// A run is one call into the interpreter: its context, and every thread
+// (the main one and one per loaded module) that cancellation must reach.
+type run struct {
+	in      *Interp
+	ctx     context.Context
+	mu      sync.Mutex
+	threads []*starlark.Thread
+	stop    func() bool
+	stack   []string // modules being loaded, for cycle reports
+}
+
+func (in *Interp) newRun(ctx context.Context) *run {
+	r := &run{in: in, ctx: ctx}
+	r.stop = context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, t := range r.threads {
+			t.Cancel(cancelReason(ctx))
+		}
+	})
+	return r
+}
+
+func (r *run) close() { r.stop() }
+
+func cancelReason(ctx context.Context) string {
+	if c := context.Cause(ctx); c != nil {
+		return c.Error()
+	}
+	return "cancelled"
+}
+
+// thread returns a new thread for running the module called name.
+func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
+	in := r.in
+	t := &starlark.Thread{
+		Name:  name,
+		Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(in.stdout, msg) },
+		Load:  r.load,
+	}
+	t.SetLocal(moduleKey, name)
+	builtins.SetContext(t, r.ctx)
+	builtins.SetOutput(t, in.stdout, in.stderr)
+	builtins.SetWorkers(t, in.workers)
+	if maxSteps > 0 {
+		t.SetMaxExecutionSteps(maxSteps)
+	}
+	r.mu.Lock()
+	r.threads = append(r.threads, t)
+	r.mu.Unlock()
+	if r.ctx.Err() != nil {
+		t.Cancel(cancelReason(r.ctx))
+	}
+	return t
+}
+
+// wrap makes a run's error say it was cancelled when it was, keeping the
+// Starlark error (and its backtrace) as the message.
+func (r *run) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	if r.ctx.Err() != nil {
+		return &CancelledError{Err: err, Cause: context.Cause(r.ctx)}
+	}
+	return err
+}
+
+// A CancelledError reports a run stopped by its context. errors.Is finds
+// the context's cause (context.Canceled, context.DeadlineExceeded or the
+// cause given to context.WithCancelCause) in it.
+type CancelledError struct {
+	Err   error // the Starlark error, with its backtrace
+	Cause error
+}
+
+func (e *CancelledError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the Starlark error and the cause.
+func (e *CancelledError) Unwrap() []error { return []error{e.Err, e.Cause} }
+
+const moduleKey = "bitsh.module"
+
+func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, error) {
+	in := r.in
+	key, err := in.resolve(thread.Local(moduleKey).(string), name)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := in.modules[key]; ok {
+		if m.loading {
+			return nil, fmt.Errorf("load cycle: %s -> %s", strings.Join(r.stack, " -> "), key)
+		}
+		return m.globals, m.err
+	}
+	var src []byte
+	predeclared := in.predeclared
+	if strings.HasPrefix(key, StdlibPrefix) {
+		src, err = fs.ReadFile(stdlib.FS, strings.TrimPrefix(key, StdlibPrefix))
+		predeclared = stdlibPredeclared(in.predeclared)
+	} else {
+		src, err = in.readFile(key)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := &module{loading: true}
+	in.modules[key] = m
+	r.stack = append(r.stack, key)
+	var budget uint64
+	if in.maxSteps > 0 {
+		budget = in.maxSteps - min(in.maxSteps-1, thread.ExecutionSteps())
+	}
+	t := r.thread(key, budget)
+	m.globals, m.err = starlark.ExecFileOptions(&dialect, t, key, src, predeclared)
+	r.stack = r.stack[:len(r.stack)-1]
+	m.loading = false
+	if m.err != nil && r.ctx.Err() != nil {
+		// A cancelled load is not a property of the module: forget it.
+		delete(in.modules, key)
+	}
+	return m.globals, m.err
+}
+
+// resolve turns a load argument into a module key: "@stdlib/x.star" as is,
+// other names as paths relative to the loading module's directory.
+func (in *Interp) resolve(from, name string) (string, error) {
+	if strings.HasPrefix(name, StdlibPrefix) {
+		if _, err := fs.Stat(stdlib.FS, strings.TrimPrefix(name, StdlibPrefix)); err != nil {
+			return "", fmt.Errorf("no stdlib module %q", name)
+		}
+		return name, nil
+	}
+	if strings.HasPrefix(name, "@") {
+		return "", fmt.Errorf("unknown module prefix in %q (bitsh knows %q)", name, StdlibPrefix)
+	}
+	if strings.HasPrefix(from, "<") || strings.HasPrefix(from, StdlibPrefix) {
+		from = "" // snippets and stdlib modules load relative to the working directory
+	}
+	if in.fsys != nil {
+		p := path.Join(path.Dir(from), name)
+		if !fs.ValidPath(p) {
+			return "", fmt.Errorf("invalid module path %q", name)
+		}
+		return p, nil
+	}
+	if filepath.IsAbs(name) || from == "" {
+		return filepath.Clean(name), nil
+	}
+	return filepath.Join(filepath.Dir(from), name), nil
+}
+
+func (in *Interp) readFile(name string) ([]byte, error) {
+	if in.fsys != nil {
+		return fs.ReadFile(in.fsys, name)
+	}
+	return os.ReadFile(name)
+}
+
+// stdlibPredeclared adds the private helpers stdlib modules are written
+// with (assert.star catches errors and matches them).
+func stdlibPredeclared(base starlark.StringDict) starlark.StringDict {
+	d := make(starlark.StringDict, len(base)+1)
+	for k, v := range base {
+		d[k] = v
+	}
+	d["_bitsh"] = starlarkstruct.FromStringDict(starlark.String("_bitsh"), starlark.StringDict{
+		"catch":   starlark.NewBuiltin("catch", catch),
+		"matches": starlark.NewBuiltin("matches", matches),
+	})
+	return d
+}
+
+// catch calls f() and returns its error message, or None if it succeeded.
+func catch(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var f starlark.Callable
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &f); err != nil {
+		return nil, err
+	}
+	_, err := starlark.Call(thread, f, nil, nil)
+	if err == nil {
+		return starlark.None, nil
+	}
+	if builtins.Context(thread).Err() != nil {
+		return nil, err // a cancellation is not the error under test
+	}
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return starlark.String(ee.Msg), nil
+	}
+	return starlark.String(err.Error()), nil
+}
+
+func matches(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var pattern, s string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &pattern, &s); err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("matches: pattern %q: %w", pattern, err)
+	}
+	return starlark.Bool(re.MatchString(s)), nil
+}
