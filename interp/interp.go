@@ -19,6 +19,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -98,7 +99,6 @@ type Interp struct {
 type module struct {
 	globals starlark.StringDict
 	err     error
-	loading bool
 }
 
 // New returns an interpreter with bitsh's builtins and the given options.
@@ -170,6 +170,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 	}
 	r := in.newRun(ctx)
 	defer r.close()
+	r.stack = []string{in.clean(filename)}
 	thread := r.thread(filename, in.maxSteps)
 	g, err := starlark.ExecFileOptions(&dialect, thread, filename, src, in.predeclared)
 	for k, v := range g {
@@ -304,10 +305,10 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	if err != nil {
 		return nil, err
 	}
+	if slices.Contains(r.stack, key) {
+		return nil, fmt.Errorf("load cycle: %s -> %s", strings.Join(r.stack, " -> "), key)
+	}
 	if m, ok := in.modules[key]; ok {
-		if m.loading {
-			return nil, fmt.Errorf("load cycle: %s -> %s", strings.Join(r.stack, " -> "), key)
-		}
 		return m.globals, m.err
 	}
 	var src []byte
@@ -321,8 +322,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	if err != nil {
 		return nil, err
 	}
-	m := &module{loading: true}
-	in.modules[key] = m
+	m := &module{}
 	r.stack = append(r.stack, key)
 	var budget uint64
 	if in.maxSteps > 0 {
@@ -331,10 +331,9 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	t := r.thread(key, budget)
 	m.globals, m.err = starlark.ExecFileOptions(&dialect, t, key, src, predeclared)
 	r.stack = r.stack[:len(r.stack)-1]
-	m.loading = false
-	if m.err != nil && r.ctx.Err() != nil {
-		// A cancelled load is not a property of the module: forget it.
-		delete(in.modules, key)
+	if m.err == nil || r.ctx.Err() == nil {
+		// A cancelled load is not a property of the module: don't cache it.
+		in.modules[key] = m
 	}
 	return m.globals, m.err
 }
@@ -365,6 +364,14 @@ func (in *Interp) resolve(from, name string) (string, error) {
 		return filepath.Clean(name), nil
 	}
 	return filepath.Join(filepath.Dir(from), name), nil
+}
+
+// clean puts a file name in the form resolve gives module keys.
+func (in *Interp) clean(name string) string {
+	if in.fsys != nil {
+		return path.Clean(name)
+	}
+	return filepath.Clean(name)
 }
 
 func (in *Interp) readFile(name string) ([]byte, error) {

@@ -1,0 +1,80 @@
+package builtins_test
+
+import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins"
+	"go.starlark.net/starlark"
+)
+
+func TestEveryBuiltinHasDoc(t *testing.T) {
+	all := builtins.All()
+	if len(all) == 0 {
+		t.Fatal("no builtins registered")
+	}
+	for _, b := range all {
+		sig := builtins.Summary(b.Doc)
+		if !strings.HasPrefix(sig, b.Name) {
+			t.Errorf("%s: docstring must start with its signature, got %q", b.Name, sig)
+		}
+		if !strings.Contains(strings.TrimSpace(b.Doc), "\n") {
+			t.Errorf("%s: docstring has a signature but no contract", b.Name)
+		}
+		if !slices.Contains(builtins.Topics, b.Topic) {
+			t.Errorf("%s: unknown topic %q", b.Name, b.Topic)
+		}
+	}
+}
+
+func TestDocsUpToDate(t *testing.T) {
+	var buf bytes.Buffer
+	if err := builtins.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("../docs/builtins.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, buf.Bytes()) {
+		t.Error("docs/builtins.md is stale: run go generate ./...")
+	}
+}
+
+func TestPredeclaredIsFresh(t *testing.T) {
+	a, b := builtins.Predeclared(), builtins.Predeclared()
+	a["popcount"] = starlark.None
+	if b["popcount"] == starlark.None {
+		t.Fatal("Predeclared dictionaries share state")
+	}
+	for _, bi := range builtins.All() {
+		if _, ok := b[bi.Name]; !ok {
+			t.Errorf("%s registered but not predeclared", bi.Name)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	thread := &starlark.Thread{}
+	builtins.SetOutput(thread, &out, &out)
+	env := builtins.Predeclared()
+	if _, err := starlark.Call(thread, env["help"], nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, topic := range []string{"bits:", "popcount(x)"} {
+		if !strings.Contains(out.String(), topic) {
+			t.Errorf("help() output lacks %q:\n%s", topic, out.String())
+		}
+	}
+	out.Reset()
+	if _, err := starlark.Call(thread, env["help"], starlark.Tuple{starlark.String("pdep")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "pdep(x, mask)\nParallel bit deposit"; !strings.HasPrefix(out.String(), want) {
+		t.Errorf("help(\"pdep\") = %q; want prefix %q", out.String(), want)
+	}
+}
