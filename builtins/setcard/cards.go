@@ -4,6 +4,8 @@
 // (document 004, Knuth's SETSET).
 package setcard
 
+import "math/bits"
+
 // NumCards is the number of distinct SET cards.
 const NumCards = 81
 
@@ -54,3 +56,56 @@ func (h Hand) Add(c Card) Hand { h[c>>6] |= 1 << (c & 63); return h }
 
 // Has reports whether card c is in h.
 func (h Hand) Has(c Card) bool { return h[c>>6]>>(c&63)&1 != 0 }
+
+// trailingZeros is bits.TrailingZeros64, kept local so the hot loops read
+// plainly.
+func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
+
+// HandOf returns the hand holding the given cards.
+func HandOf(cards ...Card) Hand {
+	var h Hand
+	for _, c := range cards {
+		h = h.Add(c)
+	}
+	return h
+}
+
+// Len returns the number of cards in h.
+func (h Hand) Len() int { return bits.OnesCount64(h[0]) + bits.OnesCount64(h[1]) }
+
+// Cards returns the cards of h in ascending order.
+func (h Hand) Cards() []Card {
+	out := make([]Card, 0, h.Len())
+	for w := 0; w < 2; w++ {
+		for x := h[w]; x != 0; x &= x - 1 {
+			out = append(out, Card(w*64+bits.TrailingZeros64(x)))
+		}
+	}
+	return out
+}
+
+// Less reports whether h precedes g in document 004's order for sets of
+// equal size: sort both ascending and compare lexicographically. For equal
+// sizes that is: the smallest card in exactly one of them belongs to h.
+// (For sets of different sizes the result is that of this rule too, which
+// is the order of the sorted lists padded with an infinite card.)
+func (h Hand) Less(g Hand) bool {
+	d0, d1 := h[0]^g[0], h[1]^g[1]
+	if d0 != 0 {
+		return h[0]&(d0&-d0) != 0
+	}
+	return d1 != 0 && h[1]&(d1&-d1) != 0
+}
+
+// SetFree reports whether no three cards of h form a SET.
+func (h Hand) SetFree() bool {
+	cs := h.Cards()
+	for i, x := range cs {
+		for _, y := range cs[i+1:] {
+			if h.Has(thirdTable[x][y]) {
+				return false
+			}
+		}
+	}
+	return true
+}
