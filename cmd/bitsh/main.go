@@ -1,0 +1,199 @@
+// Command bitsh runs bitsh scripts and the bitsh REPL.
+//
+// Usage:
+//
+//	bitsh [flags]                 the REPL (or stdin as a script when it is not a terminal)
+//	bitsh [flags] FILE [ARGS...]  run FILE; argv is [FILE, ARGS...]
+//	bitsh [flags] - [ARGS...]     run standard input; argv is ["-", ARGS...]
+//	bitsh [flags] -c CODE [ARGS...]  run CODE; argv is ["-c", ARGS...]
+//
+// Flags: -timeout DURATION, -max-steps N, -workers N, -version.
+// The exit status is 0 on success, 1 on a script error and 2 on bad usage.
+// See docs/scripting.md and docs/repl.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/bitsh/bitsh/interp"
+	"github.com/chzyer/readline"
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+)
+
+// version is bitsh's version when the binary was not built from a tagged
+// module version (go install ...@vX.Y.Z reports that one instead).
+const version = "0.1.0-dev"
+
+// Exit statuses.
+const (
+	exitOK     = 0
+	exitError  = 1 // the script failed
+	exitUsage  = 2 // bad flags or arguments, unreadable script file
+	progName   = "bitsh"
+	stdinName  = "<stdin>"
+	cmdLineArg = "<command-line>"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// versionString returns the module version from the build information
+// when there is one, else the version constant.
+func versionString() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return version
+}
+
+const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
+       bitsh [flags] -c CODE [ARGS...]
+
+With no FILE, bitsh starts the REPL when standard input is a terminal and
+otherwise runs standard input as a script ("-" names standard input).
+The script sees argv: [FILE, ARGS...], ["-c", ARGS...] or ["-", ARGS...].
+Exit status: 0 on success, 1 on a script error, 2 on bad usage.
+
+flags:
+`
+
+// run is bitsh's main program: it parses args (without the program name),
+// runs what they ask for and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(progName, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		code     = fs.String("c", "", "run `CODE` instead of a file")
+		timeout  = fs.Duration("timeout", 0, "cancel the run (each input, in the REPL) after `DURATION`; 0 means never")
+		maxSteps = fs.Uint64("max-steps", 0, "cap the Starlark execution steps of a run at `N`; 0 means no cap")
+		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
+		showVer  = fs.Bool("version", false, "print the version and exit")
+	)
+	usage := func() {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, usageText)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage()
+			return exitOK
+		}
+		return usageError(stderr, "%v (bitsh -h for usage)", err)
+	}
+	codeSet := false
+	fs.Visit(func(f *flag.Flag) { codeSet = codeSet || f.Name == "c" })
+	if *showVer {
+		fmt.Fprintf(stdout, "%s %s (%s)\n", progName, versionString(), runtime.Version())
+		return exitOK
+	}
+	if *timeout < 0 {
+		return usageError(stderr, "-timeout %v is negative", *timeout)
+	}
+	if *workers < 0 {
+		return usageError(stderr, "-workers %d is negative", *workers)
+	}
+
+	rest := fs.Args()
+	var (
+		filename string // names the script in errors
+		src      []byte // nil for the REPL
+		argv     []string
+		repl     bool
+	)
+	switch {
+	case codeSet:
+		filename, src, argv = cmdLineArg, []byte(*code), append([]string{"-c"}, rest...)
+	case len(rest) > 0 && rest[0] != "-":
+		data, err := os.ReadFile(rest[0])
+		if err != nil {
+			return usageError(stderr, "%v", err)
+		}
+		filename, src, argv = rest[0], data, rest
+	default:
+		if f, ok := stdin.(*os.File); ok && len(rest) == 0 && readline.IsTerminal(int(f.Fd())) {
+			repl, argv = true, []string{""}
+			break
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return usageError(stderr, "reading standard input: %v", err)
+		}
+		filename, src, argv = stdinName, data, append([]string{"-"}, rest[min(1, len(rest)):]...)
+	}
+
+	list := make([]starlark.Value, len(argv))
+	for i, a := range argv {
+		list[i] = starlark.String(a)
+	}
+	in := interp.New(
+		interp.WithStdout(stdout),
+		interp.WithStderr(stderr),
+		interp.WithMaxSteps(*maxSteps),
+		interp.WithWorkers(*workers),
+		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
+	)
+	if repl {
+		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
+	}
+
+	ctx, cancel := withTimeout(context.Background(), *timeout)
+	defer cancel()
+	if _, err := in.ExecFile(ctx, filename, src); err != nil {
+		printError(stderr, err)
+		return exitError
+	}
+	return exitOK
+}
+
+// withTimeout returns ctx with a deadline d from now (none when d == 0)
+// whose cause says "timeout after d".
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d == 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, d, fmt.Errorf("timeout after %v", d))
+}
+
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "%s: %s\n", progName, fmt.Sprintf(format, args...))
+	return exitUsage
+}
+
+// printError writes err to w: the Starlark backtrace (each frame as
+// file:line:col) for an evaluation error, every message of a resolve
+// error list, else the error's text. A cancelled run also gets its cause
+// when the message does not already say it.
+func printError(w io.Writer, err error) {
+	var text string
+	var ee *starlark.EvalError
+	var el resolve.ErrorList
+	switch {
+	case errors.As(err, &ee):
+		text = ee.Backtrace()
+	case errors.As(err, &el):
+		lines := make([]string, len(el))
+		for i, e := range el {
+			lines[i] = e.Error()
+		}
+		text = strings.Join(lines, "\n")
+	default:
+		text = err.Error()
+	}
+	fmt.Fprintln(w, strings.TrimRight(text, "\n"))
+	var ce *interp.CancelledError
+	if errors.As(err, &ce) && ce.Cause != nil && !strings.Contains(text, ce.Cause.Error()) {
+		fmt.Fprintf(w, "%s: %v\n", progName, ce.Cause)
+	}
+}

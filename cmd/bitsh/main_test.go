@@ -1,0 +1,29 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden output in testdata/script/*.txtar")
+
+// TestMain makes the test binary serve as the bitsh command (testscript
+// puts it on $PATH under that name; the pty tests run it too).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"bitsh": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the CLI behaviour tests in testdata/script. With
+// -update, failing cmp commands rewrite the expected files instead.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+	})
+}

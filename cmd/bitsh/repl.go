@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bitsh/bitsh/interp"
+	"github.com/chzyer/readline"
+	"go.starlark.net/starlark"
+)
+
+const (
+	prompt     = ">>> "
+	contPrompt = "... "
+)
+
+// historyPath returns the REPL's history file: $BITSH_HISTORY when set
+// (empty disables history), else $XDG_STATE_HOME/bitsh/history, else
+// ~/.local/state/bitsh/history; "" when there is no home directory.
+func historyPath() string {
+	if p, ok := os.LookupEnv("BITSH_HISTORY"); ok {
+		return p
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "bitsh", "history")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "bitsh", "history")
+}
+
+// prepareHistory creates the history file's directory and the file itself
+// (private to the user); it returns "" when that fails, after a warning.
+func prepareHistory(path string, stderr io.Writer) string {
+	if path == "" {
+		return ""
+	}
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+			err = f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: history not saved: %v\n", progName, err)
+		return ""
+	}
+	return path
+}
+
+// runREPL runs the interactive session on the terminal tty until Ctrl-D
+// and returns the exit status (0, or 1 if the terminal cannot be used).
+func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout time.Duration) int {
+	// At the prompt the terminal is in raw mode and readline sees Ctrl-C as
+	// a key; while an input runs the terminal is in cooked mode and Ctrl-C
+	// sends SIGINT, which cancels the run.
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt)
+	defer signal.Stop(sigc)
+
+	fd := int(tty.Fd())
+	var saved *readline.State // the terminal's cooked state, while raw
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:          prompt,
+		HistoryFile:     prepareHistory(historyPath(), stderr),
+		HistoryLimit:    10000,
+		AutoComplete:    &completer{in: in},
+		InterruptPrompt: "^C",
+		EOFPrompt:       "\n",
+		Stdin:           readline.NewCancelableStdin(tty), // Close must not close tty
+		Stdout:          stdout,
+		Stderr:          stderr,
+		FuncIsTerminal:  func() bool { return readline.IsTerminal(fd) },
+		FuncMakeRaw: func() (err error) {
+			saved, err = readline.MakeRaw(fd)
+			return err
+		},
+		FuncExitRaw: func() error {
+			if saved == nil {
+				return nil
+			}
+			return readline.Restore(fd, saved)
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", progName, err)
+		return exitError
+	}
+	defer rl.Close()
+	fmt.Fprintf(stdout, "bitsh %s. help() lists the builtins; Ctrl-D exits.\n", versionString())
+
+	for {
+		src, err := readInput(rl)
+		switch {
+		case errors.Is(err, io.EOF):
+			return exitOK
+		case errors.Is(err, readline.ErrInterrupt):
+			continue // the line (or the pending block) is dropped
+		case err != nil:
+			printError(stderr, err)
+			continue
+		case strings.TrimSpace(src) == "":
+			continue
+		}
+		evalInput(in, src, sigc, stdout, stderr, timeout)
+	}
+}
+
+// readInput reads lines until they form a complete statement (a blank
+// line ends a block, as in Python) and returns their text. It returns
+// io.EOF on Ctrl-D at the primary prompt and readline.ErrInterrupt on
+// Ctrl-C or on Ctrl-D in a block (both drop the input), or a syntax error.
+func readInput(rl *readline.Instance) (string, error) {
+	var text strings.Builder
+	var stop error // why reading stopped, when the user did it
+	rl.SetPrompt(prompt)
+	next := func() ([]byte, error) {
+		line, err := rl.Readline()
+		if err != nil {
+			if errors.Is(err, io.EOF) && text.Len() > 0 {
+				err = readline.ErrInterrupt // Ctrl-D in a block drops the block
+			}
+			stop = err
+			return nil, err
+		}
+		rl.SetPrompt(contPrompt)
+		line += "\n"
+		text.WriteString(line)
+		return []byte(line), nil
+	}
+	_, err := interp.FileOptions().ParseCompoundStmt(stdinName, next)
+	if stop != nil {
+		return "", stop
+	}
+	if err != nil {
+		return "", err
+	}
+	return text.String(), nil
+}
+
+// evalInput runs one input, cancelling it on SIGINT or after the timeout,
+// and prints the value of a sole expression (None excepted) or the error.
+func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) {
+	select {
+	case <-sigc: // a stale interrupt must not cancel this run
+	default:
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ctx, cancelTimeout := withTimeout(ctx, timeout)
+	defer cancelTimeout()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sigc:
+			cancel(errors.New("interrupted"))
+		case <-done:
+		}
+	}()
+	v, err := in.Exec(ctx, stdinName, src)
+	if err != nil {
+		printError(stderr, err)
+		return
+	}
+	if v != nil && v != starlark.None {
+		fmt.Fprintln(stdout, v.String())
+	}
+}
