@@ -138,9 +138,9 @@ func TestCheck(t *testing.T) {
 		err   string
 	}{
 		{0o77, 1, ""},
-		{0o100, 1, "index = 0100 has bits at or above bit 6n = 6 (n = 1 pieces of 6 bits)"},
+		{0o100, 1, "index = 0o100 has bits at or above bit 6n = 6"},
 		{1<<60 - 1, 10, ""},
-		{1 << 60, 10, "index = 0100000000000000000000 has bits at or above bit 6n = 60 (n = 10 pieces of 6 bits)"},
+		{1 << 60, 10, "index = 0o100000000000000000000 has bits at or above bit 6n = 60"},
 		{0, 0, "n = 0 is not in 1..10"},
 		{0, 11, "n = 11 is not in 1..10"},
 		{0, -1, "n = -1 is not in 1..10"},

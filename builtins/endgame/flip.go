@@ -90,12 +90,12 @@ func natDiag(x uint64, s uint, lo uint64) uint64 {
 // has bit 1 of every low group), then XORs bit 0 of every low group with
 // NOT(bit 1 AND bit 2) of its piece's high group; the high half is
 // unchanged. With u = x>>1, x&u has hi bit 1 AND hi bit 2 at bit 1 of each
-// high group, which one shift by s+1 brings to bit 0 of the low group.
+// high group; shifting its complement right by s brings that to bit 1 of
+// the low group, and one more shift to bit 0.
 func symDiag(x uint64, s uint, mv uint64) uint64 {
 	u := x >> 1
 	t := (x ^ u) & mv // bit 1 of the groups whose bits 1 and 2 differ
-	r1 := mv >> 1     // bit 0 of every low group
-	return x ^ t ^ t<<1 ^ r1 ^ (x&u)>>((s+1)&63)&r1
+	return x ^ t ^ t<<1 ^ (^(x&u)>>(s&63)&mv)>>1
 }
 
 // The 8 symmetries of the square, in the order Symmetries returns them.

@@ -45,7 +45,7 @@ func Check(index uint64, n int) error {
 		return errorf("n = %d is not in 1..%d", n, MaxPieces)
 	}
 	if index>>(6*uint(n)) != 0 {
-		return errorf("index = %#o has bits at or above bit 6n = %d (n = %d pieces of 6 bits)", index, 6*n, n)
+		return errorf("index = %O has bits at or above bit 6n = %d", index, 6*n)
 	}
 	return nil
 }
