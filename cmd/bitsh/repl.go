@@ -69,6 +69,10 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 	defer signal.Stop(sigc)
 
 	fd := int(tty.Fd())
+	// readline closes its stdin on Close; this wrapper keeps tty open, and
+	// closing it ourselves unblocks a pending read, which rl.Close waits for.
+	stdin := readline.NewCancelableStdin(tty)
+
 	var saved *readline.State // the terminal's cooked state, while raw
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:          prompt,
@@ -77,7 +81,7 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 		AutoComplete:    &completer{in: in},
 		InterruptPrompt: "^C",
 		EOFPrompt:       "\n",
-		Stdin:           readline.NewCancelableStdin(tty), // Close must not close tty
+		Stdin:           stdin,
 		Stdout:          stdout,
 		Stderr:          stderr,
 		FuncIsTerminal:  func() bool { return readline.IsTerminal(fd) },
@@ -96,7 +100,10 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 		fmt.Fprintf(stderr, "%s: %v\n", progName, err)
 		return exitError
 	}
-	defer rl.Close()
+	defer func() {
+		stdin.Close()
+		rl.Close()
+	}()
 	fmt.Fprintf(stdout, "bitsh %s. help() lists the builtins; Ctrl-D exits.\n", versionString())
 
 	for {
