@@ -24,10 +24,10 @@ const rep1 = 0o1111111111
 // Layout has four fields so that the compiler keeps an inlined layout in
 // registers.
 type Layout struct {
-	s   uint   // 3n, the width of each half
-	mv  uint64 // XOR mask of flip_vertical; natural: the low half, symmetric: bit 1 of every low group
-	mh  uint64 // XOR mask of flip_horizontal; natural: the high half, symmetric: bit 2 of every low group
-	sym bool
+	s  uint   // natural: 3n, the width of each half; symmetric: 3n+1, the shift of symDiag
+	mv uint64 // XOR mask of flip_vertical; natural: the low half, symmetric: bit 1 of every low group
+	mh uint64 // XOR mask of flip_horizontal; natural: the high half, symmetric: bit 2 of every low group
+	r1 uint64 // natural: 0; symmetric: bit 0 of every low group (never 0)
 }
 
 // NewLayout returns the layout of n-piece indices in numbering m. The
@@ -44,7 +44,7 @@ func NewLayout(n int, m Numbering) (Layout, error) {
 		return Layout{s: s, mv: lo, mh: lo << s}, nil
 	case Symmetric:
 		r1 := rep1 & lo
-		return Layout{s: s, mv: r1 << 1, mh: r1 << 2, sym: true}, nil
+		return Layout{s: s + 1, mv: r1 << 1, mh: r1 << 2, r1: r1}, nil
 	}
 	return Layout{}, errorf("numbering = %v is not natural or symmetric", m)
 }
@@ -54,7 +54,7 @@ func (l Layout) N() int { return int(l.s / 3) }
 
 // Numbering returns the layout's numbering.
 func (l Layout) Numbering() Numbering {
-	if l.sym {
+	if l.r1 != 0 {
 		return Symmetric
 	}
 	return Natural
@@ -75,8 +75,8 @@ func (l Layout) Rotate180(index uint64) uint64 { return index ^ l.mv ^ l.mh }
 // FlipDiag flips every piece of index about the a1-h8 diagonal (file and
 // rank swap, b1 to a2). index must be below 2^(6n).
 func (l Layout) FlipDiag(index uint64) uint64 {
-	if l.sym {
-		return symDiag(index, l.s, l.mv)
+	if l.r1 != 0 {
+		return symDiag(index, l.s, l.mv, l.r1)
 	}
 	return natDiag(index, l.s, l.mv)
 }
@@ -87,15 +87,15 @@ func natDiag(x uint64, s uint, lo uint64) uint64 {
 }
 
 // symDiag swaps bits 1 and 2 of every low group with a delta swap (mv
-// has bit 1 of every low group), then XORs bit 0 of every low group with
-// NOT(bit 1 AND bit 2) of its piece's high group; the high half is
+// has bit 1 of every low group), then XORs bit 0 of every low group (r1)
+// with NOT(bit 1 AND bit 2) of its piece's high group; the high half is
 // unchanged. With u = x>>1, x&u has hi bit 1 AND hi bit 2 at bit 1 of each
-// high group; shifting its complement right by s brings that to bit 1 of
-// the low group, and one more shift to bit 0.
-func symDiag(x uint64, s uint, mv uint64) uint64 {
+// high group, which a shift right by s1 = 3n+1 brings to bit 0 of the low
+// group.
+func symDiag(x uint64, s1 uint, mv, r1 uint64) uint64 {
 	u := x >> 1
 	t := (x ^ u) & mv // bit 1 of the groups whose bits 1 and 2 differ
-	return x ^ t ^ t<<1 ^ (^(x&u)>>(s&63)&mv)>>1
+	return x ^ t ^ t<<1 ^ ^(x&u)>>(s1&63)&r1
 }
 
 // The 8 symmetries of the square, in the order Symmetries returns them.

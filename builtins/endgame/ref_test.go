@@ -99,7 +99,7 @@ func tableFlip(x uint64, n uint, tab *[64]uint8) uint64 {
 	var out uint64
 	for sh := uint(0); sh < s; sh += 3 {
 		sq := x>>sh&7 | (x>>(s+sh)&7)<<3
-		t := uint64(tab[sq])
+		t := uint64(tab[sq&63])
 		out |= (t&7)<<sh | (t>>3)<<(s+sh)
 	}
 	return out
