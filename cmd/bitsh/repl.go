@@ -16,6 +16,9 @@ import (
 	"go.starlark.net/starlark"
 )
 
+// errInterrupted is the cause of a run cancelled by Ctrl-C.
+var errInterrupted = errors.New("interrupted")
+
 const (
 	prompt     = ">>> "
 	contPrompt = "... "
@@ -171,12 +174,15 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	go func() {
 		select {
 		case <-sigc:
-			cancel(errors.New("interrupted"))
+			cancel(errInterrupted)
 		case <-done:
 		}
 	}()
 	v, err := in.Exec(ctx, stdinName, src)
 	if err != nil {
+		if errors.Is(context.Cause(ctx), errInterrupted) {
+			fmt.Fprintln(stderr) // end the line the terminal echoed ^C on
+		}
 		printError(stderr, err)
 		return
 	}
