@@ -186,7 +186,10 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Value, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	f, err := dialect.Parse(filename, src, 0)
+	// As in a REPL, a load binds its names for later snippets too.
+	opts := dialect
+	opts.LoadBindsGlobally = true
+	f, err := opts.Parse(filename, src, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +198,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	thread := r.thread(filename, in.maxSteps)
 	if len(f.Stmts) == 1 {
 		if e, ok := f.Stmts[0].(*syntax.ExprStmt); ok {
-			v, err := starlark.EvalExprOptions(&dialect, thread, e.X, in.globals)
+			v, err := starlark.EvalExprOptions(&opts, thread, e.X, in.globals)
 			return v, r.wrap(err)
 		}
 	}

@@ -287,7 +287,6 @@ func TestREPLGlobals(t *testing.T) {
 
 // TestREPLLoadPersists checks that a load's bindings outlive its input.
 func TestREPLLoadPersists(t *testing.T) {
-	t.Skip("needs interp.Exec to parse REPL chunks with LoadBindsGlobally (requested from the interp owner)")
 	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
 	s.send("load('@stdlib/assert.star', 'assert')\r")
 	s.expect(primary)
