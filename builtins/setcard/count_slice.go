@@ -167,20 +167,20 @@ type a0Rep struct {
 
 // sliceKernel holds what the slice method needs for one h.
 type sliceKernel struct {
-	kmax  int
+	kmax int
 	// allOrders counts every order of slice sizes instead of s0 >= s1 >=
 	// s2 only (slower; a check of the slice-permutation argument).
 	allOrders bool
-	ncyc  int
-	cyc   [27]uint32     // the cycles of h, as point sets
-	inner [27]uint32     // inner[j]: third3 of two distinct points of cycle j
-	tm    [27][27]uint32 // tm[a][j]: third3 of a with each point of cycle j
-	good  uint32         // cycles that are caps themselves
-	caps  []uint32       // the h-invariant caps of AG(3,3), by size
-	start [11]int        // caps of size s are caps[start[s]:start[s+1]]
-	index *capIndex
-	fix   []uint8 // the u with h(y+u) = h(y)+u
-	reps  []a0Rep // orbit representatives of caps (size <= kmax) under the centraliser
+	ncyc      int
+	cyc       [27]uint32     // the cycles of h, as point sets
+	inner     [27]uint32     // inner[j]: third3 of two distinct points of cycle j
+	tm        [27][27]uint32 // tm[a][j]: third3 of a with each point of cycle j
+	good      uint32         // cycles that are caps themselves
+	caps      []uint32       // the h-invariant caps of AG(3,3), by size
+	start     [11]int        // caps of size s are caps[start[s]:start[s+1]]
+	index     *capIndex
+	fix       []uint8 // the u with h(y+u) = h(y)+u
+	reps      []a0Rep // orbit representatives of caps (size <= kmax) under the centraliser
 }
 
 // walker is one goroutine's search state: it polls ctx every countPoll
