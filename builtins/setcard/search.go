@@ -298,31 +298,23 @@ func prefixes(ctx context.Context, d, k int) ([][]Card, error) {
 // k-set in ascending order (document 004's order), with the number of
 // symmetries that fix it. The sets are found by a canonical search
 // (document 004's isomorph rejection) on up to workers goroutines
-// (workers < 1 means 1); the calls are the same, in the same order, for
-// any number of workers. It stops and returns fn's error, or ctx's error
-// (within milliseconds of cancellation). For k > MaxSetFree there are no
-// sets. The whole tree grows fast with k: k <= 10 takes seconds, k = 20
-// hours; see Caps20 for k = 20.
-func Search(ctx context.Context, k, workers int, fn func(h Hand, automorphisms int) error) error {
+// (workers < 1 means 1) and streamed: the calls are the same, in the same
+// order, for any number of workers, and the first comes as soon as it is
+// found. progress, if not nil, is called from the calling goroutine with
+// the number of subtrees done and their total. Search stops and returns
+// fn's error, or ctx's error (within milliseconds of cancellation), with no
+// goroutine left running. For k > MaxSetFree there are no sets. The whole
+// tree grows fast with k: k <= 9 takes seconds, k = 20 an hour or more;
+// see Caps20 for k = 20.
+func Search(ctx context.Context, k, workers int, progress func(done, total int64), fn func(h Hand, automorphisms int) error) error {
 	if k < 0 {
 		return fmt.Errorf("setcard: Search: k = %d is negative", k)
 	}
 	if k > MaxSetFree {
 		return ctx.Err()
 	}
-	type result struct {
-		h    Hand
-		auts uint16
-	}
-	emit := func(rs *[]result) func(*searcher) error {
-		return func(s *searcher) error {
-			if s.l == k {
-				*rs = append(*rs, result{s.here, uint16(s.automorphisms())})
-			}
-			return nil
-		}
-	}
-	if workers <= 1 || k <= splitDepth {
+	workers = max(workers, 1)
+	if k <= splitDepth {
 		s := newSearcher(ctx)
 		return s.walk(k, true, func(s *searcher) error {
 			if s.l == k {
@@ -335,18 +327,25 @@ func Search(ctx context.Context, k, workers int, fn func(h Hand, automorphisms i
 	if err != nil {
 		return err
 	}
+	// Each job (the subtree of one prefix) streams its sets in batches on
+	// its own channel; the caller drains the jobs' channels in order. A
+	// worker ahead of the caller blocks when its channel is full, so memory
+	// stays bounded, and window bounds how many jobs run ahead.
+	type result struct {
+		h    Hand
+		auts uint16
+	}
+	const batchSize = 512
 	ctx, cancel := context.WithCancelCause(ctx)
 	type job struct {
-		res  []result
-		err  error
-		done chan struct{}
+		out chan []result
+		err error // set before out is closed
 	}
 	jobs := make([]job, len(pre))
 	for i := range jobs {
-		jobs[i].done = make(chan struct{})
+		jobs[i].out = make(chan []result, 4)
 	}
-	// window bounds how far workers run ahead of the ordered consumer.
-	window := make(chan struct{}, 4*workers)
+	window := make(chan struct{}, 16*workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -365,10 +364,35 @@ func Search(ctx context.Context, k, workers int, fn func(h Hand, automorphisms i
 					return
 				}
 				j := &jobs[i]
-				if j.err = s.goTo(pre[i]); j.err == nil {
-					j.err = s.walk(k, true, emit(&j.res))
+				var batch []result
+				send := func() error {
+					select {
+					case j.out <- batch:
+						batch = nil
+						return nil
+					case <-ctx.Done():
+						return context.Cause(ctx)
+					}
 				}
-				close(j.done)
+				j.err = s.goTo(pre[i])
+				if j.err == nil {
+					j.err = s.walk(k, true, func(s *searcher) error {
+						if s.l == k {
+							batch = append(batch, result{s.here, uint16(s.automorphisms())})
+							if len(batch) == batchSize {
+								return send()
+							}
+						}
+						return nil
+					})
+				}
+				if j.err == nil && len(batch) > 0 {
+					j.err = send()
+				}
+				close(j.out)
+				if j.err != nil {
+					return
+				}
 			}
 		}()
 	}
@@ -377,23 +401,32 @@ func Search(ctx context.Context, k, workers int, fn func(h Hand, automorphisms i
 		wg.Wait()
 	}()
 	for i := range jobs {
-		select {
-		case <-jobs[i].done:
-		case <-ctx.Done():
-			return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
-		}
-		if jobs[i].err != nil {
-			cancel(jobs[i].err)
-			return jobs[i].err
-		}
-		for _, r := range jobs[i].res {
-			if err := fn(r.h, int(r.auts)); err != nil {
-				cancel(err)
-				return err
+		for {
+			var batch []result
+			var ok bool
+			select {
+			case batch, ok = <-jobs[i].out:
+			case <-ctx.Done():
+				return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
+			}
+			if !ok {
+				break
+			}
+			for _, r := range batch {
+				if err := fn(r.h, int(r.auts)); err != nil {
+					cancel(err)
+					return err
+				}
 			}
 		}
-		jobs[i].res = nil
+		if err := jobs[i].err; err != nil {
+			cancel(err)
+			return err
+		}
 		<-window
+		if progress != nil {
+			progress(int64(i+1), int64(len(jobs)))
+		}
 	}
 	return nil
 }
@@ -422,9 +455,7 @@ func SearchCounts(ctx context.Context, kmax, workers int, progress func(done, to
 	}
 	lim := min(kmax, MaxSetFree)
 	d := min(splitDepth, lim)
-	if workers <= 1 {
-		d = lim
-	}
+	workers = max(workers, 1)
 	// The top of the tree, levels 0..d, serially.
 	s := newSearcher(ctx)
 	var pre [][]Card

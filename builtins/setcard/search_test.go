@@ -72,7 +72,7 @@ func setFreeNaive(h setcard.Hand) bool {
 
 func collect(t testing.TB, k, workers int) []class {
 	var out []class
-	err := setcard.Search(context.Background(), k, workers, func(h setcard.Hand, auts int) error {
+	err := setcard.Search(context.Background(), k, workers, nil, func(h setcard.Hand, auts int) error {
 		out = append(out, class{h, auts})
 		return nil
 	})
@@ -163,7 +163,7 @@ func TestSearchStops(t *testing.T) {
 	stop := errors.New("enough")
 	for _, w := range []int{1, 2} {
 		n := 0
-		err := setcard.Search(context.Background(), 8, w, func(setcard.Hand, int) error {
+		err := setcard.Search(context.Background(), 8, w, nil, func(setcard.Hand, int) error {
 			n++
 			if n == 10 {
 				return stop
@@ -176,7 +176,7 @@ func TestSearchStops(t *testing.T) {
 	}
 	for _, w := range []int{1, 2} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		err := setcard.Search(ctx, 14, w, func(setcard.Hand, int) error { return nil })
+		err := setcard.Search(ctx, 14, w, nil, func(setcard.Hand, int) error { return nil })
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("Search(14, workers=%d) with a 20ms deadline: %v; want DeadlineExceeded", w, err)
@@ -188,10 +188,10 @@ func TestSearchStops(t *testing.T) {
 			t.Errorf("SearchCounts(20, workers=%d) with a 20ms deadline: %v; want DeadlineExceeded", w, err)
 		}
 	}
-	if err := setcard.Search(context.Background(), -1, 1, nil); err == nil {
+	if err := setcard.Search(context.Background(), -1, 1, nil, nil); err == nil {
 		t.Errorf("Search(-1) succeeded; want an error")
 	}
-	if err := setcard.Search(context.Background(), 21, 1, func(setcard.Hand, int) error { return stop }); err != nil {
+	if err := setcard.Search(context.Background(), 21, 1, nil, func(setcard.Hand, int) error { return stop }); err != nil {
 		t.Errorf("Search(21) = %v; want no sets and no error", err)
 	}
 }
@@ -257,25 +257,17 @@ func BenchmarkSearch(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				n = 0
-				_ = setcard.Search(context.Background(), k, 1, func(setcard.Hand, int) error { n++; return nil })
+				_ = setcard.Search(context.Background(), k, 1, nil, func(setcard.Hand, int) error { n++; return nil })
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/class")
 		})
 	}
 }
 
-func BenchmarkCaps20(b *testing.B) {
-	var sink []setcard.Class
-	for b.Loop() {
-		sink, _ = setcard.Caps20(context.Background())
-	}
-	_ = sink
-}
-
 func ExampleSearch() {
 	// The canonical SET-less 2-sets: card 0 with a card differing from it
 	// in 1, 2, 3 or 4 coordinates.
-	_ = setcard.Search(context.Background(), 2, 1, func(h setcard.Hand, auts int) error {
+	_ = setcard.Search(context.Background(), 2, 1, nil, func(h setcard.Hand, auts int) error {
 		fmt.Println(h.Cards(), auts, setcard.NumSymmetries/auts)
 		return nil
 	})
@@ -284,4 +276,43 @@ func ExampleSearch() {
 	// [0 4] 32 972
 	// [0 13] 24 1296
 	// [0 40] 48 648
+}
+
+// TestSearchMatchesBurnside cross-checks the canonical search and the
+// affine route against the counting kernels (Burnside's lemma, a different
+// method): classes[k] and total[k] for small k from the search, and
+// classes[20], total[20] from Caps20. That Caps20's classes account for all
+// total[20] SET-less 20-sets shows that every 20-set is an affine image of
+// one of them, i.e. all maximal caps are affinely equivalent.
+func TestSearchMatchesBurnside(t *testing.T) {
+	k := 7
+	kmax := setcard.MaxSetFree
+	if testing.Short() {
+		k, kmax = 6, 6
+	}
+	totals, classes, err := setcard.Classes(context.Background(), kmax, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, st, err := setcard.SearchCounts(context.Background(), k, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sc, classes[:k+1]) || !slices.Equal(st, totals[:k+1]) {
+		t.Errorf("SearchCounts(%d) = %v, %v; Classes gives %v, %v", k, sc, st, classes[:k+1], totals[:k+1])
+	}
+	if kmax < setcard.MaxSetFree {
+		return
+	}
+	cl, err := setcard.Caps20(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for _, c := range cl {
+		sum += uint64(setcard.NumSymmetries / c.Automorphisms)
+	}
+	if uint64(len(cl)) != classes[20] || sum != totals[20] {
+		t.Errorf("Caps20: %d classes, %d sets; Classes(20) gives %d, %d", len(cl), sum, classes[20], totals[20])
+	}
 }

@@ -1,0 +1,486 @@
+package builtins
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/bitsh/bitsh/builtins/setcard"
+	"github.com/schollz/progressbar/v3"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"golang.org/x/term"
+)
+
+func init() {
+	register(
+		Builtin{Name: "card", Topic: "set", Fn: cardFn, Doc: `card(spec)
+Returns the card number 0..80 of a SET card given as a string of four
+digits 1..3 ("1123") or a sequence of four ints 1..3 ([1, 1, 2, 3]): the
+card (x1, x2, x3, x4) is 27(x1-1) + 9(x2-1) + 3(x3-1) + (x4-1).
+card("1111") == 0, card("3333") == 80.`},
+		Builtin{Name: "card_str", Topic: "set", Fn: cardStr, Doc: `card_str(c)
+Returns the four digits 1..3 of card c (an int 0..80) as a string; the
+inverse of card. card_str(5) == "1123".`},
+		Builtin{Name: "third", Topic: "set", Fn: thirdFn, Doc: `third(x, y)
+Returns the card that makes a SET with the cards x and y: in each
+coordinate, the value equal to both or different from both. Error if x == y.`},
+		Builtin{Name: "is_set", Topic: "set", Fn: isSetFn, Doc: `is_set(x, y, z)
+Reports whether the cards x, y, z are three distinct cards forming a SET
+(every coordinate all equal or all different).`},
+		Builtin{Name: "set_free", Topic: "set", Fn: setFreeFn, Doc: `set_free(cards)
+Reports whether no three of the cards (an iterable of distinct cards 0..80)
+form a SET.`},
+		Builtin{Name: "set_canon", Topic: "set", Fn: setCanonFn, Doc: `set_canon(cards)
+Returns the canonical form of a set of cards (an iterable of distinct cards
+0..80) under the 31104 symmetries (permute the four coordinates and,
+independently in each coordinate, the three values), as a struct with
+cards (the least image in document 004's order: sort each image ascending,
+compare lexicographically; a sorted list), automorphisms (how many
+symmetries fix the set) and orbit (31104 / automorphisms, the number of
+sets isomorphic to it).`},
+		Builtin{Name: "setless", Topic: "set", Fn: setlessFn, Doc: `setless(k_max=21, keep=0, progress=True)
+Document 004's results for every size k = 0..k_max (0 <= k_max <= 81) as
+a struct with total (total[k] = the exact number of SET-less k-sets of
+cards, total[0] = 1), classes (classes[k] = the number of them up to the
+31104 symmetries, that is of canonical k-sets) and solutions: when keep = k
+(1 <= k <= k_max) the canonical SET-less k-sets in ascending order, each a
+struct with cards and automorphisms, else []. Keeping more than 1,000,000
+sets is an error: iterate set_classes(k) instead. The counts come from
+Burnside's lemma over the symmetries; the kept sets from document 004's
+canonical search (k = 20: from the affine images of one 20-set). Uses
+every worker; draws a progress bar on stderr when it is a terminal and the
+run is longer than a second, unless progress=False.`},
+		Builtin{Name: "set_classes", Topic: "set", Fn: setClassesFn, Doc: `set_classes(k)
+Returns a lazy iterable over the canonical SET-less k-sets (k >= 0) in
+ascending order (document 004's order), each a struct with cards (sorted
+list) and automorphisms. The sets are streamed from a parallel canonical
+search as the loop asks for them, never kept; stopping the loop stops the
+search. len() is classes[k]. For k = 20 the 80 sets come from the affine
+images of one 20-set; for k > 20 there are none. The tree grows fast:
+k <= 9 is seconds, k = 12..19 can take hours.`},
+	)
+}
+
+// keepLimit is the most sets setless(keep=k) returns in a list.
+const keepLimit = 1_000_000
+
+func toCard(fn, name string, v starlark.Value) (setcard.Card, error) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s: got %s, want int (a card 0..80)", fn, name, v.Type())
+	}
+	x, ok := i.Int64()
+	if !ok || x < 0 || x >= setcard.NumCards {
+		return 0, fmt.Errorf("%s: %s = %s is not a card (0..80)", fn, name, i)
+	}
+	return setcard.Card(x), nil
+}
+
+// toHand reads an iterable of distinct cards.
+func toHand(fn, name string, v starlark.Value) (setcard.Hand, error) {
+	it, ok := v.(starlark.Iterable)
+	if !ok {
+		return setcard.Hand{}, fmt.Errorf("%s: %s: got %s, want an iterable of cards", fn, name, v.Type())
+	}
+	iter := it.Iterate()
+	defer iter.Done()
+	var h setcard.Hand
+	var x starlark.Value
+	for n := 0; iter.Next(&x); n++ {
+		if n >= setcard.NumCards {
+			return h, fmt.Errorf("%s: %s: more than 81 cards", fn, name)
+		}
+		c, err := toCard(fn, fmt.Sprintf("%s[%d]", name, n), x)
+		if err != nil {
+			return h, err
+		}
+		if h.Has(c) {
+			return h, fmt.Errorf("%s: %s: card %d appears twice", fn, name, c)
+		}
+		h = h.Add(c)
+	}
+	return h, nil
+}
+
+func cardList(h setcard.Hand) *starlark.List {
+	cs := h.Cards()
+	vs := make([]starlark.Value, len(cs))
+	for i, c := range cs {
+		vs[i] = starlark.MakeInt(int(c))
+	}
+	return starlark.NewList(vs)
+}
+
+func classStruct(h setcard.Hand, auts int) *starlarkstruct.Struct {
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"cards":         cardList(h),
+		"automorphisms": starlark.MakeInt(auts),
+	})
+}
+
+func cardFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var spec starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "spec", &spec); err != nil {
+		return nil, err
+	}
+	var d [4]uint8
+	switch s := spec.(type) {
+	case starlark.String:
+		if len(s) != 4 {
+			return nil, fmt.Errorf("%s: spec = %s: want 4 digits 1..3", b.Name(), s)
+		}
+		for i := range d {
+			if s[i] < '1' || s[i] > '3' {
+				return nil, fmt.Errorf("%s: spec = %s: digit %q at position %d is not 1, 2 or 3", b.Name(), s, s[i], i+1)
+			}
+			d[i] = s[i] - '1'
+		}
+	case starlark.Indexable:
+		if _, isStr := spec.(starlark.Bytes); isStr || s.Len() != 4 {
+			return nil, fmt.Errorf("%s: spec = %s: want 4 values 1..3", b.Name(), spec)
+		}
+		for i := range d {
+			var v int64
+			x, ok := s.Index(i).(starlark.Int)
+			if ok {
+				v, ok = x.Int64()
+			}
+			if !ok || v < 1 || v > 3 {
+				return nil, fmt.Errorf("%s: spec = %s: value %s at position %d is not 1, 2 or 3", b.Name(), spec, s.Index(i), i+1)
+			}
+			d[i] = uint8(v - 1)
+		}
+	default:
+		return nil, fmt.Errorf("%s: spec: got %s, want string or sequence of 4 values 1..3", b.Name(), spec.Type())
+	}
+	return starlark.MakeInt(int(setcard.FromDigits(d))), nil
+}
+
+func cardStr(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "c", &v); err != nil {
+		return nil, err
+	}
+	c, err := toCard(b.Name(), "c", v)
+	if err != nil {
+		return nil, err
+	}
+	d := c.Digits()
+	return starlark.String([]byte{'1' + d[0], '1' + d[1], '1' + d[2], '1' + d[3]}), nil
+}
+
+func unpackCards(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple, names ...string) ([]setcard.Card, error) {
+	raw := make([]starlark.Value, len(names))
+	pairs := make([]any, 0, 2*len(names))
+	for i, n := range names {
+		pairs = append(pairs, n, &raw[i])
+	}
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, pairs...); err != nil {
+		return nil, err
+	}
+	out := make([]setcard.Card, len(names))
+	for i, v := range raw {
+		c, err := toCard(b.Name(), names[i], v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+func thirdFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	cs, err := unpackCards(b, args, kwargs, "x", "y")
+	if err != nil {
+		return nil, err
+	}
+	if cs[0] == cs[1] {
+		return nil, fmt.Errorf("%s: x = y = %d: a SET needs two different cards", b.Name(), cs[0])
+	}
+	return starlark.MakeInt(int(setcard.Third(cs[0], cs[1]))), nil
+}
+
+func isSetFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	cs, err := unpackCards(b, args, kwargs, "x", "y", "z")
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Bool(setcard.IsSet(cs[0], cs[1], cs[2])), nil
+}
+
+func setFreeFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "cards", &v); err != nil {
+		return nil, err
+	}
+	h, err := toHand(b.Name(), "cards", v)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Bool(h.SetFree()), nil
+}
+
+func setCanonFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "cards", &v); err != nil {
+		return nil, err
+	}
+	h, err := toHand(b.Name(), "cards", v)
+	if err != nil {
+		return nil, err
+	}
+	c, auts := setcard.Canon(h)
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"cards":         cardList(c),
+		"automorphisms": starlark.MakeInt(auts),
+		"orbit":         starlark.MakeInt(setcard.NumSymmetries / auts),
+	}), nil
+}
+
+// progressFor returns a progress callback that draws a bar on the thread's
+// stderr once a run has lasted a second, when enabled and stderr is a
+// terminal, and a function that removes the bar. Safe for concurrent calls.
+func progressFor(thread *starlark.Thread, enabled bool, what string) (func(done, total int64), func()) {
+	f, ok := Stderr(thread).(*os.File)
+	if !enabled || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, func() {}
+	}
+	var (
+		mu    sync.Mutex
+		start = time.Now()
+		bar   *progressbar.ProgressBar
+	)
+	update := func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar == nil {
+			if time.Since(start) < time.Second || done >= total {
+				return
+			}
+			bar = progressbar.NewOptions64(total,
+				progressbar.OptionSetWriter(f),
+				progressbar.OptionSetDescription(what),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionSetWidth(30))
+		}
+		if bar.GetMax64() != total {
+			bar.ChangeMax64(total)
+		}
+		_ = bar.Set64(done)
+	}
+	finish := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if bar != nil {
+			_ = bar.Clear()
+			bar = nil
+		}
+	}
+	return update, finish
+}
+
+func intArg(fn, name string, v starlark.Value, lo, hi int) (int, error) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s: got %s, want int", fn, name, v.Type())
+	}
+	x, ok := i.Int64()
+	if !ok || x < int64(lo) {
+		if ok && x < 0 && lo == 0 {
+			return 0, fmt.Errorf("%s: %s = %s is negative", fn, name, i)
+		}
+		return 0, fmt.Errorf("%s: %s = %s is out of range %d..%d", fn, name, i, lo, hi)
+	}
+	if x > int64(hi) {
+		return 0, fmt.Errorf("%s: %s = %s is out of range %d..%d", fn, name, i, lo, hi)
+	}
+	return int(x), nil
+}
+
+// setlessCounts returns total[k] and classes[k] for k = 0..kmax, from
+// setcount's counting kernels (Burnside's lemma; builtins/setcard/count.go).
+func setlessCounts(ctx context.Context, kmax, workers int, progress func(done, total int64)) (totals, classes []uint64, err error) {
+	return setcard.Classes(ctx, kmax, workers, progress)
+}
+
+func uintList(xs []uint64) *starlark.List {
+	vs := make([]starlark.Value, len(xs))
+	for i, x := range xs {
+		vs[i] = starlark.MakeUint64(x)
+	}
+	return starlark.NewList(vs)
+}
+
+// searchClasses calls fn for the canonical SET-less k-sets in ascending
+// order: the canonical search, or Caps20 for k = 20.
+func searchClasses(ctx context.Context, k, workers int, progress func(done, total int64), fn func(h setcard.Hand, auts int) error) error {
+	if k == setcard.MaxSetFree {
+		cl, err := setcard.Caps20(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range cl {
+			if err := fn(c.Cards, c.Automorphisms); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return setcard.Search(ctx, k, workers, progress, fn)
+}
+
+func setlessFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var kmaxV, keepV starlark.Value = starlark.MakeInt(21), starlark.MakeInt(0)
+	progress := true
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "k_max?", &kmaxV, "keep?", &keepV, "progress?", &progress); err != nil {
+		return nil, err
+	}
+	kmax, err := intArg(b.Name(), "k_max", kmaxV, 0, setcard.NumCards)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := intArg(b.Name(), "keep", keepV, 0, setcard.NumCards)
+	if err != nil {
+		return nil, err
+	}
+	if keep > kmax {
+		return nil, fmt.Errorf("%s: keep = %d is beyond k_max = %d", b.Name(), keep, kmax)
+	}
+	ctx := Context(thread)
+	workers := Workers(thread)
+	update, finish := progressFor(thread, progress, "setless: counting")
+	totals, classes, err := setlessCounts(ctx, kmax, workers, update)
+	finish()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	sols := []starlark.Value{}
+	if keep > 0 {
+		if n := classes[keep]; n > keepLimit {
+			return nil, fmt.Errorf("%s: keep = %d would keep %d sets, more than %d: iterate set_classes(%d) instead", b.Name(), keep, n, keepLimit, keep)
+		}
+		update, finish := progressFor(thread, progress, fmt.Sprintf("setless: %d-sets", keep))
+		var hs []setcard.Hand
+		var auts []int
+		err := searchClasses(ctx, keep, workers, update, func(h setcard.Hand, a int) error {
+			hs = append(hs, h)
+			auts = append(auts, a)
+			return nil
+		})
+		finish()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		if uint64(len(hs)) != classes[keep] {
+			return nil, fmt.Errorf("%s: internal error: the search found %d canonical %d-sets, the count says %d", b.Name(), len(hs), keep, classes[keep])
+		}
+		sols = make([]starlark.Value, len(hs))
+		for i, h := range hs {
+			sols[i] = classStruct(h, auts[i])
+		}
+	}
+	return starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"total":     uintList(totals),
+		"classes":   uintList(classes),
+		"solutions": starlark.NewList(sols),
+	}), nil
+}
+
+func setClassesFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var kV starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "k", &kV); err != nil {
+		return nil, err
+	}
+	k, err := intArg(b.Name(), "k", kV, 0, setcard.NumCards)
+	if err != nil {
+		return nil, err
+	}
+	ctx := Context(thread)
+	workers := Workers(thread)
+	_, classes, err := setlessCounts(ctx, k, workers, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	return &setClasses{k: k, n: classes[k], ctx: ctx, workers: workers}, nil
+}
+
+// setClasses is the lazy iterable set_classes(k) returns.
+type setClasses struct {
+	k       int
+	n       uint64
+	ctx     context.Context
+	workers int
+}
+
+var (
+	_ starlark.Iterable = (*setClasses)(nil)
+	_ starlark.Sequence = (*setClasses)(nil)
+)
+
+func (s *setClasses) String() string        { return fmt.Sprintf("set_classes(%d)", s.k) }
+func (s *setClasses) Type() string          { return "set_classes" }
+func (s *setClasses) Freeze()               {}
+func (s *setClasses) Truth() starlark.Bool  { return s.n > 0 }
+func (s *setClasses) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: set_classes") }
+
+// Len returns classes[k] (saturated at the largest int).
+func (s *setClasses) Len() int {
+	if s.n > uint64(^uint(0)>>1) {
+		return int(^uint(0) >> 1)
+	}
+	return int(s.n)
+}
+
+type classItem struct {
+	h    setcard.Hand
+	auts int
+}
+
+// Iterate starts a producer goroutine that streams the classes through a
+// small buffer; Done stops it and waits for it to exit.
+func (s *setClasses) Iterate() starlark.Iterator {
+	ctx, cancel := context.WithCancel(s.ctx)
+	it := &classIterator{ch: make(chan classItem, 256), cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(it.done)
+		defer close(it.ch)
+		it.err = searchClasses(ctx, s.k, s.workers, nil, func(h setcard.Hand, auts int) error {
+			select {
+			case it.ch <- classItem{h, auts}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	return it
+}
+
+type classIterator struct {
+	ch     chan classItem
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error // set by the producer before it closes ch
+}
+
+func (it *classIterator) Next(p *starlark.Value) bool {
+	c, ok := <-it.ch
+	if !ok {
+		return false
+	}
+	*p = classStruct(c.h, c.auts)
+	return true
+}
+
+func (it *classIterator) Done() {
+	it.cancel()
+	for range it.ch { // unblock the producer
+	}
+	<-it.done
+}
