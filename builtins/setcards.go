@@ -305,9 +305,35 @@ func intArg(fn, name string, v starlark.Value, lo, hi int) (int, error) {
 
 // setlessCounts returns total[k] and classes[k] for k = 0..kmax, from
 // setcount's counting kernels (Burnside's lemma; builtins/setcard/count.go).
+// The whole table (k = 0..21) is remembered once computed: it is a fixed
+// fact, and set_classes(k) needs it for len().
 func setlessCounts(ctx context.Context, kmax, workers int, progress func(done, total int64)) (totals, classes []uint64, err error) {
-	return setcard.Classes(ctx, kmax, workers, progress)
+	const full = setcard.MaxSetFree + 1
+	countsMu.Lock()
+	t, c := countsTotals, countsClasses
+	countsMu.Unlock()
+	if t == nil {
+		t, c, err = setcard.Classes(ctx, max(kmax, full), workers, progress)
+		if err != nil {
+			return nil, nil, err
+		}
+		if t[full] != 0 {
+			return nil, nil, fmt.Errorf("internal error: total[%d] = %d", full, t[full])
+		}
+		countsMu.Lock()
+		countsTotals, countsClasses = t[:full+1], c[:full+1]
+		countsMu.Unlock()
+	}
+	totals, classes = make([]uint64, kmax+1), make([]uint64, kmax+1)
+	copy(totals, t) // beyond 21 cards: 0, as total[21] = 0 (counted)
+	copy(classes, c)
+	return totals, classes, nil
 }
+
+var (
+	countsMu                    sync.Mutex
+	countsTotals, countsClasses []uint64 // set once, read-only afterwards
+)
 
 func uintList(xs []uint64) *starlark.List {
 	vs := make([]starlark.Value, len(xs))
