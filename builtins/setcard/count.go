@@ -18,10 +18,11 @@ import (
 // of SET-less k-sets that g maps to themselves. Conjugate symmetries fix
 // equally many sets, so one representative per conjugacy class suffices
 // (51 classes: the group is the wreath product S3 wr S4). A class whose
-// members fix a coordinate and its values is counted by the slice method
-// too, sliced along that coordinate (the identity is one of them); the
-// others move every coordinate or its values and fix few sets, which a
-// search over the cycles of g on the 81 cards counts directly.
+// members become (c, y) -> (c, h(y)) in some affine coordinates (see
+// sliceOf; 37 classes, the identity's among them) is counted by the slice
+// method too; the other 14 fix few sets (the most, about 4 million, for
+// x -> -x), which a search over the cycles of g on the 81 cards counts
+// directly.
 
 // countPoll is how many search nodes a counting kernel visits between two
 // looks at its context (a power of two).
@@ -78,7 +79,8 @@ func Classes(ctx context.Context, kmax, workers int, progress func(done, total i
 type symClass struct {
 	rep   int    // the representative's number (see SymmetryParts)
 	size  uint64 // how many symmetries are in the class
-	slice bool   // rep fixes x1 and its values: g(x1, y) = (x1, h(y))
+	slice bool   // sliceOf(rep) succeeds
+	h     perm27 // then the slice method counts for h
 }
 
 var (
@@ -127,29 +129,106 @@ func keyOf(coords [4]uint8, values [4][3]uint8) classKey {
 }
 
 // symClasses returns the conjugacy classes, the identity's first, each with
-// its first member (in SymmetryParts's numbering) as representative, or the
-// first member that fixes x1 and its values when there is one.
+// its first member (in SymmetryParts's numbering) as representative.
 func symClasses() []symClass {
 	symClassOnce.Do(func() {
 		at := map[classKey]int{}
 		var out []symClass
 		for i := 0; i < NumSymmetries; i++ {
-			coords, values := SymmetryParts(i)
-			key := keyOf(coords, values)
-			slice := coords[0] == 0 && values[0] == perms3[0]
+			key := keyOf(SymmetryParts(i))
 			n, ok := at[key]
 			if !ok {
 				n = len(out)
 				at[key] = n
-				out = append(out, symClass{rep: i, slice: slice})
-			} else if slice && !out[n].slice {
-				out[n].rep, out[n].slice = i, true
+				g := SymmetryAt(i)
+				h, slice := sliceOf(&g)
+				out = append(out, symClass{rep: i, slice: slice, h: h})
 			}
 			out[n].size++
 		}
 		symClassTab = out
 	})
 	return symClassTab
+}
+
+// cadd and cdot are the vector sum and the dot product of cards as vectors
+// of F_3^4: Third(x, y) = -(x+y), so x + y = Third(Third(x, y), 0).
+func cadd(x, y Card) Card { return Third(Third(x, y), 0) }
+
+func cdot(x, y Card) uint8 {
+	a, b := x.Digits(), y.Digits()
+	return (a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3]) % 3
+}
+
+// sliceOf looks for affine coordinates (c, y), c in F_3 and y a point of
+// AG(3,3), in which g is (c, y) -> (c, h(y)). Write g(x) = Mx + t. It
+// needs a direction e with Me = e and a linear form phi with phi(Mx) =
+// phi(x), phi(e) = 1 and phi(t) = 0: then with a basis b1, b2, b3 of the
+// kernel of phi and A(c, y) = ce + y1 b1 + y2 b2 + y3 b3 (an affine
+// bijection, so it maps SETs to SETs), g(A(c, y)) = ce + M(y1 b1 + ...) +
+// t = A(c, h(y)). So g fixes as many SET-less sets as the map (c, y) ->
+// (c, h(y)) does. The condition is invariant under conjugation; it fails
+// for 14 of the 51 classes (x -> -x among them, which has no e).
+func sliceOf(g *Symmetry) (h perm27, ok bool) {
+	t := g[0]
+	negT := Third(t, 0)
+	lin := func(x Card) Card { return cadd(g[x], negT) } // Mx
+	units := [4]Card{27, 9, 3, 1}
+	for e := Card(1); e < NumCards; e++ {
+		if lin(e) != e {
+			continue
+		}
+		for phi := Card(1); phi < NumCards; phi++ {
+			if cdot(phi, e) != 1 || cdot(phi, t) != 0 {
+				continue
+			}
+			inv := true
+			for _, u := range units {
+				inv = inv && cdot(phi, lin(u)) == cdot(phi, u)
+			}
+			if !inv {
+				continue
+			}
+			// A basis of ker phi, greedily; span holds its span so far.
+			var basis []Card
+			span := HandOf(0)
+			for x := Card(1); x < NumCards && len(basis) < 3; x++ {
+				if cdot(phi, x) != 0 || span.Has(x) {
+					continue
+				}
+				basis = append(basis, x)
+				for _, y := range span.Cards() {
+					span = span.Add(cadd(y, x)).Add(cadd(y, cadd(x, x)))
+				}
+			}
+			// a[27c+y] = A(c, y), y's digits (x2, x3, x4) on b1, b2, b3.
+			var a, ainv [NumCards]Card
+			for c := 0; c < 3; c++ {
+				for y := 0; y < 27; y++ {
+					v := Card(0)
+					for r := 0; r < c; r++ {
+						v = cadd(v, e)
+					}
+					d := Card(y).Digits()
+					for i, b := range basis {
+						for r := uint8(0); r < d[i+1]; r++ {
+							v = cadd(v, b)
+						}
+					}
+					a[27*c+y], ainv[v] = v, Card(27*c+y)
+				}
+			}
+			for y := range h {
+				if z := ainv[g[a[y]]]; z < 27 {
+					h[y] = uint8(z)
+				} else {
+					return h, false // cannot happen (see above); the cycle search is always right
+				}
+			}
+			return h, true
+		}
+	}
+	return h, false
 }
 
 // countOptions select what fixCounts counts and how.
@@ -180,11 +259,7 @@ func fixCounts(ctx context.Context, kmax, workers int, progress func(done, total
 			continue
 		}
 		if c.slice && !opt.cyclesOnly {
-			var h perm27
-			for y := range h {
-				h[y] = uint8(g.aut[c.rep][y])
-			}
-			first = append(first, func(w *walker) { kern[i] = newSliceKernel(w, &h, kin, opt.allOrders) })
+			first = append(first, func(w *walker) { kern[i] = newSliceKernel(w, &c.h, kin, opt.allOrders) })
 		} else {
 			first = append(first, func(w *walker) { fix[i] = newCycleKernel(&g.aut[c.rep]).count(w, kin) })
 		}

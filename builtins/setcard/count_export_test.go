@@ -6,16 +6,17 @@ import "context"
 
 // SymClass is a conjugacy class of the symmetries as Burnside's sum uses it.
 type SymClass struct {
-	Rep   int    // the representative's number
-	Size  uint64 // members
-	Slice bool   // the representative fixes x1 and its values
+	Rep   int       // the representative's number
+	Size  uint64    // members
+	Slice bool      // counted by the slice method
+	H     [27]uint8 // then for this map of AG(3,3)
 }
 
 // SymClassesForTest returns the conjugacy classes of Burnside's sum.
 func SymClassesForTest() []SymClass {
 	var out []SymClass
 	for _, c := range symClasses() {
-		out = append(out, SymClass{c.rep, c.size, c.slice})
+		out = append(out, SymClass{c.rep, c.size, c.slice, c.h})
 	}
 	return out
 }

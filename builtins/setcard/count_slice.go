@@ -7,8 +7,9 @@ import (
 )
 
 // The slice method counts the SET-less sets fixed by a symmetry g that
-// leaves x1 alone: g(x1, y) = (x1, h(y)) for a symmetry h of the 27 points
-// y = (x2, x3, x4) of the affine space AG(3,3) (the identity is such a g).
+// leaves x1 alone: g(x1, y) = (x1, h(y)) for an affine map h of the 27
+// points y = (x2, x3, x4) of the affine space AG(3,3) (the identity is such
+// a g; sliceOf brings others to this form).
 //
 // Cut the 81 cards into three slices by x1; slice v holds the cards
 // 27v + y. A SET lies inside one slice, or takes (0, a0), (1, a1), (2, a2)
@@ -31,7 +32,8 @@ import (
 //
 // The remaining cap of slice 2 is counted by a small search over the cycles
 // of h inside the allowed points. For the identity the whole table (k up
-// to 20) comes from a few hundred thousand such searches.
+// to 20) comes from 17 representatives A0, 11767 pairs (A0, A1) and
+// 667770 search nodes.
 
 // all27 is the set of the 27 points of AG(3,3) as a bit mask.
 const all27 = 1<<27 - 1
