@@ -10,6 +10,7 @@ package setcard
 // the least image contains 0, and each symmetry sending h to it sends
 // exactly one card of h to 0, so the fixing symmetries are counted once.
 func Canon(h Hand) (canon Hand, automorphisms int) {
+	h[1] &= highMask
 	var buf [NumCards]Card
 	cards := buf[:0]
 	for w := 0; w < 2; w++ {

@@ -48,8 +48,12 @@ func Third(x, y Card) Card { return thirdTable[x][y] }
 func IsSet(x, y, z Card) bool { return x != y && thirdTable[x][y] == z }
 
 // A Hand is a set of cards as an 81-bit bitset: card c is bit c%64 of
-// word c/64.
+// word c/64. Bits above card 80 are not cards: the functions here ignore
+// them.
 type Hand [2]uint64
+
+// highMask keeps the cards 64..80 of a Hand's second word.
+const highMask = 1<<(NumCards-64) - 1
 
 // Add returns h with card c added.
 func (h Hand) Add(c Card) Hand { h[c>>6] |= 1 << (c & 63); return h }
@@ -71,11 +75,12 @@ func HandOf(cards ...Card) Hand {
 }
 
 // Len returns the number of cards in h.
-func (h Hand) Len() int { return bits.OnesCount64(h[0]) + bits.OnesCount64(h[1]) }
+func (h Hand) Len() int { return bits.OnesCount64(h[0]) + bits.OnesCount64(h[1]&highMask) }
 
 // Cards returns the cards of h in ascending order.
 func (h Hand) Cards() []Card {
 	out := make([]Card, 0, h.Len())
+	h[1] &= highMask
 	for w := 0; w < 2; w++ {
 		for x := h[w]; x != 0; x &= x - 1 {
 			out = append(out, Card(w*64+bits.TrailingZeros64(x)))

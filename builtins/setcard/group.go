@@ -11,9 +11,10 @@ const NumSymmetries = 24 * 6 * 6 * 6 * 6
 // cards: card c goes to s[c].
 type Symmetry [NumCards]Card
 
-// Apply returns the image of h under s.
+// Apply returns the image of h under s (bits above card 80 are ignored).
 func (s *Symmetry) Apply(h Hand) Hand {
 	var out Hand
+	h[1] &= highMask
 	for w := 0; w < 2; w++ {
 		for x := h[w]; x != 0; x &= x - 1 {
 			out = out.Add(s[Card(w*64+trailingZeros(x))])
