@@ -119,7 +119,7 @@ func firstCap20() Hand {
 // capStabiliser returns the affine maps of F_3^4 that map c0 onto itself,
 // each as the permutation of the 81 points. An affine map is fixed by the
 // images of p0 and of p0 + b_i for a basis b_i; both are taken in c0.
-func capStabiliser(c0 Hand) []Symmetry {
+func capStabiliser(ctx context.Context, c0 Hand) ([]Symmetry, error) {
 	pts := c0.Cards()
 	p0 := pts[0]
 	// Pick p1..p4 in c0 with p_i - p0 independent.
@@ -146,9 +146,17 @@ func capStabiliser(c0 Hand) []Symmetry {
 	}
 	var out []Symmetry
 	var q [5]Card
+	var err error
+	polls := 0
 	var rec func(i int, used Hand)
 	rec = func(i int, used Hand) {
+		if err != nil {
+			return
+		}
 		if i == 5 {
+			if polls++; polls%pollEvery == 0 {
+				err = ctx.Err()
+			}
 			var b [4]vec
 			for j := range b {
 				b[j] = vadd(q[j+1], vneg(q[0]))
@@ -183,7 +191,7 @@ func capStabiliser(c0 Hand) []Symmetry {
 		}
 	}
 	rec(0, Hand{})
-	return out
+	return out, err
 }
 
 func pow3(n int) int {
@@ -248,7 +256,10 @@ var projective, projRep = func() (num [NumCards]int8, rep []vec) {
 
 func computeCaps20(ctx context.Context) ([]Class, error) {
 	c0 := firstCap20()
-	stab := capStabiliser(c0)
+	stab, err := capStabiliser(ctx, c0)
+	if err != nil {
+		return nil, fmt.Errorf("setcard: Caps20: %w", err)
+	}
 	gens := generators(stab)
 	// Linear parts as row maps: rowMap[k][r] = r A_k, where A_k x = f(x) - f(0).
 	rowMaps := make([][NumCards]vec, len(gens))

@@ -14,3 +14,11 @@ func BenchmarkComputeCaps20(b *testing.B) {
 	}
 	_ = sink
 }
+
+func TestComputeCaps20Cancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := computeCaps20(ctx); err == nil {
+		t.Errorf("computeCaps20 with a cancelled context succeeded")
+	}
+}
