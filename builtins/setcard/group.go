@@ -91,13 +91,17 @@ func group() *groupTables {
 		var fill [NumCards]int
 		for i := 0; i < NumSymmetries; i++ {
 			coords, values := SymmetryParts(i)
+			// part[j][v]: what digit v of coordinate coords[j] adds to the
+			// image, values[coords[j]][v] * 3^(3-j).
+			var part [4][3]Card
+			for j := range part {
+				for v := range part[j] {
+					part[j][v] = Card(values[coords[j]][v]) * [4]Card{27, 9, 3, 1}[j]
+				}
+			}
 			for c := Card(0); c < NumCards; c++ {
 				x := c.Digits()
-				var y [4]uint8
-				for j := range y {
-					y[j] = values[coords[j]][x[coords[j]]]
-				}
-				d := FromDigits(y)
+				d := part[0][x[coords[0]]] + part[1][x[coords[1]]] + part[2][x[coords[2]]] + part[3][x[coords[3]]]
 				g.aut[i][c] = d
 				g.inv[i][d] = c
 			}
