@@ -316,3 +316,25 @@ func TestSearchMatchesBurnside(t *testing.T) {
 		t.Errorf("Caps20: %d classes, %d sets; Classes(20) gives %d, %d", len(cl), sum, classes[20], totals[20])
 	}
 }
+
+func ExampleSearchCounts() {
+	classes, totals, _ := setcard.SearchCounts(context.Background(), 4, 2, nil)
+	fmt.Println(classes)
+	fmt.Println(totals)
+	// Output:
+	// [1 1 4 16 128]
+	// [1 81 3240 84240 1579500]
+}
+
+func ExampleCaps20() {
+	cl, _ := setcard.Caps20(context.Background())
+	var total int
+	for _, c := range cl {
+		total += setcard.NumSymmetries / c.Automorphisms
+	}
+	fmt.Println(len(cl), "classes of", total, "SET-less 20-sets; the first:")
+	fmt.Println(cl[0].Cards.Cards(), cl[0].Automorphisms)
+	// Output:
+	// 80 classes of 682344 SET-less 20-sets; the first:
+	// [0 1 3 4 9 10 12 13 27 28 32 35 38 47 59 65 66 67 71 77] 8
+}
