@@ -51,7 +51,7 @@ struct with cards and automorphisms, else []. Keeping more than 1,000,000
 sets is an error: iterate set_classes(k) instead. The counts come from
 Burnside's lemma over the symmetries; the kept sets from document 004's
 canonical search (k = 20: from the affine images of one 20-set); keep =
-10..16 exceeds the limit and keep = 17..19 walks nearly the whole tree
+10..17 exceeds the limit and keep = 18, 19 walk nearly the whole tree
 (about half an hour per core). Uses
 every worker; draws a progress bar on stderr when it is a terminal and the
 run is longer than a second, unless progress=False.`},
