@@ -253,19 +253,39 @@ func fixCounts(ctx context.Context, kmax, workers int, progress func(done, total
 	g := group()
 
 	p := newPool(ctx, workers, progress)
-	var first []func(*walker)
+	// The cycle searches first, one task per first cycle (x -> -x is the
+	// longest search), then the slice kernels.
+	var first, slices []func(*walker)
+	branches := make([][][]uint64, len(cls))
 	for i, c := range cls {
 		if i == 0 && opt.skipIdentity {
 			continue
 		}
 		if c.slice && !opt.cyclesOnly {
-			first = append(first, func(w *walker) { kern[i] = newSliceKernel(w, &c.h, kin, opt.allOrders) })
-		} else {
-			first = append(first, func(w *walker) { fix[i] = newCycleKernel(&g.aut[c.rep]).count(w, kin) })
+			slices = append(slices, func(w *walker) { kern[i] = newSliceKernel(w, &c.h, kin, opt.allOrders) })
+			continue
+		}
+		ck := newCycleKernel(&g.aut[c.rep])
+		branches[i] = make([][]uint64, len(ck.cyc))
+		for j := range ck.cyc {
+			first = append(first, func(w *walker) { branches[i][j] = ck.branch(w, j, kin) })
 		}
 	}
+	first = append(first, slices...)
 	if err := p.run(first); err != nil {
 		return nil, err
+	}
+	for i, bs := range branches {
+		if bs == nil {
+			continue
+		}
+		fix[i] = make([]uint64, kin+1)
+		fix[i][0] = 1 // the empty set
+		for _, b := range bs {
+			for k, n := range b {
+				fix[i][k] += n
+			}
+		}
 	}
 
 	var second []func(*walker)
@@ -425,6 +445,16 @@ func newCycleKernel(g *Symmetry) *cycleKernel {
 func (k *cycleKernel) count(w *walker, kmax int) []uint64 {
 	cnt := make([]uint64, kmax+1)
 	k.walk(w, Hand{}, Hand{}, 0, 0, kmax, cnt)
+	return cnt
+}
+
+// branch returns the number of g-invariant SET-less k-sets, k = 0..kmax,
+// whose first cycle (in the order of k.cyc) is cycle j.
+func (k *cycleKernel) branch(w *walker, j, kmax int) []uint64 {
+	cnt := make([]uint64, kmax+1)
+	if k.size[j] <= kmax {
+		k.walk(w, k.cyc[j], k.inner[j], k.size[j], j+1, kmax, cnt)
+	}
 	return cnt
 }
 
