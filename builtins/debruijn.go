@@ -1,0 +1,214 @@
+package builtins
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/bitsh/bitsh/builtins/debruijn"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+func init() {
+	register(
+		Builtin{Name: "is_debruijn", Topic: "debruijn", Fn: isDebruijn, Doc: `is_debruijn(m, width=64)
+Reports whether m is a De Bruijn magic for width (8, 16, 32 or 64): with
+s = log2(width), the width windows ((m << i) mod 2^width) >> (width - s),
+i = 0..width-1, are pairwise distinct. m must fit in width bits.`},
+		Builtin{Name: "debruijn_table", Topic: "debruijn", Fn: debruijnTable, Doc: `debruijn_table(m, width=64)
+Returns the bitscan table of the magic m: the list T of width ints with
+T[((m << i) mod 2^width) >> (width - s)] = i. debruijn_table(0x1D, 8) ==
+[0, 1, 6, 2, 7, 5, 4, 3]. Error if m is not a De Bruijn magic.`},
+		Builtin{Name: "debruijn_bsf", Topic: "debruijn", Fn: debruijnBsf, Doc: `debruijn_bsf(x, magic=0x03f79d71b4cb0a89, width=64)
+Returns the index of the least significant one bit of x computed as
+T[((x & -x) * magic mod 2^width) >> (width - s)], T = debruijn_table(magic,
+width). Error if x == 0, if x does not fit in width or if magic is not a
+De Bruijn magic.`},
+		Builtin{Name: "debruijn", Topic: "debruijn", Fn: debruijnFn, Doc: `debruijn(n, width=64)
+Returns the n-th (from 1) De Bruijn magic for width in ascending numeric
+order among those whose top log2(width) bits are zero, the order of Gerd
+Isenberg's generator: debruijn(4061955) == 0x022fdd63cc95386d. Computed by
+counting completions (BEST theorem), a millisecond for any n. Error outside
+1..count (2, 16, 2048, 67108864 for widths 8, 16, 32, 64).`},
+		Builtin{Name: "debruijn_sequences", Topic: "debruijn", Fn: debruijnSequences, Doc: `debruijn_sequences(width=64)
+Returns a lazy value over all De Bruijn magics for width whose top
+log2(width) bits are zero, ascending (the order of debruijn). Supports
+for loops (native enumeration), len() (2, 16, 2048 or 67108864), s[i]
+(= debruijn(i + 1), negative i from the end), m in s and s.count.`},
+	)
+}
+
+// defaultScanner is the scanner of debruijn_bsf's default magic.
+var defaultScanner, _ = debruijn.NewScanner(debruijn.Default64, 64)
+
+func magicError(fn, name string, m Word, w Width) error {
+	return fmt.Errorf("%s: %s = %s is not a De Bruijn magic for width = %d", fn, name, hexWord(m), w)
+}
+
+func isDebruijn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var m Word
+	width := Width(64)
+	if err := unpack(b.Name(), args, kwargs, "m", &m, "width?", &width); err != nil {
+		return nil, err
+	}
+	if err := fits(b.Name(), "m", m, width); err != nil {
+		return nil, err
+	}
+	return starlark.Bool(debruijn.IsMagic(uint64(m), int(width))), nil
+}
+
+func debruijnTable(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var m Word
+	width := Width(64)
+	if err := unpack(b.Name(), args, kwargs, "m", &m, "width?", &width); err != nil {
+		return nil, err
+	}
+	if err := fits(b.Name(), "m", m, width); err != nil {
+		return nil, err
+	}
+	t, ok := debruijn.Table(uint64(m), int(width))
+	if !ok {
+		return nil, magicError(b.Name(), "m", m, width)
+	}
+	elems := make([]starlark.Value, len(t))
+	for i, v := range t {
+		elems[i] = starlark.MakeInt(v)
+	}
+	return starlark.NewList(elems), nil
+}
+
+func debruijnBsf(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x Word
+	magic := Word(debruijn.Default64)
+	width := Width(64)
+	if err := unpack(b.Name(), args, kwargs, "x", &x, "magic?", &magic, "width?", &width); err != nil {
+		return nil, err
+	}
+	if err := fits(b.Name(), "x", x, width); err != nil {
+		return nil, err
+	}
+	if err := fits(b.Name(), "magic", magic, width); err != nil {
+		return nil, err
+	}
+	sc := defaultScanner
+	if magic != debruijn.Default64 || width != 64 {
+		var ok bool
+		if sc, ok = debruijn.NewScanner(uint64(magic), int(width)); !ok {
+			return nil, magicError(b.Name(), "magic", magic, width)
+		}
+	}
+	if x == 0 {
+		return nil, fmt.Errorf("%s: x = 0 has no one bit", b.Name())
+	}
+	return starlark.MakeInt(sc.Bsf(uint64(x))), nil
+}
+
+func debruijnFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var n starlark.Int
+	width := Width(64)
+	if err := unpack(b.Name(), args, kwargs, "n", &n, "width?", &width); err != nil {
+		return nil, err
+	}
+	count := debruijn.Count(int(width))
+	u, ok := n.Uint64()
+	if !ok || u < 1 || u > count {
+		return nil, fmt.Errorf("%s: n = %s is not in 1..%d (the magics for width = %d)", b.Name(), n, count, width)
+	}
+	m, _ := debruijn.Nth(u, int(width))
+	return wordValue(m), nil
+}
+
+func debruijnSequences(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	width := Width(64)
+	if err := unpack(b.Name(), args, kwargs, "width?", &width); err != nil {
+		return nil, err
+	}
+	return &debruijnSeqs{width: int(width), owner: ownerOf(thread)}, nil
+}
+
+// debruijnSeqs is the lazy value debruijn_sequences(width) returns.
+type debruijnSeqs struct {
+	width int
+	owner owner
+}
+
+var (
+	_ starlark.Iterable   = (*debruijnSeqs)(nil)
+	_ starlark.Mapping    = (*debruijnSeqs)(nil)
+	_ starlark.Container  = (*debruijnSeqs)(nil)
+	_ starlark.HasAttrs   = (*debruijnSeqs)(nil)
+	_ starlark.Comparable = (*debruijnSeqs)(nil)
+	_ lazyCounter         = (*debruijnSeqs)(nil)
+)
+
+func (s *debruijnSeqs) String() string        { return fmt.Sprintf("debruijn_sequences(%d)", s.width) }
+func (s *debruijnSeqs) Type() string          { return "debruijn_sequences" }
+func (s *debruijnSeqs) Freeze()               {}
+func (s *debruijnSeqs) Truth() starlark.Bool  { return true }
+func (s *debruijnSeqs) Hash() (uint32, error) { return uint32(s.width) * 0x9e3779b9, nil }
+func (s *debruijnSeqs) lazyCount() *big.Int {
+	return new(big.Int).SetUint64(debruijn.Count(s.width))
+}
+
+func (s *debruijnSeqs) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	eq := s.width == y.(*debruijnSeqs).width
+	switch op {
+	case syntax.EQL:
+		return eq, nil
+	case syntax.NEQ:
+		return !eq, nil
+	}
+	return false, fmt.Errorf("%s %s %s not implemented", s.Type(), op, s.Type())
+}
+
+func (s *debruijnSeqs) Attr(name string) (starlark.Value, error) {
+	if name == "count" {
+		return starlark.MakeUint64(debruijn.Count(s.width)), nil
+	}
+	return nil, nil
+}
+
+func (s *debruijnSeqs) AttrNames() []string { return []string{"count"} }
+
+func (s *debruijnSeqs) Get(key starlark.Value) (starlark.Value, bool, error) {
+	i, err := indexArg(s.Type(), key, s.lazyCount())
+	if err != nil {
+		return nil, false, err
+	}
+	m, _ := debruijn.Nth(i+1, s.width)
+	return wordValue(m), true, nil
+}
+
+func (s *debruijnSeqs) Has(x starlark.Value) (bool, error) {
+	m, ok := memberWord(x)
+	if !ok || m>>(uint(s.width)-uint(bitsLen(s.width))) != 0 {
+		return false, nil // too wide, or top s bits not zero
+	}
+	return debruijn.IsMagic(m, s.width), nil
+}
+
+// bitsLen returns log2 of a valid width.
+func bitsLen(width int) int {
+	s, _ := debruijn.Log2(width)
+	return int(s)
+}
+
+func (s *debruijnSeqs) Iterate() starlark.Iterator {
+	it, _ := debruijn.NewIter(s.width)
+	return &debruijnIter{lazyIter: startLazy(s, s.owner), it: it}
+}
+
+type debruijnIter struct {
+	lazyIter
+	it *debruijn.Iter
+}
+
+func (it *debruijnIter) Next(p *starlark.Value) bool {
+	if it.stop || !it.tick() || !it.it.Next() {
+		return false
+	}
+	*p = wordValue(it.it.Value())
+	return true
+}
+
+func (it *debruijnIter) Done() {}
