@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/subset"
 	"go.starlark.net/starlark"
@@ -345,7 +346,7 @@ func (it *subsetsIter) Next(p *starlark.Value) bool {
 	if it.stop || !it.tick() {
 		return false
 	}
-	*p = wordValue(it.n)
+	*p = lazyWord(it.n)
 	if it.k < 0 {
 		it.n = subset.Next(it.n, it.d)
 		it.stop = it.n == 0
@@ -386,4 +387,51 @@ func snoobFn(reverse bool) func(*starlark.Thread, *starlark.Builtin, starlark.Tu
 		}
 		return wordValue(y), nil
 	}
+}
+
+// ---- word results without a second allocation ----
+
+// boxedWord holds a big.Int and its one-word backing array in a single
+// allocation. starlark.MakeUint64 spends two allocations (the big.Int and
+// a 5-word slice) on every value above 2^31-1; iterating subsets in the
+// high bits or 64-bit magics yields such values only.
+type boxedWord struct {
+	b big.Int
+	w [1]big.Word
+}
+
+// fastInt is non-nil when go.starlark.net represents a big Int as a bare
+// *big.Int pointer (its 64-bit POSIX layout), checked at start-up; then
+// lazyWord builds Ints from boxedWords.
+var fastInt = func() func(*big.Int) starlark.Int {
+	if unsafe.Sizeof(starlark.Int{}) != unsafe.Sizeof(uintptr(0)) || bits.UintSize != 64 {
+		return nil
+	}
+	conv := func(b *big.Int) starlark.Int {
+		p := unsafe.Pointer(b)
+		return *(*starlark.Int)(unsafe.Pointer(&p))
+	}
+	for _, x := range []uint64{1 << 31, 1 << 40, math.MaxUint64} {
+		bw := &boxedWord{w: [1]big.Word{big.Word(x)}}
+		bw.b.SetBits(bw.w[:])
+		v := conv(&bw.b)
+		if u, ok := v.Uint64(); !ok || u != x || v.String() != starlark.MakeUint64(x).String() ||
+			!v.BigInt().IsUint64() || v.Sign() != 1 {
+			return nil
+		}
+		if eq, err := starlark.Equal(v, starlark.MakeUint64(x)); err != nil || !eq {
+			return nil
+		}
+	}
+	return conv
+}()
+
+// lazyWord is wordValue for the items of lazy values.
+func lazyWord(x uint64) starlark.Value {
+	if x <= math.MaxInt32 || fastInt == nil {
+		return starlark.MakeUint64(x)
+	}
+	bw := &boxedWord{w: [1]big.Word{big.Word(x)}}
+	bw.b.SetBits(bw.w[:])
+	return fastInt(&bw.b)
 }
