@@ -104,6 +104,19 @@ func (sc *Scanner) Bsf(x uint64) int {
 	return int(sc.table[((x&-x)*sc.magic&sc.wmask)>>(sc.shift&63)])
 }
 
+// table64 is the bitscan table of Default64, built from its definition.
+var table64 = func() (t [64]uint8) {
+	for i := 0; i < 64; i++ {
+		t[uint64(Default64)<<uint(i)>>58] = uint8(i)
+	}
+	return t
+}()
+
+// Bsf64 returns the index of the least significant one bit of x by the
+// De Bruijn bitscan with Default64, table64[((x & -x) * Default64) >> 58]
+// (document 000); the result is 0 for x == 0.
+func Bsf64(x uint64) int { return int(table64[(x&-x)*Default64>>58]) }
+
 // Count returns the number of magics for width whose top log2(width) bits
 // are zero: 2^(width/2 - log2(width)), that is 2, 16, 2048 or 67108864; it
 // is 0 for an invalid width.

@@ -203,6 +203,9 @@ func FuzzBsf(f *testing.F) {
 			return
 		}
 		want := bits.TrailingZeros64(x)
+		if got := debruijn.Bsf64(x); got != want {
+			t.Fatalf("Bsf64(%#x) = %d; want %d", x, got, want)
+		}
 		if got := sc.Bsf(x); got != want {
 			t.Fatalf("Bsf(%#x) = %d; want %d", x, got, want)
 		}
@@ -335,9 +338,23 @@ func TestEnumerateCancel(t *testing.T) {
 
 var sink uint64
 
-// BenchmarkBsf serialises the bits of four words with De Bruijn bitscans;
-// one op is one bitscan (compare bench/debruijn.c).
+// BenchmarkBsf serialises the bits of four words with De Bruijn bitscans
+// by the default magic; one op is one bitscan (compare bench/debruijn.c).
 func BenchmarkBsf(b *testing.B) {
+	words := [4]uint64{0x8142241818244281, 0xffffffffffffffff, 0x0123456789abcdef, 0xa5a5a5a5a5a5a5a5}
+	acc, n := 0, b.N
+	for done, round := 0, 0; done < n; round++ {
+		for x := words[round&3]; x != 0; x &= x - 1 {
+			acc += debruijn.Bsf64(x)
+			done++
+		}
+	}
+	sink = uint64(acc)
+}
+
+// BenchmarkScannerBsf is BenchmarkBsf through a Scanner (any magic and
+// width, as debruijn_bsf uses).
+func BenchmarkScannerBsf(b *testing.B) {
 	sc, _ := debruijn.NewScanner(debruijn.Default64, 64)
 	words := [4]uint64{0x8142241818244281, 0xffffffffffffffff, 0x0123456789abcdef, 0xa5a5a5a5a5a5a5a5}
 	acc, round, x := 0, 0, words[0]
@@ -393,6 +410,11 @@ func ExampleIter() {
 	}
 	fmt.Println()
 	// Output: 0x09af 0x09eb 0x0a6f 0x0a7b
+}
+
+func ExampleBsf64() {
+	fmt.Println(debruijn.Bsf64(0b101000))
+	// Output: 3
 }
 
 func ExampleScanner_Bsf() {

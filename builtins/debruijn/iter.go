@@ -21,28 +21,30 @@ import (
 // about two choice points per magic instead of document 002's dozens of
 // window tests.
 type Iter struct {
-	width  int
-	depth  int    // number of free bits: width - s
-	emask  uint64 // 2^s - 1
-	top    uint8  // 2^(s-1): the window 10...0
-	succ   [64]int8
-	other  [64]int8 // for the two ends of a chain of fixed successors: the other end
-	size   [64]int8 // for the ends of a chain: its number of windows
-	k      int      // current choice point
+	width int
+	depth int    // number of free bits: width - s
+	emask uint64 // 2^s - 1
+	top   uint8  // 2^(s-1): the window 10...0
+	s     uint
+	// Fixed successors form chains of windows. A chain's data lives at its
+	// ends: at its head, tailOf; at its tail, headOf, size, val (the last
+	// bits of its windows in order) and zoff (the position of window 0 in
+	// it, or -1). Merging two chains writes only the new chain's head and
+	// tail entries, so a merge is undone from the chains' ends alone.
+	tailOf [64]int8
+	headOf [64]int8
+	size   [64]int8
+	zoff   [64]int8
+	val    [64]uint64
+	k      int // current choice point
 	frames [33]frame
 	done   bool
 	value  uint64
 }
 
 // A frame is a choice point: the path has reached window y, whose twin
-// pair has no successors yet. The move out of it records what the two
-// chain merges overwrote.
-type frame struct {
-	y, try uint8
-	undo   [4]end
-}
-
-type end struct{ x, other, size int8 }
+// pair has no successors yet; try is the next bit to try (2: none left).
+type frame struct{ y, try uint8 }
 
 // NewIter returns an iterator over the magics of width (8, 16, 32 or 64),
 // or an error for another width.
@@ -51,44 +53,53 @@ func NewIter(width int) (*Iter, error) {
 	if !ok {
 		return nil, fmt.Errorf("width %d is not one of 8, 16, 32, 64", width)
 	}
-	it := &Iter{width: width, depth: width - int(s), emask: 1<<s - 1, top: 1 << (s - 1)}
-	for x := range it.succ {
-		it.succ[x], it.other[x], it.size[x] = -1, int8(x), 1
+	it := &Iter{width: width, depth: width - int(s), emask: 1<<s - 1, top: 1 << (s - 1), s: s}
+	for x := range it.tailOf {
+		it.tailOf[x], it.headOf[x], it.size[x], it.val[x], it.zoff[x] = int8(x), int8(x), 1, uint64(x&1), -1
 	}
+	it.zoff[0] = 0
 	// The cycle starts 0^s, 0^(s-1)1 (0^s cannot follow itself), so the
 	// twin 10...0 of 0^s must lead back to 0^s: it is the last window.
-	var scratch [2]end
-	it.link(0, 1, scratch[:])
-	it.link(int8(it.top), 0, scratch[:])
+	it.link(0, 1)
+	it.link(int8(it.top), 0)
 	it.frames[0] = frame{y: 1}
 	return it, nil
 }
 
-// link fixes succ[a] = b, where a ends a chain and b starts one, merging
-// the two chains, and saves the overwritten ends in undo. It returns the
-// size of the cycle when a and b were the two ends of one chain (then
-// nothing is merged), else 0.
-func (it *Iter) link(a, b int8, undo []end) (cycle int) {
-	it.succ[a&63] = b
-	h, e := it.other[a&63], it.other[b&63]
+// link fixes the successor of a, the tail of a chain, to b, the head of
+// another, and merges the chains. It returns the size of the cycle, and
+// merges nothing, when a and b are the two ends of one chain; else 0.
+func (it *Iter) link(a, b int8) (cycle int) {
+	h, e := it.headOf[a&63], it.tailOf[b&63]
 	if h == b {
-		undo[0], undo[1] = end{x: -1}, end{x: -1}
 		return int(it.size[a&63])
 	}
-	undo[0] = end{h, it.other[h&63], it.size[h&63]}
-	undo[1] = end{e, it.other[e&63], it.size[e&63]}
-	n := it.size[a&63] + it.size[b&63]
-	it.other[h&63], it.other[e&63] = e, h
-	it.size[h&63], it.size[e&63] = n, n
+	sa, sb := it.size[a&63], it.size[e&63]
+	z := it.zoff[a&63]
+	if z < 0 && it.zoff[e&63] >= 0 {
+		z = sa + it.zoff[e&63]
+	}
+	it.val[e&63] |= it.val[a&63] << uint(sb)
+	it.size[e&63] = sa + sb
+	it.zoff[e&63] = z
+	it.headOf[e&63] = h
+	it.tailOf[h&63] = e
 	return 0
 }
 
-func (it *Iter) unlink(a int8, undo []end) {
-	it.succ[a&63] = -1
-	for j := 1; j >= 0; j-- {
-		if u := undo[j]; u.x >= 0 {
-			it.other[u.x&63], it.size[u.x&63] = u.other, u.size
-		}
+// unlink undoes link(a, b), the last merge made.
+func (it *Iter) unlink(a, b int8) {
+	h, e := it.headOf[a&63], it.tailOf[b&63]
+	sa := it.size[a&63]
+	sb := it.size[e&63] - sa
+	it.tailOf[h&63] = a
+	it.headOf[e&63] = b
+	it.size[e&63] = sb
+	it.val[e&63] &= 1<<uint(sb) - 1
+	if it.zoff[a&63] >= 0 {
+		it.zoff[e&63] = -1
+	} else if z := it.zoff[e&63]; z >= 0 {
+		it.zoff[e&63] = z - sa
 	}
 }
 
@@ -108,32 +119,36 @@ func (it *Iter) Next() bool {
 			}
 			k--
 			g := &it.frames[k&31]
-			it.unlink(int8(g.y^it.top), g.undo[2:])
-			it.unlink(int8(g.y), g.undo[:2])
+			c := int8((uint64(g.y)<<1 | uint64(g.try-1)) & it.emask)
+			it.unlink(int8(g.y^it.top), c^1)
+			it.unlink(int8(g.y), c)
 			continue
 		}
 		b := f.try
 		f.try++
 		y, t := int8(f.y), int8(f.y^it.top)
 		c := int8((uint64(y)<<1 | uint64(b)) & it.emask)
-		tail := it.other[c&63] // the end of the chain that c starts
-		if n := it.link(y, c, f.undo[:2]); n != 0 {
-			// The path closed on itself (only possible as the whole cycle
-			// after the twin's step, so this is a dead end).
-			it.unlink(y, f.undo[:2])
+		if it.link(y, c) != 0 {
+			// The path closed on itself before the twin's step: a dead end.
 			continue
 		}
+		tail := it.tailOf[c&63] // the end of the path's chain
 		if tail == t {
-			tail = it.other[(c^1)&63] // the twin's step will extend the path's chain
+			tail = it.tailOf[(c^1)&63] // the twin's step will extend it
 		}
-		if n := it.link(t, c^1, f.undo[2:]); n != 0 {
-			complete := n == it.width
-			if complete {
-				it.value = it.word()
+		if n := it.link(t, c^1); n != 0 {
+			if n == it.width {
+				// The chain from c^1 to t holds every window; rotate its
+				// bits to start at window 0 and drop the last s-1.
+				v, z := it.val[t&63], uint(it.zoff[t&63])
+				r := v<<z | v>>(uint(it.width)-z)
+				if it.width < 64 {
+					r &= 1<<uint(it.width) - 1
+				}
+				it.value = r >> (it.s - 1)
 			}
-			it.unlink(t, f.undo[2:])
-			it.unlink(y, f.undo[:2])
-			if complete {
+			it.unlink(y, c)
+			if n == it.width {
 				it.k = k
 				return true
 			}
@@ -142,17 +157,6 @@ func (it *Iter) Next() bool {
 		k++
 		it.frames[k&31] = frame{y: uint8(tail)}
 	}
-}
-
-// word reads the magic off a complete cycle of successors.
-func (it *Iter) word() uint64 {
-	var m uint64
-	x := it.succ[0]
-	for j := 0; j < it.depth; j++ {
-		m = m<<1 | uint64(x&1)
-		x = it.succ[x&63]
-	}
-	return m
 }
 
 // Value returns the magic found by the last successful Next.
