@@ -207,7 +207,7 @@ func (it *debruijnIter) Next(p *starlark.Value) bool {
 	if it.stop || !it.tick() || !it.it.Next() {
 		return false
 	}
-	*p = lazyWord(it.it.Value())
+	*p = it.word(it.it.Value())
 	return true
 }
 

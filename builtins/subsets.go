@@ -147,6 +147,7 @@ var streaming = map[string]bool{
 // lazyIter holds what every lazy iterator shares: cancellation polling and
 // the materialisation limit.
 type lazyIter struct {
+	wordSlab
 	thread *starlark.Thread // nil when unknown
 	poll   int
 	stop   bool
@@ -346,7 +347,7 @@ func (it *subsetsIter) Next(p *starlark.Value) bool {
 	if it.stop || !it.tick() {
 		return false
 	}
-	*p = lazyWord(it.n)
+	*p = it.word(it.n)
 	if it.k < 0 {
 		it.n = subset.Next(it.n, it.d)
 		it.stop = it.n == 0
@@ -426,12 +427,26 @@ var fastInt = func() func(*big.Int) starlark.Int {
 	return conv
 }()
 
-// lazyWord is wordValue for the items of lazy values.
-func lazyWord(x uint64) starlark.Value {
+// wordSlab hands out boxedWords allocated a few at a time: an iterator
+// yielding big values makes one allocation per slabSize items. A value kept
+// by the script keeps its slab alive, at most slabSize*48 bytes.
+type wordSlab struct {
+	free []boxedWord
+}
+
+const slabSize = 16
+
+// word is wordValue for the items of lazy values.
+func (ws *wordSlab) word(x uint64) starlark.Value {
 	if x <= math.MaxInt32 || fastInt == nil {
 		return starlark.MakeUint64(x)
 	}
-	bw := &boxedWord{w: [1]big.Word{big.Word(x)}}
+	if len(ws.free) == 0 {
+		ws.free = make([]boxedWord, slabSize)
+	}
+	bw := &ws.free[0]
+	ws.free = ws.free[1:]
+	bw.w[0] = big.Word(x)
 	bw.b.SetBits(bw.w[:])
 	return fastInt(&bw.b)
 }
