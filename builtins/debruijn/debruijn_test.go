@@ -422,3 +422,37 @@ func ExampleScanner_Bsf() {
 	fmt.Println(sc.Bsf(0x100), sc.Bsf(0xf000000000000000))
 	// Output: 8 60
 }
+
+func FuzzNth(f *testing.F) {
+	f.Add(uint64(4061955), uint8(3))
+	f.Fuzz(func(t *testing.T, n uint64, wi uint8) {
+		w := 8 << (wi % 4)
+		m, ok := debruijn.Nth(n, w)
+		if ok != (n >= 1 && n <= debruijn.Count(w)) {
+			t.Fatalf("Nth(%d, %d) ok = %v", n, w, ok)
+		}
+		if ok && (!debruijn.IsMagic(m, w) || m>>uint(w-bits.Len(uint(w))+1) != 0) {
+			t.Fatalf("Nth(%d, %d) = %#x is not a magic with top bits zero", n, w, m)
+		}
+	})
+}
+
+func ExampleIsMagic() {
+	fmt.Println(debruijn.IsMagic(0x1d, 8), debruijn.IsMagic(0x1e, 8))
+	// Output: true false
+}
+
+func ExampleCount() {
+	fmt.Println(debruijn.Count(8), debruijn.Count(16), debruijn.Count(32), debruijn.Count(64))
+	// Output: 2 16 2048 67108864
+}
+
+func ExampleEnumerate() {
+	var ms []string
+	debruijn.Enumerate(context.Background(), 8, func(m uint64) bool {
+		ms = append(ms, fmt.Sprintf("%#x", m))
+		return true
+	})
+	fmt.Println(ms)
+	// Output: [0x17 0x1d]
+}

@@ -328,3 +328,50 @@ func ExampleUnrankK() {
 	fmt.Printf("%#x\n", subset.UnrankK(^uint64(0), 32, 999999))
 	// Output: 0x37d7efebff
 }
+
+func FuzzDeposit(f *testing.F) {
+	f.Add(uint64(5), uint64(0xf0))
+	f.Fuzz(func(t *testing.T, i, d uint64) {
+		p := bits.OnesCount64(d)
+		if p < 64 {
+			i &= 1<<uint(p) - 1
+		}
+		x := subset.Deposit(i, d)
+		if x&^d != 0 || bits.OnesCount64(x) != bits.OnesCount64(i) || subset.Extract(x, d) != i {
+			t.Fatalf("Deposit(%#x, %#x) = %#x does not round-trip", i, d, x)
+		}
+	})
+}
+
+func FuzzUnrankK(f *testing.F) {
+	f.Add(^uint64(0), uint8(32), uint64(12345))
+	f.Fuzz(func(t *testing.T, d uint64, k uint8, i uint64) {
+		p := bits.OnesCount64(d)
+		kk := int(k) % (p + 1)
+		n := subset.Binomial(p, kk)
+		i %= n
+		x := subset.UnrankK(d, kk, i)
+		if x&^d != 0 || bits.OnesCount64(x) != kk || subset.RankK(x, d) != i {
+			t.Fatalf("UnrankK(%#x, %d, %d) = %#x does not round-trip", d, kk, i, x)
+		}
+	})
+}
+
+func ExampleDeposit() {
+	// The subsets of 0b1010 by index: 0, 0b10, 0b1000, 0b1010.
+	for i := uint64(0); i < 4; i++ {
+		fmt.Printf("%04b ", subset.Deposit(i, 0b1010))
+	}
+	fmt.Println()
+	// Output: 0000 0010 1000 1010
+}
+
+func ExampleRankK() {
+	fmt.Println(subset.RankK(0b11000, 0b11011), subset.Binomial(4, 2))
+	// Output: 5 6
+}
+
+func ExampleLowest() {
+	fmt.Printf("%#x %#x\n", subset.Lowest(0xf0f0, 3), subset.Highest(0xf0f0, 3))
+	// Output: 0x70 0xe000
+}
