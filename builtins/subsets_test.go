@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -86,5 +87,24 @@ func BenchmarkScriptLoop(b *testing.B) {
 				done += got
 			}
 		})
+	}
+}
+
+// TestLazyAcrossRuns checks a lazy value made by one run (a REPL input)
+// and iterated by the next, after the first run's context has ended.
+func TestLazyAcrossRuns(t *testing.T) {
+	in := interp.New()
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	if _, err := in.Exec(ctx1, "<1>", "s = subsets(0xffff << 40)\nd = debruijn_sequences(32)"); err != nil {
+		t.Fatal(err)
+	}
+	cancel1()
+	v, err := in.Exec(context.Background(), "<2>", "n = 0\nfor x in s:\n  n += 1\nm = 0\nfor x in d:\n  m += 1\nr = (n, m, len(s), s[-1] == 0xffff << 40, len(list(d)))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = v
+	if got := in.Globals()["r"].String(); got != "(65536, 2048, 65536, True, 2048)" {
+		t.Errorf("second run: r = %s", got)
 	}
 }
