@@ -123,13 +123,13 @@ func debruijnSequences(thread *starlark.Thread, b *starlark.Builtin, args starla
 	if err := unpack(b.Name(), args, kwargs, "width?", &width); err != nil {
 		return nil, err
 	}
-	return &debruijnSeqs{width: int(width), owner: ownerOf(thread)}, nil
+	return &debruijnSeqs{width: int(width), origin: OriginOf(thread)}, nil
 }
 
 // debruijnSeqs is the lazy value debruijn_sequences(width) returns.
 type debruijnSeqs struct {
-	width int
-	owner owner
+	width  int
+	origin Origin
 }
 
 var (
@@ -195,7 +195,7 @@ func bitsLen(width int) int {
 
 func (s *debruijnSeqs) Iterate() starlark.Iterator {
 	it, _ := debruijn.NewIter(s.width)
-	return &debruijnIter{lazyIter: startLazy(s, s.owner), it: it}
+	return &debruijnIter{lazyIter: startLazy(s, s.origin), it: it}
 }
 
 type debruijnIter struct {
@@ -207,7 +207,7 @@ func (it *debruijnIter) Next(p *starlark.Value) bool {
 	if it.stop || !it.tick() || !it.it.Next() {
 		return false
 	}
-	*p = it.word(it.it.Value())
+	*p = wordValue(it.it.Value())
 	return true
 }
 

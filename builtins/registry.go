@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"go.starlark.net/starlark"
 )
@@ -207,4 +208,61 @@ func writeIndex(w io.Writer) {
 		fmt.Fprintf(w, "  %s\n", Summary(b.Doc))
 	}
 	fmt.Fprintln(w, "\nhelp(name) prints the full docstring of one builtin.")
+}
+
+// Runs tracks the thread now running in one interpreter. Lazy values
+// (subsets, debruijn_sequences, set_classes) outlive the run that made
+// them: in a REPL, s = subsets(d) in one input is iterated in the next,
+// whose context is the one to poll. The interpreter shares one Runs
+// between its threads (SetRuns) and marks each run with Enter.
+type Runs struct {
+	cur atomic.Pointer[starlark.Thread]
+}
+
+// Enter records thread as the running one and returns the function that
+// restores the previous one (a loaded module runs inside its loader).
+func (r *Runs) Enter(thread *starlark.Thread) (leave func()) {
+	prev := r.cur.Swap(thread)
+	return func() { r.cur.Store(prev) }
+}
+
+const runsKey = "bitsh.runs"
+
+// SetRuns makes the lazy values created by thread consult r.
+func SetRuns(thread *starlark.Thread, r *Runs) { thread.SetLocal(runsKey, r) }
+
+// An Origin remembers where a lazy value was made, to find at iteration
+// time the thread that iterates it.
+type Origin struct {
+	runs    *Runs
+	creator *starlark.Thread
+}
+
+// OriginOf returns the origin of a value made by a builtin called on thread.
+func OriginOf(thread *starlark.Thread) Origin {
+	r, _ := thread.Local(runsKey).(*Runs)
+	return Origin{runs: r, creator: thread}
+}
+
+// Thread returns the thread running now in the value's interpreter, or
+// nil if unknown: without Runs, the creating thread while it still runs.
+func (o Origin) Thread() *starlark.Thread {
+	if o.runs != nil {
+		if t := o.runs.cur.Load(); t != nil {
+			return t
+		}
+	}
+	if o.creator != nil && o.creator.CallStackDepth() > 0 {
+		return o.creator
+	}
+	return nil
+}
+
+// Context returns the context of the run iterating the value now
+// (context.Background when unknown).
+func (o Origin) Context() context.Context {
+	if t := o.Thread(); t != nil {
+		return Context(t)
+	}
+	return context.Background()
 }

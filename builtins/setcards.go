@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"os"
 	"sync"
 	"time"
@@ -435,20 +436,22 @@ func setClassesFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
-	return &setClasses{k: k, n: classes[k], ctx: ctx, workers: workers}, nil
+	return &setClasses{k: k, n: classes[k], origin: OriginOf(thread), workers: workers}, nil
 }
 
 // setClasses is the lazy iterable set_classes(k) returns.
+// Like subsets, it is not a starlark.Sequence (list() would preallocate
+// classes[k] slots, up to 135 million); bitsh's len reports its length.
 type setClasses struct {
 	k       int
 	n       uint64
-	ctx     context.Context
+	origin  Origin // the context polled is the iterating run's
 	workers int
 }
 
 var (
 	_ starlark.Iterable = (*setClasses)(nil)
-	_ starlark.Sequence = (*setClasses)(nil)
+	_ lazyCounter       = (*setClasses)(nil)
 )
 
 func (s *setClasses) String() string        { return fmt.Sprintf("set_classes(%d)", s.k) }
@@ -457,13 +460,7 @@ func (s *setClasses) Freeze()               {}
 func (s *setClasses) Truth() starlark.Bool  { return s.n > 0 }
 func (s *setClasses) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: set_classes") }
 
-// Len returns classes[k] (saturated at the largest int).
-func (s *setClasses) Len() int {
-	if s.n > uint64(^uint(0)>>1) {
-		return int(^uint(0) >> 1)
-	}
-	return int(s.n)
-}
+func (s *setClasses) lazyCount() *big.Int { return new(big.Int).SetUint64(s.n) }
 
 type classItem struct {
 	h    setcard.Hand
@@ -473,8 +470,15 @@ type classItem struct {
 // Iterate starts a producer goroutine that streams the classes through a
 // small buffer; Done stops it and waits for it to exit.
 func (s *setClasses) Iterate() starlark.Iterator {
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(s.origin.Context())
 	it := &classIterator{ch: make(chan classItem, 256), cancel: cancel, done: make(chan struct{})}
+	if startLazy(s, s.origin).stop {
+		// A collecting builtin asked for too many: the thread is cancelled
+		// with the reason; yield nothing.
+		close(it.ch)
+		close(it.done)
+		return it
+	}
 	go func() {
 		defer close(it.done)
 		defer close(it.ch)

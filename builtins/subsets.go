@@ -7,8 +7,6 @@ import (
 	"math/bits"
 	"runtime"
 	"strings"
-	"sync/atomic"
-	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/subset"
 	"go.starlark.net/starlark"
@@ -72,46 +70,6 @@ func lenFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	return starlark.Call(thread, starlark.Universe["len"], args, kwargs)
 }
 
-// RunningThread is a cell that an embedder shares between the threads of
-// one interpreter and keeps pointing at the thread now running. Lazy values
-// remember the cell of the thread that made them; when iterated they poll
-// the running thread's context and report errors on it. Without a cell they
-// use the thread that made them while it is still running.
-type RunningThread struct {
-	atomic.Pointer[starlark.Thread]
-}
-
-const runningKey = "bitsh.running"
-
-// SetRunningThread makes thread's lazy values consult r.
-func SetRunningThread(thread *starlark.Thread, r *RunningThread) { thread.SetLocal(runningKey, r) }
-
-// owner finds, at iteration time, the thread that iterates a lazy value.
-type owner struct {
-	cell    *RunningThread
-	creator *starlark.Thread
-}
-
-func ownerOf(thread *starlark.Thread) owner {
-	r, _ := thread.Local(runningKey).(*RunningThread)
-	return owner{cell: r, creator: thread}
-}
-
-// thread returns the thread iterating the value now, or nil if unknown:
-// the creator is only trusted while it is running (a REPL input that made
-// the value has finished by the time the next one iterates it).
-func (o owner) thread() *starlark.Thread {
-	if o.cell != nil {
-		if t := o.cell.Load(); t != nil {
-			return t
-		}
-	}
-	if o.creator != nil && o.creator.CallStackDepth() > 0 {
-		return o.creator
-	}
-	return nil
-}
-
 // consumer names the Go function that called a lazy value's Iterate, or ""
 // for a Starlark for loop or comprehension, which the interpreter itself
 // bounds by steps and cancellation.
@@ -147,7 +105,6 @@ var streaming = map[string]bool{
 // lazyIter holds what every lazy iterator shares: cancellation polling and
 // the materialisation limit.
 type lazyIter struct {
-	wordSlab
 	thread *starlark.Thread // nil when unknown
 	poll   int
 	stop   bool
@@ -156,8 +113,8 @@ type lazyIter struct {
 // start prepares the iteration of value v with count items; it reports an
 // error on the iterating thread, and returns stop == true, when a
 // materialising Go builtin asks for more than MaxMaterialise items.
-func startLazy(v lazyCounter, o owner) lazyIter {
-	li := lazyIter{thread: o.thread(), poll: 4096}
+func startLazy(v lazyCounter, o Origin) lazyIter {
+	li := lazyIter{thread: o.Thread(), poll: 4096}
 	if li.thread == nil {
 		return li
 	}
@@ -241,15 +198,15 @@ func subsetsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		}
 		k = int(min(n, 65))
 	}
-	return &subsetsValue{d: uint64(d), k: k, owner: ownerOf(thread)}, nil
+	return &subsetsValue{d: uint64(d), k: k, origin: OriginOf(thread)}, nil
 }
 
 // subsetsValue is the lazy value subsets(d, k) returns; k < 0 means every
 // subset.
 type subsetsValue struct {
-	d     uint64
-	k     int
-	owner owner
+	d      uint64
+	k      int
+	origin Origin
 }
 
 var (
@@ -326,7 +283,7 @@ func (s *subsetsValue) Has(x starlark.Value) (bool, error) {
 }
 
 func (s *subsetsValue) Iterate() starlark.Iterator {
-	it := &subsetsIter{lazyIter: startLazy(s, s.owner), d: s.d, k: s.k}
+	it := &subsetsIter{lazyIter: startLazy(s, s.origin), d: s.d, k: s.k}
 	switch {
 	case s.k < 0:
 	case s.k > bits.OnesCount64(s.d):
@@ -347,7 +304,7 @@ func (it *subsetsIter) Next(p *starlark.Value) bool {
 	if it.stop || !it.tick() {
 		return false
 	}
-	*p = it.word(it.n)
+	*p = wordValue(it.n)
 	if it.k < 0 {
 		it.n = subset.Next(it.n, it.d)
 		it.stop = it.n == 0
@@ -388,65 +345,4 @@ func snoobFn(reverse bool) func(*starlark.Thread, *starlark.Builtin, starlark.Tu
 		}
 		return wordValue(y), nil
 	}
-}
-
-// ---- word results without a second allocation ----
-
-// boxedWord holds a big.Int and its one-word backing array in a single
-// allocation. starlark.MakeUint64 spends two allocations (the big.Int and
-// a 5-word slice) on every value above 2^31-1; iterating subsets in the
-// high bits or 64-bit magics yields such values only.
-type boxedWord struct {
-	b big.Int
-	w [1]big.Word
-}
-
-// fastInt is non-nil when go.starlark.net represents a big Int as a bare
-// *big.Int pointer (its 64-bit POSIX layout), checked at start-up; then
-// lazyWord builds Ints from boxedWords.
-var fastInt = func() func(*big.Int) starlark.Int {
-	if unsafe.Sizeof(starlark.Int{}) != unsafe.Sizeof(uintptr(0)) || bits.UintSize != 64 {
-		return nil
-	}
-	conv := func(b *big.Int) starlark.Int {
-		p := unsafe.Pointer(b)
-		return *(*starlark.Int)(unsafe.Pointer(&p))
-	}
-	for _, x := range []uint64{1 << 31, 1 << 40, math.MaxUint64} {
-		bw := &boxedWord{w: [1]big.Word{big.Word(x)}}
-		bw.b.SetBits(bw.w[:])
-		v := conv(&bw.b)
-		if u, ok := v.Uint64(); !ok || u != x || v.String() != starlark.MakeUint64(x).String() ||
-			!v.BigInt().IsUint64() || v.Sign() != 1 {
-			return nil
-		}
-		if eq, err := starlark.Equal(v, starlark.MakeUint64(x)); err != nil || !eq {
-			return nil
-		}
-	}
-	return conv
-}()
-
-// wordSlab hands out boxedWords allocated a few at a time: an iterator
-// yielding big values makes one allocation per slabSize items. A value kept
-// by the script keeps its slab alive, at most slabSize*48 bytes.
-type wordSlab struct {
-	free []boxedWord
-}
-
-const slabSize = 16
-
-// word is wordValue for the items of lazy values.
-func (ws *wordSlab) word(x uint64) starlark.Value {
-	if x <= math.MaxInt32 || fastInt == nil {
-		return starlark.MakeUint64(x)
-	}
-	if len(ws.free) == 0 {
-		ws.free = make([]boxedWord, slabSize)
-	}
-	bw := &ws.free[0]
-	ws.free = ws.free[1:]
-	bw.w[0] = big.Word(x)
-	bw.b.SetBits(bw.w[:])
-	return fastInt(&bw.b)
 }

@@ -64,6 +64,9 @@ func BenchmarkScriptLoop(b *testing.B) {
 	const n = 1 << 20
 	for _, c := range []struct{ name, iter string }{
 		{"range", fmt.Sprintf("range(%d)", n)},
+		// The same loop over ints above 2^31, which Starlark allocates:
+		// the fair reference for subsets in the high bits.
+		{"range_high", fmt.Sprintf("range(1 << 44, (1 << 44) + %d)", n)},
 		{"subsets_low", "subsets(0xfffff)"},
 		{"subsets_high", "subsets(0xfffff << 44)"},
 		{"subsets_k", "subsets(0xffffff, 12)"}, // 2704156 items

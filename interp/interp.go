@@ -94,6 +94,7 @@ type Interp struct {
 	mu      sync.Mutex // one run at a time
 	globals starlark.StringDict
 	modules map[string]*module
+	runs    builtins.Runs // the thread running now, for lazy values
 }
 
 type module struct {
@@ -172,6 +173,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 	defer r.close()
 	r.stack = []string{in.clean(filename)}
 	thread := r.thread(filename, in.maxSteps)
+	defer in.runs.Enter(thread)()
 	g, err := starlark.ExecFileOptions(&dialect, thread, filename, src, in.predeclared)
 	for k, v := range g {
 		in.globals[k] = v
@@ -196,6 +198,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)
+	defer in.runs.Enter(thread)()
 	if len(f.Stmts) == 1 {
 		if e, ok := f.Stmts[0].(*syntax.ExprStmt); ok {
 			v, err := starlark.EvalExprOptions(&opts, thread, e.X, in.globals)
@@ -215,6 +218,7 @@ func (in *Interp) Eval(ctx context.Context, expr string) (starlark.Value, error)
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread("<expr>", in.maxSteps)
+	defer in.runs.Enter(thread)()
 	v, err := starlark.EvalOptions(&dialect, thread, "<expr>", expr, in.globals)
 	return v, r.wrap(err)
 }
@@ -261,6 +265,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	}
 	t.SetLocal(moduleKey, name)
 	builtins.SetContext(t, r.ctx)
+	builtins.SetRuns(t, &in.runs)
 	builtins.SetOutput(t, in.stdout, in.stderr)
 	builtins.SetWorkers(t, in.workers)
 	if maxSteps > 0 {
@@ -332,7 +337,9 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 		budget = in.maxSteps - min(in.maxSteps-1, thread.ExecutionSteps())
 	}
 	t := r.thread(key, budget)
+	leave := in.runs.Enter(t)
 	m.globals, m.err = starlark.ExecFileOptions(&dialect, t, key, src, predeclared)
+	leave()
 	r.stack = r.stack[:len(r.stack)-1]
 	if m.err == nil || r.ctx.Err() == nil {
 		// A cancelled load is not a property of the module: don't cache it.

@@ -233,3 +233,35 @@ func ExampleWithStdout() {
 	fmt.Print(out.String())
 	// Output: [1, 3]
 }
+
+// Lazy values made in one input and used in the next (as in the REPL)
+// poll the later run's context and keep their size limits.
+func TestLazyValuesAcrossRuns(t *testing.T) {
+	in := interp.New(interp.WithStdout(new(strings.Builder)))
+	for _, src := range []string{"c = set_classes(4)", "s = subsets((1 << 40) - 1)", "d = debruijn_sequences(16)"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if _, err := in.Exec(ctx, "<stdin>", src); err != nil {
+			t.Fatal(err)
+		}
+		cancel() // the run that made the value is over
+	}
+	ctx := context.Background()
+	for expr, want := range map[string]string{
+		"len([x for x in c])": "128",
+		"len(list(d))":        "16",
+		"len(s)":              "1099511627776",
+	} {
+		if v, err := in.Exec(ctx, "<stdin>", expr); err != nil || v.String() != want {
+			t.Errorf("%s = %v, %v; want %s", expr, v, err, want)
+		}
+	}
+	if _, err := in.Exec(ctx, "<stdin>", "list(s)"); err == nil || !strings.Contains(err.Error(), "items, more than") {
+		t.Errorf("list(s) of 2^40 subsets: err = %v; want a size error", err)
+	}
+	// A later run cancelled mid-iteration stops the lazy value made earlier.
+	ctx2, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := in.Exec(ctx2, "<stdin>", "max(s)"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("max over 2^40 subsets with a deadline: err = %v; want DeadlineExceeded", err)
+	}
+}
