@@ -14,10 +14,10 @@ func init() {
 The constant 2^64 - 1, the full 64-bit word.`},
 		Builtin{Name: "popcount", Topic: "bits", Fn: popcount, Doc: `popcount(x)
 Returns the number of one bits of the word x.`},
-		Builtin{Name: "bsf", Topic: "bits", Fn: bsf, Doc: `bsf(x)
+		Builtin{Name: "bsf", Topic: "bits", Fn: scan(bitops.Bsf), Doc: `bsf(x)
 Returns the index (0..63) of the least significant one bit of x.
 Error if x == 0.`},
-		Builtin{Name: "bsr", Topic: "bits", Fn: bsr, Doc: `bsr(x)
+		Builtin{Name: "bsr", Topic: "bits", Fn: scan(bitops.Bsr), Doc: `bsr(x)
 Returns the index (0..63) of the most significant one bit of x.
 Error if x == 0.`},
 		Builtin{Name: "lsb", Topic: "bits", Fn: lsb, Doc: `lsb(x)
@@ -70,26 +70,18 @@ func popcount(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 	return starlark.MakeInt(bits.OnesCount64(uint64(x))), nil
 }
 
-func bsf(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x Word
-	if err := unpack(b.Name(), args, kwargs, "x", &x); err != nil {
-		return nil, err
+// scan returns bsf or bsr: a bit index of a nonzero word.
+func scan(index func(uint64) int) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var x Word
+		if err := unpack(b.Name(), args, kwargs, "x", &x); err != nil {
+			return nil, err
+		}
+		if x == 0 {
+			return nil, fmt.Errorf("%s: x = 0 has no one bit", b.Name())
+		}
+		return starlark.MakeInt(index(uint64(x))), nil
 	}
-	if x == 0 {
-		return nil, fmt.Errorf("%s: x = 0 has no one bit", b.Name())
-	}
-	return starlark.MakeInt(bitops.Bsf(uint64(x))), nil
-}
-
-func bsr(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x Word
-	if err := unpack(b.Name(), args, kwargs, "x", &x); err != nil {
-		return nil, err
-	}
-	if x == 0 {
-		return nil, fmt.Errorf("%s: x = 0 has no one bit", b.Name())
-	}
-	return starlark.MakeInt(bitops.Bsr(uint64(x))), nil
 }
 
 func lsb(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

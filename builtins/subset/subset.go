@@ -4,7 +4,11 @@
 // direct access to the i-th subset in either order.
 package subset
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/bitsh/bitsh/builtins/bitops"
+)
 
 // Next returns the subset of d that follows n in ascending numeric order,
 // n = (n - d) & d (the carry-rippler); n must be a subset of d. The result
@@ -74,32 +78,14 @@ func Highest(set uint64, k int) uint64 {
 	return r
 }
 
-// Deposit scatters the low bits of i, in order, to the positions of the one
-// bits of d (as the BMI2 instruction PDEP). Deposit(i, d) is the i-th
-// subset of d (counting from 0) in ascending order, for i < 2^popcount(d).
-func Deposit(i, d uint64) uint64 {
-	var r uint64
-	for ; d != 0 && i != 0; d &= d - 1 {
-		if i&1 != 0 {
-			r |= d & -d
-		}
-		i >>= 1
-	}
-	return r
-}
+// Deposit returns the i-th subset of d (counting from 0) in ascending
+// order, for i < 2^popcount(d): the low bits of i deposited, in order, at
+// the one bits of d (PDEP).
+func Deposit(i, d uint64) uint64 { return bitops.Pdep(i, d) }
 
-// Extract gathers the bits of x at the positions of the one bits of d into
-// the low bits of the result (as PEXT); for a subset x of d it is the index
-// of x among the subsets of d in ascending order.
-func Extract(x, d uint64) uint64 {
-	var r uint64
-	for k := uint(0); d != 0; k, d = k+1, d&(d-1) {
-		if x&d&-d != 0 {
-			r |= 1 << k
-		}
-	}
-	return r
-}
+// Extract returns the index of the subset x of d among the subsets of d in
+// ascending order: the bits of x at the one bits of d, gathered (PEXT).
+func Extract(x, d uint64) uint64 { return bitops.Pext(x, d) }
 
 // binom[n][k] is n choose k for 0 <= k <= n <= 64, built from Pascal's rule.
 // The largest entry, C(64, 32) = 1832624140942590534, fits in a uint64.
