@@ -114,3 +114,31 @@ func FuzzSetCards(f *testing.F) {
 		}
 	})
 }
+
+// TestDebruijnPrefetchStops checks the width-64 iterator's producer
+// goroutine: an early break stops it, a cancelled run stops it, and the
+// items come in the kernel's order.
+func TestDebruijnPrefetchStops(t *testing.T) {
+	before := runtime.NumGoroutine()
+	err := runStar(t, context.Background(), `
+firsts = []
+for m in debruijn_sequences(64):
+    firsts.append(m)
+    if len(firsts) == 3000:
+        break
+for i in [0, 1, 1023, 1024, 2999]:
+    if firsts[i] != debruijn(i + 1):
+        fail("item %d = %x, want debruijn(%d)" % (i, firsts[i], i + 1))
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := runStar(t, ctx, "for m in debruijn_sequences(64):\n    pass\n"); err == nil {
+		t.Error("the full width-64 loop ran to the end despite the deadline")
+	}
+	if after := waitGoroutines(before); after > before {
+		t.Errorf("%d goroutines after the loops; %d before", after, before)
+	}
+}

@@ -180,5 +180,3 @@ func Enumerate(ctx context.Context, width int, fn func(m uint64) bool) error {
 	}
 	return nil
 }
-
-var Nodes, Chain int
