@@ -47,7 +47,8 @@ Parallel bit extract (BMI2 PEXT): the bits of x at the positions of the one
 bits of mask, gathered into the low bits. pext(0x50, 0xf0) == 0b101.`},
 		Builtin{Name: "delta_swap", Topic: "bits", Fn: deltaSwap, Doc: `delta_swap(x, mask, delta)
 Swaps each bit i of x with bit i+delta, for every one bit i of mask.
-delta is 0..63; error if mask << delta overflows 64 bits or overlaps mask.`},
+delta is 0..63 (0 swaps each bit with itself: x is unchanged); error if
+mask << delta overflows 64 bits or overlaps mask.`},
 		Builtin{Name: "hex", Topic: "bits", Fn: format(16), Doc: `hex(x, width=0)
 Formats the word x as "0x..." in lower-case hex, zero-padded to the digits
 that width bits need: hex(255, 16) == "0x00ff". width is 0 (no padding) or
@@ -195,7 +196,7 @@ func deltaSwap(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	if m<<uint(delta)>>uint(delta) != m {
 		return nil, fmt.Errorf("%s: mask = %s shifted by delta = %d overflows 64 bits", b.Name(), hexWord(mask), delta)
 	}
-	if delta == 0 && m != 0 || m&(m<<uint(delta)) != 0 {
+	if delta > 0 && m&(m<<uint(delta)) != 0 {
 		return nil, fmt.Errorf("%s: mask = %s overlaps itself shifted by delta = %d", b.Name(), hexWord(mask), delta)
 	}
 	return wordValue(bitops.DeltaSwap(uint64(x), m, uint(delta))), nil

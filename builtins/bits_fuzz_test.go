@@ -9,16 +9,19 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// FuzzBitsBuiltins calls every bits builtin with arbitrary ints (in and out
+// FuzzWordBuiltins calls every word builtin (bits, subsets, De Bruijn)
+// with arbitrary ints (in and out
 // of the word range) and checks that each either returns a word in
 // [0, 2^64) or fails with an error that starts with its name: never a panic.
-func FuzzBitsBuiltins(f *testing.F) {
+func FuzzWordBuiltins(f *testing.F) {
 	f.Add(int64(0), int64(0), int64(0), false)
 	f.Add(int64(-1), int64(0xf0), int64(4), true)
 	f.Add(int64(1)<<62, int64(-3), int64(64), false)
 	env := builtins.Predeclared()
 	names := []string{"popcount", "bsf", "bsr", "lsb", "bits", "from_bits", "rotl", "rotr",
-		"reverse_bits", "swap_bytes", "pdep", "pext", "delta_swap", "hex", "bin", "oct"}
+		"reverse_bits", "swap_bytes", "pdep", "pext", "delta_swap", "hex", "bin", "oct",
+		"subsets", "snoob", "rsnoob", "is_debruijn", "debruijn_table", "debruijn_bsf", "debruijn",
+		"debruijn_sequences"}
 	wordMax := new(big.Int).Lsh(big.NewInt(1), 64)
 	f.Fuzz(func(t *testing.T, a, b, c int64, big bool) {
 		x := starlark.MakeInt64(a)

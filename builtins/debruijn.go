@@ -195,9 +195,13 @@ func bitsLen(width int) int {
 }
 
 func (s *debruijnSeqs) Iterate() starlark.Iterator {
-	li := startLazy(s, s.origin)
+	li := startLazy(s.origin)
 	if s.width == 64 && !li.stop {
-		return newPrefetchIter(li, s.origin.Context())
+		// The kernel costs about 125 ns a magic: run it on a goroutine of
+		// its own, a batch ahead, to overlap with the interpreter's loop.
+		return newPrefetch(li, s.origin.Context(), func(ctx context.Context, emit func(uint64) bool) error {
+			return debruijn.Enumerate(ctx, 64, emit)
+		}, wordValue)
 	}
 	it, _ := debruijn.NewIter(s.width)
 	return &debruijnIter{lazyIter: li, it: it}
@@ -217,64 +221,3 @@ func (it *debruijnIter) Next(p *starlark.Value) bool {
 }
 
 func (it *debruijnIter) Done() {}
-
-// prefetchIter runs the width-64 enumeration on a goroutine of its own,
-// a batch ahead of the script: the kernel (about 125 ns a magic) then
-// overlaps with the interpreter's loop instead of adding to it. Done stops
-// the goroutine and waits for it.
-type prefetchIter struct {
-	lazyIter
-	batches chan []uint64
-	batch   []uint64
-	cancel  context.CancelFunc
-	done    chan struct{}
-}
-
-const prefetchBatch = 1024
-
-func newPrefetchIter(li lazyIter, ctx context.Context) *prefetchIter {
-	ctx, cancel := context.WithCancel(ctx)
-	it := &prefetchIter{lazyIter: li, batches: make(chan []uint64, 2), cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(it.done)
-		defer close(it.batches)
-		batch := make([]uint64, 0, prefetchBatch)
-		send := func() bool {
-			select {
-			case it.batches <- batch:
-				batch = make([]uint64, 0, prefetchBatch)
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		err := debruijn.Enumerate(ctx, 64, func(m uint64) bool {
-			batch = append(batch, m)
-			return len(batch) < prefetchBatch || send()
-		})
-		if err == nil && len(batch) > 0 {
-			send()
-		}
-	}()
-	return it
-}
-
-func (it *prefetchIter) Next(p *starlark.Value) bool {
-	if it.stop {
-		return false
-	}
-	if len(it.batch) == 0 {
-		var ok bool
-		if it.batch, ok = <-it.batches; !ok {
-			it.stop = true
-			return false
-		}
-	}
-	*p, it.batch = wordValue(it.batch[0]), it.batch[1:]
-	return true
-}
-
-func (it *prefetchIter) Done() {
-	it.cancel()
-	<-it.done
-}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -23,15 +24,17 @@ import (
 // (Value), with the docstring help(name) prints.
 type Builtin struct {
 	Name  string
-	Topic string // one of Topics
+	Topic string // one of Topics()
 	// Doc starts with the call signature on its own line, then the contract.
 	Doc   string
 	Fn    func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
 	Value starlark.Value
 }
 
-// Topics lists the help() topics in display order.
-var Topics = []string{"bits", "subsets", "debruijn", "endgame", "set", "help"}
+var topics = []string{"bits", "subsets", "debruijn", "endgame", "set", "starlark", "help"}
+
+// Topics returns the help() topics in display order.
+func Topics() []string { return slices.Clone(topics) }
 
 // registry is filled by register calls from init functions only and is
 // read-only afterwards, so interpreters never share mutable state through it.
@@ -53,7 +56,7 @@ func register(bs ...Builtin) {
 // All returns every registered builtin sorted by topic order, then name.
 func All() []Builtin {
 	order := map[string]int{}
-	for i, t := range Topics {
+	for i, t := range topics {
 		order[t] = i
 	}
 	out := make([]Builtin, 0, len(registry))
@@ -185,7 +188,17 @@ func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	case *starlark.Builtin:
 		key = v.Name()
 	default:
-		return nil, fmt.Errorf("help: name: got %s, want string or builtin", name.Type())
+		// A constant, such as U64, passed by value.
+		for _, b := range registry {
+			if b.Value != nil {
+				if eq, err := starlark.Equal(b.Value, name); err == nil && eq {
+					key = b.Name
+				}
+			}
+		}
+		if key == "" {
+			return nil, fmt.Errorf("help: name: got %s, want string or builtin", name.Type())
+		}
 	}
 	e, ok := registry[key]
 	if !ok {

@@ -411,6 +411,9 @@ func setlessFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		}
 		sols = make([]starlark.Value, len(hs))
 		for i, h := range hs {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return nil, fmt.Errorf("%s: interrupted: %w", b.Name(), context.Cause(ctx))
+			}
 			sols[i] = classStruct(h, auts[i])
 		}
 	}
@@ -451,7 +454,9 @@ type setClasses struct {
 
 var (
 	_ starlark.Iterable = (*setClasses)(nil)
+	_ starlark.HasAttrs = (*setClasses)(nil)
 	_ lazyCounter       = (*setClasses)(nil)
+	_ collectLimiter    = (*setClasses)(nil)
 )
 
 func (s *setClasses) String() string        { return fmt.Sprintf("set_classes(%d)", s.k) }
@@ -462,6 +467,22 @@ func (s *setClasses) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable t
 
 func (s *setClasses) lazyCount() *big.Int { return new(big.Int).SetUint64(s.n) }
 
+// collectLimit is setless's keep limit: a kept set costs about 350 bytes,
+// so a million stay far under 2 GiB (list(set_classes(9)), 2.5 million
+// sets, peaks at 860 MB).
+func (s *setClasses) collectLimit() int64 { return keepLimit }
+
+// Attr serves .count, classes[k] as an int.
+func (s *setClasses) Attr(name string) (starlark.Value, error) {
+	if name == "count" {
+		return starlark.MakeUint64(s.n), nil
+	}
+	return nil, nil
+}
+
+// AttrNames lists the attributes of set_classes values.
+func (s *setClasses) AttrNames() []string { return []string{"count"} }
+
 type classItem struct {
 	h    setcard.Hand
 	auts int
@@ -471,14 +492,7 @@ type classItem struct {
 // small buffer; Done stops it and waits for it to exit.
 func (s *setClasses) Iterate() starlark.Iterator {
 	ctx, cancel := context.WithCancel(s.origin.Context())
-	it := &classIterator{ch: make(chan classItem, 256), cancel: cancel, done: make(chan struct{})}
-	if startLazy(s, s.origin).stop {
-		// A collecting builtin asked for too many: the thread is cancelled
-		// with the reason; yield nothing.
-		close(it.ch)
-		close(it.done)
-		return it
-	}
+	it := &classIterator{lazyIter: startLazy(s.origin), ch: make(chan classItem, 256), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(it.done)
 		defer close(it.ch)
@@ -495,6 +509,7 @@ func (s *setClasses) Iterate() starlark.Iterator {
 }
 
 type classIterator struct {
+	lazyIter
 	ch     chan classItem
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -504,6 +519,7 @@ type classIterator struct {
 func (it *classIterator) Next(p *starlark.Value) bool {
 	c, ok := <-it.ch
 	if !ok {
+		it.halted() // the search may have stopped for a cancellation
 		return false
 	}
 	*p = classStruct(c.h, c.auts)

@@ -1,12 +1,12 @@
 package builtins
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
 	"runtime"
-	"strings"
 
 	"github.com/bitsh/bitsh/builtins/subset"
 	"go.starlark.net/starlark"
@@ -32,147 +32,7 @@ x == 0 or x is not a subset of set.`},
 		Builtin{Name: "rsnoob", Topic: "subsets", Fn: snoobFn(true), Doc: `rsnoob(x, set=U64)
 Returns the next smaller subset of set with as many one bits as x, or None
 when x is the smallest. Error if x == 0 or x is not a subset of set.`},
-		Builtin{Name: "len", Topic: "subsets", Fn: lenFn, Doc: `len(x)
-Returns the number of elements of x, as Starlark's len, extended to bitsh's
-lazy values (subsets, debruijn_sequences), whose length may exceed 2^31.
-Error when it exceeds 2^63-1: s.count holds the exact count.`},
 	)
-}
-
-// MaxMaterialise is the most items that a Go builtin such as list, tuple,
-// sorted or set may draw from one of bitsh's lazy values. Beyond it the
-// value reports an error instead of letting the builtin exhaust memory.
-const MaxMaterialise = 1 << 24
-
-// A lazyCounter is a lazy bitsh value whose exact length len() reports.
-//
-// Lazy values deliberately do not implement starlark.Sequence: go.starlark.net's
-// list(), tuple(), sorted() and enumerate() preallocate Len() slots before
-// iterating, so list(subsets(2**40 - 1)) would crash the process with an
-// out-of-memory error before any check could run. Instead bitsh's len
-// builtin (which shadows Starlark's) asks lazyCount, and the iterators
-// stop materialising builtins at MaxMaterialise items.
-type lazyCounter interface {
-	starlark.Value
-	lazyCount() *big.Int
-}
-
-func lenFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if len(args) == 1 && len(kwargs) == 0 {
-		if lc, ok := args[0].(lazyCounter); ok {
-			n := lc.lazyCount()
-			if !n.IsInt64() {
-				return nil, fmt.Errorf("len: %s has %s items, more than 2^63-1 (use .count)", lc.String(), n)
-			}
-			return starlark.MakeInt64(n.Int64()), nil
-		}
-	}
-	return starlark.Call(thread, starlark.Universe["len"], args, kwargs)
-}
-
-// consumer names the Go function that called a lazy value's Iterate, or ""
-// for a Starlark for loop or comprehension, which the interpreter itself
-// bounds by steps and cancellation.
-func consumer() string {
-	var pcs [10]uintptr
-	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		switch {
-		case strings.HasPrefix(f.Function, "github.com/bitsh/bitsh/builtins."),
-			f.Function == "go.starlark.net/starlark.Iterate":
-			// this package, or the generic helper: look further up
-		case strings.HasSuffix(f.Function, "starlark.(*Function).CallInternal"):
-			return ""
-		default:
-			return f.Function
-		}
-		if !more {
-			return ""
-		}
-	}
-}
-
-// streaming lists Go consumers that look at items one at a time without
-// keeping them.
-var streaming = map[string]bool{
-	"go.starlark.net/starlark.minmax": true,
-	"go.starlark.net/starlark.any":    true,
-	"go.starlark.net/starlark.all":    true,
-}
-
-// lazyIter holds what every lazy iterator shares: cancellation polling and
-// the materialisation limit.
-type lazyIter struct {
-	thread *starlark.Thread // nil when unknown
-	poll   int
-	stop   bool
-}
-
-// start prepares the iteration of value v with count items; it reports an
-// error on the iterating thread, and returns stop == true, when a
-// materialising Go builtin asks for more than MaxMaterialise items.
-func startLazy(v lazyCounter, o Origin) lazyIter {
-	li := lazyIter{thread: o.Thread(), poll: 4096}
-	if li.thread == nil {
-		return li
-	}
-	if c := consumer(); c != "" && !streaming[c] {
-		n := v.lazyCount()
-		if n.Cmp(big.NewInt(MaxMaterialise)) > 0 {
-			name := c[strings.LastIndexAny(c, "./")+1:]
-			li.thread.Cancel(fmt.Sprintf("%s: %s has %s items, more than the %d that a builtin may collect; iterate it with a for loop, index it or use .count",
-				name, v.String(), n, MaxMaterialise))
-			li.stop = true
-		}
-	}
-	return li
-}
-
-// tick is called once per item; every 4096 items it polls the iterating
-// thread's context and stops the iteration when it is done.
-func (li *lazyIter) tick() bool {
-	if li.poll--; li.poll > 0 {
-		return true
-	}
-	li.poll = 4096
-	if li.thread != nil && Context(li.thread).Err() != nil {
-		li.stop = true
-		return false
-	}
-	return true
-}
-
-// indexArg converts a Starlark index for a value of count items (count
-// may be 2^64) into an offset in [0, count), negative indices counting
-// from the end.
-func indexArg(typ string, key starlark.Value, count *big.Int) (uint64, error) {
-	i, ok := key.(starlark.Int)
-	if !ok {
-		return 0, fmt.Errorf("%s index: got %s, want int", typ, key.Type())
-	}
-	bi := i.BigInt()
-	if bi.Sign() < 0 {
-		bi.Add(bi, count)
-	}
-	if bi.Sign() < 0 || bi.Cmp(count) >= 0 {
-		if count.Sign() == 0 {
-			return 0, fmt.Errorf("%s index %s out of range: empty %s", typ, i, typ)
-		}
-		return 0, fmt.Errorf("%s index %s out of range [-%s:%s]", typ, i, count, new(big.Int).Sub(count, big.NewInt(1)))
-	}
-	return bi.Uint64(), nil
-}
-
-// memberWord converts the left operand of `in` to a word: ok is false for
-// a non-int or an int outside [0, 2^64).
-func memberWord(x starlark.Value) (uint64, bool) {
-	i, ok := x.(starlark.Int)
-	if !ok {
-		return 0, false
-	}
-	return i.Uint64()
 }
 
 // ---- subsets ----
@@ -283,7 +143,7 @@ func (s *subsetsValue) Has(x starlark.Value) (bool, error) {
 }
 
 func (s *subsetsValue) Iterate() starlark.Iterator {
-	it := &subsetsIter{lazyIter: startLazy(s, s.origin), d: s.d, k: s.k}
+	it := &subsetsIter{lazyIter: startLazy(s.origin), d: s.d, k: s.k}
 	switch {
 	case s.k < 0:
 	case s.k > bits.OnesCount64(s.d):
@@ -291,7 +151,27 @@ func (s *subsetsValue) Iterate() starlark.Iterator {
 	default:
 		it.n = subset.Lowest(s.d, s.k)
 	}
+	if !it.stop && s.d > math.MaxInt32 && runtime.GOMAXPROCS(0) > 1 {
+		// Items above 2^31-1 are heap-allocated big ints, about 50 ns
+		// each, 70 times the kernel's cost: make them on another core.
+		return newPrefetch(it.lazyIter, s.origin.Context(), it.produce, func(v starlark.Value) starlark.Value { return v })
+	}
 	return it
+}
+
+// produce emits the iterator's items as Starlark values, polling ctx.
+func (it *subsetsIter) produce(ctx context.Context, emit func(starlark.Value) bool) error {
+	for n := 1; !it.stop; n++ {
+		if n&4095 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		var v starlark.Value
+		it.advance(&v)
+		if !emit(v) {
+			return nil
+		}
+	}
+	return nil
 }
 
 type subsetsIter struct {
@@ -304,6 +184,12 @@ func (it *subsetsIter) Next(p *starlark.Value) bool {
 	if it.stop || !it.tick() {
 		return false
 	}
+	it.advance(p)
+	return true
+}
+
+// advance stores the current item in *p and steps to the next one.
+func (it *subsetsIter) advance(p *starlark.Value) {
 	*p = wordValue(it.n)
 	if it.k < 0 {
 		it.n = subset.Next(it.n, it.d)
@@ -313,7 +199,6 @@ func (it *subsetsIter) Next(p *starlark.Value) bool {
 		it.n, ok = subset.Snoob(it.n, it.d)
 		it.stop = !ok
 	}
-	return true
 }
 
 func (it *subsetsIter) Done() {}

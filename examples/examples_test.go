@@ -37,7 +37,7 @@ func TestExamples(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
 			in := interp.New(interp.WithStdout(&out), interp.WithStderr(&out),
-				interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList([]starlark.Value{starlark.String(f)})}))
+				interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(nil)}))
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			if _, err := in.ExecFile(ctx, f, nil); err != nil {

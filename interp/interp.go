@@ -300,6 +300,7 @@ type CancelledError struct {
 	Cause error
 }
 
+// Error returns the Starlark error's message.
 func (e *CancelledError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the Starlark error and the cause.

@@ -40,7 +40,7 @@ func TestSymmetricTable(t *testing.T) {
 }
 
 func TestRoundTrips(t *testing.T) {
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		seen := map[int]bool{}
 		for file := 0; file < 8; file++ {
 			for rank := 0; rank < 8; rank++ {
@@ -73,7 +73,7 @@ func TestRoundTrips(t *testing.T) {
 }
 
 func TestNumbering(t *testing.T) {
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		if got, ok := endgame.ParseNumbering(m.String()); !ok || got != m {
 			t.Errorf("ParseNumbering(%q) = %v, %v", m.String(), got, ok)
 		}
@@ -165,7 +165,7 @@ func checkAll(t *testing.T, l endgame.Layout, index uint64) {
 	for k := range imgs {
 		want := refImage(index, n, m, k)
 		if imgs[k] != want {
-			t.Fatalf("%v n=%d: Symmetries(%#o)[%s] = %#o; want %#o", m, n, index, endgame.SymmetryNames[k], imgs[k], want)
+			t.Fatalf("%v n=%d: Symmetries(%#o)[%s] = %#o; want %#o", m, n, index, endgame.SymmetryName(k), imgs[k], want)
 		}
 		least = min(least, want)
 	}
@@ -188,7 +188,7 @@ func checkAll(t *testing.T, l endgame.Layout, index uint64) {
 // TestFlipsExhaustive checks every index of 1 and 2 pieces in both
 // numberings under all 8 symmetries against the per-piece reference.
 func TestFlipsExhaustive(t *testing.T) {
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		for n := 1; n <= 2; n++ {
 			l := layout(t, n, m)
 			for x := uint64(0); x < 1<<(6*n); x++ {
@@ -200,7 +200,7 @@ func TestFlipsExhaustive(t *testing.T) {
 
 func TestFlipsRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		for n := 3; n <= endgame.MaxPieces; n++ {
 			l := layout(t, n, m)
 			checkAll(t, l, 1<<(6*n)-1)
@@ -214,7 +214,7 @@ func TestFlipsRandom(t *testing.T) {
 // TestRotationSense pins what "rotate 90 clockwise" means: seen from White,
 // the piece on a1 moves to a8, a8 to h8, h8 to h1, h1 to a1.
 func TestRotationSense(t *testing.T) {
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		l := layout(t, 1, m)
 		for _, c := range []struct {
 			k        int
@@ -232,7 +232,7 @@ func TestRotationSense(t *testing.T) {
 			x, _ := endgame.Pack([]int{from})
 			got := endgame.SquareName(int(l.Symmetries(x)[c.k]), m)
 			if got != c.to {
-				t.Errorf("%v: %s(%s) = %s; want %s", m, endgame.SymmetryNames[c.k], c.from, got, c.to)
+				t.Errorf("%v: %s(%s) = %s; want %s", m, endgame.SymmetryName(c.k), c.from, got, c.to)
 			}
 		}
 	}
@@ -244,7 +244,7 @@ func TestRotationSense(t *testing.T) {
 // canonical is the same for every image.
 func TestGroupLaws(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		for n := 1; n <= endgame.MaxPieces; n++ {
 			l := layout(t, n, m)
 			img := func(x uint64, k int) uint64 { return l.Symmetries(x)[k] }
@@ -273,7 +273,7 @@ func TestGroupLaws(t *testing.T) {
 				fail("D(V(x)) = H(D(x))", l.FlipDiag(l.FlipVertical(x)), l.FlipHorizontal(l.FlipDiag(x)))
 				c := l.Canonical(x)
 				for k, y := range l.Symmetries(x) {
-					fail("Canonical(image "+endgame.SymmetryNames[k]+")", l.Canonical(y), c)
+					fail("Canonical(image "+endgame.SymmetryName(k)+")", l.Canonical(y), c)
 				}
 			}
 		}

@@ -14,7 +14,7 @@ func ExamplePack() {
 }
 
 func ExampleSquare() {
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		a1, _ := endgame.Square("a1", m)
 		e4, _ := endgame.Square("e4", m)
 		h8, _ := endgame.Square("h8", m)
@@ -43,7 +43,7 @@ func ExampleLayout_Symmetries() {
 	b1, _ := endgame.Square("b1", endgame.Natural)
 	x, _ := endgame.Pack([]int{b1})
 	for k, y := range l.Symmetries(x) {
-		fmt.Printf("%s: %s\n", endgame.SymmetryNames[k], endgame.SquareName(int(y), endgame.Natural))
+		fmt.Printf("%s: %s\n", endgame.SymmetryName(k), endgame.SquareName(int(y), endgame.Natural))
 	}
 	fmt.Println("canonical:", endgame.SquareName(int(l.Canonical(x)), endgame.Natural))
 	// Output:

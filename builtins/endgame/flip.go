@@ -111,11 +111,15 @@ const (
 	NumSymmetries         // how many: 8
 )
 
-// SymmetryNames names the symmetries in Symmetries' order.
-var SymmetryNames = [NumSymmetries]string{
+// symmetryNames names the symmetries in Symmetries' order.
+var symmetryNames = [NumSymmetries]string{
 	"identity", "flip_vertical", "flip_horizontal", "rotate_180",
 	"flip_diag", "flip_anti", "rotate_cw", "rotate_acw",
 }
+
+// SymmetryName returns the name of symmetry k (0..NumSymmetries-1) as the
+// builtins call it, e.g. "flip_diag".
+func SymmetryName(k int) string { return symmetryNames[k] }
 
 // Symmetries returns the 8 images of index under the symmetries of the
 // square, in the order identity, flip_vertical, flip_horizontal, rotate

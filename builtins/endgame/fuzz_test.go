@@ -53,7 +53,7 @@ func FuzzSquare(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		for _, m := range endgame.Numberings {
+		for _, m := range endgame.Numberings() {
 			sq, ok := endgame.Square(name, m)
 			if !ok {
 				continue

@@ -28,8 +28,8 @@ const (
 	Symmetric
 )
 
-// Numberings lists the numberings in order.
-var Numberings = []Numbering{Natural, Symmetric}
+// Numberings returns the numberings in order.
+func Numberings() []Numbering { return []Numbering{Natural, Symmetric} }
 
 // String returns the numbering's name, "natural" or "symmetric".
 func (m Numbering) String() string {

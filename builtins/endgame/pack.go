@@ -27,8 +27,12 @@ func Pack(squares []int) (uint64, error) {
 }
 
 // Unpack returns the n squares packed in index, the inverse of Pack; n is
-// 1..MaxPieces and bits of index at or above bit 6n are ignored.
+// 1..MaxPieces (the result is nil otherwise) and bits of index at or above
+// bit 6n are ignored.
 func Unpack(index uint64, n int) []int {
+	if n < 1 || n > MaxPieces {
+		return nil
+	}
 	s := uint(3 * n)
 	out := make([]int, n)
 	for i := range out {

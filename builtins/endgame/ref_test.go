@@ -83,7 +83,7 @@ func refSq(p fr, m endgame.Numbering) int {
 var refTables [2][endgame.NumSymmetries][64]uint8
 
 func init() {
-	for _, m := range endgame.Numberings {
+	for _, m := range endgame.Numberings() {
 		for k, f := range symMaps {
 			for sq := 0; sq < 64; sq++ {
 				refTables[m][k][sq] = uint8(refSq(f(refFR(sq, m)), m))

@@ -348,7 +348,7 @@ func newPool(ctx context.Context, workers int, progress func(done, total int64))
 // context's error, wrapped, if it was cancelled.
 func (p *pool) run(tasks []func(*walker)) error {
 	if err := p.ctx.Err(); err != nil {
-		return fmt.Errorf("setcard: counting interrupted: %w", err)
+		return fmt.Errorf("setcard: counting interrupted: %w", context.Cause(p.ctx))
 	}
 	p.mu.Lock()
 	p.total += int64(len(tasks))
@@ -386,7 +386,7 @@ func (p *pool) run(tasks []func(*walker)) error {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return fmt.Errorf("setcard: counting interrupted: %w", err)
+			return fmt.Errorf("setcard: counting interrupted: %w", context.Cause(p.ctx))
 		}
 	}
 	return nil

@@ -219,7 +219,7 @@ func (s *searcher) poll() error {
 	s.polls++
 	if s.polls%pollEvery == 0 {
 		if err := s.ctx.Err(); err != nil {
-			return fmt.Errorf("setcard: search interrupted: %w", err)
+			return fmt.Errorf("setcard: search interrupted: %w", context.Cause(s.ctx))
 		}
 	}
 	return nil

@@ -3,9 +3,11 @@
 // Usage:
 //
 //	bitsh [flags]                 the REPL (or stdin as a script when it is not a terminal)
-//	bitsh [flags] FILE [ARGS...]  run FILE; argv is [FILE, ARGS...]
-//	bitsh [flags] - [ARGS...]     run standard input; argv is ["-", ARGS...]
-//	bitsh [flags] -c CODE [ARGS...]  run CODE; argv is ["-c", ARGS...]
+//	bitsh [flags] FILE [ARGS...]  run FILE
+//	bitsh [flags] - [ARGS...]     run standard input
+//	bitsh [flags] -c CODE [ARGS...]  run CODE
+//
+// The script sees ARGS, as strings, in the list argv.
 //
 // Flags: -timeout DURATION, -max-steps N, -workers N, -version.
 // The exit status is 0 on success, 1 on a script error and 2 on bad usage.
@@ -62,7 +64,7 @@ const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
 
 With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).
-The script sees argv: [FILE, ARGS...], ["-c", ARGS...] or ["-", ARGS...].
+The script sees ARGS as the list of strings argv.
 Exit status: 0 on success, 1 on a script error, 2 on bad usage.
 
 flags:
@@ -114,23 +116,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	)
 	switch {
 	case codeSet:
-		filename, src, argv = cmdLineArg, []byte(*code), append([]string{"-c"}, rest...)
+		filename, src, argv = cmdLineArg, []byte(*code), rest
 	case len(rest) > 0 && rest[0] != "-":
 		data, err := os.ReadFile(rest[0])
 		if err != nil {
 			return usageError(stderr, "%v", err)
 		}
-		filename, src, argv = rest[0], data, rest
+		filename, src, argv = rest[0], data, rest[1:]
 	default:
 		if f, ok := stdin.(*os.File); ok && len(rest) == 0 && readline.IsTerminal(int(f.Fd())) {
-			repl, argv = true, []string{""}
+			repl = true
 			break
 		}
 		data, err := io.ReadAll(stdin)
 		if err != nil {
 			return usageError(stderr, "reading standard input: %v", err)
 		}
-		filename, src, argv = stdinName, data, append([]string{"-"}, rest[min(1, len(rest)):]...)
+		filename, src, argv = stdinName, data, rest[min(1, len(rest)):]
 	}
 
 	list := make([]starlark.Value, len(argv))
