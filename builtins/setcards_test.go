@@ -115,10 +115,10 @@ func FuzzSetCards(f *testing.F) {
 	})
 }
 
-// TestDebruijnPrefetchStops checks the width-64 iterator's producer
-// goroutine: an early break stops it, a cancelled run stops it, and the
-// items come in the kernel's order.
-func TestDebruijnPrefetchStops(t *testing.T) {
+// TestPrefetchStops checks the producer goroutines of the width-64 magics
+// and of subsets above 2^31: an early break stops them, a cancelled run
+// stops them, and the items come in the kernel's order.
+func TestPrefetchStops(t *testing.T) {
 	before := runtime.NumGoroutine()
 	err := runStar(t, context.Background(), `
 firsts = []
@@ -129,6 +129,14 @@ for m in debruijn_sequences(64):
 for i in [0, 1, 1023, 1024, 2999]:
     if firsts[i] != debruijn(i + 1):
         fail("item %d = %x, want debruijn(%d)" % (i, firsts[i], i + 1))
+s = subsets(0xfffff << 40)
+n = 0
+for x in s:
+    if x != s[n]:
+        fail("subset %d = %x, want %x" % (n, x, s[n]))
+    n += 1
+    if n == 5000:
+        break
 `)
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +145,11 @@ for i in [0, 1, 1023, 1024, 2999]:
 	defer cancel()
 	if err := runStar(t, ctx, "for m in debruijn_sequences(64):\n    pass\n"); err == nil {
 		t.Error("the full width-64 loop ran to the end despite the deadline")
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := runStar(t, ctx, "x = max(subsets(-1))\n"); err == nil {
+		t.Error("max over 2^64 subsets ended despite the deadline")
 	}
 	if after := waitGoroutines(before); after > before {
 		t.Errorf("%d goroutines after the loops; %d before", after, before)
