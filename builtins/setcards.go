@@ -4,15 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"os"
 	"sync"
-	"time"
 
 	"github.com/bitsh/bitsh/builtins/setcard"
-	"github.com/schollz/progressbar/v3"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
-	"golang.org/x/term"
 )
 
 func init() {
@@ -241,51 +237,6 @@ func setCanonFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		"automorphisms": starlark.MakeInt(auts),
 		"orbit":         starlark.MakeInt(setcard.NumSymmetries / auts),
 	}), nil
-}
-
-// progressFor returns a progress callback that draws a bar on the thread's
-// stderr once a run has lasted a second, when enabled and stderr is a
-// terminal, and a function that removes the bar. Safe for concurrent calls.
-func progressFor(thread *starlark.Thread, enabled bool, what string) (func(done, total int64), func()) {
-	f, ok := Stderr(thread).(*os.File)
-	if !enabled || !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil, func() {}
-	}
-	var (
-		mu    sync.Mutex
-		start = time.Now()
-		bar   *progressbar.ProgressBar
-	)
-	update := func(done, total int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar == nil {
-			if time.Since(start) < time.Second || done >= total {
-				return
-			}
-			bar = progressbar.NewOptions64(total,
-				progressbar.OptionSetWriter(f),
-				progressbar.OptionSetDescription(what),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionSetWidth(30))
-		}
-		if bar.GetMax64() != total {
-			bar.ChangeMax64(total)
-		}
-		_ = bar.Set64(done)
-	}
-	finish := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if bar != nil {
-			_ = bar.Clear()
-			bar = nil
-		}
-	}
-	return update, finish
 }
 
 func intArg(fn, name string, v starlark.Value, lo, hi int) (int, error) {
