@@ -34,10 +34,10 @@ works: negative k rotates right, k is taken modulo width. x must fit in width.`}
 		Builtin{Name: "rotr", Topic: "bits", Fn: rotate(-1), Doc: `rotr(x, k, width=64)
 Rotates x right by k bits within width bits (8, 16, 32 or 64). Any int k
 works: negative k rotates left, k is taken modulo width. x must fit in width.`},
-		Builtin{Name: "reverse_bits", Topic: "bits", Fn: reverseBits, Doc: `reverse_bits(x, width=64)
+		Builtin{Name: "reverse_bits", Topic: "bits", Fn: withinWidth(bitops.Reverse), Doc: `reverse_bits(x, width=64)
 Reverses the bit order of x within width bits: bit i goes to width-1-i.
 x must fit in width.`},
-		Builtin{Name: "swap_bytes", Topic: "bits", Fn: swapBytes, Doc: `swap_bytes(x, width=64)
+		Builtin{Name: "swap_bytes", Topic: "bits", Fn: withinWidth(bitops.SwapBytes), Doc: `swap_bytes(x, width=64)
 Reverses the byte order of x within width bits. x must fit in width.`},
 		Builtin{Name: "pdep", Topic: "bits", Fn: pdep, Doc: `pdep(x, mask)
 Parallel bit deposit (BMI2 PDEP): the low bits of x, in order, go to the
@@ -143,28 +143,20 @@ func rotate(dir int) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, [
 	}
 }
 
-func reverseBits(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x Word
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "x", &x, "width?", &width); err != nil {
-		return nil, err
+// withinWidth returns reverse_bits or swap_bytes: op applied to a word
+// that fits in width bits.
+func withinWidth(op func(x uint64, width uint) uint64) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var x Word
+		width := Width(64)
+		if err := unpack(b.Name(), args, kwargs, "x", &x, "width?", &width); err != nil {
+			return nil, err
+		}
+		if err := fits(b.Name(), "x", x, width); err != nil {
+			return nil, err
+		}
+		return wordValue(op(uint64(x), uint(width))), nil
 	}
-	if err := fits(b.Name(), "x", x, width); err != nil {
-		return nil, err
-	}
-	return wordValue(bitops.Reverse(uint64(x), uint(width))), nil
-}
-
-func swapBytes(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x Word
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "x", &x, "width?", &width); err != nil {
-		return nil, err
-	}
-	if err := fits(b.Name(), "x", x, width); err != nil {
-		return nil, err
-	}
-	return wordValue(bitops.SwapBytes(uint64(x), uint(width))), nil
 }
 
 func pdep(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
