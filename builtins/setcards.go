@@ -49,15 +49,15 @@ sets is an error: iterate set_classes(k) instead. The counts come from
 Burnside's lemma over the symmetries; the kept sets from document 004's
 canonical search (k = 20: from the affine images of one 20-set); keep =
 10..17 exceeds the limit and keep = 18, 19 walk nearly the whole tree
-(about half an hour per core). Uses
-every worker; draws a progress bar on stderr when it is a terminal and the
+(about half an hour per core). Uses every worker; draws a progress bar on stderr when it is a terminal and the
 run is longer than a second, unless progress=False.`},
 		Builtin{Name: "set_classes", Topic: "set", Fn: setClassesFn, Doc: `set_classes(k)
 Returns a lazy iterable over the canonical SET-less k-sets (k >= 0) in
 ascending order (document 004's order), each a struct with cards (sorted
 list) and automorphisms. The sets are streamed from a parallel canonical
 search as the loop asks for them, never kept; stopping the loop stops the
-search. len() is classes[k]. For k = 20 the 80 sets come from the affine
+search. len() and .count are classes[k]; list(), sorted() and the like
+refuse more than 1,000,000 sets (iterate instead). For k = 20 the 80 sets come from the affine
 images of one 20-set; for k > 20 there are none. The tree grows fast:
 k <= 9 is seconds, k = 12..19 can take hours.`},
 	)
