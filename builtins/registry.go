@@ -31,7 +31,7 @@ type Builtin struct {
 	Value starlark.Value
 }
 
-var topics = []string{"bits", "subsets", "debruijn", "endgame", "set", "starlark", "help"}
+var topics = []string{"bits", "subsets", "debruijn", "endgame", "set", "words", "chess", "pictures", "shards", "fuse", "starlark", "help"}
 
 // Topics returns the help() topics in display order.
 func Topics() []string { return slices.Clone(topics) }
