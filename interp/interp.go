@@ -95,6 +95,7 @@ type Interp struct {
 	globals starlark.StringDict
 	modules map[string]*module
 	runs    builtins.Runs // the thread running now, for lazy values
+	random  *builtins.Random
 }
 
 type module struct {
@@ -109,6 +110,7 @@ func New(opts ...Option) *Interp {
 		stderr:      os.Stderr,
 		predeclared: Predeclared(),
 		modules:     map[string]*module{},
+		random:      builtins.NewRandom(),
 	}
 	for _, o := range opts {
 		o(in)
@@ -268,6 +270,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetRuns(t, &in.runs)
 	builtins.SetOutput(t, in.stdout, in.stderr)
 	builtins.SetWorkers(t, in.workers)
+	builtins.SetRandom(t, in.random)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}
