@@ -53,10 +53,6 @@ rotate 90 anticlockwise (a1 to h1). No loop over pieces.
 Returns the least of the 8 images of the packed index under the symmetries
 of the square (see symmetries).
 ` + indexDoc},
-		Builtin{Name: "board", Topic: "endgame", Fn: board, Doc: `board(bb)
-Returns an 8-line diagram of the 64-bit bitboard bb in the natural numbering:
-rank 8 first, "x" for a one bit and "." for a zero, files separated by single
-spaces, no newline after the last line (so print(board(bb)) draws it).`},
 	)
 }
 
@@ -244,12 +240,4 @@ func canonical(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 		return nil, err
 	}
 	return wordValue(l.Canonical(x)), nil
-}
-
-func board(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var bb Word
-	if err := unpack(b.Name(), args, kwargs, "bb", &bb); err != nil {
-		return nil, err
-	}
-	return starlark.String(endgame.Board(uint64(bb))), nil
 }
