@@ -200,6 +200,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)
+	in.setScope(thread)
 	defer in.runs.Enter(thread)()
 	if len(f.Stmts) == 1 {
 		if e, ok := f.Stmts[0].(*syntax.ExprStmt); ok {
@@ -289,6 +290,7 @@ func (r *run) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
+	err = r.in.explainLoad(err)
 	if r.ctx.Err() != nil {
 		return &CancelledError{Err: err, Cause: context.Cause(r.ctx)}
 	}

@@ -153,6 +153,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := withTimeout(context.Background(), *timeout)
 	defer cancel()
 	if _, err := in.ExecFile(ctx, filename, src); err != nil {
+		if code, ok := exitCode(err); ok {
+			return code
+		}
 		printError(stderr, err)
 		return exitError
 	}
