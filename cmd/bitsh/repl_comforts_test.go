@@ -148,3 +148,19 @@ func TestREPLPictures(t *testing.T) {
 	s.expect(primary)
 	s.exit()
 }
+func TestREPLHelpStarlark(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	s.send("help(print)\r")
+	s.expect("print(*args, sep=\" \")")
+	s.expect(primary)
+	s.send("help(math)\r")
+	s.expect("sqrt(x)")
+	s.expect(primary)
+	s.send("help(random)\r")
+	s.expect("random.seed(n)")
+	s.expect(primary)
+	s.send(`help("@stdlib/board.star")` + "\r")
+	s.expect("diagram(index, n, pieces = None, numbering = \"natural\", labels = False)")
+	s.expect(primary)
+	s.exit()
+}
