@@ -10,7 +10,8 @@ import (
 // Bindings of SPEC section 5 (document 003): packed endgame indices.
 
 const numberingDoc = `numbering is "natural" (square = 8*rank + file, a1 = 0, h1 = 7, a8 = 56)
-or "symmetric" (document 003's second table: a1 = 0o60, e4 = 0o73, h8 = 0o66).`
+or "symmetric" (the second numbering of the "Bit Manipulation Problem" blog post
+on flipping packed endgame indices: a1 = 0o60, e4 = 0o73, h8 = 0o66).`
 
 const indexDoc = `index is a packed index of n pieces (n = 1..10, index < 2^(6n)); ` + numberingDoc
 
@@ -20,7 +21,7 @@ func init() {
 Returns the packed index of the pieces on squares (a sequence of 1..10
 squares 0..63, piece i on squares[i]): hi << 3n | lo, where lo holds bits
 0..2 of squares[i] at bits 3i..3i+2 and hi holds bits 3..5 of squares[i] at
-bits 3i..3i+2. pack([0o52, 0o46]) == 0o4562 (document 003).`},
+bits 3i..3i+2. pack([0o52, 0o46]) == 0o4562 (the blog post's example).`},
 		Builtin{Name: "unpack", Topic: "endgame", Fn: unpackIndex, Doc: `unpack(index, n)
 Returns the list of the n squares packed in index, the inverse of pack.
 n is 1..10 and index < 2^(6n).`},

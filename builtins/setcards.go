@@ -34,26 +34,26 @@ form a SET.`},
 Returns the canonical form of a set of cards (an iterable of distinct cards
 0..80) under the 31104 symmetries (permute the four coordinates and,
 independently in each coordinate, the three values), as a struct with
-cards (the least image in document 004's order: sort each image ascending,
+cards (the least image in the order of Knuth's SETSET program: sort each image ascending,
 compare lexicographically; a sorted list), automorphisms (how many
 symmetries fix the set) and orbit (31104 / automorphisms, the number of
 sets isomorphic to it).`},
 		Builtin{Name: "setless", Topic: "set", Fn: setlessFn, Doc: `setless(k_max=21, keep=0, progress=True)
-Document 004's results for every size k = 0..k_max (0 <= k_max <= 81) as
+The results of Knuth's SETSET program for every size k = 0..k_max (0 <= k_max <= 81) as
 a struct with total (total[k] = the exact number of SET-less k-sets of
 cards, total[0] = 1), classes (classes[k] = the number of them up to the
 31104 symmetries, that is of canonical k-sets) and solutions: when keep = k
 (1 <= k <= k_max) the canonical SET-less k-sets in ascending order, each a
 struct with cards and automorphisms, else []. Keeping more than 1,000,000
 sets is an error: iterate set_classes(k) instead. The counts come from
-Burnside's lemma over the symmetries; the kept sets from document 004's
+Burnside's lemma over the symmetries; the kept sets from SETSET's
 canonical search (k = 20: from the affine images of one 20-set); keep =
 10..17 exceeds the limit and keep = 18, 19 walk nearly the whole tree
 (about half an hour per core). Uses every worker; draws a progress bar on stderr when it is a terminal and the
 run is longer than a second, unless progress=False.`},
 		Builtin{Name: "set_classes", Topic: "set", Fn: setClassesFn, Doc: `set_classes(k)
 Returns a lazy iterable over the canonical SET-less k-sets (k >= 0) in
-ascending order (document 004's order), each a struct with cards (sorted
+ascending order (SETSET's order), each a struct with cards (sorted
 list) and automorphisms. The sets are streamed from a parallel canonical
 search as the loop asks for them, never kept; stopping the loop stops the
 search. len() and .count are classes[k]; list(), sorted() and the like
