@@ -136,8 +136,8 @@ func shapeSVG(c Card, cx, cy int) string {
 	switch c.Shape {
 	case 0: // diamond
 		return fmt.Sprintf(`<polygon points="%d,%d %d,%d %d,%d %d,%d" %s/>`+"\n", cx-hw, cy, cx, cy-hh, cx+hw, cy, cx, cy+hh, style)
-	case 1: // squiggle: an S-shaped blob, two cubic humps each side
-		return fmt.Sprintf(`<path transform="translate(%d,%d)" d="M-26,7 C-30,-8 -14,-13 -2,-6 C8,0 14,-12 24,-10 C30,-8 29,4 26,7 C20,14 10,10 2,6 C-8,0 -14,12 -22,12 C-25,12 -26,10 -26,7 Z" %s/>`+"\n", cx, cy, style)
+	case 1: // squiggle: an S-shaped blob, two humps on each long side
+		return fmt.Sprintf(`<path transform="translate(%d,%d)" d="M-25,9 C-31,-4 -19,-13 -7,-9 C2,-6 9,-10 17,-12 C27,-14 31,-4 25,6 C19,14 8,11 0,7 C-8,3 -15,15 -25,9 Z" %s/>`+"\n", cx, cy, style)
 	default: // oval
 		return fmt.Sprintf(`<rect x="%d" y="%d" width="%d" height="%d" rx="%d" %s/>`+"\n", cx-hw, cy-hh, shapeW, shapeH, hh, style)
 	}
