@@ -10,6 +10,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/interp"
+	"github.com/chzyer/readline"
 	"go.starlark.net/starlark"
 )
 
@@ -50,10 +51,12 @@ func formatWall(d time.Duration) string {
 	return d.String()
 }
 
-// useColor says whether the REPL may draw pictures with ANSI colours: on
-// a terminal, unless NO_COLOR is set (no-color.org) or TERM is dumb.
-func useColor() bool {
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+// useColor says whether the REPL may draw pictures on w with ANSI
+// colours: when w is a terminal, unless NO_COLOR is set (no-color.org) or
+// TERM is dumb.
+func useColor(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && readline.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }
 
 // echoValue prints a value the REPL echoes: a picture's text form, else

@@ -178,7 +178,7 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 		case <-done:
 		}
 	}()
-	color := useColor()
+	color := useColor(stdout)
 	start := time.Now()
 	err := in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
 	wall := time.Since(start)
