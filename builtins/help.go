@@ -45,6 +45,12 @@ func docOf(v starlark.Value) (string, error) {
 		if file, ok := strings.CutPrefix(key, stdlibPrefix); ok {
 			return stdlib.Doc(file)
 		}
+	case *starlark.Function:
+		doc := cleanDoc(v.Doc())
+		if doc == "" {
+			doc = "(no docstring)"
+		}
+		return signature(v) + "\n" + doc, nil
 	case *starlark.Builtin:
 		key = v.Name()
 		if e, ok := registry[key]; ok && e.Fn != nil {
@@ -189,4 +195,64 @@ func writeIndexMore(w io.Writer) {
 	fmt.Fprintf(w, "\nStarlark's own: %s.\n", strings.Join(names, " "))
 	fmt.Fprintf(w, "Modules: %s. Stdlib: %s.\n", strings.Join(mods, " "), strings.Join(stdlib.Modules(), " "))
 	fmt.Fprintln(w, "\nhelp(name) prints the full docstring of any of these; help(\"@stdlib/board.star\") a stdlib module's.")
+}
+
+// signature writes a Starlark function's parameters as its def does.
+func signature(fn *starlark.Function) string {
+	n := fn.NumParams()
+	var varargs, kwargs string
+	if fn.HasKwargs() {
+		n--
+		kwargs, _ = fn.Param(n)
+	}
+	if fn.HasVarargs() {
+		n--
+		varargs, _ = fn.Param(n)
+	}
+	kwonly := fn.NumKwonlyParams()
+	param := func(i int) string {
+		name, _ := fn.Param(i)
+		if d := fn.ParamDefault(i); d != nil {
+			return name + " = " + d.String()
+		}
+		return name
+	}
+	var parts []string
+	for i := 0; i < n-kwonly; i++ {
+		parts = append(parts, param(i))
+	}
+	if varargs != "" {
+		parts = append(parts, "*"+varargs)
+	} else if kwonly > 0 {
+		parts = append(parts, "*")
+	}
+	for i := n - kwonly; i < n; i++ {
+		parts = append(parts, param(i))
+	}
+	if kwargs != "" {
+		parts = append(parts, "**"+kwargs)
+	}
+	return fn.Name() + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// cleanDoc trims a docstring and removes the common indentation of its
+// lines after the first, as Python's inspect.cleandoc does.
+func cleanDoc(doc string) string {
+	lines := strings.Split(strings.TrimSpace(doc), "\n")
+	indent := -1
+	for _, l := range lines[1:] {
+		if t := strings.TrimLeft(l, " \t"); t != "" {
+			if n := len(l) - len(t); indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		if len(lines[i]) >= indent && indent > 0 {
+			lines[i] = lines[i][indent:]
+		} else {
+			lines[i] = strings.TrimSpace(lines[i])
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -168,7 +168,8 @@ func init() {
 		Doc: `help(name=None)
 Prints the docstring of name: a bitsh builtin, one of Starlark's own (print,
 range, ...), a module (math, json, time, random, ...) or a module's member
-(math.sqrt), given by value or as a string; a string "@stdlib/NAME.star"
+(math.sqrt), given by value or as a string, or a Starlark function (its
+signature and docstring); a string "@stdlib/NAME.star"
 lists what that stdlib module exports, with their docstrings. Without an
 argument, lists every builtin grouped by topic.`,
 		Fn: help,
