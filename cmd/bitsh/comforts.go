@@ -12,6 +12,7 @@ import (
 	"github.com/bitsh/bitsh/interp"
 	"github.com/chzyer/readline"
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // exitCode reports whether err ends a run by exit() or quit(), and the
@@ -67,4 +68,20 @@ func echoValue(w io.Writer, v starlark.Value, color bool) {
 		return
 	}
 	fmt.Fprintln(w, v.String())
+}
+
+// indented reports whether the first line of src starts with white space.
+func indented(src string) bool {
+	first, _, _ := strings.Cut(src, "\n")
+	return strings.TrimSpace(first) != "" && strings.TrimLeft(first, " \t") != first
+}
+
+// soleDef reports whether src parses as one def statement.
+func soleDef(src string) bool {
+	f, err := interp.FileOptions().Parse(stdinName, src, 0)
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	_, ok := f.Stmts[0].(*syntax.DefStmt)
+	return ok
 }

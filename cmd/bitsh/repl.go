@@ -110,6 +110,7 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 	}()
 	fmt.Fprintf(stdout, "bitsh %s. help() lists the builtins; Ctrl-D exits.\n", versionString())
 
+	prevDef := "" // the last input, when it was a def that ran
 	for {
 		src, err := readInput(rl)
 		switch {
@@ -123,8 +124,19 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 		case strings.TrimSpace(src) == "":
 			continue
 		}
-		if exit, code := evalInput(in, src, sigc, stdout, stderr, timeout); exit {
+		// A blank line inside a pasted function ends its def, as in
+		// Python; the indented lines after it then continue that def,
+		// which runs again whole (running a def twice only rebinds it).
+		if prevDef != "" && indented(src) && soleDef(prevDef+src) {
+			src = prevDef + src
+		}
+		exit, code, ok := evalInput(in, src, sigc, stdout, stderr, timeout)
+		if exit {
 			return code
+		}
+		prevDef = ""
+		if ok && soleDef(src) {
+			prevDef = src
 		}
 	}
 }
@@ -158,8 +170,9 @@ func readInput(rl *readline.Instance) (string, error) {
 // evalInput runs one input, cancelling it on SIGINT or after the timeout.
 // Each expression statement's value (None excepted) is echoed as it is
 // computed; an error is printed. With %time, the wall time follows. It
-// reports whether the input called exit() or quit(), and the status.
-func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) (exit bool, code int) {
+// reports whether the input called exit() or quit(), and the status, and
+// whether it ran without error.
+func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) (exit bool, code int, ok bool) {
 	select {
 	case <-sigc: // a stale interrupt must not cancel this run
 	default:
@@ -183,19 +196,19 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	err := in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
 	wall := time.Since(start)
 	if code, ok := exitCode(err); ok {
-		return true, code
+		return true, code, true
 	}
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			fmt.Fprintln(stderr) // end the line the terminal echoed ^C on
 		}
 		printError(stderr, err)
-		if first, _, _ := strings.Cut(src, "\n"); strings.TrimLeft(first, " \t") != first && strings.TrimSpace(first) != "" {
+		if indented(src) {
 			fmt.Fprintln(stderr, "(an indented line continues a block, but a blank line had ended the block before it)")
 		}
 	}
 	if timed {
 		fmt.Fprintf(stdout, "Wall time: %s\n", formatWall(wall))
 	}
-	return false, 0
+	return false, 0, err == nil
 }

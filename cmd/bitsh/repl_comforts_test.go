@@ -113,10 +113,17 @@ func TestREPLSyntaxErrorInBlock(t *testing.T) {
 }
 
 // TestREPLPasteWithBlankLine pastes a function with a blank line inside:
-// the blank line ends the def (as in Python); the rest is one error.
+// the blank line ends the def (as in Python), and the indented lines after
+// it continue that def, which is run again whole: the paste works.
 func TestREPLPasteWithBlankLine(t *testing.T) {
 	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
-	s.send("def g(n):\r    a = n + 1\r\r    b = a * 2\r    c = b + 3\r    return c\r\r")
+	s.send("def g(n):\r    a = n + 1\r\r    b = a * 2\r\r    return b + 3\r\r")
+	s.expect(primary)
+	s.send("g(1)\r")
+	s.expect("7\r\n")
+	s.expect(primary)
+	// After a block that is not a def, an indented line is one error.
+	s.send("for i in range(2):\r    x = i\r\r    y = i\r    z = i\r\r")
 	s.expect("got indent")
 	s.expect("a blank line had ended the block")
 	s.expect(primary)
