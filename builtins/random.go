@@ -123,9 +123,25 @@ func toBig(fn, name string, v starlark.Value) (*big.Int, error) {
 	return i.BigInt(), nil
 }
 
+// indexable returns seq as a sequence that random can index.
+func indexable(fn string, seq starlark.Value) (starlark.Indexable, error) {
+	if x, ok := seq.(starlark.Indexable); ok {
+		return x, nil
+	}
+	return nil, fmt.Errorf("%s: seq: got %s, want a sequence (list, tuple, string, range)", fn, seq.Type())
+}
+
+// pollEvery is how many items random's loops handle between checks for
+// cancellation.
+const pollEvery = 1 << 14
+
 func randomChoice(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var seq starlark.Indexable
-	if err := unpack(b.Name(), args, kwargs, "seq", &seq); err != nil {
+	var v starlark.Value
+	if err := unpack(b.Name(), args, kwargs, "seq", &v); err != nil {
+		return nil, err
+	}
+	seq, err := indexable(b.Name(), v)
+	if err != nil {
 		return nil, err
 	}
 	n := seq.Len()
@@ -140,47 +156,65 @@ func randomShuffle(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err := unpack(b.Name(), args, kwargs, "list", &list); err != nil {
 		return nil, err
 	}
-	var err error
-	randomOf(thread).Shuffle(list.Len(), func(i, j int) {
-		if err != nil || i == j {
-			return
+	// Fisher-Yates from the last position down, as rng.Source.Shuffle,
+	// written out to poll for cancellation.
+	g, ctx := randomOf(thread), Context(thread)
+	for i := list.Len() - 1; i > 0; i-- {
+		if i%pollEvery == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: cancelled", b.Name())
+		}
+		j := int(g.Uint64n(uint64(i + 1)))
+		if i == j {
+			continue
 		}
 		vi, vj := list.Index(i), list.Index(j)
-		if err = list.SetIndex(i, vj); err == nil {
-			err = list.SetIndex(j, vi)
+		if err := list.SetIndex(i, vj); err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
 		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		if err := list.SetIndex(j, vi); err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
 	}
 	return starlark.None, nil
 }
 
 func randomSample(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var seq starlark.Indexable
+	var v starlark.Value
 	var k int
-	if err := unpack(b.Name(), args, kwargs, "seq", &seq, "k", &k); err != nil {
+	if err := unpack(b.Name(), args, kwargs, "seq", &v, "k", &k); err != nil {
+		return nil, err
+	}
+	seq, err := indexable(b.Name(), v)
+	if err != nil {
 		return nil, err
 	}
 	n := seq.Len()
 	if k < 0 || k > n {
 		return nil, fmt.Errorf("%s: k = %d is out of range 0..len(seq) = %d", b.Name(), k, n)
 	}
-	if err := CheckAlloc(thread, b.Name(), int64(n)*8); err != nil {
+	if err := CheckAlloc(thread, b.Name(), int64(k)*48); err != nil {
 		return nil, err
 	}
 	// A partial Fisher-Yates on the positions, from the front: position i
-	// takes a uniform pick among the positions not chosen yet.
-	g := randomOf(thread)
-	pos := make([]int, n)
-	for i := range pos {
-		pos[i] = i
+	// takes a uniform pick among the positions not chosen yet. The moved
+	// positions live in a map, so sample(range(2**40), 3) costs O(k).
+	g, ctx := randomOf(thread), Context(thread)
+	moved := map[int]int{}
+	at := func(i int) int {
+		if p, ok := moved[i]; ok {
+			return p
+		}
+		return i
 	}
 	out := make([]starlark.Value, k)
 	for i := range k {
+		if i%pollEvery == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: cancelled", b.Name())
+		}
 		j := i + int(g.Uint64n(uint64(n-i)))
-		pos[i], pos[j] = pos[j], pos[i]
-		out[i] = seq.Index(pos[i])
+		pi, pj := at(i), at(j)
+		moved[j] = pi
+		out[i] = seq.Index(pj)
 	}
 	return starlark.NewList(out), nil
 }
