@@ -84,11 +84,11 @@ type moduleDoc struct {
 var moduleDocs = map[string]moduleDoc{
 	"math": {math.Module, `math
 Go's floating-point math for Starlark (go.starlark.net/lib/math). Arguments
-may be ints or floats; results are floats, except ceil, floor and round,
-which return ints.
+may be ints or floats; results are floats, except ceil and floor, which
+return ints.
   math.ceil(x)         the least int >= x
   math.floor(x)        the greatest int <= x
-  math.round(x)        the nearest int, halves away from zero
+  math.round(x)        the nearest integer as a float, halves away from zero
   math.fabs(x)         |x| as a float
   math.copysign(x, y)  |x| with the sign of y
   math.mod(x, y)       the remainder of x / y with the sign of x (Go's math.Mod)
@@ -98,13 +98,24 @@ which return ints.
   math.sqrt(x)         the square root of x
   math.log(x, base=e)  the logarithm of x
   math.gamma(x)        the Gamma function
-  math.sin(x), math.cos(x), math.tan(x), math.asin(x), math.acos(x), math.atan(x)
+  math.sin(x)          the sine of x (radians)
+  math.cos(x)          the cosine of x
+  math.tan(x)          the tangent of x
+  math.asin(x)         the arc sine of x, in radians
+  math.acos(x)         the arc cosine of x
+  math.atan(x)         the arc tangent of x
   math.atan2(y, x)     the angle of the point (x, y)
-  math.sinh(x), math.cosh(x), math.tanh(x), math.asinh(x), math.acosh(x), math.atanh(x)
+  math.sinh(x)         the hyperbolic sine of x
+  math.cosh(x)         the hyperbolic cosine of x
+  math.tanh(x)         the hyperbolic tangent of x
+  math.asinh(x)        the inverse hyperbolic sine of x
+  math.acosh(x)        the inverse hyperbolic cosine of x
+  math.atanh(x)        the inverse hyperbolic tangent of x
   math.hypot(x, y)     sqrt(x*x + y*y)
   math.degrees(x)      radians to degrees
   math.radians(x)      degrees to radians
-  math.e, math.pi      the constants`},
+  math.e               2.718281828459045
+  math.pi              3.141592653589793`},
 	"json": {json.Module, `json
 JSON encoding (go.starlark.net/lib/json).
   json.encode(x)                 the JSON text of x (None, bools, ints, floats,
@@ -122,8 +133,12 @@ a duration; a duration has .seconds, .milliseconds and so on.
   time.parse_duration(s)          a duration from text such as "1h30m"
   time.from_timestamp(sec, nsec=0)  the time sec seconds after 1970 UTC
   time.is_valid_timezone(name)    whether name is a known time zone
-  time.nanosecond, time.microsecond, time.millisecond, time.second,
-  time.minute, time.hour          durations
+  time.nanosecond                 the duration 1ns
+  time.microsecond                the duration 1µs
+  time.millisecond                the duration 1ms
+  time.second                     the duration 1s
+  time.minute                     the duration 1m
+  time.hour                       the duration 1h
 To time a computation: t0 = time.now(); f(); print(time.now() - t0). In the
 REPL, %time f() does the same.`},
 }
