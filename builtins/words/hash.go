@@ -50,7 +50,7 @@ func NewChecker(keys, values []uint64, bits uint) *Checker {
 	if c.tags == nil {
 		c.tags = keys
 	}
-	if bits <= directBits || uint64(1)<<bits <= 2*uint64(len(keys)) {
+	if isDirect(len(keys), bits) {
 		c.direct = true
 		c.table = make([]slot, 1<<bits)
 	} else {
@@ -61,12 +61,18 @@ func NewChecker(keys, values []uint64, bits uint) *Checker {
 	return c
 }
 
+// isDirect reports whether hashes of bits bits index the table directly:
+// when the table is small, or not much bigger than the keys.
+func isDirect(n int, bits uint) bool {
+	return bits <= directBits || bits < 40 && uint64(1)<<bits <= 2*uint64(n)
+}
+
 func bitsLen(x uint64) int { return bits.Len64(x) }
 
 // TableBytes returns the memory a Checker for n keys and bits allocates,
 // for callers that check a budget first.
 func TableBytes(n int, bits uint) int64 {
-	if bits <= directBits || uint64(1)<<bits <= 2*uint64(n) {
+	if isDirect(n, bits) {
 		return 24 << bits
 	}
 	return 24 << max(4, 1+bitsLen(uint64(n)))
