@@ -21,19 +21,20 @@ type Checker struct {
 	bits       uint
 	// direct: slot = hash, for hashes of at most directBits bits (or
 	// few more than the keys); else open addressing on the hash's top bits.
-	direct bool
+	direct []dslot
 	table  []slot
 	mask   uint64 // len(table) - 1 when open addressing
 	gen    uint64 // the slots of the current candidate carry gen
 }
 
-type slot struct {
-	gen  uint64
-	hash uint64 // open addressing only
-	tag  uint64
-}
+// A dslot is a slot of a directly indexed table; a slot one of an open
+// addressed table, which also keeps the hash.
+type (
+	dslot struct{ gen, tag uint64 }
+	slot  struct{ gen, hash, tag uint64 }
+)
 
-// directBits bounds the directly indexed tables: 2^20 slots of 24 bytes.
+// directBits bounds the directly indexed tables: 2^20 slots of 16 bytes.
 const directBits = 20
 
 // NewChecker prepares the test of candidates for keys and, if non-nil,
@@ -51,8 +52,7 @@ func NewChecker(keys, values []uint64, bits uint) *Checker {
 		c.tags = keys
 	}
 	if isDirect(len(keys), bits) {
-		c.direct = true
-		c.table = make([]slot, 1<<bits)
+		c.direct = make([]dslot, 1<<bits)
 	} else {
 		size := uint64(1) << max(4, 1+bitsLen(uint64(len(keys))))
 		c.table = make([]slot, size)
@@ -73,7 +73,7 @@ func bitsLen(x uint64) int { return bits.Len64(x) }
 // for callers that check a budget first.
 func TableBytes(n int, bits uint) int64 {
 	if isDirect(n, bits) {
-		return 24 << bits
+		return 16 << bits
 	}
 	return 24 << max(4, 1+bitsLen(uint64(n)))
 }
@@ -90,14 +90,15 @@ func (c *Checker) test(magic uint64) (tested int, ok bool) {
 	c.gen++
 	if c.gen == 0 { // after 2^64 candidates: never in practice, but be exact
 		clear(c.table)
+		clear(c.direct)
 		c.gen = 1
 	}
 	gen, shift := c.gen, c.shift
 	keys, tags, table := c.keys, c.tags, c.table
 	tags = tags[:len(keys)]
-	if c.direct {
+	if direct := c.direct; direct != nil {
 		for i, k := range keys {
-			e := &table[k*magic>>shift]
+			e := &direct[k*magic>>shift]
 			if e.gen != gen {
 				e.gen, e.tag = gen, tags[i]
 			} else if e.tag != tags[i] {
