@@ -133,7 +133,10 @@ func (s *sorter) quick(a []uint64, depth int) {
 			return
 		}
 		depth--
-		p := partition(a)
+		p := s.partition(a)
+		if p < 0 {
+			return
+		}
 		// Recurse into the smaller side: the stack stays O(log n).
 		if p < len(a)-p {
 			s.quick(a[:p], depth)
@@ -147,8 +150,10 @@ func (s *sorter) quick(a []uint64, depth int) {
 }
 
 // partition puts a median-of-three pivot at its final place p, the words
-// below p at most it and the words above at least it.
-func partition(a []uint64) int {
+// below p at most it and the words above at least it. A partition of 2^27
+// words takes most of a second, so it polls too: it returns -1 when the
+// context is done, with a still a permutation of its words.
+func (s *sorter) partition(a []uint64) int {
 	n := len(a)
 	m := n / 2
 	if a[m] < a[0] {
@@ -164,7 +169,10 @@ func partition(a []uint64) int {
 	a[m], a[n-2] = a[n-2], a[m]
 	pivot := a[n-2]
 	i, j := 0, n-2
-	for {
+	for swaps := 1; ; swaps++ {
+		if swaps&(1<<16-1) == 0 && !s.spend(pollEvery) {
+			return -1
+		}
 		for i++; a[i] < pivot; i++ {
 		}
 		for j--; a[j] > pivot; j-- {
