@@ -68,8 +68,12 @@ func BenchmarkModWord(b *testing.B) { benchOpWord(b, words.Mod, 1000003) }
 func BenchmarkNot(b *testing.B) { passes(b, func() { words.Not(benchDst, benchA) }) }
 func BenchmarkNeg(b *testing.B) { passes(b, func() { words.Neg(benchDst, benchA) }) }
 
-func BenchmarkEq(b *testing.B) { passes(b, func() { words.Compare(words.Eq, benchDst, benchA, benchB) }) }
-func BenchmarkLt(b *testing.B) { passes(b, func() { words.Compare(words.Lt, benchDst, benchA, benchB) }) }
+func BenchmarkEq(b *testing.B) {
+	passes(b, func() { words.Compare(words.Eq, benchDst, benchA, benchB) })
+}
+func BenchmarkLt(b *testing.B) {
+	passes(b, func() { words.Compare(words.Lt, benchDst, benchA, benchB) })
+}
 func BenchmarkEqWord(b *testing.B) {
 	passes(b, func() { words.CompareWord(words.Eq, benchDst, benchA, 3) })
 }
