@@ -82,6 +82,10 @@ func collect(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 			}
 		}
 	}
+	args, err := guardCollect(thread, b.Name(), args)
+	if err != nil {
+		return nil, err
+	}
 	// CallInternal keeps the traceback free of a second frame for the name.
 	return starlark.Universe[b.Name()].(*starlark.Builtin).CallInternal(thread, args, kwargs)
 }
