@@ -178,7 +178,15 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 		case <-done:
 		}
 	}()
-	v, err := in.Exec(ctx, stdinName, src)
+	var v starlark.Value
+	p := start(func() (err error) {
+		v, err = in.Exec(ctx, stdinName, src)
+		return err
+	})
+	err, stuck := p.wait(ctx, hardStopGrace)
+	if stuck {
+		err = waitStuck(ctx, p, sigc, stderr)
+	}
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			fmt.Fprintln(stderr) // end the line the terminal echoed ^C on
