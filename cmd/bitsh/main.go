@@ -186,7 +186,7 @@ func printError(w io.Writer, err error) {
 	var el resolve.ErrorList
 	switch {
 	case errors.As(err, &ee):
-		text = ee.Backtrace()
+		text = interp.Backtrace(ee)
 	case errors.As(err, &el):
 		lines := make([]string, len(el))
 		for i, e := range el {
