@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"go.starlark.net/starlark"
 )
@@ -119,3 +120,34 @@ func (pi *polledIter) Next(p *starlark.Value) bool {
 }
 
 func (pi *polledIter) Done() { pi.it.Done() }
+
+// callUniverse calls go.starlark.net's builtin of that name (CallInternal
+// keeps the traceback free of a second frame for the name) and makes its
+// error name it: sorted([1, "a"]) fails in the comparison, whose message
+// alone ("string < int not implemented") does not say who compared.
+func callUniverse(thread *starlark.Thread, name string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v, err := starlark.Universe[name].(*starlark.Builtin).CallInternal(thread, args, kwargs)
+	if err != nil && !strings.HasPrefix(err.Error(), name+":") && !strings.HasPrefix(err.Error(), name+"(") {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, err
+}
+
+// sortedPolled is sorted: it collects the items with polling first, so
+// that a cancelled run does not go on to sort what it had collected.
+func sortedPolled(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 1 {
+		return callUniverse(thread, "sorted", args, kwargs)
+	}
+	if _, ok := args[0].(*polled); !ok {
+		return callUniverse(thread, "sorted", args, kwargs)
+	}
+	items, err := callUniverse(thread, "list", args, nil)
+	if err != nil {
+		return nil, fmt.Errorf("sorted: %w", err)
+	}
+	if ctx := Context(thread); ctx.Err() != nil {
+		return nil, fmt.Errorf("sorted: %v", context.Cause(ctx))
+	}
+	return callUniverse(thread, "sorted", starlark.Tuple{items}, kwargs)
+}

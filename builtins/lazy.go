@@ -86,8 +86,10 @@ func collect(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
-	// CallInternal keeps the traceback free of a second frame for the name.
-	return starlark.Universe[b.Name()].(*starlark.Builtin).CallInternal(thread, args, kwargs)
+	if b.Name() == "sorted" {
+		return sortedPolled(thread, args, kwargs)
+	}
+	return callUniverse(thread, b.Name(), args, kwargs)
 }
 
 // lazyIter holds what every lazy iterator shares: cancellation polling.
