@@ -131,9 +131,9 @@ func indexable(fn string, seq starlark.Value) (starlark.Indexable, error) {
 	return nil, fmt.Errorf("%s: seq: got %s, want a sequence (list, tuple, string, range)", fn, seq.Type())
 }
 
-// pollEvery is how many items random's loops handle between checks for
+// randomPollEvery is how many items random's loops handle between checks for
 // cancellation.
-const pollEvery = 1 << 14
+const randomPollEvery = 1 << 14
 
 func randomChoice(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var v starlark.Value
@@ -160,7 +160,7 @@ func randomShuffle(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	// written out to poll for cancellation.
 	g, ctx := randomOf(thread), Context(thread)
 	for i := list.Len() - 1; i > 0; i-- {
-		if i%pollEvery == 0 && ctx.Err() != nil {
+		if i%randomPollEvery == 0 && ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled", b.Name())
 		}
 		j := int(g.Uint64n(uint64(i + 1)))
@@ -208,7 +208,7 @@ func randomSample(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	}
 	out := make([]starlark.Value, k)
 	for i := range k {
-		if i%pollEvery == 0 && ctx.Err() != nil {
+		if i%randomPollEvery == 0 && ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled", b.Name())
 		}
 		j := i + int(g.Uint64n(uint64(n-i)))

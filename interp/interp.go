@@ -87,6 +87,7 @@ func WithWorkers(n int) Option { return func(in *Interp) { in.workers = n } }
 type Interp struct {
 	stdout, stderr io.Writer
 	maxSteps       uint64
+	maxMemory      int64
 	workers        int
 	fsys           fs.FS
 	predeclared    starlark.StringDict
@@ -112,6 +113,7 @@ func New(opts ...Option) *Interp {
 		modules:     map[string]*module{},
 		random:      builtins.NewRandom(),
 	}
+	in.predeclared[repeatName] = repeatBuiltin
 	for _, o := range opts {
 		o(in)
 	}
@@ -154,7 +156,7 @@ func (in *Interp) Globals() starlark.StringDict {
 func (in *Interp) Names() []string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return in.globals.Keys()
+	return withoutHidden(in.globals.Keys())
 }
 
 // ExecFile runs the file as a script and returns its globals, which also
@@ -176,7 +178,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 	r.stack = []string{in.clean(filename)}
 	thread := r.thread(filename, in.maxSteps)
 	defer in.runs.Enter(thread)()
-	g, err := starlark.ExecFileOptions(&dialect, thread, filename, src, in.predeclared)
+	g, err := execFile(&dialect, thread, filename, src, in.predeclared)
 	for k, v := range g {
 		in.globals[k] = v
 	}
@@ -197,6 +199,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	if err != nil {
 		return nil, err
 	}
+	guardRepeats(f)
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)
@@ -234,11 +237,13 @@ type run struct {
 	mu      sync.Mutex
 	threads []*starlark.Thread
 	stop    func() bool
+	unwatch func()   // ends the memory watchdog
 	stack   []string // modules being loaded, for cycle reports
 }
 
 func (in *Interp) newRun(ctx context.Context) *run {
-	r := &run{in: in, ctx: ctx}
+	ctx, unwatch := in.watchMemory(ctx)
+	r := &run{in: in, ctx: ctx, unwatch: unwatch}
 	r.stop = context.AfterFunc(ctx, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -249,7 +254,10 @@ func (in *Interp) newRun(ctx context.Context) *run {
 	return r
 }
 
-func (r *run) close() { r.stop() }
+func (r *run) close() {
+	r.stop()
+	r.unwatch()
+}
 
 func cancelReason(ctx context.Context) string {
 	if c := context.Cause(ctx); c != nil {
@@ -272,6 +280,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetOutput(t, in.stdout, in.stderr)
 	builtins.SetWorkers(t, in.workers)
 	builtins.SetRandom(t, in.random)
+	builtins.SetMaxMemory(t, in.maxMemory)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}
@@ -344,7 +353,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	}
 	t := r.thread(key, budget)
 	leave := in.runs.Enter(t)
-	m.globals, m.err = starlark.ExecFileOptions(&dialect, t, key, src, predeclared)
+	m.globals, m.err = execFile(&dialect, t, key, src, predeclared)
 	leave()
 	r.stack = r.stack[:len(r.stack)-1]
 	if m.err == nil || r.ctx.Err() == nil {

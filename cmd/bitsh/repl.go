@@ -192,9 +192,15 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 		}
 	}()
 	color := useColor(stdout)
-	start := time.Now()
-	err := in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
-	wall := time.Since(start)
+	t0 := time.Now()
+	p := start(func() error {
+		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
+	})
+	err, stuck := p.wait(ctx, hardStopGrace)
+	if stuck {
+		err = waitStuck(ctx, p, sigc, stderr)
+	}
+	wall := time.Since(t0)
 	if code, ok := exitCode(err); ok {
 		return true, code, true
 	}
