@@ -183,6 +183,9 @@ func (s *indexSource) fill(ctx context.Context, dst []uint64) (int, error) {
 		if i&4095 == 4095 && ctx.Err() != nil {
 			return i, ctx.Err()
 		}
+		if s.pos >= s.v.Len() { // a list shrunk by the loop that chunks it
+			return i, fmt.Errorf("%s: src changed size during iteration", s.fn)
+		}
 		w, err := elemWord(s.fn, s.pos, s.v.Index(s.pos))
 		if err != nil {
 			return i, err
@@ -332,9 +335,8 @@ func chunksFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if size < 1 || size > MaxWords {
 		return nil, fmt.Errorf("%s: size = %d is not in 1..%d (the most words an array holds)", b.Name(), size, MaxWords)
 	}
-	if _, _, err := sourceOf(b.Name(), src); err != nil {
-		return nil, err
-	}
+	// Check the type only: making the source would start iterating src
+	// (a list being iterated refuses appends until its iterator is done).
 	if _, ok := src.(starlark.Iterable); !ok {
 		return nil, fmt.Errorf("%s: src: got %s, want a lazy value, range, list, tuple or words", b.Name(), src.Type())
 	}
@@ -366,6 +368,10 @@ func (c *chunksValue) Iterate() starlark.Iterator {
 	}
 	var count *big.Int
 	it.src, count, it.err = sourceOf("chunks", c.src)
+	if it.err != nil {
+		it.fail(it.err)
+		return it
+	}
 	it.left = -1
 	if count != nil && count.IsInt64() {
 		it.left = count.Int64()

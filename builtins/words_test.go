@@ -59,6 +59,7 @@ func TestWordsErrorsNotPanics(t *testing.T) {
 		"words([1]).histogram(1)", "words([1]).filter()", "words([1]).index()", "words([1]).nosuch()",
 		"words([1])[1:2:0]", "words([1])['a']", "-words([1]) + (1 << 70)", "words([1]).ge(None)",
 		"[x for x in chunks(set_classes(4))]", "words(debruijn_sequences(8)) + words([1])",
+		"l = list(range(10))\nfor c in chunks(l, 3):\n  l.pop()\n  l.pop()\n  l.pop()\n  l.pop()",
 	} {
 		_, err := execLazy(t, context.Background(), src)
 		if err == nil {
