@@ -487,6 +487,10 @@ func randomWordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 
 // ---- hash_ok, find_magic ----
 
+// MaxHashTable bounds the table of hash_ok and find_magic (2 GiB): 2^27
+// keys with hashes of up to 27 bits, 2^25 keys with wider ones.
+const MaxHashTable = 1 << 31
+
 // hashArgs converts keys, values and bits and builds the checker.
 func hashArgs(thread *starlark.Thread, fn string, keysV, valuesV starlark.Value, bitsV int) (*words.Checker, error) {
 	if bitsV < 1 || bitsV > 64 {
@@ -508,7 +512,11 @@ func hashArgs(thread *starlark.Thread, fn string, keysV, valuesV starlark.Value,
 			values = []uint64{}
 		}
 	}
-	if err := CheckAlloc(thread, fn, words.TableBytes(len(keys), uint(bitsV))); err != nil {
+	tb := words.TableBytes(len(keys), uint(bitsV))
+	if tb > MaxHashTable {
+		return nil, fmt.Errorf("%s: %d keys with bits = %d need a %d MiB table, more than %d MiB", fn, len(keys), bitsV, tb>>20, MaxHashTable>>20)
+	}
+	if err := CheckAlloc(thread, fn, tb); err != nil {
 		return nil, err
 	}
 	return words.NewChecker(keys, values, uint(bitsV)), nil
