@@ -80,7 +80,7 @@ func TableBytes(n int, bits uint) int64 {
 
 // openBits is log2 of an open-addressed table's size: at least twice the
 // keys, so that probes stay short.
-func openBits(n int) int { return max(4, bitsLen(uint64(2*n-1))) }
+func openBits(n int) int { return max(4, bitsLen(uint64(2*max(n, 1)-1))) }
 
 // OK reports whether magic is good for the checker's keys, stopping at
 // the first collision.
