@@ -95,6 +95,7 @@ type Interp struct {
 	globals starlark.StringDict
 	modules map[string]*module
 	runs    builtins.Runs // the thread running now, for lazy values
+	src     sources       // every text run, for fuse (sources.go)
 }
 
 type module struct {
@@ -169,6 +170,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 		}
 		src = data
 	}
+	in.src.keep(filename, src)
 	r := in.newRun(ctx)
 	defer r.close()
 	r.stack = []string{in.clean(filename)}
@@ -195,6 +197,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	if err != nil {
 		return nil, err
 	}
+	in.src.keep(filename, src)
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)
@@ -219,6 +222,7 @@ func (in *Interp) Eval(ctx context.Context, expr string) (starlark.Value, error)
 	defer r.close()
 	thread := r.thread("<expr>", in.maxSteps)
 	defer in.runs.Enter(thread)()
+	in.src.keep("<expr>", expr)
 	v, err := starlark.EvalOptions(&dialect, thread, "<expr>", expr, in.globals)
 	return v, r.wrap(err)
 }
@@ -268,6 +272,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetRuns(t, &in.runs)
 	builtins.SetOutput(t, in.stdout, in.stderr)
 	builtins.SetWorkers(t, in.workers)
+	builtins.SetSources(t, &in.src)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}
@@ -331,6 +336,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	if err != nil {
 		return nil, err
 	}
+	in.src.keep(key, src)
 	m := &module{}
 	r.stack = append(r.stack, key)
 	var budget uint64

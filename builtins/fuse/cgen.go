@@ -199,3 +199,64 @@ func ItemFunc(p *Program, t Target) string {
 	fmt.Fprintf(&b, "\treturn v%d;\n}\n", p.Result)
 	return b.String()
 }
+
+// The layout of the accumulator a kernel run updates (AccWords words).
+const (
+	AccLo    = 0 // count, sum's low word, min or max
+	AccHi    = 1 // sum's high word
+	AccFirst = 2 // the least position with a non-zero result (first)
+	AccErr   = 3 // the least position whose item fails a check
+	AccWords = 4
+)
+
+// The space kinds of the kernel: items generated from their position
+// (start + i*step) or read from a0.
+const (
+	KindRange = 0
+	KindArray = 1
+)
+
+// kernel is the CUDA kernel around fused_item: a grid-stride loop over the
+// positions base .. base+n-1 of a slice, reducing in registers and then
+// with one atomic operation per thread. Every argument is a 64-bit word so
+// that the host passes them uniformly.
+const kernel = `
+FUSE_EXTERN __global__ void fuse_run(u64 method, u64 kind, u64 start, u64 step,
+		u64 a0, u64 a1, u64 a2, u64 base, u64 n, u64 out, u64 acc) {
+	const u64 *x0 = (const u64 *)a0, *x1 = (const u64 *)a1, *x2 = (const u64 *)a2;
+	u64 *res = (u64 *)out, *ac = (u64 *)acc;
+	u64 lo = method == 3 ? ~0ULL : 0, hi = 0, first = ~0ULL, bad = ~0ULL;
+	u64 stride = (u64)gridDim.x * blockDim.x;
+	for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+		u64 pos = base + i;
+		u64 p0 = kind == 0 ? start + pos * step : x0[i];
+		u64 p1 = x1 ? x1[i] : 0, p2 = x2 ? x2[i] : 0;
+		int err = 0;
+		u64 r = fused_item(p0, p1, p2, &err);
+		if (err) { if (pos < bad) bad = pos; continue; }
+		switch (method) {
+		case 0: case 6: res[i] = r; break;               /* map; filter keeps the results */
+		case 1: lo += r != 0; break;                     /* count */
+		case 2: { u64 s = lo + r; hi += s < lo; lo = s; break; } /* sum */
+		case 3: if (r < lo) lo = r; break;               /* min */
+		case 4: if (r > lo) lo = r; break;               /* max */
+		case 5: if (r != 0 && pos < first) first = pos; break; /* first */
+		}
+	}
+	switch (method) {
+	case 1: if (lo) atomicAdd(&ac[0], lo); break;
+	case 2: { u64 old = atomicAdd(&ac[0], lo); if (old + lo < old) hi++; if (hi) atomicAdd(&ac[1], hi); break; }
+	case 3: atomicMin(&ac[0], lo); break;
+	case 4: atomicMax(&ac[0], lo); break;
+	case 5: if (first != ~0ULL) atomicMin(&ac[2], first); break;
+	}
+	if (bad != ~0ULL) atomicMin(&ac[3], bad);
+}
+`
+
+// CUDASource returns the CUDA C of the kernel fuse_run computing p (for
+// NVRTC). Compiled as C with the shims of the tests, the same text runs on
+// the CPU, which is how machines without a GPU check it.
+func CUDASource(p *Program) string {
+	return "#ifndef FUSE_EXTERN\n#define FUSE_EXTERN extern \"C\"\n#endif\n" + ItemFunc(p, CUDA) + kernel
+}
