@@ -103,7 +103,7 @@ func ItemFunc(p *Program, t Target) string {
 			case CheckFits:
 				bad = fmt.Sprintf("(%s >> %d) != 0", v(c.A), c.Imm)
 			case CheckDelta:
-				bad = fmt.Sprintf("%[2]s > 63 || (%[1]s << %[2]s >> %[2]s) != %[1]s || ((%[1]s << %[2]s) & %[1]s) != 0", v(c.A), v(c.B))
+				bad = fmt.Sprintf("%[2]s > 63 || (%[1]s << %[2]s >> %[2]s) != %[1]s || (%[2]s != 0 && ((%[1]s << %[2]s) & %[1]s) != 0)", v(c.A), v(c.B))
 			}
 			if c.Mask >= 0 {
 				bad = fmt.Sprintf("%s != 0 && (%s)", v(c.Mask), bad)

@@ -224,7 +224,7 @@ func checkProgram(t *testing.T, p *Program, r *rand.Rand, n int) {
 
 func TestRandomPrograms(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	rounds := 300
+	rounds := 120
 	if testing.Short() {
 		rounds = 60
 	}

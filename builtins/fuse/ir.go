@@ -106,7 +106,7 @@ type CheckKind uint8
 const (
 	CheckNonZero  CheckKind = iota // A != 0 (bsf, bsr, //, %)
 	CheckFits                      // A < 2^Imm
-	CheckDelta                     // delta_swap(x, mask=A, delta=B): B <= 63, A<<B>>B == A, A<<B & A == 0
+	CheckDelta                     // delta_swap(x, mask=A, delta=B): B <= 63, A<<B>>B == A, A<<B & A == 0 unless B == 0
 	CheckReturned                  // A != 0: the body returned
 )
 
@@ -363,7 +363,7 @@ func checkOK(kind CheckKind, a, b, imm uint64) bool {
 	case CheckFits:
 		return imm >= 64 || a>>imm == 0
 	case CheckDelta:
-		return b <= 63 && a<<b>>b == a && a<<b&a == 0
+		return b <= 63 && a<<b>>b == a && (b == 0 || a<<b&a == 0)
 	}
 	return false
 }
