@@ -231,58 +231,130 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 	if srcs == nil {
 		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
 	}
-	texts := srcs.Texts(p.Filename())
-	for i := len(texts) - 1; i >= 0; i-- {
-		file, err := syntax.LegacyFileOptions().Parse(p.Filename(), texts[i], 0)
-		if err != nil {
-			file, err = (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
-			if err != nil {
-				continue
+	free := func(name string) (starlark.Value, bool) {
+		for j := 0; j < fn.NumFreeVars(); j++ {
+			if b, v := fn.FreeVar(j); b.Name == name {
+				return v, true
 			}
 		}
+		if v, ok := fn.Globals()[name]; ok {
+			return v, true
+		}
+		if b, ok := Lookup(name); ok && b.Value != nil {
+			return b.Value, true
+		}
+		return nil, false
+	}
+	callable := func(name string) bool {
+		for j := 0; j < fn.NumFreeVars(); j++ {
+			if b, _ := fn.FreeVar(j); b.Name == name {
+				return false
+			}
+		}
+		if v, ok := fn.Globals()[name]; ok {
+			bi, isB := v.(*starlark.Builtin)
+			return isB && bi.Name() == name
+		}
+		return true
+	}
+	// REPL inputs share a file name, so several kept texts may hold a def
+	// or lambda of this name at this line and column: keep those whose
+	// parameters and global names fit, newest first, and when several
+	// remain, the first that agrees with fn on a few probe items.
+	var cands []*fusedValue
+	var firstErr error
+	texts := srcs.Texts(p.Filename())
+	for i := len(texts) - 1; i >= 0; i-- {
+		file, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
+		if err != nil {
+			continue
+		}
 		params, body, end, node := findFunc(file, p, fn.Name())
-		if node == nil {
+		if node == nil || !sourceFits(fn, file, params) {
 			continue
 		}
 		start, stop := node.Span()
-		text := sliceText(texts[i], start, stop)
-		free := func(name string) (starlark.Value, bool) {
-			for j := 0; j < fn.NumFreeVars(); j++ {
-				if b, v := fn.FreeVar(j); b.Name == name {
-					return v, true
-				}
-			}
-			if v, ok := fn.Globals()[name]; ok {
-				return v, true
-			}
-			if b, ok := Lookup(name); ok && b.Value != nil {
-				return b.Value, true
-			}
-			return nil, false
-		}
-		callable := func(name string) bool {
-			for j := 0; j < fn.NumFreeVars(); j++ {
-				if b, _ := fn.FreeVar(j); b.Name == name {
-					return false
-				}
-			}
-			if v, ok := fn.Globals()[name]; ok {
-				bi, isB := v.(*starlark.Builtin)
-				return isB && bi.Name() == name
-			}
-			return true
-		}
 		prog, err := compileFunc(params, body, end, free, callable)
 		if err != nil {
-			return nil, fmt.Errorf("fuse: %w", err)
+			if firstErr == nil {
+				firstErr = fmt.Errorf("fuse: %w", err)
+			}
+			continue
 		}
 		names := make([]string, len(params))
 		for j, id := range params {
 			names[j] = id.Name
 		}
-		return &fusedValue{name: fn.Name(), where: p.String(), params: names, src: text, prog: prog}, nil
+		cands = append(cands, &fusedValue{name: fn.Name(), where: p.String(), params: names, src: sliceText(texts[i], start, stop), prog: prog})
+	}
+	switch {
+	case len(cands) == 1:
+		return cands[0], nil
+	case len(cands) > 1:
+		for _, c := range cands {
+			if agrees(thread, fn, c.prog) {
+				return c, nil
+			}
+		}
+		return cands[0], nil
+	case firstErr != nil:
+		return nil, firstErr
 	}
 	return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
+}
+
+// sourceFits reports whether a def or lambda found in file can be fn's: the
+// same parameters, and every global of fn's module named in the file.
+func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident) bool {
+	if len(params) != fn.NumParams() {
+		return false
+	}
+	for i, id := range params {
+		if name, _ := fn.Param(i); name != id.Name {
+			return false
+		}
+	}
+	idents := map[string]bool{}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if id, ok := n.(*syntax.Ident); ok {
+			idents[id.Name] = true
+		}
+		return true
+	})
+	for name := range fn.Globals() {
+		if !idents[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// agrees runs fn and prog on probe items and reports whether they agree
+// wherever fn returns a word.
+func agrees(thread *starlark.Thread, fn *starlark.Function, prog *fuse.Program) bool {
+	probes := []uint64{0, 1, 2, 3, 5, 0x80, 0xff, 0x12345, 1 << 63, ^uint64(0), 0x2a5a5a, 0xdeadbeef}
+	for i, x := range probes {
+		args := make(starlark.Tuple, fn.NumParams())
+		ws := make([]uint64, fn.NumParams())
+		for j := range args {
+			ws[j] = probes[(i+j*5)%len(probes)]
+			args[j] = starlark.MakeUint64(ws[j])
+		}
+		_ = x
+		v, err := starlark.Call(thread, fn, args, nil)
+		if err != nil {
+			continue
+		}
+		w, ok := wordOf(v)
+		if !ok {
+			continue
+		}
+		got, fail := prog.Eval(ws)
+		if fail >= 0 || got != w {
+			return false
+		}
+	}
+	return true
 }
 
 // findFunc finds the def or lambda that starts at p.
