@@ -187,6 +187,9 @@ func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 		key = string(v)
 	case *starlark.Builtin:
 		key = v.Name()
+	case interface{ HelpText() string }: // a fused value prints its source
+		fmt.Fprintln(w, v.HelpText())
+		return starlark.None, nil
 	default:
 		// A constant, such as U64, passed by value.
 		for _, b := range registry {
