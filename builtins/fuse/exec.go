@@ -11,10 +11,15 @@ const opCheck = Op(255)
 
 type xinstr struct {
 	op      Op
+	k       bool // operand b is the constant imm (binary ops of immOps)
 	d       int32
 	a, b, c int32
 	imm     uint64
 }
+
+// immOps are the binary ops with a variant taking a constant operand b.
+var immOps = [numOps + 1]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
+	OpShl: true, OpShr: true, OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true}
 
 // plan is a program with its values assigned to registers of Block words:
 // parameters and constants keep their own, temporaries share the rest.
@@ -106,8 +111,8 @@ func newPlan(p *Program) *plan {
 	for i, in := range p.Instrs {
 		emitChecks(i)
 		free = append(free, dying[2*i]...)
-		if in.Op == OpParam || in.Op == OpConst {
-			continue
+		if in.Op == OpParam || in.Op == OpConst || last[i] < 0 {
+			continue // dead values (an And folded into a popcount) cost nothing
 		}
 		x := xinstr{op: in.Op, a: -1, b: -1, c: -1, imm: in.Imm}
 		n := in.Op.arity()
@@ -116,6 +121,9 @@ func newPlan(p *Program) *plan {
 		}
 		if n > 1 {
 			x.b = slot[in.B]
+			if kb := p.Instrs[in.B]; kb.Op == OpConst && immOps[in.Op] {
+				x.k, x.b, x.imm = true, -1, kb.Imm
+			}
 		}
 		if n > 2 {
 			x.c = slot[in.C]
@@ -144,17 +152,22 @@ func newPlan(p *Program) *plan {
 }
 
 // machine runs a plan over blocks; one per worker.
+//
+// Registers are whole blocks (*[Block]uint64): every instruction computes
+// all Block lanes, also past the n items of a last, partial block (those
+// lanes hold garbage nobody reads), so that the loops carry no bounds
+// checks. Checks and results look at the first n lanes only.
 type machine struct {
 	pl   *plan
-	regs [][]uint64
-	own  [][]uint64 // the registers' own memory (params may point elsewhere)
+	regs []*[Block]uint64
+	own  []*[Block]uint64 // the registers' own memory (params may point elsewhere)
 }
 
 func (pl *plan) machine() *machine {
-	m := &machine{pl: pl, regs: make([][]uint64, pl.nslots), own: make([][]uint64, pl.nslots)}
-	mem := make([]uint64, pl.nslots*Block)
+	m := &machine{pl: pl, regs: make([]*[Block]uint64, pl.nslots), own: make([]*[Block]uint64, pl.nslots)}
+	mem := make([][Block]uint64, pl.nslots)
 	for i := range m.regs {
-		m.own[i] = mem[i*Block : (i+1)*Block : (i+1)*Block]
+		m.own[i] = &mem[i]
 		m.regs[i] = m.own[i]
 	}
 	for _, c := range pl.consts {
@@ -167,10 +180,10 @@ func (pl *plan) machine() *machine {
 }
 
 // paramBuf returns the register that parameter i reads, to fill.
-func (m *machine) paramBuf(i int) []uint64 { return m.own[m.pl.params[i]] }
+func (m *machine) paramBuf(i int) []uint64 { return m.own[m.pl.params[i]][:] }
 
-// setParam makes parameter i read xs (len >= the block's n) in place.
-func (m *machine) setParam(i int, xs []uint64) { m.regs[m.pl.params[i]] = xs }
+// setParam makes parameter i read xs in place: a full block of memory.
+func (m *machine) setParam(i int, xs *[Block]uint64) { m.regs[m.pl.params[i]] = xs }
 
 // resetParam makes parameter i read its own register again.
 func (m *machine) resetParam(i int) { m.regs[m.pl.params[i]] = m.own[m.pl.params[i]] }
@@ -190,16 +203,20 @@ func (m *machine) run(n int) (res []uint64, lane, check int) {
 			}
 			continue
 		}
-		d := regs[x.d][:n]
-		var a, b, c []uint64
+		d := regs[x.d]
+		var a, b, c *[Block]uint64
 		if x.a >= 0 {
-			a = regs[x.a][:n]
+			a = regs[x.a]
 		}
 		if x.b >= 0 {
-			b = regs[x.b][:n]
+			b = regs[x.b]
 		}
 		if x.c >= 0 {
-			c = regs[x.c][:n]
+			c = regs[x.c]
+		}
+		if x.k {
+			runImm(x.op, d, a, x.imm)
+			continue
 		}
 		switch x.op {
 		case OpAdd:
@@ -310,6 +327,11 @@ func (m *machine) run(n int) (res []uint64, lane, check int) {
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i]))
 			}
+		case opPopAndK:
+			k := x.imm
+			for i := range d {
+				d[i] = uint64(bits.OnesCount64(a[i] & k))
+			}
 		case OpBsf:
 			for i := range d {
 				d[i] = uint64(bits.TrailingZeros64(a[i]))
@@ -386,6 +408,76 @@ func (m *machine) run(n int) (res []uint64, lane, check int) {
 		}
 	}
 	return m.regs[m.pl.result][:n], lane, check
+}
+
+// runImm runs a binary op whose operand b is the constant k.
+func runImm(op Op, d, a *[Block]uint64, k uint64) {
+	switch op {
+	case OpAdd:
+		for i := range d {
+			d[i] = a[i] + k
+		}
+	case OpSub:
+		for i := range d {
+			d[i] = a[i] - k
+		}
+	case OpMul:
+		for i := range d {
+			d[i] = a[i] * k
+		}
+	case OpAnd:
+		for i := range d {
+			d[i] = a[i] & k
+		}
+	case OpOr:
+		for i := range d {
+			d[i] = a[i] | k
+		}
+	case OpXor:
+		for i := range d {
+			d[i] = a[i] ^ k
+		}
+	case OpShl:
+		if k >= 64 {
+			clear(d[:])
+			return
+		}
+		for i := range d {
+			d[i] = a[i] << k
+		}
+	case OpShr:
+		if k >= 64 {
+			clear(d[:])
+			return
+		}
+		for i := range d {
+			d[i] = a[i] >> k
+		}
+	case OpEq:
+		for i := range d {
+			d[i] = b2w(a[i] == k)
+		}
+	case OpNe:
+		for i := range d {
+			d[i] = b2w(a[i] != k)
+		}
+	case OpLt:
+		for i := range d {
+			d[i] = b2w(a[i] < k)
+		}
+	case OpLe:
+		for i := range d {
+			d[i] = b2w(a[i] <= k)
+		}
+	case OpGt:
+		for i := range d {
+			d[i] = b2w(a[i] > k)
+		}
+	case OpGe:
+		for i := range d {
+			d[i] = b2w(a[i] >= k)
+		}
+	}
 }
 
 // check returns the first lane below limit (all lanes when limit < 0) that

@@ -59,6 +59,10 @@ const (
 	OpGray                // A ^ A>>1
 	OpGrayInv             // prefix xor of A from the top
 	numOps
+
+	// opPopAndK is popcount(A & Imm), which the CPU executor runs as one
+	// pass (the usual popcount(s & mask)); only Compile makes it.
+	opPopAndK = numOps
 )
 
 var opNames = [...]string{"const", "param", "add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr",
@@ -77,7 +81,7 @@ func (o Op) arity() int {
 	switch o {
 	case OpConst, OpParam:
 		return 0
-	case OpNot, OpNeg, OpLNot, OpBool, OpPopcount, OpBsf, OpBsr, OpLsb, OpReverse, OpSwapBytes, OpParity, OpGray, OpGrayInv:
+	case opPopAndK, OpNot, OpNeg, OpLNot, OpBool, OpPopcount, OpBsf, OpBsr, OpLsb, OpReverse, OpSwapBytes, OpParity, OpGray, OpGrayInv:
 		return 1
 	case OpSelect, OpDeltaSwap:
 		return 3

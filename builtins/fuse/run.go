@@ -44,9 +44,14 @@ func (r Range) Len() uint64 { return r.N }
 // Fill generates the items.
 func (r Range) Fill(start uint64, dst []uint64) {
 	x := r.Start + start*r.Step
+	if r.Step == 1 {
+		for i := range dst {
+			dst[i] = x + uint64(i)
+		}
+		return
+	}
 	for i := range dst {
-		dst[i] = x
-		x += r.Step
+		dst[i] = x + uint64(i)*r.Step
 	}
 }
 
@@ -137,7 +142,24 @@ type Compiled struct {
 }
 
 // Compile prepares p for the CPU executor.
-func Compile(p *Program) *Compiled { return &Compiled{Prog: p, pl: newPlan(p)} }
+func Compile(p *Program) *Compiled { return &Compiled{Prog: p, pl: newPlan(peephole(p))} }
+
+// peephole rewrites popcount(x & K) as one instruction. The copy shares
+// p's checks, so that errors point into p.
+func peephole(p *Program) *Program {
+	q := *p
+	q.Instrs = append([]Instr(nil), p.Instrs...)
+	for i, in := range q.Instrs {
+		if in.Op != OpPopcount {
+			continue
+		}
+		and := p.Instrs[in.A]
+		if and.Op == OpAnd && p.Instrs[and.B].Op == OpConst {
+			q.Instrs[i] = Instr{Op: opPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
+		}
+	}
+	return &q
+}
 
 // Call runs the program on one item.
 func (c *Compiled) Call(params []uint64) (uint64, error) {
@@ -179,6 +201,12 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 		task = max(Block, (per+Block-1)/Block*Block)
 	}
 	ntasks := (n + task - 1) / task
+	// A comparison's results are 0 or 1: count them by adding.
+	zeroOne := false
+	switch c.Prog.Instrs[c.Prog.Result].Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool, OpParity:
+		zeroOne = true
+	}
 	if uint64(workers) > ntasks {
 		workers = int(max(ntasks, 1))
 	}
@@ -237,8 +265,8 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 				for b := lo; b < hi && !stop.Load(); b += Block {
 					k := min(uint64(Block), hi-b)
 					for i, s := range spaces {
-						if sl, ok := s.(slicer); ok {
-							m.setParam(i, sl.slice(b, k))
+						if sl, ok := s.(slicer); ok && k == Block {
+							m.setParam(i, (*[Block]uint64)(sl.slice(b, k)))
 						} else {
 							m.resetParam(i)
 							s.Fill(b, m.paramBuf(i)[:k])
@@ -255,8 +283,14 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 						copy(opt.Out[b:], res[:limit])
 					case Count:
 						var cnt uint64
-						for _, r := range res[:limit] {
-							cnt += (r | -r) >> 63
+						if zeroOne {
+							for _, r := range res[:limit] {
+								cnt += r
+							}
+						} else {
+							for _, r := range res[:limit] {
+								cnt += (r | -r) >> 63
+							}
 						}
 						o.count += cnt
 					case Sum:
