@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"go.starlark.net/starlark"
@@ -399,4 +400,49 @@ func FuzzFuse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, n uint16) {
 		checkDifferential(t, seed, int(n%400))
 	})
+}
+
+// TestFuseCancel: a count over 2^40 items stops when its context is
+// cancelled, with an error saying so (a hang fails by the test timeout).
+func TestFuseCancel(t *testing.T) {
+	g, err := runStar(t, "f = fuse(lambda s: popcount(s & 0x2a5a5a) == 3)\nr = range(1 << 40)\n", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	thread := &starlark.Thread{Name: "cancel"}
+	SetContext(thread, ctx)
+	SetWorkers(thread, 2)
+	count, _ := g["f"].(*fusedValue).Attr("count")
+	done := make(chan error)
+	go func() {
+		_, err := starlark.Call(thread, count, starlark.Tuple{g["r"]}, nil)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("err = %v, want cancelled", err)
+	}
+}
+
+// BenchmarkFusePlainLoop: one op is one item of the plain Starlark loop
+// counting popcount(s & m) == 3, the loop a fused count replaces.
+func BenchmarkFusePlainLoop(b *testing.B) {
+	src := fmt.Sprintf("n = 0\nfor s in range(%d):\n    if popcount(s & 0x2a5a5a) == 3:\n        n += 1\n", b.N)
+	b.ResetTimer()
+	if _, err := runStar(b, src, 1); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkFuseCount: one op is one item of
+// fuse(lambda s: popcount(s & m) == 3).count(range(N)) called from
+// Starlark, on every core.
+func BenchmarkFuseCount(b *testing.B) {
+	src := fmt.Sprintf("n = fuse(lambda s: popcount(s & 0x2a5a5a) == 3).count(range(%d))\n", b.N)
+	b.ResetTimer()
+	if _, err := runStar(b, src, 0); err != nil {
+		b.Fatal(err)
+	}
 }
