@@ -30,6 +30,9 @@ type plan struct {
 	params []int32 // slot of each parameter
 	consts []xinstr
 	result int32
+	// resultTemp: the result lives in a temporary register (not a
+	// parameter's or a constant's), which map may point at its output.
+	resultTemp bool
 }
 
 func newPlan(p *Program) *plan {
@@ -148,6 +151,7 @@ func newPlan(p *Program) *plan {
 	}
 	emitChecks(len(p.Instrs))
 	pl.result = slot[p.Result]
+	pl.resultTemp = p.Instrs[p.Result].Op != OpParam && p.Instrs[p.Result].Op != OpConst
 	return pl
 }
 

@@ -272,7 +272,16 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 							s.Fill(b, m.paramBuf(i)[:k])
 						}
 					}
+					// map writes the result register straight into the
+					// output (no copy) when it is a temporary of a full block.
+					direct := method == Map && k == Block && m.pl.resultTemp
+					if direct {
+						m.regs[m.pl.result] = (*[Block]uint64)(opt.Out[b : b+Block])
+					}
 					res, lane, chk := m.run(int(k))
+					if direct {
+						m.regs[m.pl.result] = m.own[m.pl.result]
+					}
 					limit := len(res)
 					if lane >= 0 {
 						limit = lane
@@ -280,7 +289,9 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 					hitLane := -1
 					switch method {
 					case Map:
-						copy(opt.Out[b:], res[:limit])
+						if !direct {
+							copy(opt.Out[b:], res[:limit])
+						}
 					case Count:
 						var cnt uint64
 						if zeroOne {
