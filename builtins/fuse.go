@@ -590,7 +590,7 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 	ctx := Context(thread)
 	var res *fuse.Result
 	var err error
-	if f.gpu != nil {
+	if f.gpu != nil && n >= gpuMinItems {
 		res, err = f.gpu.run(ctx, spaces, method, opt)
 	} else {
 		res, err = f.cpu.Run(ctx, spaces, method, opt)
@@ -646,6 +646,10 @@ func sum128(hi, lo uint64) starlark.Value {
 	t := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
 	return starlark.MakeBigInt(t.Add(t, new(big.Int).SetUint64(lo)))
 }
+
+// gpuMinItems: smaller spaces run on the CPU even for a GPU-fused value
+// (the answer is the same; a launch and its copies cost more than the work).
+const gpuMinItems = 1 << 16
 
 // streamChunk is how many items of an iterable space are gathered before
 // the workers run over them.
