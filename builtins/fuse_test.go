@@ -446,3 +446,32 @@ func BenchmarkFuseCount(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// failingGPU stands for a GPU whose launch fails mid-run.
+type failingGPU struct{}
+
+func (failingGPU) run(context.Context, []fuse.Space, fuse.Method, fuse.Options) (*fuse.Result, error) {
+	return nil, fmt.Errorf("gpu: cuLaunchKernel: an illegal memory access was encountered")
+}
+
+// TestFuseGPUErrorMidRun: a GPU error is reported as the call's error; the
+// value, and a CPU fusing of the same function, keep working.
+func TestFuseGPUErrorMidRun(t *testing.T) {
+	g, err := runStar(t, "f = fuse(lambda s: s & 1, device = \"cpu\")\nr = range(1 << 20)\n", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := g["f"].(*fusedValue)
+	gpu := *f
+	gpu.gpu, gpu.device = failingGPU{}, "gpu"
+	thread := &starlark.Thread{Name: "gpu"}
+	count, _ := gpu.Attr("count")
+	if _, err := starlark.Call(thread, count, starlark.Tuple{g["r"]}, nil); err == nil || !strings.Contains(err.Error(), "fused lambda.count: gpu: cuLaunchKernel") {
+		t.Fatalf("err = %v, want the GPU's error", err)
+	}
+	count, _ = f.Attr("count")
+	v, err := starlark.Call(thread, count, starlark.Tuple{g["r"]}, nil)
+	if err != nil || v.String() != "524288" {
+		t.Fatalf("after a GPU error, the CPU count gives %v, %v", v, err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -412,4 +413,28 @@ func TestSumExact(t *testing.T) {
 		}
 	}
 	_ = strconv.Itoa
+}
+
+// TestProgress: a run reports its progress, ending at the space's size.
+func TestProgress(t *testing.T) {
+	b := NewBuilder(1)
+	p := Compile(b.Finish(b.Op1(OpPopcount, b.Param(0), 0)))
+	var last, calls int64
+	var mu sync.Mutex // workers report concurrently
+	n := uint64(1 << 20)
+	opt := Options{Workers: 2, Progress: func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if total != int64(n) {
+			t.Errorf("total %d, want %d", total, n)
+		}
+		calls++
+		last = max(last, done)
+	}}
+	if _, err := p.Run(context.Background(), []Space{Range{Step: 1, N: n}}, Count, opt); err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || last != int64(n) {
+		t.Fatalf("%d progress calls, last done %d, want up to %d", calls, last, n)
+	}
 }
