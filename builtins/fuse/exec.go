@@ -18,7 +18,7 @@ type xinstr struct {
 }
 
 // immOps are the binary ops with a variant taking a constant operand b.
-var immOps = [numOps + 1]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
+var immOps = [numOps + 3]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
 	OpShl: true, OpShr: true, OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true}
 
 // plan is a program with its values assigned to registers of Block words:
@@ -335,6 +335,16 @@ func (m *machine) run(n int) (res []uint64, lane, check int) {
 			k := x.imm
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i] & k))
+			}
+		case opXorShrK:
+			k := x.imm & 63
+			for i := range d {
+				d[i] = a[i] ^ a[i]>>k
+			}
+		case opXorShlK:
+			k := x.imm & 63
+			for i := range d {
+				d[i] = a[i] ^ a[i]<<k
 			}
 		case OpBsf:
 			for i := range d {

@@ -438,3 +438,27 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("%d progress calls, last done %d, want up to %d", calls, last, n)
 	}
 }
+
+// TestPeephole: the fused passes (popcount(x & K), x ^ x >> K, x ^ x << K)
+// give what the plain instructions give.
+func TestPeephole(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, k := range []uint64{0, 1, 7, 63, 64, 100} {
+		b := NewBuilder(2)
+		s, u := b.Param(0), b.Param(1)
+		kk := b.Const(k)
+		v1 := b.Op2(OpXor, s, b.Op2(OpShr, s, kk, 0), 0)
+		v2 := b.Op2(OpXor, b.Op2(OpShl, s, kk, 0), s, 0)
+		v3 := b.Op2(OpXor, s, b.Op2(OpShr, u, kk, 0), 0) // not the pattern: another operand
+		v4 := b.Op1(OpPopcount, b.Op2(OpAnd, s, b.Const(k*0x9e3779b97f4a7c15), 0), 0)
+		p := b.Finish(b.Op2(OpAdd, b.Op2(OpAdd, v1, v2, 0), b.Op2(OpMul, v3, v4, 0), 0))
+		c := Compile(p)
+		for i := 0; i < 1000; i++ {
+			in := []uint64{r.Uint64(), r.Uint64()}
+			want, _ := p.Eval(in)
+			if got, err := c.Call(in); err != nil || got != want {
+				t.Fatalf("k = %d, %#x: %#x, want %#x", k, in, got, want)
+			}
+		}
+	}
+}

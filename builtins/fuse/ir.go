@@ -63,6 +63,10 @@ const (
 	// opPopAndK is popcount(A & Imm), which the CPU executor runs as one
 	// pass (the usual popcount(s & mask)); only Compile makes it.
 	opPopAndK = numOps
+	// opXorShrK and opXorShlK are A ^ A>>Imm and A ^ A<<Imm (Imm < 64),
+	// the xorshift step of hashes and Gray codes, as one pass.
+	opXorShrK = numOps + 1
+	opXorShlK = numOps + 2
 )
 
 var opNames = [...]string{"const", "param", "add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr",
@@ -81,7 +85,7 @@ func (o Op) arity() int {
 	switch o {
 	case OpConst, OpParam:
 		return 0
-	case opPopAndK, OpNot, OpNeg, OpLNot, OpBool, OpPopcount, OpBsf, OpBsr, OpLsb, OpReverse, OpSwapBytes, OpParity, OpGray, OpGrayInv:
+	case opPopAndK, opXorShrK, opXorShlK, OpNot, OpNeg, OpLNot, OpBool, OpPopcount, OpBsf, OpBsr, OpLsb, OpReverse, OpSwapBytes, OpParity, OpGray, OpGrayInv:
 		return 1
 	case OpSelect, OpDeltaSwap:
 		return 3

@@ -150,12 +150,25 @@ func peephole(p *Program) *Program {
 	q := *p
 	q.Instrs = append([]Instr(nil), p.Instrs...)
 	for i, in := range q.Instrs {
-		if in.Op != OpPopcount {
-			continue
-		}
-		and := p.Instrs[in.A]
-		if and.Op == OpAnd && p.Instrs[and.B].Op == OpConst {
-			q.Instrs[i] = Instr{Op: opPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
+		switch in.Op {
+		case OpPopcount:
+			and := p.Instrs[in.A]
+			if and.Op == OpAnd && p.Instrs[and.B].Op == OpConst {
+				q.Instrs[i] = Instr{Op: opPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
+			}
+		case OpXor:
+			// a ^ (a >> K) or (a >> K) ^ a, likewise <<, with K < 64.
+			for _, pair := range [][2]Value{{in.A, in.B}, {in.B, in.A}} {
+				sh := p.Instrs[pair[1]]
+				if (sh.Op == OpShr || sh.Op == OpShl) && sh.A == pair[0] && p.Instrs[sh.B].Op == OpConst && p.Instrs[sh.B].Imm < 64 {
+					op := opXorShrK
+					if sh.Op == OpShl {
+						op = opXorShlK
+					}
+					q.Instrs[i] = Instr{Op: op, A: pair[0], B: -1, C: -1, Imm: p.Instrs[sh.B].Imm}
+					break
+				}
+			}
 		}
 	}
 	return &q

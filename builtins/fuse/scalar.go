@@ -69,6 +69,10 @@ func Eval1(in Instr, a, b, c uint64) uint64 {
 		return uint64(bits.OnesCount64(a))
 	case opPopAndK:
 		return uint64(bits.OnesCount64(a & in.Imm))
+	case opXorShrK:
+		return a ^ a>>in.Imm
+	case opXorShlK:
+		return a ^ a<<in.Imm
 	case OpBsf:
 		return uint64(bits.TrailingZeros64(a))
 	case OpBsr:
