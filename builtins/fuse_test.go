@@ -475,3 +475,56 @@ func TestFuseGPUErrorMidRun(t *testing.T) {
 		t.Fatalf("after a GPU error, the CPU count gives %v, %v", v, err)
 	}
 }
+
+// spacesScript checks every method on every kind of space against a naive
+// loop over the Starlark function.
+const spacesScript = `
+def naive(fn, space, method):
+    results = [int(fn(x)) for x in space]
+    items = [x for x in space]
+    hits = [items[i] for i in range(len(items)) if results[i]]
+    if method == "map":
+        return results
+    if method == "count":
+        return len(hits)
+    if method == "sum":
+        t = 0
+        for r in results:
+            t += r
+        return t
+    if method == "min":
+        return min(results) if results else None
+    if method == "max":
+        return max(results) if results else None
+    if method == "first":
+        return hits[0] if hits else None
+    return hits
+
+m = 0x2a5a5a
+ident = fuse(lambda s: s)
+spaces = [range(3000), range(5000, 0, -3), range(0), subsets(0xf0f3), subsets(0xf0f3, 3), subsets(0xffff, 9),
+          ident.map(range(7, 9000, 5)), debruijn_sequences(8)]
+fns = [lambda s: popcount(s & m) == 3, lambda s: (s * 0x9e3779b97f4a7c15 & U64) >> 58, lambda s: s & 3 and lsb(s) or 9]
+for fn in fns:
+    f = fuse(fn, device = "cpu")
+    for space in spaces:
+        for method in ["map", "count", "sum", "min", "max", "first", "filter"]:
+            got = getattr(f, method)(space)
+            if type(got) == "words":
+                got = list(got)
+            want = naive(fn, space, method)
+            if got != want:
+                fail("%s %s %s: got %s, want %s" % (fn, space, method, str(got)[:200], str(want)[:200]))
+`
+
+// TestFuseSpacesWorkers runs spacesScript on 1, 2 and 3 workers.
+func TestFuseSpacesWorkers(t *testing.T) {
+	for workers := 1; workers <= 3; workers++ {
+		if testing.Short() && workers != 3 {
+			continue
+		}
+		if _, err := runStar(t, spacesScript, workers); err != nil {
+			t.Fatalf("%d workers: %v", workers, err)
+		}
+	}
+}
