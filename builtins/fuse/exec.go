@@ -30,6 +30,7 @@ type plan struct {
 	params []int32 // slot of each parameter
 	consts []xinstr
 	result int32
+	tail   *countTail // nil unless the program ends in a comparison with a constant
 	// resultTemp: the result lives in a temporary register (not a
 	// parameter's or a constant's), which map may point at its output.
 	resultTemp bool
@@ -152,6 +153,14 @@ func newPlan(p *Program) *plan {
 	emitChecks(len(p.Instrs))
 	pl.result = slot[p.Result]
 	pl.resultTemp = p.Instrs[p.Result].Op != OpParam && p.Instrs[p.Result].Op != OpConst
+	if n := len(pl.code); n > 0 {
+		if x := pl.code[n-1]; x.k && x.d == pl.result {
+			switch x.op {
+			case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+				pl.tail = &countTail{op: x.op, a: x.a, k: x.imm, pre: pl.code[:n-1]}
+			}
+		}
+	}
 	return pl
 }
 
@@ -197,10 +206,15 @@ func (m *machine) resetParam(i int) { m.regs[m.pl.params[i]] = m.own[m.pl.params
 // when some item fails a check, the first failing lane and that lane's first
 // failing check (lane -1 when none fails).
 func (m *machine) run(n int) (res []uint64, lane, check int) {
+	return m.runCode(m.pl.code, m.pl.result, n)
+}
+
+// runCode runs code and returns the register result (see run).
+func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lane, check int) {
 	lane, check = -1, -1
 	regs := m.regs
-	for k := range m.pl.code {
-		x := &m.pl.code[k]
+	for k := range code {
+		x := &code[k]
 		if x.op == opCheck {
 			if l := m.check(x, n, lane); l >= 0 {
 				lane, check = l, int(x.imm)
@@ -421,7 +435,49 @@ func (m *machine) run(n int) (res []uint64, lane, check int) {
 			}
 		}
 	}
-	return m.regs[m.pl.result][:n], lane, check
+	return m.regs[result][:n], lane, check
+}
+
+// countTail is set when the program ends by comparing a value with a
+// constant (popcount(...) == 3): count runs the code before that
+// comparison and counts the comparison's true results in the same pass.
+type countTail struct {
+	op  Op
+	a   int32 // the compared register
+	k   uint64
+	pre []xinstr
+}
+
+// countCmp counts the lanes of a (the first n) for which "a op k" holds.
+func countCmp(op Op, a []uint64, k uint64) uint64 {
+	var c uint64
+	switch op {
+	case OpEq:
+		for _, v := range a {
+			c += b2w(v == k)
+		}
+	case OpNe:
+		for _, v := range a {
+			c += b2w(v != k)
+		}
+	case OpLt:
+		for _, v := range a {
+			c += b2w(v < k)
+		}
+	case OpLe:
+		for _, v := range a {
+			c += b2w(v <= k)
+		}
+	case OpGt:
+		for _, v := range a {
+			c += b2w(v > k)
+		}
+	case OpGe:
+		for _, v := range a {
+			c += b2w(v >= k)
+		}
+	}
+	return c
 }
 
 // runImm runs a binary op whose operand b is the constant k.

@@ -291,7 +291,14 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 					if direct {
 						m.regs[m.pl.result] = (*[Block]uint64)(opt.Out[b : b+Block])
 					}
-					res, lane, chk := m.run(int(k))
+					var res []uint64
+					var lane, chk int
+					tail := method == Count && m.pl.tail != nil
+					if tail {
+						res, lane, chk = m.runCode(m.pl.tail.pre, m.pl.tail.a, int(k))
+					} else {
+						res, lane, chk = m.run(int(k))
+					}
 					if direct {
 						m.regs[m.pl.result] = m.own[m.pl.result]
 					}
@@ -307,7 +314,9 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 						}
 					case Count:
 						var cnt uint64
-						if zeroOne {
+						if tail {
+							cnt = countCmp(m.pl.tail.op, res[:limit], m.pl.tail.k)
+						} else if zeroOne {
 							for _, r := range res[:limit] {
 								cnt += r
 							}
