@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package cuda runs fused functions on an NVIDIA GPU without cgo and
 // without a build step: it loads the CUDA driver (libcuda.so.1) and the
 // runtime compiler (libnvrtc) with purego when first asked, compiles the
