@@ -381,6 +381,12 @@ func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 		}
 		v, ok := c.free(e.Name)
 		if !ok {
+			if fuseBuiltins[e.Name] {
+				return 0, errAt(e.NamePos, "%s is a builtin: call it, %s(x)", e.Name, e.Name)
+			}
+			if _, isBuiltin := Lookup(e.Name); isBuiltin {
+				return 0, errAt(e.NamePos, "%s is not allowed in a fused function", e.Name)
+			}
 			return 0, errAt(e.NamePos, "%s is not defined", e.Name)
 		}
 		w, ok := wordOf(v)
