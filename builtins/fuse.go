@@ -333,14 +333,13 @@ func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident
 // wherever fn returns a word.
 func agrees(thread *starlark.Thread, fn *starlark.Function, prog *fuse.Program) bool {
 	probes := []uint64{0, 1, 2, 3, 5, 0x80, 0xff, 0x12345, 1 << 63, ^uint64(0), 0x2a5a5a, 0xdeadbeef}
-	for i, x := range probes {
+	for i := range probes {
 		args := make(starlark.Tuple, fn.NumParams())
 		ws := make([]uint64, fn.NumParams())
 		for j := range args {
 			ws[j] = probes[(i+j*5)%len(probes)]
 			args[j] = starlark.MakeUint64(ws[j])
 		}
-		_ = x
 		v, err := starlark.Call(thread, fn, args, nil)
 		if err != nil {
 			continue

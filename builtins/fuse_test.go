@@ -232,12 +232,6 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 			cols[i][j] = randItem(r)
 		}
 	}
-	var arrays []string
-	for i := range cols {
-		arrays = append(arrays, fmt.Sprintf("fuse(lambda s: s).map(range(%d))", n)) // replaced below
-		_ = i
-	}
-	_ = arrays
 	g2, err := runStar(t, src+"\nfused = fuse(f, device=\"cpu\")\n", 1)
 	if err != nil {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -412,7 +411,6 @@ func TestSumExact(t *testing.T) {
 			t.Fatalf("%d workers: sum %s, want %s", workers, got, want)
 		}
 	}
-	_ = strconv.Itoa
 }
 
 // TestProgress: a run reports its progress, ending at the space's size.

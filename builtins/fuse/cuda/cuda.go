@@ -141,11 +141,10 @@ func open() (*Device, error) {
 	if runtime.GOOS != "linux" {
 		return nil, fmt.Errorf("no GPU: the CUDA loader supports Linux only")
 	}
-	cudaLib, tried, err := load(candidates("libcuda.so.1", "libcuda.so"))
+	cudaLib, _, err := load(candidates("libcuda.so.1", "libcuda.so"))
 	if err != nil {
 		return nil, fmt.Errorf("no GPU: the CUDA driver libcuda.so.1 was not found (looked on the loader's path and in %s): %v", strings.Join(libDirs(), ", "), err)
 	}
-	_ = tried
 	d := &driver{}
 	for _, s := range []struct {
 		f    any

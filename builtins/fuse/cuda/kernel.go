@@ -5,7 +5,6 @@ package cuda
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"time"
 	"unsafe"
@@ -253,7 +252,6 @@ func (k *Kernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.Metho
 	case fuse.Min, fuse.Max:
 		res.Value, res.Found = a[fuse.AccLo], n > 0
 	}
-	_ = bits.Add64
 	return res, nil
 }
 
