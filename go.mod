@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/chzyer/readline v1.5.1
 	github.com/creack/pty v1.1.24
+	github.com/ebitengine/purego v0.11.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5

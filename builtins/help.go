@@ -40,6 +40,8 @@ func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 func docOf(v starlark.Value) (string, error) {
 	var key string
 	switch v := v.(type) {
+	case interface{ HelpText() string }: // a fused value: its source
+		return v.HelpText(), nil
 	case starlark.String:
 		key = string(v)
 		if file, ok := strings.CutPrefix(key, stdlibPrefix); ok {

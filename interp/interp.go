@@ -97,6 +97,7 @@ type Interp struct {
 	modules map[string]*module
 	runs    builtins.Runs // the thread running now, for lazy values
 	random  *builtins.Random
+	src     sources       // every text run, for fuse (sources.go)
 }
 
 type module struct {
@@ -173,6 +174,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 		}
 		src = data
 	}
+	in.src.keep(filename, src)
 	r := in.newRun(ctx)
 	defer r.close()
 	r.stack = []string{in.clean(filename)}
@@ -200,6 +202,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 		return nil, err
 	}
 	guardRepeats(f)
+	in.src.keep(filename, src)
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)
@@ -225,6 +228,7 @@ func (in *Interp) Eval(ctx context.Context, expr string) (starlark.Value, error)
 	defer r.close()
 	thread := r.thread("<expr>", in.maxSteps)
 	defer in.runs.Enter(thread)()
+	in.src.keep("<expr>", expr)
 	v, err := starlark.EvalOptions(&dialect, thread, "<expr>", expr, in.globals)
 	return v, r.wrap(err)
 }
@@ -281,6 +285,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetWorkers(t, in.workers)
 	builtins.SetRandom(t, in.random)
 	builtins.SetMaxMemory(t, in.maxMemory)
+	builtins.SetSources(t, &in.src)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}
@@ -345,6 +350,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	if err != nil {
 		return nil, err
 	}
+	in.src.keep(key, src)
 	m := &module{}
 	r.stack = append(r.stack, key)
 	var budget uint64

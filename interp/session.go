@@ -28,6 +28,8 @@ func (in *Interp) ExecInteractive(ctx context.Context, filename, src string, ech
 	if err != nil {
 		return err
 	}
+	guardRepeats(f)
+	in.src.keep(filename, src)
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)

@@ -1,0 +1,790 @@
+package builtins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+func init() {
+	register(
+		Builtin{Name: "fuse", Topic: "fuse", Fn: fuseFn, Doc: `fuse(fn, device="auto", **free)
+Compiles fn, a def or lambda of 1 to 3 word parameters, into a fused value
+(type "fused") that runs the whole function as one native pass over a
+space: f.map(space, *arrays), f.count(space), f.sum(space), f.min(space),
+f.max(space), f.first(space), f.filter(space, limit=2**27), and f(x, ...)
+on words. A space is a word array, a range, or a lazy value (subsets,
+debruijn_sequences, ...), also the parts share() makes. The body may use int
+literals, its parameters and locals, free ints and bools (read once, now),
++ - * // % & | ^ ~ << >> and unary -, comparisons, and/or/not, conditional
+expressions, assignment and augmented assignment, if/elif/else, return,
+for i in range(A, B) with constant bounds (at most 64 steps), True, False,
+and calls of popcount, bsf, bsr, lsb, rotl, rotr, reverse_bits, swap_bytes,
+pdep, pext, delta_swap, parity, gray, gray_inverse and debruijn_bsf;
+anything else is an error naming it with its line and column. Values are
+words: arithmetic wraps mod 2^64, a shift by 64 or more gives 0,
+comparisons give 0 or 1. fn may also be the source text of a lambda or def,
+its free names given as keyword arguments:
+fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"
+or "auto" (the GPU when one is usable, else the CPU). See docs/fuse.md.`},
+		Builtin{Name: "devices", Topic: "fuse", Fn: devicesFn, Doc: `devices()
+Returns the list of devices fuse can use on this machine: ["cpu"], or
+["cpu", "gpu: NAME"] when an NVIDIA GPU with its driver and the CUDA runtime
+compiler (NVRTC) is usable. The first call looks for them.`},
+	)
+}
+
+// Sources gives the source texts bitsh ran under a file name (newest last),
+// so that fuse can find a function's def or lambda by its position. The
+// interpreter keeps them (interp/sources.go) and sets them with SetSources.
+type Sources interface {
+	Texts(filename string) []string
+}
+
+const sourcesKey = "bitsh.sources"
+
+// SetSources makes the source texts of the interpreter running thread
+// available to fuse.
+func SetSources(thread *starlark.Thread, s Sources) { thread.SetLocal(sourcesKey, s) }
+
+// fusedValue is what fuse returns.
+type fusedValue struct {
+	name   string // the def's name, or "lambda"
+	where  string // file:line:col of the def or lambda
+	params []string
+	src    string // the def or lambda's text
+	prog   *fuse.Program
+	cpu    *fuse.Compiled
+	device string // "cpu" or "gpu"
+	gpu    gpuRunner
+}
+
+var (
+	_ starlark.Callable = (*fusedValue)(nil)
+	_ starlark.HasAttrs = (*fusedValue)(nil)
+)
+
+func (f *fusedValue) String() string {
+	return fmt.Sprintf("<fused %s(%s) on %s>", f.name, strings.Join(f.params, ", "), f.device)
+}
+func (f *fusedValue) Type() string          { return "fused" }
+func (f *fusedValue) Freeze()               {}
+func (f *fusedValue) Truth() starlark.Bool  { return true }
+func (f *fusedValue) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: fused") }
+func (f *fusedValue) Name() string          { return f.name }
+
+// HelpText is what help(f) prints: the source the value was compiled from.
+func (f *fusedValue) HelpText() string {
+	return fmt.Sprintf("%s, compiled from %s:\n%s", f.String(), f.where, f.src)
+}
+
+var fusedMethods = []string{"count", "filter", "first", "map", "max", "min", "sum"}
+
+func (f *fusedValue) AttrNames() []string { return fusedMethods }
+
+func (f *fusedValue) Attr(name string) (starlark.Value, error) {
+	m := map[string]fuse.Method{"map": fuse.Map, "count": fuse.Count, "sum": fuse.Sum, "min": fuse.Min,
+		"max": fuse.Max, "first": fuse.First, "filter": fuse.Filter}
+	method, ok := m[name]
+	if !ok {
+		return nil, nil
+	}
+	return starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return f.run(thread, method, args, kwargs)
+	}), nil
+}
+
+// CallInternal runs the function once on words.
+func (f *fusedValue) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(kwargs) > 0 || len(args) != len(f.params) {
+		return nil, fmt.Errorf("%s: got %d arguments, want %d (%s)", f.fname(), len(args), len(f.params), strings.Join(f.params, ", "))
+	}
+	ws := make([]uint64, len(args))
+	for i, a := range args {
+		w, err := toWord(f.fname(), f.params[i], a)
+		if err != nil {
+			return nil, err
+		}
+		ws[i] = uint64(w)
+	}
+	v, err := f.cpu.Call(ws)
+	if err != nil {
+		return nil, f.itemError("call", err, nil)
+	}
+	return starlark.MakeUint64(v), nil
+}
+
+func (f *fusedValue) fname() string {
+	if f.name == "lambda" {
+		return "fused lambda"
+	}
+	return "fused " + f.name
+}
+
+// itemError words a failed check: the function, the construct, the item
+// and its position in the space.
+func (f *fusedValue) itemError(method string, err error, base *uint64) error {
+	var ie *fuse.ItemError
+	if !errors.As(err, &ie) {
+		return fmt.Errorf("%s.%s: %w", f.fname(), method, err)
+	}
+	idx := ie.Index
+	if base != nil {
+		idx += *base
+	}
+	var items []string
+	for i, p := range ie.Params {
+		items = append(items, fmt.Sprintf("%s = %#x", f.params[i], p))
+	}
+	where := ""
+	if method != "call" {
+		where = fmt.Sprintf(" (position %d in the space)", idx)
+	}
+	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, f.file(), ie.Check.Line, ie.Check.Col,
+		ie.Check.Msg, strings.Join(items, ", "), where)
+}
+
+func (f *fusedValue) file() string {
+	file, _, _ := strings.Cut(f.where, ":")
+	return file
+}
+
+// fuseFn is fuse(fn, device="auto", **free).
+func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, fmt.Errorf("fuse: got %d positional arguments, want fn and device", len(args))
+	}
+	device := "auto"
+	if len(args) == 2 {
+		s, ok := args[1].(starlark.String)
+		if !ok {
+			return nil, fmt.Errorf("fuse: device: got %s, want string", args[1].Type())
+		}
+		device = string(s)
+	}
+	free := starlark.StringDict{}
+	for _, kv := range kwargs {
+		k := string(kv[0].(starlark.String))
+		if k == "device" {
+			s, ok := kv[1].(starlark.String)
+			if !ok {
+				return nil, fmt.Errorf("fuse: device: got %s, want string", kv[1].Type())
+			}
+			device = string(s)
+			continue
+		}
+		free[k] = kv[1]
+	}
+	if device != "cpu" && device != "gpu" && device != "auto" {
+		return nil, fmt.Errorf("fuse: device = %q is not \"cpu\", \"gpu\" or \"auto\"", device)
+	}
+	var f *fusedValue
+	var err error
+	switch fn := args[0].(type) {
+	case *starlark.Function:
+		if len(free) > 0 {
+			return nil, fmt.Errorf("fuse: free names as keywords are for the source-text form; %s already has its free names", fn.Name())
+		}
+		f, err = fuseFunction(thread, fn)
+	case starlark.String:
+		f, err = fuseText(string(fn), free)
+	default:
+		return nil, fmt.Errorf("fuse: fn: got %s, want a def or lambda, or its source text", args[0].Type())
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.cpu = fuse.Compile(f.prog)
+	f.device = "cpu"
+	if device != "cpu" {
+		g, err := newGPURunner(f.prog)
+		switch {
+		case err == nil:
+			f.device, f.gpu = "gpu", g
+		case device == "gpu":
+			return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
+		}
+	}
+	return f, nil
+}
+
+// fuseFunction finds fn's def or lambda in the source bitsh kept and
+// compiles it.
+func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, error) {
+	p := fn.Position()
+	if fn.HasVarargs() || fn.HasKwargs() || fn.NumKwonlyParams() > 0 {
+		return nil, fmt.Errorf("fuse: %s: *args, **kwargs and keyword-only parameters are not allowed in a fused function", fn.Name())
+	}
+	for i := 0; i < fn.NumParams(); i++ {
+		if fn.ParamDefault(i) != nil {
+			name, _ := fn.Param(i)
+			return nil, fmt.Errorf("fuse: %s: parameter %s has a default value; a fused function's parameters take words from the space", fn.Name(), name)
+		}
+	}
+	srcs, _ := thread.Local(sourcesKey).(Sources)
+	if srcs == nil {
+		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
+	}
+	free := func(name string) (starlark.Value, bool) {
+		for j := 0; j < fn.NumFreeVars(); j++ {
+			if b, v := fn.FreeVar(j); b.Name == name {
+				return v, true
+			}
+		}
+		if v, ok := fn.Globals()[name]; ok {
+			return v, true
+		}
+		if b, ok := Lookup(name); ok && b.Value != nil {
+			return b.Value, true
+		}
+		return nil, false
+	}
+	callable := func(name string) bool {
+		for j := 0; j < fn.NumFreeVars(); j++ {
+			if b, _ := fn.FreeVar(j); b.Name == name {
+				return false
+			}
+		}
+		if v, ok := fn.Globals()[name]; ok {
+			bi, isB := v.(*starlark.Builtin)
+			return isB && bi.Name() == name
+		}
+		return true
+	}
+	// REPL inputs share a file name, so several kept texts may hold a def
+	// or lambda of this name at this line and column: keep those whose
+	// parameters and global names fit, newest first, and when several
+	// remain, the first that agrees with fn on a few probe items.
+	var cands []*fusedValue
+	var firstErr error
+	texts := srcs.Texts(p.Filename())
+	for i := len(texts) - 1; i >= 0; i-- {
+		file, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
+		if err != nil {
+			continue
+		}
+		params, body, end, node := findFunc(file, p, fn.Name())
+		if node == nil || !sourceFits(fn, file, params) {
+			continue
+		}
+		start, stop := node.Span()
+		prog, err := compileFunc(params, body, end, free, callable)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("fuse: %w", err)
+			}
+			continue
+		}
+		names := make([]string, len(params))
+		for j, id := range params {
+			names[j] = id.Name
+		}
+		cands = append(cands, &fusedValue{name: fn.Name(), where: p.String(), params: names, src: sliceText(texts[i], start, stop), prog: prog})
+	}
+	switch {
+	case len(cands) == 1:
+		return cands[0], nil
+	case len(cands) > 1:
+		for _, c := range cands {
+			if agrees(thread, fn, c.prog) {
+				return c, nil
+			}
+		}
+		return cands[0], nil
+	case firstErr != nil:
+		return nil, firstErr
+	}
+	return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
+}
+
+// sourceFits reports whether a def or lambda found in file can be fn's: the
+// same parameters, and every global of fn's module named in the file.
+func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident) bool {
+	if len(params) != fn.NumParams() {
+		return false
+	}
+	for i, id := range params {
+		if name, _ := fn.Param(i); name != id.Name {
+			return false
+		}
+	}
+	idents := map[string]bool{}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if id, ok := n.(*syntax.Ident); ok {
+			idents[id.Name] = true
+		}
+		return true
+	})
+	for name := range fn.Globals() {
+		if !idents[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// agrees runs fn and prog on probe items and reports whether they agree
+// wherever fn returns a word.
+func agrees(thread *starlark.Thread, fn *starlark.Function, prog *fuse.Program) bool {
+	probes := []uint64{0, 1, 2, 3, 5, 0x80, 0xff, 0x12345, 1 << 63, ^uint64(0), 0x2a5a5a, 0xdeadbeef}
+	for i := range probes {
+		args := make(starlark.Tuple, fn.NumParams())
+		ws := make([]uint64, fn.NumParams())
+		for j := range args {
+			ws[j] = probes[(i+j*5)%len(probes)]
+			args[j] = starlark.MakeUint64(ws[j])
+		}
+		v, err := starlark.Call(thread, fn, args, nil)
+		if err != nil {
+			continue
+		}
+		w, ok := wordOf(v)
+		if !ok {
+			continue
+		}
+		got, fail := prog.Eval(ws)
+		if fail >= 0 || got != w {
+			return false
+		}
+	}
+	return true
+}
+
+// findFunc finds the def or lambda that starts at p.
+func findFunc(file *syntax.File, p syntax.Position, name string) (params []*syntax.Ident, body []syntax.Stmt, end syntax.Position, node syntax.Node) {
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if node != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.DefStmt:
+			if n.Def.Line == p.Line && n.Def.Col == p.Col && n.Name.Name == name {
+				node, body = n, n.Body
+				params = identParams(n.Params)
+				_, end = n.Span()
+			}
+		case *syntax.LambdaExpr:
+			if n.Lambda.Line == p.Line && n.Lambda.Col == p.Col && name == "lambda" {
+				node = n
+				params = identParams(n.Params)
+				body = []syntax.Stmt{&syntax.ReturnStmt{Return: pos(n.Body), Result: n.Body}}
+				_, end = n.Span()
+			}
+		}
+		return true
+	})
+	return
+}
+
+func identParams(ps []syntax.Expr) []*syntax.Ident {
+	var out []*syntax.Ident
+	for _, p := range ps {
+		if id, ok := p.(*syntax.Ident); ok {
+			out = append(out, id)
+		} else {
+			out = append(out, &syntax.Ident{Name: "?"}) // defaults were refused before
+		}
+	}
+	return out
+}
+
+// sliceText returns the text between two positions of src.
+func sliceText(src string, start, end syntax.Position) string {
+	lines := strings.SplitAfter(src, "\n")
+	var b strings.Builder
+	for l := start.Line; l <= end.Line && int(l) <= len(lines); l++ {
+		line := lines[l-1]
+		from, to := 0, len(line)
+		if l == start.Line {
+			from = min(int(start.Col)-1, len(line))
+		}
+		if l == end.Line {
+			to = min(int(end.Col)-1, len(line))
+		}
+		b.WriteString(line[from:max(from, to)])
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// fuseText compiles the source text of a lambda or a def.
+func fuseText(src string, free starlark.StringDict) (*fusedValue, error) {
+	lookup := func(name string) (starlark.Value, bool) {
+		if v, ok := free[name]; ok {
+			return v, true
+		}
+		if b, ok := Lookup(name); ok && b.Value != nil {
+			return b.Value, true
+		}
+		return nil, false
+	}
+	callable := func(name string) bool { _, shadowed := free[name]; return !shadowed }
+	opts := &syntax.FileOptions{}
+	if e, err := opts.ParseExpr("<fuse>", src, 0); err == nil {
+		lam, ok := e.(*syntax.LambdaExpr)
+		if !ok {
+			return nil, fmt.Errorf("fuse: fn: the text is not a lambda or a def")
+		}
+		for _, p := range lam.Params {
+			if _, ok := p.(*syntax.Ident); !ok {
+				return nil, errors.New("fuse: " + errAt(pos(p), "only plain parameters are allowed in a fused function").Error())
+			}
+		}
+		_, end := lam.Span()
+		prog, err := compileFunc(identParams(lam.Params), []syntax.Stmt{&syntax.ReturnStmt{Return: pos(lam.Body), Result: lam.Body}}, end, lookup, callable)
+		if err != nil {
+			return nil, fmt.Errorf("fuse: %w", err)
+		}
+		return &fusedValue{name: "lambda", where: "<fuse>:1:1", params: paramNames(lam.Params), src: src, prog: prog}, nil
+	}
+	file, err := opts.Parse("<fuse>", src, 0)
+	if err != nil {
+		return nil, fmt.Errorf("fuse: fn: %v", err)
+	}
+	if len(file.Stmts) != 1 {
+		return nil, fmt.Errorf("fuse: fn: the text is not one lambda or def")
+	}
+	def, ok := file.Stmts[0].(*syntax.DefStmt)
+	if !ok {
+		return nil, fmt.Errorf("fuse: fn: the text is not a lambda or a def")
+	}
+	for _, p := range def.Params {
+		if _, ok := p.(*syntax.Ident); !ok {
+			return nil, errors.New("fuse: " + errAt(pos(p), "only plain parameters are allowed in a fused function").Error())
+		}
+	}
+	_, end := def.Span()
+	prog, err := compileFunc(identParams(def.Params), def.Body, end, lookup, callable)
+	if err != nil {
+		return nil, fmt.Errorf("fuse: %w", err)
+	}
+	return &fusedValue{name: def.Name.Name, where: "<fuse>:1:1", params: paramNames(def.Params), src: src, prog: prog}, nil
+}
+
+func paramNames(ps []syntax.Expr) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.(*syntax.Ident).Name)
+	}
+	return out
+}
+
+// maxSpace bounds the spaces a fused function runs over (item positions
+// are counted in 63 bits).
+const maxSpace = uint64(1) << 63
+
+// spaceOf converts a Starlark space to a generated space, or returns nil
+// (and no error) when only iteration can produce its items.
+func spaceOf(fn string, v starlark.Value) (fuse.Space, error) {
+	switch v := v.(type) {
+	case *Words:
+		return fuse.Array(v.Uint64s()), nil
+	case *subsetsValue:
+		cnt, ok := starlark.Value(starlark.MakeBigInt(v.lazyCount())).(starlark.Int).Uint64()
+		if c, err := v.Attr("count"); err == nil && c != nil {
+			if ci, isInt := c.(starlark.Int); isInt {
+				cnt, ok = ci.Uint64()
+			}
+		}
+		if !ok || cnt > maxSpace {
+			return nil, fmt.Errorf("%s: space = %s has more than 2^63 items", fn, v)
+		}
+		k := v.k
+		if k > 64 {
+			return fuse.Array(nil), nil
+		}
+		seek := func(i uint64) uint64 {
+			x, _, err := v.Get(starlark.MakeUint64(i))
+			if err != nil {
+				return 0
+			}
+			w, _ := wordOf(x)
+			return w
+		}
+		return fuse.Subsets{D: v.d, K: k, N: cnt, Seek: seek}, nil
+	}
+	if v.Type() == "range" {
+		r := v.(starlark.Indexable)
+		n := uint64(r.Len())
+		if n == 0 {
+			return fuse.Range{}, nil
+		}
+		start, _ := wordOf(r.Index(0))
+		var step uint64 = 1
+		if n > 1 {
+			s1, _ := wordOf(r.Index(1))
+			step = s1 - start
+		}
+		return fuse.Range{Start: start, Step: step, N: n}, nil
+	}
+	return nil, nil
+}
+
+func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	mname := map[fuse.Method]string{fuse.Map: "map", fuse.Count: "count", fuse.Sum: "sum", fuse.Min: "min",
+		fuse.Max: "max", fuse.First: "first", fuse.Filter: "filter"}[method]
+	fn := f.fname() + "." + mname
+	limit := uint64(1) << 27
+	for _, kv := range kwargs {
+		k := string(kv[0].(starlark.String))
+		if k != "limit" || method != fuse.Filter {
+			return nil, fmt.Errorf("%s: unexpected keyword argument %s", fn, k)
+		}
+		l, ok := kv[1].(starlark.Int)
+		n, ok2 := l.Uint64()
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("%s: limit = %s is not a non-negative int", fn, kv[1])
+		}
+		limit = n
+	}
+	if len(args) != len(f.params) {
+		return nil, fmt.Errorf("%s: got %d spaces, want %d (one for each parameter: %s)", fn, len(args), len(f.params), strings.Join(f.params, ", "))
+	}
+	spaces := make([]fuse.Space, len(args))
+	for i, a := range args {
+		s, err := spaceOf(fn, a)
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			if i > 0 {
+				return nil, fmt.Errorf("%s: %s: got %s, want a word array, a range or subsets of the same length as the space", fn, f.params[i], a.Type())
+			}
+			if _, ok := a.(starlark.Iterable); !ok {
+				return nil, fmt.Errorf("%s: space: got %s, want a word array, a range or a lazy value", fn, a.Type())
+			}
+		}
+		spaces[i] = s
+	}
+	if spaces[0] == nil {
+		if len(spaces) > 1 {
+			return nil, fmt.Errorf("%s: several spaces must all be arrays, ranges or subsets; %s is only iterable", fn, args[0].Type())
+		}
+		return f.stream(thread, fn, method, args[0].(starlark.Iterable), limit)
+	}
+	n := spaces[0].Len()
+	for i, s := range spaces[1:] {
+		if s.Len() != n {
+			return nil, fmt.Errorf("%s: %s has %d items, the space %d", fn, f.params[i+1], s.Len(), n)
+		}
+	}
+	opt := fuse.Options{Workers: Workers(thread), Limit: limit}
+	if method == fuse.Map {
+		if n > 1<<27 {
+			return nil, fmt.Errorf("%s: the space has %d items, more than an array holds (2^27); use chunks(space)", fn, n)
+		}
+		if err := CheckAlloc(thread, fn, int64(n)*8); err != nil {
+			return nil, err
+		}
+		opt.Out = make([]uint64, n)
+	}
+	update, clear := progressFor(thread, true, fn)
+	opt.Progress = update
+	defer clear()
+	ctx := Context(thread)
+	var res *fuse.Result
+	var err error
+	if f.gpu != nil && n >= gpuMinItems {
+		res, err = f.gpu.run(ctx, spaces, method, opt)
+	} else {
+		res, err = f.cpu.Run(ctx, spaces, method, opt)
+	}
+	if err != nil {
+		return nil, f.runError(ctx, mname, err, nil)
+	}
+	return f.result(method, res, opt.Out, spaces[0])
+}
+
+func (f *fusedValue) runError(ctx context.Context, mname string, err error, base *uint64) error {
+	var le *fuse.LimitError
+	switch {
+	case errors.As(err, &le):
+		return fmt.Errorf("%s.%s: more than limit = %d items pass; raise limit or count them with .count", f.fname(), mname, le.Limit)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s.%s: cancelled", f.fname(), mname)
+	}
+	return f.itemError(mname, err, base)
+}
+
+// result converts a run's result to Starlark.
+func (f *fusedValue) result(method fuse.Method, res *fuse.Result, out []uint64, space fuse.Space) (starlark.Value, error) {
+	switch method {
+	case fuse.Map:
+		return NewWords(out), nil
+	case fuse.Count:
+		return starlark.MakeUint64(res.Count), nil
+	case fuse.Sum:
+		return sum128(res.SumHi, res.SumLo), nil
+	case fuse.Min, fuse.Max:
+		if !res.Found {
+			return starlark.None, nil
+		}
+		return starlark.MakeUint64(res.Value), nil
+	case fuse.First:
+		if !res.Found {
+			return starlark.None, nil
+		}
+		item := make([]uint64, 1)
+		space.Fill(res.Index, item)
+		return starlark.MakeUint64(item[0]), nil
+	case fuse.Filter:
+		return NewWords(res.Items), nil
+	}
+	return nil, fmt.Errorf("fuse: unknown method")
+}
+
+func sum128(hi, lo uint64) starlark.Value {
+	if hi == 0 {
+		return starlark.MakeUint64(lo)
+	}
+	t := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
+	return starlark.MakeBigInt(t.Add(t, new(big.Int).SetUint64(lo)))
+}
+
+// gpuMinItems: smaller spaces run on the CPU even for a GPU-fused value
+// (the answer is the same; a launch and its copies cost more than the work).
+const gpuMinItems = 1 << 16
+
+// streamChunk is how many items of an iterable space are gathered before
+// the workers run over them.
+const streamChunk = 1 << 16
+
+// stream runs over a space that only iteration produces: chunks of items
+// gathered on this thread, each run on every worker, in order.
+func (f *fusedValue) stream(thread *starlark.Thread, fn string, method fuse.Method, it starlark.Iterable, limit uint64) (starlark.Value, error) {
+	ctx := Context(thread)
+	iter := it.Iterate()
+	defer iter.Done()
+	var (
+		total    fuse.Result
+		out      []uint64
+		base     uint64
+		chunk    = make([]uint64, 0, streamChunk)
+		minmax   bool
+		firstHit starlark.Value = starlark.None
+	)
+	if method == fuse.Min {
+		total.Value = ^uint64(0)
+	}
+	mname := fn[strings.LastIndex(fn, ".")+1:]
+	flush := func() (bool, error) {
+		if len(chunk) == 0 {
+			return false, nil
+		}
+		opt := fuse.Options{Workers: Workers(thread), Limit: limit - uint64(len(total.Items))}
+		if method == fuse.Map {
+			if base+uint64(len(chunk)) > 1<<27 {
+				return false, fmt.Errorf("%s: the space has more items than an array holds (2^27); use chunks(space)", fn)
+			}
+			opt.Out = make([]uint64, len(chunk))
+		}
+		res, err := f.cpu.Run(ctx, []fuse.Space{fuse.Array(chunk)}, method, opt)
+		if err != nil {
+			var le *fuse.LimitError
+			if errors.As(err, &le) {
+				err = &fuse.LimitError{Limit: limit}
+			}
+			return false, f.runError(ctx, mname, err, &base)
+		}
+		stop := false
+		switch method {
+		case fuse.Map:
+			out = append(out, opt.Out...)
+		case fuse.Count:
+			total.Count += res.Count
+		case fuse.Sum:
+			var cy uint64
+			total.SumLo, cy = addCarry(total.SumLo, res.SumLo)
+			total.SumHi += res.SumHi + cy
+		case fuse.Min, fuse.Max:
+			if res.Found {
+				if !minmax || method == fuse.Min && res.Value < total.Value || method == fuse.Max && res.Value > total.Value {
+					total.Value = res.Value
+				}
+				minmax = true
+			}
+		case fuse.First:
+			if res.Found {
+				firstHit = starlark.MakeUint64(chunk[res.Index])
+				stop = true
+			}
+		case fuse.Filter:
+			total.Items = append(total.Items, res.Items...)
+		}
+		base += uint64(len(chunk))
+		chunk = chunk[:0]
+		return stop, nil
+	}
+	var x starlark.Value
+	for iter.Next(&x) {
+		w, ok := wordOf(x)
+		if !ok {
+			if _, isInt := x.(starlark.Int); isInt {
+				return nil, fmt.Errorf("%s: item %d = %s does not fit in 64 bits", fn, base+uint64(len(chunk)), x)
+			}
+			return nil, fmt.Errorf("%s: item %d is a %s, not a word", fn, base+uint64(len(chunk)), x.Type())
+		}
+		chunk = append(chunk, w)
+		if len(chunk) == streamChunk {
+			stop, err := flush()
+			if err != nil {
+				return nil, err
+			}
+			if stop {
+				return firstHit, nil
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: cancelled", fn)
+	}
+	if _, err := flush(); err != nil {
+		return nil, err
+	}
+	switch method {
+	case fuse.Map:
+		if out == nil {
+			out = []uint64{}
+		}
+		return NewWords(out), nil
+	case fuse.Count:
+		return starlark.MakeUint64(total.Count), nil
+	case fuse.Sum:
+		return sum128(total.SumHi, total.SumLo), nil
+	case fuse.Min, fuse.Max:
+		if !minmax {
+			return starlark.None, nil
+		}
+		return starlark.MakeUint64(total.Value), nil
+	case fuse.First:
+		return firstHit, nil
+	}
+	if total.Items == nil {
+		total.Items = []uint64{}
+	}
+	return NewWords(total.Items), nil
+}
+
+func addCarry(a, b uint64) (uint64, uint64) {
+	s := a + b
+	if s < a {
+		return s, 1
+	}
+	return s, 0
+}
+
+func devicesFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	list := []starlark.Value{starlark.String("cpu")}
+	if name, err := gpuName(); err == nil {
+		list = append(list, starlark.String("gpu: "+name))
+	}
+	return starlark.NewList(list), nil
+}

@@ -1,0 +1,49 @@
+package fuse
+
+import (
+	"context"
+	"runtime"
+	"testing"
+)
+
+// popcountEq3 is fuse(lambda s: popcount(s & m) == 3) with m = 0x2a5a5a.
+func popcountEq3() *Compiled {
+	b := NewBuilder(1)
+	x := b.Op2(OpAnd, b.Param(0), b.Const(0x2a5a5a), 0)
+	return Compile(b.Finish(b.Op2(OpEq, b.Op1(OpPopcount, x, 0), b.Const(3), 0)))
+}
+
+// BenchmarkCountPopcount: one op is one item of
+// fuse(lambda s: popcount(s & 0x2a5a5a) == 3).count(range(N)) on every
+// core (GOMAXPROCS workers); bench/fuse.c runs the same loop in C on as
+// many threads.
+func BenchmarkCountPopcount(b *testing.B) {
+	c := popcountEq3()
+	b.ResetTimer()
+	res, err := c.Run(context.Background(), []Space{Range{Step: 1, N: uint64(b.N)}}, Count, Options{Workers: runtime.GOMAXPROCS(0)})
+	if err != nil || res.Count > uint64(b.N) {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkMap3: one op is one word of f.map(array of 2^20 words) for the
+// 3-operation f(s) = (s ^ s >> 7) * 0x9e3779b97f4a7c15, on one core.
+func BenchmarkMap3(b *testing.B) {
+	bl := NewBuilder(1)
+	s := bl.Param(0)
+	x := bl.Op2(OpXor, s, bl.Op2(OpShr, s, bl.Const(7), 0), 0)
+	c := Compile(bl.Finish(bl.Op2(OpMul, x, bl.Const(0x9e3779b97f4a7c15), 0)))
+	const n = 1 << 20
+	in := make(Array, n)
+	for i := range in {
+		in[i] = uint64(i) * 0x5851f42d4c957f2d
+	}
+	out := make([]uint64, n)
+	b.ResetTimer()
+	for done := 0; done < b.N; done += n {
+		m := min(n, b.N-done)
+		if _, err := c.Run(context.Background(), []Space{in[:m]}, Map, Options{Workers: 1, Out: out[:m]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

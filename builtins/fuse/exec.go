@@ -1,0 +1,581 @@
+package fuse
+
+import "math/bits"
+
+// Block is the number of items the CPU executor runs each instruction over.
+// 256 words per register keep a typical function's live registers in L1.
+const Block = 256
+
+// opCheck marks a check in the executor's code (Imm indexes Program.Checks).
+const opCheck = Op(255)
+
+type xinstr struct {
+	op      Op
+	k       bool // operand b is the constant imm (binary ops of immOps)
+	d       int32
+	a, b, c int32
+	imm     uint64
+}
+
+// immOps are the binary ops with a variant taking a constant operand b.
+var immOps = [numOps + 3]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
+	OpShl: true, OpShr: true, OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true}
+
+// plan is a program with its values assigned to registers of Block words:
+// parameters and constants keep their own, temporaries share the rest.
+type plan struct {
+	prog   *Program
+	code   []xinstr
+	nslots int
+	params []int32 // slot of each parameter
+	consts []xinstr
+	result int32
+	tail   *countTail // nil unless the program ends in a comparison with a constant
+	// resultTemp: the result lives in a temporary register (not a
+	// parameter's or a constant's), which map may point at its output.
+	resultTemp bool
+}
+
+func newPlan(p *Program) *plan {
+	last := make([]int, len(p.Instrs))
+	for i := range last {
+		last[i] = -1
+	}
+	use := func(v Value, at int) {
+		if v >= 0 && last[v] < at {
+			last[v] = at
+		}
+	}
+	ci := 0
+	// Positions: instruction i is at 2i+1, a check before instruction i at 2i.
+	for i, in := range p.Instrs {
+		for ; ci < len(p.Checks) && p.Checks[ci].At <= i; ci++ {
+			c := p.Checks[ci]
+			use(c.A, 2*i)
+			use(c.Mask, 2*i)
+			if c.Kind == CheckDelta {
+				use(c.B, 2*i)
+			}
+		}
+		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
+			use(v, 2*i+1)
+		}
+	}
+	end := 2 * len(p.Instrs)
+	for ; ci < len(p.Checks); ci++ {
+		c := p.Checks[ci]
+		use(c.A, end)
+		use(c.Mask, end)
+		if c.Kind == CheckDelta {
+			use(c.B, end)
+		}
+	}
+	use(p.Result, end+1)
+
+	pl := &plan{prog: p}
+	slot := make([]int32, len(p.Instrs))
+	var free []int32
+	newSlot := func() int32 {
+		if n := len(free); n > 0 {
+			s := free[n-1]
+			free = free[:n-1]
+			return s
+		}
+		pl.nslots++
+		return int32(pl.nslots - 1)
+	}
+	// dying[pos] lists the temporaries whose last use is at pos.
+	dying := map[int][]int32{}
+	// Parameters and constants own their registers for the whole run
+	// (constants are filled once per machine).
+	for i, in := range p.Instrs {
+		switch in.Op {
+		case OpParam:
+			slot[i] = newSlot()
+			pl.params = append(pl.params, slot[i])
+		case OpConst:
+			slot[i] = newSlot()
+			pl.consts = append(pl.consts, xinstr{d: slot[i], imm: in.Imm})
+		}
+	}
+	ci = 0
+	emitChecks := func(i int) {
+		for ; ci < len(p.Checks) && p.Checks[ci].At <= i; ci++ {
+			c := p.Checks[ci]
+			x := xinstr{op: opCheck, a: slot[c.A], b: -1, c: -1, imm: uint64(ci)}
+			if c.Kind == CheckDelta {
+				x.b = slot[c.B]
+			}
+			if c.Mask >= 0 {
+				x.c = slot[c.Mask]
+			}
+			pl.code = append(pl.code, x)
+		}
+	}
+	for i, in := range p.Instrs {
+		emitChecks(i)
+		free = append(free, dying[2*i]...)
+		if in.Op == OpParam || in.Op == OpConst || last[i] < 0 {
+			continue // dead values (an And folded into a popcount) cost nothing
+		}
+		x := xinstr{op: in.Op, a: -1, b: -1, c: -1, imm: in.Imm}
+		n := in.Op.arity()
+		if n > 0 {
+			x.a = slot[in.A]
+		}
+		if n > 1 {
+			x.b = slot[in.B]
+			if kb := p.Instrs[in.B]; kb.Op == OpConst && immOps[in.Op] {
+				x.k, x.b, x.imm = true, -1, kb.Imm
+			}
+		}
+		if n > 2 {
+			x.c = slot[in.C]
+		}
+		// Operands dying here free their registers after this instruction
+		// (an op never writes its destination before reading its operands
+		// at the same index, so d may equal an operand's slot).
+		for _, v := range []Value{in.A, in.B, in.C}[:n] {
+			if last[v] == 2*i+1 && p.Instrs[v].Op != OpParam && p.Instrs[v].Op != OpConst {
+				last[v] = -2 // free once
+				free = append(free, slot[v])
+			}
+		}
+		slot[i] = newSlot()
+		x.d = slot[i]
+		pl.code = append(pl.code, x)
+		if last[i] >= 0 && last[i]%2 == 0 {
+			dying[last[i]] = append(dying[last[i]], slot[i]) // last read by a check
+		} else if last[i] < 0 {
+			free = append(free, slot[i]) // dead (only when unused by anything)
+		}
+	}
+	emitChecks(len(p.Instrs))
+	pl.result = slot[p.Result]
+	pl.resultTemp = p.Instrs[p.Result].Op != OpParam && p.Instrs[p.Result].Op != OpConst
+	if n := len(pl.code); n > 0 {
+		if x := pl.code[n-1]; x.k && x.d == pl.result {
+			switch x.op {
+			case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+				pl.tail = &countTail{op: x.op, a: x.a, k: x.imm, pre: pl.code[:n-1]}
+			}
+		}
+	}
+	return pl
+}
+
+// machine runs a plan over blocks; one per worker.
+//
+// Registers are whole blocks (*[Block]uint64): every instruction computes
+// all Block lanes, also past the n items of a last, partial block (those
+// lanes hold garbage nobody reads), so that the loops carry no bounds
+// checks. Checks and results look at the first n lanes only.
+type machine struct {
+	pl   *plan
+	regs []*[Block]uint64
+	own  []*[Block]uint64 // the registers' own memory (params may point elsewhere)
+}
+
+func (pl *plan) machine() *machine {
+	m := &machine{pl: pl, regs: make([]*[Block]uint64, pl.nslots), own: make([]*[Block]uint64, pl.nslots)}
+	mem := make([][Block]uint64, pl.nslots)
+	for i := range m.regs {
+		m.own[i] = &mem[i]
+		m.regs[i] = m.own[i]
+	}
+	for _, c := range pl.consts {
+		r := m.own[c.d]
+		for i := range r {
+			r[i] = c.imm
+		}
+	}
+	return m
+}
+
+// paramBuf returns the register that parameter i reads, to fill.
+func (m *machine) paramBuf(i int) []uint64 { return m.own[m.pl.params[i]][:] }
+
+// setParam makes parameter i read xs in place: a full block of memory.
+func (m *machine) setParam(i int, xs *[Block]uint64) { m.regs[m.pl.params[i]] = xs }
+
+// resetParam makes parameter i read its own register again.
+func (m *machine) resetParam(i int) { m.regs[m.pl.params[i]] = m.own[m.pl.params[i]] }
+
+// run executes the program on the first n items of the parameter
+// registers. It returns the result registers (valid until the next run) and,
+// when some item fails a check, the first failing lane and that lane's first
+// failing check (lane -1 when none fails).
+func (m *machine) run(n int) (res []uint64, lane, check int) {
+	return m.runCode(m.pl.code, m.pl.result, n)
+}
+
+// runCode runs code and returns the register result (see run).
+func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lane, check int) {
+	lane, check = -1, -1
+	regs := m.regs
+	for k := range code {
+		x := &code[k]
+		if x.op == opCheck {
+			if l := m.check(x, n, lane); l >= 0 {
+				lane, check = l, int(x.imm)
+			}
+			continue
+		}
+		d := regs[x.d]
+		var a, b, c *[Block]uint64
+		if x.a >= 0 {
+			a = regs[x.a]
+		}
+		if x.b >= 0 {
+			b = regs[x.b]
+		}
+		if x.c >= 0 {
+			c = regs[x.c]
+		}
+		if x.k {
+			runImm(x.op, d, a, x.imm)
+			continue
+		}
+		switch x.op {
+		case OpAdd:
+			for i := range d {
+				d[i] = a[i] + b[i]
+			}
+		case OpSub:
+			for i := range d {
+				d[i] = a[i] - b[i]
+			}
+		case OpMul:
+			for i := range d {
+				d[i] = a[i] * b[i]
+			}
+		case OpDiv:
+			for i := range d {
+				if y := b[i]; y != 0 {
+					d[i] = a[i] / y
+				} else {
+					d[i] = 0
+				}
+			}
+		case OpMod:
+			for i := range d {
+				if y := b[i]; y != 0 {
+					d[i] = a[i] % y
+				} else {
+					d[i] = 0
+				}
+			}
+		case OpAnd:
+			for i := range d {
+				d[i] = a[i] & b[i]
+			}
+		case OpOr:
+			for i := range d {
+				d[i] = a[i] | b[i]
+			}
+		case OpXor:
+			for i := range d {
+				d[i] = a[i] ^ b[i]
+			}
+		case OpShl:
+			for i := range d {
+				s := b[i]
+				v := a[i] << (s & 63)
+				if s >= 64 {
+					v = 0
+				}
+				d[i] = v
+			}
+		case OpShr:
+			for i := range d {
+				s := b[i]
+				v := a[i] >> (s & 63)
+				if s >= 64 {
+					v = 0
+				}
+				d[i] = v
+			}
+		case OpNot:
+			for i := range d {
+				d[i] = ^a[i]
+			}
+		case OpNeg:
+			for i := range d {
+				d[i] = -a[i]
+			}
+		case OpEq:
+			for i := range d {
+				d[i] = b2w(a[i] == b[i])
+			}
+		case OpNe:
+			for i := range d {
+				d[i] = b2w(a[i] != b[i])
+			}
+		case OpLt:
+			for i := range d {
+				d[i] = b2w(a[i] < b[i])
+			}
+		case OpLe:
+			for i := range d {
+				d[i] = b2w(a[i] <= b[i])
+			}
+		case OpGt:
+			for i := range d {
+				d[i] = b2w(a[i] > b[i])
+			}
+		case OpGe:
+			for i := range d {
+				d[i] = b2w(a[i] >= b[i])
+			}
+		case OpLNot:
+			for i := range d {
+				d[i] = b2w(a[i] == 0)
+			}
+		case OpBool:
+			for i := range d {
+				d[i] = b2w(a[i] != 0)
+			}
+		case OpSelect:
+			for i := range d {
+				t := a[i]
+				mk := -((t | -t) >> 63) // all ones when t != 0
+				d[i] = b[i]&mk | c[i]&^mk
+			}
+		case OpPopcount:
+			for i := range d {
+				d[i] = uint64(bits.OnesCount64(a[i]))
+			}
+		case opPopAndK:
+			k := x.imm
+			for i := range d {
+				d[i] = uint64(bits.OnesCount64(a[i] & k))
+			}
+		case opXorShrK:
+			k := x.imm & 63
+			for i := range d {
+				d[i] = a[i] ^ a[i]>>k
+			}
+		case opXorShlK:
+			k := x.imm & 63
+			for i := range d {
+				d[i] = a[i] ^ a[i]<<k
+			}
+		case OpBsf:
+			for i := range d {
+				d[i] = uint64(bits.TrailingZeros64(a[i]))
+			}
+		case OpBsr:
+			for i := range d {
+				d[i] = uint64(63 - bits.LeadingZeros64(a[i]))
+			}
+		case OpLsb:
+			for i := range d {
+				d[i] = a[i] & -a[i]
+			}
+		case OpRotl:
+			if x.imm == 64 {
+				for i := range d {
+					d[i] = bits.RotateLeft64(a[i], int(b[i]&63))
+				}
+			} else {
+				for i := range d {
+					d[i] = rot(a[i], b[i], x.imm)
+				}
+			}
+		case OpRotr:
+			if x.imm == 64 {
+				for i := range d {
+					d[i] = bits.RotateLeft64(a[i], -int(b[i]&63))
+				}
+			} else {
+				for i := range d {
+					d[i] = rot(a[i], -b[i], x.imm)
+				}
+			}
+		case OpReverse:
+			s := 64 - x.imm
+			for i := range d {
+				d[i] = bits.Reverse64(a[i]) >> s
+			}
+		case OpSwapBytes:
+			s := 64 - x.imm
+			for i := range d {
+				d[i] = bits.ReverseBytes64(a[i]) >> s
+			}
+		case OpPdep:
+			for i := range d {
+				d[i] = Pdep(a[i], b[i])
+			}
+		case OpPext:
+			for i := range d {
+				d[i] = Pext(a[i], b[i])
+			}
+		case OpParity:
+			for i := range d {
+				d[i] = uint64(bits.OnesCount64(a[i]) & 1)
+			}
+		case OpGray:
+			for i := range d {
+				d[i] = a[i] ^ a[i]>>1
+			}
+		default: // rare ops: the scalar definition
+			in := Instr{Op: x.op, Imm: x.imm}
+			for i := range d {
+				var av, bv, cv uint64
+				if a != nil {
+					av = a[i]
+				}
+				if b != nil {
+					bv = b[i]
+				}
+				if c != nil {
+					cv = c[i]
+				}
+				d[i] = Eval1(in, av, bv, cv)
+			}
+		}
+	}
+	return m.regs[result][:n], lane, check
+}
+
+// countTail is set when the program ends by comparing a value with a
+// constant (popcount(...) == 3): count runs the code before that
+// comparison and counts the comparison's true results in the same pass.
+type countTail struct {
+	op  Op
+	a   int32 // the compared register
+	k   uint64
+	pre []xinstr
+}
+
+// countCmp counts the lanes of a (the first n) for which "a op k" holds.
+func countCmp(op Op, a []uint64, k uint64) uint64 {
+	var c uint64
+	switch op {
+	case OpEq:
+		for _, v := range a {
+			c += b2w(v == k)
+		}
+	case OpNe:
+		for _, v := range a {
+			c += b2w(v != k)
+		}
+	case OpLt:
+		for _, v := range a {
+			c += b2w(v < k)
+		}
+	case OpLe:
+		for _, v := range a {
+			c += b2w(v <= k)
+		}
+	case OpGt:
+		for _, v := range a {
+			c += b2w(v > k)
+		}
+	case OpGe:
+		for _, v := range a {
+			c += b2w(v >= k)
+		}
+	}
+	return c
+}
+
+// runImm runs a binary op whose operand b is the constant k.
+func runImm(op Op, d, a *[Block]uint64, k uint64) {
+	switch op {
+	case OpAdd:
+		for i := range d {
+			d[i] = a[i] + k
+		}
+	case OpSub:
+		for i := range d {
+			d[i] = a[i] - k
+		}
+	case OpMul:
+		for i := range d {
+			d[i] = a[i] * k
+		}
+	case OpAnd:
+		for i := range d {
+			d[i] = a[i] & k
+		}
+	case OpOr:
+		for i := range d {
+			d[i] = a[i] | k
+		}
+	case OpXor:
+		for i := range d {
+			d[i] = a[i] ^ k
+		}
+	case OpShl:
+		if k >= 64 {
+			clear(d[:])
+			return
+		}
+		for i := range d {
+			d[i] = a[i] << k
+		}
+	case OpShr:
+		if k >= 64 {
+			clear(d[:])
+			return
+		}
+		for i := range d {
+			d[i] = a[i] >> k
+		}
+	case OpEq:
+		for i := range d {
+			d[i] = b2w(a[i] == k)
+		}
+	case OpNe:
+		for i := range d {
+			d[i] = b2w(a[i] != k)
+		}
+	case OpLt:
+		for i := range d {
+			d[i] = b2w(a[i] < k)
+		}
+	case OpLe:
+		for i := range d {
+			d[i] = b2w(a[i] <= k)
+		}
+	case OpGt:
+		for i := range d {
+			d[i] = b2w(a[i] > k)
+		}
+	case OpGe:
+		for i := range d {
+			d[i] = b2w(a[i] >= k)
+		}
+	}
+}
+
+// check returns the first lane below limit (all lanes when limit < 0) that
+// executes x and fails it, or -1.
+func (m *machine) check(x *xinstr, n, limit int) int {
+	if limit >= 0 {
+		n = limit
+	}
+	c := &m.pl.prog.Checks[x.imm]
+	a := m.regs[x.a][:n]
+	var mask, b []uint64
+	if x.c >= 0 {
+		mask = m.regs[x.c][:n]
+	}
+	if x.b >= 0 {
+		b = m.regs[x.b][:n]
+	}
+	for i := range a {
+		if mask != nil && mask[i] == 0 {
+			continue
+		}
+		var bv uint64
+		if b != nil {
+			bv = b[i]
+		}
+		if !checkOK(c.Kind, a[i], bv, c.Imm) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,377 @@
+// Package fuse compiles a small function of 64-bit words into a straight
+// line of word operations (the IR) and runs it over spaces of items: on the
+// CPU a block of items at a time (each instruction loops over the block, so
+// dispatch is paid once per block), or as generated C/CUDA code. Control flow
+// (if/else, conditional expressions, and/or, returns) is turned into
+// predication: both sides are computed and a select merges them, and the
+// operations that can fail (bsf of 0, // by 0, ...) carry the mask of the
+// items that really execute them. The package knows nothing of Starlark:
+// the binding (builtins/fuse.go) translates syntax trees with a Builder.
+package fuse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Op is an IR operation. Every value is a 64-bit word; comparisons give 0
+// or 1; arithmetic wraps mod 2^64; a shift by 64 or more gives 0; // and %
+// by 0 give 0 (a Check reports the error where the item executes them).
+type Op uint8
+
+// The operations. Operands are A, B, C (value ids); Imm is a constant.
+const (
+	OpConst     Op = iota // Imm
+	OpParam               // parameter Imm
+	OpAdd                 // A + B
+	OpSub                 // A - B
+	OpMul                 // A * B
+	OpDiv                 // A / B (0 when B == 0)
+	OpMod                 // A % B (0 when B == 0)
+	OpAnd                 // A & B
+	OpOr                  // A | B
+	OpXor                 // A ^ B
+	OpShl                 // A << B (0 when B >= 64)
+	OpShr                 // A >> B (0 when B >= 64)
+	OpNot                 // ^A
+	OpNeg                 // -A
+	OpEq                  // A == B
+	OpNe                  // A != B
+	OpLt                  // A < B
+	OpLe                  // A <= B
+	OpGt                  // A > B
+	OpGe                  // A >= B
+	OpLNot                // A == 0
+	OpBool                // A != 0
+	OpSelect              // A != 0 ? B : C
+	OpPopcount            // popcount(A)
+	OpBsf                 // trailing zeros of A (64 when A == 0)
+	OpBsr                 // 63 - leading zeros of A (wraps when A == 0)
+	OpLsb                 // A & -A
+	OpRotl                // rotate A left by B within Imm bits
+	OpRotr                // rotate A right by B within Imm bits
+	OpReverse             // reverse the low Imm bits of A
+	OpSwapBytes           // reverse the low Imm/8 bytes of A
+	OpPdep                // pdep(A, B)
+	OpPext                // pext(A, B)
+	OpDeltaSwap           // delta_swap(A, B, C) (A when C > 63)
+	OpParity              // popcount(A) & 1
+	OpGray                // A ^ A>>1
+	OpGrayInv             // prefix xor of A from the top
+	numOps
+
+	// opPopAndK is popcount(A & Imm), which the CPU executor runs as one
+	// pass (the usual popcount(s & mask)); only Compile makes it.
+	opPopAndK = numOps
+	// opXorShrK and opXorShlK are A ^ A>>Imm and A ^ A<<Imm (Imm < 64),
+	// the xorshift step of hashes and Gray codes, as one pass.
+	opXorShrK = numOps + 1
+	opXorShlK = numOps + 2
+)
+
+var opNames = [...]string{"const", "param", "add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr",
+	"not", "neg", "eq", "ne", "lt", "le", "gt", "ge", "lnot", "bool", "select", "popcount", "bsf", "bsr", "lsb",
+	"rotl", "rotr", "reverse", "swap_bytes", "pdep", "pext", "delta_swap", "parity", "gray", "gray_inverse"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op%d", o)
+}
+
+// arity is the number of value operands of each op.
+func (o Op) arity() int {
+	switch o {
+	case OpConst, OpParam:
+		return 0
+	case opPopAndK, opXorShrK, opXorShlK, OpNot, OpNeg, OpLNot, OpBool, OpPopcount, OpBsf, OpBsr, OpLsb, OpReverse, OpSwapBytes, OpParity, OpGray, OpGrayInv:
+		return 1
+	case OpSelect, OpDeltaSwap:
+		return 3
+	}
+	return 2
+}
+
+// Value is the id of an IR value (an index into Program.Instrs).
+type Value int32
+
+// NoMask is the mask of code that every item executes.
+const NoMask Value = -1
+
+// Instr computes one value.
+type Instr struct {
+	Op      Op
+	A, B, C Value
+	Imm     uint64
+}
+
+// CheckKind says what a Check verifies.
+type CheckKind uint8
+
+// The checks. Each fails for an item where Mask is non-zero (or Mask is
+// NoMask) and the condition is violated.
+const (
+	CheckNonZero  CheckKind = iota // A != 0 (bsf, bsr, //, %)
+	CheckFits                      // A < 2^Imm
+	CheckDelta                     // delta_swap(x, mask=A, delta=B): B <= 63, A<<B>>B == A, A<<B & A == 0 unless B == 0
+	CheckReturned                  // A != 0: the body returned
+)
+
+// Check is an error test the function performs, placed in program order:
+// for an item, the first failing check (in order) is its error, and over a
+// space the failing item that comes first in the space's order is reported.
+type Check struct {
+	Kind CheckKind
+	A, B Value
+	Imm  uint64
+	Mask Value
+	// At is the instruction count when the check was made: it runs after
+	// Instrs[:At] and before the rest.
+	At int
+	// Msg describes the failure ("bsf: x = 0 has no one bit"); Line and Col
+	// locate the construct in the function's source.
+	Msg       string
+	Line, Col int
+}
+
+// Program is a compiled function: the instructions, the checks, and the
+// result value.
+type Program struct {
+	Params int // 1 to 3
+	Instrs []Instr
+	Checks []Check
+	Result Value
+}
+
+func (p *Program) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "params %d\n", p.Params)
+	ci := 0
+	for i, in := range p.Instrs {
+		for ci < len(p.Checks) && p.Checks[ci].At <= i {
+			fmt.Fprintf(&b, "  check %+v\n", p.Checks[ci])
+			ci++
+		}
+		fmt.Fprintf(&b, "  v%d = %s", i, in.Op)
+		switch in.Op.arity() {
+		case 0:
+			fmt.Fprintf(&b, " %#x", in.Imm)
+		case 1:
+			fmt.Fprintf(&b, " v%d", in.A)
+		case 2:
+			fmt.Fprintf(&b, " v%d v%d", in.A, in.B)
+		case 3:
+			fmt.Fprintf(&b, " v%d v%d v%d", in.A, in.B, in.C)
+		}
+		if in.Imm != 0 && in.Op.arity() > 0 {
+			fmt.Fprintf(&b, " imm=%d", in.Imm)
+		}
+		b.WriteByte('\n')
+	}
+	for ; ci < len(p.Checks); ci++ {
+		fmt.Fprintf(&b, "  check %+v\n", p.Checks[ci])
+	}
+	fmt.Fprintf(&b, "  return v%d\n", p.Result)
+	return b.String()
+}
+
+// Builder builds a Program, folding constants and sharing equal values.
+type Builder struct {
+	p    Program
+	memo map[Instr]Value
+}
+
+// NewBuilder starts a program of n parameters (1 to 3).
+func NewBuilder(n int) *Builder {
+	b := &Builder{p: Program{Params: n}, memo: map[Instr]Value{}}
+	for i := 0; i < n; i++ {
+		b.add(Instr{Op: OpParam, Imm: uint64(i), A: -1, B: -1, C: -1})
+	}
+	return b
+}
+
+func (b *Builder) add(in Instr) Value {
+	if v, ok := b.memo[in]; ok {
+		return v
+	}
+	v := Value(len(b.p.Instrs))
+	b.p.Instrs = append(b.p.Instrs, in)
+	b.memo[in] = v
+	return v
+}
+
+// Param returns parameter i.
+func (b *Builder) Param(i int) Value { return Value(i) }
+
+// Const returns the constant x.
+func (b *Builder) Const(x uint64) Value {
+	return b.add(Instr{Op: OpConst, Imm: x, A: -1, B: -1, C: -1})
+}
+
+// IsConst reports whether v is a constant, and its value.
+func (b *Builder) IsConst(v Value) (uint64, bool) {
+	if v < 0 {
+		return 0, false
+	}
+	in := b.p.Instrs[v]
+	return in.Imm, in.Op == OpConst
+}
+
+// Op1, Op2 and Op3 add an operation (Imm is the width of rotations,
+// reversals and byte swaps; 0 means 64).
+func (b *Builder) Op1(op Op, a Value, imm uint64) Value { return b.Op3(op, a, -1, -1, imm) }
+
+// Op2 adds a binary operation.
+func (b *Builder) Op2(op Op, a, x Value, imm uint64) Value { return b.Op3(op, a, x, -1, imm) }
+
+// Op3 adds an operation of up to three operands, folding it when every
+// operand is a constant.
+func (b *Builder) Op3(op Op, a, x, c Value, imm uint64) Value {
+	if imm == 0 && (op == OpRotl || op == OpRotr || op == OpReverse || op == OpSwapBytes) {
+		imm = 64
+	}
+	in := Instr{Op: op, A: a, B: x, C: c, Imm: imm}
+	var args [3]uint64
+	all := true
+	for i, v := range []Value{a, x, c}[:op.arity()] {
+		k, ok := b.IsConst(v)
+		all = all && ok
+		args[i] = k
+	}
+	if all {
+		return b.Const(Eval1(in, args[0], args[1], args[2]))
+	}
+	if op == OpSelect {
+		if k, ok := b.IsConst(a); ok {
+			if k != 0 {
+				return x
+			}
+			return c
+		}
+		if x == c {
+			return x
+		}
+	}
+	return b.add(in)
+}
+
+// Check adds a check at the current point of the program.
+func (b *Builder) Check(c Check) {
+	if c.Kind == CheckFits && c.Imm >= 64 {
+		return
+	}
+	if c.Mask >= 0 {
+		if k, ok := b.IsConst(c.Mask); ok {
+			if k == 0 {
+				return // nobody executes it
+			}
+			c.Mask = NoMask
+		}
+	}
+	if k, ok := b.IsConst(c.A); ok {
+		var bk uint64
+		if c.Kind == CheckDelta {
+			var okb bool
+			if bk, okb = b.IsConst(c.B); !okb {
+				goto keep
+			}
+		}
+		if checkOK(c.Kind, k, bk, c.Imm) {
+			return
+		}
+	}
+keep:
+	c.At = len(b.p.Instrs)
+	b.p.Checks = append(b.p.Checks, c)
+}
+
+// Finish returns the program computing result, without the instructions
+// that neither the result nor a check needs.
+func (b *Builder) Finish(result Value) *Program {
+	p := b.p
+	p.Result = result
+	live := make([]bool, len(p.Instrs))
+	mark := func(v Value) {
+		if v >= 0 {
+			live[v] = true
+		}
+	}
+	mark(result)
+	for _, c := range p.Checks {
+		mark(c.A)
+		if c.Kind == CheckDelta {
+			mark(c.B)
+		}
+		mark(c.Mask)
+	}
+	for i := len(p.Instrs) - 1; i >= 0; i-- {
+		if !live[i] {
+			continue
+		}
+		in := p.Instrs[i]
+		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
+			mark(v)
+		}
+	}
+	for i := 0; i < p.Params; i++ {
+		live[i] = true
+	}
+	newID := make([]Value, len(p.Instrs))
+	var out []Instr
+	for i, in := range p.Instrs {
+		if !live[i] {
+			newID[i] = -1
+			continue
+		}
+		newID[i] = Value(len(out))
+		out = append(out, in)
+	}
+	re := func(v Value) Value {
+		if v < 0 {
+			return v
+		}
+		return newID[v]
+	}
+	for i := range out {
+		n := out[i].Op.arity()
+		if n > 0 {
+			out[i].A = re(out[i].A)
+		}
+		if n > 1 {
+			out[i].B = re(out[i].B)
+		}
+		if n > 2 {
+			out[i].C = re(out[i].C)
+		}
+	}
+	checks := make([]Check, len(p.Checks))
+	for i, c := range p.Checks {
+		c.A, c.Mask = re(c.A), re(c.Mask)
+		if c.Kind == CheckDelta {
+			c.B = re(c.B)
+		}
+		at := 0
+		for j := 0; j < c.At; j++ {
+			if live[j] {
+				at++
+			}
+		}
+		c.At = at
+		checks[i] = c
+	}
+	return &Program{Params: p.Params, Instrs: out, Checks: checks, Result: re(result)}
+}
+
+// checkOK reports whether a check passes for operand values a, b.
+func checkOK(kind CheckKind, a, b, imm uint64) bool {
+	switch kind {
+	case CheckNonZero, CheckReturned:
+		return a != 0
+	case CheckFits:
+		return imm >= 64 || a>>imm == 0
+	case CheckDelta:
+		return b <= 63 && a<<b>>b == a && (b == 0 || a<<b&a == 0)
+	}
+	return false
+}

@@ -1,0 +1,465 @@
+package fuse
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bitsh/bitsh/builtins/subset"
+)
+
+// A Space is an indexed sequence of items that can be generated from any
+// index, so that workers generate their parts straight into their blocks.
+type Space interface {
+	Len() uint64
+	// Fill writes items start, start+1, ... into dst.
+	Fill(start uint64, dst []uint64)
+}
+
+// slicer is a Space whose items already lie in memory.
+type slicer interface {
+	slice(start, n uint64) []uint64
+}
+
+// Array is a space of words in memory.
+type Array []uint64
+
+// Len returns the number of words.
+func (a Array) Len() uint64 { return uint64(len(a)) }
+
+// Fill copies words.
+func (a Array) Fill(start uint64, dst []uint64) { copy(dst, a[start:]) }
+
+func (a Array) slice(start, n uint64) []uint64 { return a[start : start+n] }
+
+// Range is the space start, start+step, ... (N items, wrapping mod 2^64).
+type Range struct{ Start, Step, N uint64 }
+
+// Len returns N.
+func (r Range) Len() uint64 { return r.N }
+
+// Fill generates the items.
+func (r Range) Fill(start uint64, dst []uint64) {
+	x := r.Start + start*r.Step
+	if r.Step == 1 {
+		for i := range dst {
+			dst[i] = x + uint64(i)
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = x + uint64(i)*r.Step
+	}
+}
+
+// Subsets is the space of the subsets of D in ascending order, by the carry
+// rippler; Seek(i) is item i (the i-th subset), N the number of items.
+// With K >= 0 it is the subsets of K bits, in the snoob order.
+type Subsets struct {
+	D    uint64
+	K    int
+	N    uint64
+	Seek func(i uint64) uint64
+}
+
+// Len returns N.
+func (s Subsets) Len() uint64 { return s.N }
+
+// Fill generates the items from Seek(start).
+func (s Subsets) Fill(start uint64, dst []uint64) {
+	x := s.Seek(start)
+	d := s.D
+	if s.K < 0 {
+		for i := range dst {
+			dst[i] = x
+			x = (x - d) & d
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = x
+		if i+1 < len(dst) {
+			x, _ = subset.Snoob(x, d)
+		}
+	}
+}
+
+// Method is what a run computes.
+type Method int
+
+// The methods of a fused value over a space.
+const (
+	Map    Method = iota // every result, into Options.Out
+	Count                // how many results are non-zero
+	Sum                  // the exact sum of the results
+	Min                  // the least result
+	Max                  // the greatest result
+	First                // the first item (in order) with a non-zero result
+	Filter               // every such item, in order
+)
+
+// Options tune a run.
+type Options struct {
+	Workers  int
+	Progress func(done, total int64) // called now and then; may be nil
+	Out      []uint64                // Map: the results, len == space length
+	Limit    uint64                  // Filter: more items than this is an error
+}
+
+// Result is what a run found.
+type Result struct {
+	Count        uint64 // Count
+	SumHi, SumLo uint64 // Sum: the 128-bit total
+	Value        uint64 // Min, Max
+	Found        bool   // First: whether an item was found; Min, Max: whether the space is non-empty
+	Index        uint64 // First: the item's index
+	Items        []uint64
+}
+
+// ItemError is a check that failed on an item.
+type ItemError struct {
+	Index  uint64   // the item's position in the space
+	Params []uint64 // its parameter values
+	Check  *Check
+}
+
+func (e *ItemError) Error() string {
+	return fmt.Sprintf("%d:%d: %s (item %d of the space, %#x)", e.Check.Line, e.Check.Col, e.Check.Msg, e.Index, e.Params[0])
+}
+
+// LimitError says a filter found more than Limit items.
+type LimitError struct{ Limit uint64 }
+
+func (e *LimitError) Error() string { return fmt.Sprintf("more than limit = %d items", e.Limit) }
+
+// Compiled is a program ready to run on the CPU.
+type Compiled struct {
+	Prog *Program
+	pl   *plan
+}
+
+// Compile prepares p for the CPU executor.
+func Compile(p *Program) *Compiled { return &Compiled{Prog: p, pl: newPlan(peephole(p))} }
+
+// peephole rewrites popcount(x & K) as one instruction. The copy shares
+// p's checks, so that errors point into p.
+func peephole(p *Program) *Program {
+	q := *p
+	q.Instrs = append([]Instr(nil), p.Instrs...)
+	for i, in := range q.Instrs {
+		switch in.Op {
+		case OpPopcount:
+			and := p.Instrs[in.A]
+			if and.Op == OpAnd && p.Instrs[and.B].Op == OpConst {
+				q.Instrs[i] = Instr{Op: opPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
+			}
+		case OpXor:
+			// a ^ (a >> K) or (a >> K) ^ a, likewise <<, with K < 64.
+			for _, pair := range [][2]Value{{in.A, in.B}, {in.B, in.A}} {
+				sh := p.Instrs[pair[1]]
+				if (sh.Op == OpShr || sh.Op == OpShl) && sh.A == pair[0] && p.Instrs[sh.B].Op == OpConst && p.Instrs[sh.B].Imm < 64 {
+					op := opXorShrK
+					if sh.Op == OpShl {
+						op = opXorShlK
+					}
+					q.Instrs[i] = Instr{Op: op, A: pair[0], B: -1, C: -1, Imm: p.Instrs[sh.B].Imm}
+					break
+				}
+			}
+		}
+	}
+	return &q
+}
+
+// Call runs the program on one item.
+func (c *Compiled) Call(params []uint64) (uint64, error) {
+	m := c.pl.machine()
+	for i, x := range params {
+		m.paramBuf(i)[0] = x
+	}
+	res, lane, chk := m.run(1)
+	if lane >= 0 {
+		return 0, &ItemError{Index: 0, Params: params, Check: &c.Prog.Checks[chk]}
+	}
+	return res[0], nil
+}
+
+type taskOut struct {
+	count        uint64
+	sumHi, sumLo uint64
+	val          uint64
+	any          bool
+	items        []uint64
+	hit          int64 // first: lowest hit index, or -1
+}
+
+// Run applies the program to every item of the spaces (one per parameter,
+// all of the same length; spaces[0] is the space, the others feed the
+// further parameters) with method, on opt.Workers goroutines. It polls ctx
+// between blocks. The answer does not depend on the number of workers:
+// First, Filter and errors follow the space's order.
+func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt Options) (*Result, error) {
+	n := spaces[0].Len()
+	for _, s := range spaces[1:] {
+		if s.Len() != n {
+			return nil, fmt.Errorf("spaces of different lengths (%d and %d)", n, s.Len())
+		}
+	}
+	workers := max(opt.Workers, 1)
+	task := uint64(64 * Block)
+	if per := n / uint64(workers*8); per < task {
+		task = max(Block, (per+Block-1)/Block*Block)
+	}
+	ntasks := (n + task - 1) / task
+	// A comparison's results are 0 or 1: count them by adding.
+	zeroOne := false
+	switch c.Prog.Instrs[c.Prog.Result].Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool, OpParity:
+		zeroOne = true
+	}
+	if uint64(workers) > ntasks {
+		workers = int(max(ntasks, 1))
+	}
+
+	var (
+		next     atomic.Uint64
+		cutoff   atomic.Uint64 // tasks above it need not run (first hit or error)
+		stop     atomic.Bool
+		done     atomic.Int64
+		found    atomic.Uint64 // filter: items so far
+		mu       sync.Mutex
+		errIdx   = ^uint64(0)
+		errOut   *ItemError
+		outs     []taskOut // per worker
+		filters  = map[uint64][]uint64{}
+		limitHit bool
+	)
+	cutoff.Store(^uint64(0))
+	lowerCutoff := func(t uint64) {
+		for {
+			c := cutoff.Load()
+			if t >= c || cutoff.CompareAndSwap(c, t) {
+				return
+			}
+		}
+	}
+	ctxDone := make(chan struct{})
+	defer close(ctxDone)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Store(true)
+		case <-ctxDone:
+		}
+	}()
+
+	outs = make([]taskOut, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			m := c.pl.machine()
+			o := &outs[w]
+			o.hit = -1
+			if method == Min {
+				o.val = ^uint64(0)
+			}
+			for !stop.Load() {
+				t := next.Add(1) - 1
+				if t >= ntasks || t > cutoff.Load() {
+					return
+				}
+				lo, hi := t*task, min((t+1)*task, n)
+				var items []uint64
+				for b := lo; b < hi && !stop.Load(); b += Block {
+					k := min(uint64(Block), hi-b)
+					for i, s := range spaces {
+						if sl, ok := s.(slicer); ok && k == Block {
+							m.setParam(i, (*[Block]uint64)(sl.slice(b, k)))
+						} else {
+							m.resetParam(i)
+							s.Fill(b, m.paramBuf(i)[:k])
+						}
+					}
+					// map writes the result register straight into the
+					// output (no copy) when it is a temporary of a full block.
+					direct := method == Map && k == Block && m.pl.resultTemp
+					if direct {
+						m.regs[m.pl.result] = (*[Block]uint64)(opt.Out[b : b+Block])
+					}
+					var res []uint64
+					var lane, chk int
+					tail := method == Count && m.pl.tail != nil
+					if tail {
+						res, lane, chk = m.runCode(m.pl.tail.pre, m.pl.tail.a, int(k))
+					} else {
+						res, lane, chk = m.run(int(k))
+					}
+					if direct {
+						m.regs[m.pl.result] = m.own[m.pl.result]
+					}
+					limit := len(res)
+					if lane >= 0 {
+						limit = lane
+					}
+					hitLane := -1
+					switch method {
+					case Map:
+						if !direct {
+							copy(opt.Out[b:], res[:limit])
+						}
+					case Count:
+						var cnt uint64
+						if tail {
+							cnt = countCmp(m.pl.tail.op, res[:limit], m.pl.tail.k)
+						} else if zeroOne {
+							for _, r := range res[:limit] {
+								cnt += r
+							}
+						} else {
+							for _, r := range res[:limit] {
+								cnt += (r | -r) >> 63
+							}
+						}
+						o.count += cnt
+					case Sum:
+						lo, hi := o.sumLo, o.sumHi
+						for _, r := range res[:limit] {
+							var cy uint64
+							lo, cy = bits.Add64(lo, r, 0)
+							hi += cy
+						}
+						o.sumLo, o.sumHi = lo, hi
+					case Min:
+						v := o.val
+						for _, r := range res[:limit] {
+							v = min(v, r)
+						}
+						o.val = v
+						o.any = o.any || limit > 0
+					case Max:
+						v := o.val
+						for _, r := range res[:limit] {
+							v = max(v, r)
+						}
+						o.val = v
+						o.any = o.any || limit > 0
+					case First:
+						for i, r := range res[:limit] {
+							if r != 0 {
+								hitLane = i
+								break
+							}
+						}
+					case Filter:
+						p0 := m.regs[m.pl.params[0]]
+						before := len(items)
+						for i, r := range res[:limit] {
+							if r != 0 {
+								items = append(items, p0[i])
+							}
+						}
+						if added := uint64(len(items) - before); added > 0 && found.Add(added) > opt.Limit {
+							mu.Lock()
+							limitHit = true
+							mu.Unlock()
+							stop.Store(true)
+						}
+					}
+					if hitLane >= 0 {
+						o.hit = int64(b) + int64(hitLane)
+						lowerCutoff(t)
+						break
+					}
+					if lane >= 0 {
+						idx := b + uint64(lane)
+						params := make([]uint64, len(spaces))
+						for i := range spaces {
+							params[i] = m.regs[m.pl.params[i]][lane]
+						}
+						mu.Lock()
+						if idx < errIdx {
+							errIdx = idx
+							errOut = &ItemError{Index: idx, Params: params, Check: &c.Prog.Checks[chk]}
+						}
+						mu.Unlock()
+						lowerCutoff(t)
+						break
+					}
+				}
+				if method == Filter && len(items) > 0 {
+					mu.Lock()
+					filters[t] = items
+					mu.Unlock()
+				}
+				if o.hit >= 0 && method == First {
+					return
+				}
+				if opt.Progress != nil {
+					opt.Progress(done.Add(int64(hi-lo)), int64(n))
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	bestHit := int64(-1)
+	for _, o := range outs {
+		if o.hit >= 0 && (bestHit < 0 || o.hit < bestHit) {
+			bestHit = o.hit
+		}
+	}
+	if errOut != nil && (bestHit < 0 || uint64(bestHit) > errOut.Index) {
+		return nil, errOut
+	}
+	if limitHit {
+		return nil, &LimitError{Limit: opt.Limit}
+	}
+	switch method {
+	case Count:
+		for _, o := range outs {
+			res.Count += o.count
+		}
+	case Sum:
+		for _, o := range outs {
+			var cy uint64
+			res.SumLo, cy = bits.Add64(res.SumLo, o.sumLo, 0)
+			res.SumHi += o.sumHi + cy
+		}
+	case Min, Max:
+		res.Value = outs[0].val
+		for _, o := range outs {
+			if !o.any {
+				continue
+			}
+			if !res.Found || (method == Min && o.val < res.Value) || (method == Max && o.val > res.Value) {
+				res.Value = o.val
+			}
+			res.Found = true
+		}
+	case First:
+		if bestHit >= 0 {
+			res.Found, res.Index = true, uint64(bestHit)
+		}
+	case Filter:
+		keys := make([]uint64, 0, len(filters))
+		total := 0
+		for k, v := range filters {
+			keys = append(keys, k)
+			total += len(v)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		res.Items = make([]uint64, 0, total)
+		for _, k := range keys {
+			res.Items = append(res.Items, filters[k]...)
+		}
+	}
+	return res, nil
+}
