@@ -35,7 +35,10 @@ counting completions (BEST theorem), a millisecond for any n. Error outside
 Returns a lazy value over all De Bruijn magics for width whose top
 log2(width) bits are zero, ascending (the order of debruijn). Supports
 for loops (native enumeration), len() (2, 16, 2048 or 67108864), s[i]
-(= debruijn(i + 1), negative i from the end), m in s and s.count.`},
+(= debruijn(i + 1), negative i from the end), m in s, s.count, and
+s.index(m), the 0-based position of the magic m (s[s.index(m)] == m, the
+inverse of debruijn(n, width) less one), computed by counting like
+debruijn, not by iterating; error if m is not in s.`},
 	)
 }
 
@@ -186,13 +189,32 @@ func (s *debruijnSeqs) CompareSameType(op syntax.Token, y starlark.Value, _ int)
 }
 
 func (s *debruijnSeqs) Attr(name string) (starlark.Value, error) {
-	if name == "count" {
+	switch name {
+	case "count":
 		return starlark.MakeUint64(debruijn.Count(s.width)), nil
+	case "index":
+		return starlark.NewBuiltin("index", s.index).BindReceiver(s), nil
 	}
 	return nil, nil
 }
 
-func (s *debruijnSeqs) AttrNames() []string { return []string{"count"} }
+func (s *debruijnSeqs) AttrNames() []string { return []string{"count", "index"} }
+
+// index is s.index(m): the 0-based position of the magic m, so that
+// s[s.index(m)] == m, by counting completions (debruijn.Rank), not by
+// iterating.
+func (s *debruijnSeqs) index(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "debruijn_sequences.index"
+	var m Word
+	if err := unpack(fn, args, kwargs, "m", &m); err != nil {
+		return nil, err
+	}
+	n, ok := debruijn.Rank(uint64(m), s.width)
+	if !ok {
+		return nil, fmt.Errorf("%s: m = %s is not in %s (a De Bruijn magic for width = %d with its top %d bits zero)", fn, hexWord(m), s, s.width, bitsLen(s.width))
+	}
+	return starlark.MakeUint64(n - 1), nil
+}
 
 func (s *debruijnSeqs) Get(key starlark.Value) (starlark.Value, bool, error) {
 	i, err := indexArg(s.Type(), key, s.lazyCount())
