@@ -41,7 +41,7 @@ func BenchmarkCall(b *testing.B) {
 		{"flip_diag", "flip_diag", starlark.Tuple{w(0o4562), w(2)}},
 		{"canonical", "canonical", starlark.Tuple{w(0o4562), w(2), starlark.String("symmetric")}},
 		{"is_debruijn", "is_debruijn", starlark.Tuple{w(0x1D), w(8)}},
-		{"hex", "hex", starlark.Tuple{w(0xff), w(6)}},
+		{"hex", "hex", starlark.Tuple{w(0x3f), w(6)}},
 		{"gray_inverse", "gray_inverse", starlark.Tuple{w(0x1234)}},
 	} {
 		fn, ok := env[c.fn]
