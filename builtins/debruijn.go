@@ -24,7 +24,8 @@ T[((m << i) mod 2^width) >> (width - s)] = i. debruijn_table(0x1D, 8) ==
 Returns the index of the least significant one bit of x computed as
 T[((x & -x) * magic mod 2^width) >> (width - s)], T = debruijn_table(magic,
 width). Error if x == 0, if x does not fit in width or if magic is not a
-De Bruijn magic.`},
+De Bruijn magic.
+` + elementwiseDoc + ``},
 		Builtin{Name: "debruijn", Topic: "debruijn", Fn: debruijnFn, Doc: `debruijn(n, width=64)
 Returns the n-th (from 1) De Bruijn magic for width in ascending numeric
 order among those whose top log2(width) bits are zero, the order of Gerd
