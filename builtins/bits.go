@@ -99,8 +99,8 @@ Python's math.comb) or beyond 2^63-1, or if the result would exceed
 }
 
 func bitsOf(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x Word
-	if err := unpack(b.Name(), args, kwargs, "x", &x); err != nil {
+	x, err := wordArg(b.Name(), "x", args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	idx := bitops.Indices(uint64(x))

@@ -51,12 +51,9 @@ func magicError(fn, name string, m Word, w Width) error {
 }
 
 func isDebruijn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	m, width, ok := wordWidthFast(args, kwargs)
-	if !ok {
-		var err error
-		if m, width, err = wordWidthArgs(b.Name(), "m", args, kwargs); err != nil {
-			return nil, err
-		}
+	m, width, err := wordWidthArg(b.Name(), "m", args, kwargs)
+	if err != nil {
+		return nil, err
 	}
 	if err := fits(b.Name(), "m", m, width); err != nil {
 		return nil, err
@@ -65,9 +62,8 @@ func isDebruijn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 func debruijnTable(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var m Word
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "m", &m, "width?", &width); err != nil {
+	m, width, err := wordWidthArg(b.Name(), "m", args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	if err := fits(b.Name(), "m", m, width); err != nil {
@@ -132,9 +128,8 @@ var debruijnBsfOp = newWordOp(wordOp{
 })
 
 func debruijnFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var n starlark.Int
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "n", &n, "width?", &width); err != nil {
+	n, width, err := debruijnArgs(b.Name(), args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	count := debruijn.Count(int(width))
@@ -267,3 +262,20 @@ func (it *debruijnIter) Next(p *starlark.Value) bool {
 }
 
 func (it *debruijnIter) Done() {}
+
+// debruijnArgs converts debruijn's (n, width=64), fast for the common call.
+func debruijnArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple) (n starlark.Int, width Width, err error) {
+	if len(kwargs) == 0 && (len(args) == 1 || len(args) == 2) {
+		if n, ok := args[0].(starlark.Int); ok {
+			if len(args) == 1 {
+				return n, 64, nil
+			}
+			if w, ok := argInt(args[1]); ok && (w == 8 || w == 16 || w == 32 || w == 64) {
+				return n, Width(w), nil
+			}
+		}
+	}
+	width = 64
+	err = unpack(fn, args, kwargs, "n", &n, "width?", &width)
+	return n, width, err
+}

@@ -194,7 +194,9 @@ func TestFastMatchesGeneral(t *testing.T) {
 		"pext": {"x", "mask"}, "delta_swap": {"x", "mask", "delta"},
 		"debruijn_bsf": {"x", "magic", "width"}, "snoob": {"x", "set"}, "rsnoob": {"x", "set"},
 		"flip_diag": {"index", "n"}, "canonical": {"index", "n"}, "hex": {"x", "width"},
-		"is_debruijn": {"m", "width"},
+		"is_debruijn": {"m", "width"}, "debruijn_table": {"m", "width"}, "debruijn": {"n", "width"},
+		"bits": {"x"}, "board": {"bb"}, "bin": {"x", "width"}, "oct": {"x", "width"},
+		"flip_horizontal": {"index", "n", "numbering"}, "unpack": {"index", "n"}, "subsets": {"d", "k"},
 	}
 	draw := func() starlark.Value {
 		switch r.IntN(6) {

@@ -288,8 +288,8 @@ func symmetries(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 func board(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var bb Word
-	if err := unpack(b.Name(), args, kwargs, "bb", &bb); err != nil {
+	bb, err := wordArg(b.Name(), "bb", args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	return starlark.String(endgame.Board(uint64(bb))), nil
