@@ -1,6 +1,8 @@
 package builtins_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
@@ -61,6 +63,41 @@ func BenchmarkCall(b *testing.B) {
 				}
 			}
 			clock.report(b, b.N)
+		})
+	}
+}
+
+// BenchmarkScriptCall measures a builtin call inside a Starlark loop, per
+// iteration: `for x in range(N): n += f(x)` with f = popcount, stock abs,
+// and no call at all (n += x), so that the differences are the call's cost
+// as a script pays it (go.starlark.net also copies the arguments of every
+// builtin call: one small allocation, counted here).
+func BenchmarkScriptCall(b *testing.B) {
+	const n = 1 << 16
+	for _, c := range []struct{ name, body string }{
+		{"none", "x"},
+		{"abs_stock", "abs(x)"},
+		{"popcount", "popcount(x)"},
+		{"popcount_high", "popcount(x + (1 << 40))"},
+		{"bsf", "bsf(x + 1)"},
+		{"snoob", "snoob(x + 1, 0xffffffff)"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			src := fmt.Sprintf("def run():\n  n = 0\n  for x in range(%d):\n    n += %s\n  return n\n", n, c.body)
+			g, err := execLazy(b, context.Background(), src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			thread := &starlark.Thread{}
+			b.ReportAllocs()
+			clock := startCPU()
+			for b.Loop() {
+				if _, err := starlark.Call(thread, g["run"], nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			clock.report(b, b.N*n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/iter")
 		})
 	}
 }
