@@ -322,3 +322,43 @@ func BenchmarkElementwise(b *testing.B) {
 		})
 	}
 }
+
+// FuzzElementwise calls every elementwise builtin with arrays and words
+// drawn from the input, valid or not, and checks that each returns an
+// array of the first argument's length or fails with an error that starts
+// with its name: never a panic.
+func FuzzElementwise(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 0, 255}, int64(8), int64(3), false)
+	f.Add([]byte{}, int64(-1), int64(64), true)
+	env := builtins.Predeclared()
+	f.Fuzz(func(t *testing.T, data []byte, b, c int64, arrays bool) {
+		xs := make([]uint64, len(data))
+		for i, d := range data {
+			xs[i] = uint64(d) * 0x0101010101 >> (d % 9)
+		}
+		arr := builtins.NewWords(xs)
+		second := starlark.Value(starlark.MakeInt64(b))
+		if arrays {
+			ys := make([]uint64, len(xs))
+			for i := range ys {
+				ys[i] = uint64(b) >> (i % 64)
+			}
+			second = builtins.NewWords(ys)
+		}
+		for _, c0 := range elementwiseCases {
+			for n := 0; n <= 2; n++ {
+				args := starlark.Tuple{arr, second, starlark.MakeInt64(c)}[:1+n]
+				v, err := starlark.Call(&starlark.Thread{}, env[c0.name], args, nil)
+				if err != nil {
+					if !strings.HasPrefix(err.Error(), c0.name+": ") {
+						t.Fatalf("%s%v: error %q does not start with the name", c0.name, args, err)
+					}
+					continue
+				}
+				if a, ok := v.(*builtins.Words); !ok || a.Len() != len(xs) {
+					t.Fatalf("%s%v = %v; want an array of %d", c0.name, args, v, len(xs))
+				}
+			}
+		}
+	})
+}
