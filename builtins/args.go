@@ -153,3 +153,28 @@ func wordWidthArgs(fn, name string, args starlark.Tuple, kwargs []starlark.Tuple
 	err = unpack(fn, args, kwargs, name, &x, "width?", &w)
 	return x, w, err
 }
+
+// wordArg converts the single word argument of a builtin such as bits(x):
+// positional, without allocating, or through unpack for anything else.
+func wordArg(fn, name string, args starlark.Tuple, kwargs []starlark.Tuple) (Word, error) {
+	if len(kwargs) == 0 && len(args) == 1 {
+		if x, ok := argWord(args[0]); ok {
+			return Word(x), nil
+		}
+	}
+	return wordArgSlow(fn, name, args, kwargs)
+}
+
+func wordArgSlow(fn, name string, args starlark.Tuple, kwargs []starlark.Tuple) (x Word, err error) {
+	err = unpack(fn, args, kwargs, name, &x)
+	return x, err
+}
+
+// wordWidthArg converts the arguments (name, width=64) of a builtin such
+// as is_debruijn(m, width=64), fast for the common call.
+func wordWidthArg(fn, name string, args starlark.Tuple, kwargs []starlark.Tuple) (Word, Width, error) {
+	if x, w, ok := wordWidthFast(args, kwargs); ok {
+		return x, w, nil
+	}
+	return wordWidthArgs(fn, name, args, kwargs)
+}

@@ -19,7 +19,7 @@ func FuzzWordBuiltins(f *testing.F) {
 	f.Add(int64(1)<<62, int64(-3), int64(64), false)
 	env := builtins.Predeclared()
 	names := []string{"popcount", "bsf", "bsr", "lsb", "bits", "from_bits", "rotl", "rotr",
-		"reverse_bits", "swap_bytes", "pdep", "pext", "delta_swap", "hex", "bin", "oct",
+		"reverse_bits", "swap_bytes", "pdep", "pext", "delta_swap", "hex", "bin", "oct", "parity", "gray", "gray_inverse",
 		"subsets", "snoob", "rsnoob", "is_debruijn", "debruijn_table", "debruijn_bsf", "debruijn",
 		"debruijn_sequences"}
 	wordMax := new(big.Int).Lsh(big.NewInt(1), 64)

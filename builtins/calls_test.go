@@ -1,6 +1,8 @@
 package builtins_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
@@ -14,12 +16,13 @@ import (
 // go.starlark.net holds as heap big ints.
 func BenchmarkCall(b *testing.B) {
 	env := builtins.Predeclared()
-	w := func(x uint64) starlark.Value { return starlark.MakeUint64(x) }
 	for _, c := range []struct {
 		name string
 		fn   string
 		args starlark.Tuple
 	}{
+		// Stock go.starlark.net's abs: the floor of a builtin call.
+		{"abs_stock", "abs", starlark.Tuple{starlark.MakeInt(-5)}},
 		{"popcount", "popcount", starlark.Tuple{w(0x12345)}},
 		{"popcount_high", "popcount", starlark.Tuple{w(0xfedcba9876543210)}},
 		{"bsf", "bsf", starlark.Tuple{w(0x1000)}},
@@ -40,8 +43,13 @@ func BenchmarkCall(b *testing.B) {
 		{"flip_diag", "flip_diag", starlark.Tuple{w(0o4562), w(2)}},
 		{"canonical", "canonical", starlark.Tuple{w(0o4562), w(2), starlark.String("symmetric")}},
 		{"is_debruijn", "is_debruijn", starlark.Tuple{w(0x1D), w(8)}},
+		{"hex", "hex", starlark.Tuple{w(0x3f), w(6)}},
+		{"gray_inverse", "gray_inverse", starlark.Tuple{w(0x1234)}},
 	} {
 		fn, ok := env[c.fn]
+		if !ok {
+			fn, ok = starlark.Universe[c.fn]
+		}
 		if !ok {
 			b.Fatalf("no builtin %s", c.fn)
 		}
@@ -55,6 +63,41 @@ func BenchmarkCall(b *testing.B) {
 				}
 			}
 			clock.report(b, b.N)
+		})
+	}
+}
+
+// BenchmarkScriptCall measures a builtin call inside a Starlark loop, per
+// iteration: `for x in range(N): n += f(x)` with f = popcount, stock abs,
+// and no call at all (n += x), so that the differences are the call's cost
+// as a script pays it (go.starlark.net also copies the arguments of every
+// builtin call: one small allocation, counted here).
+func BenchmarkScriptCall(b *testing.B) {
+	const n = 1 << 16
+	for _, c := range []struct{ name, body string }{
+		{"none", "x"},
+		{"abs_stock", "abs(x)"},
+		{"popcount", "popcount(x)"},
+		{"popcount_high", "popcount(x + (1 << 40))"},
+		{"bsf", "bsf(x + 1)"},
+		{"snoob", "snoob(x + 1, 0xffffffff)"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			src := fmt.Sprintf("def run():\n  n = 0\n  for x in range(%d):\n    n += %s\n  return n\n", n, c.body)
+			g, err := execLazy(b, context.Background(), src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			thread := &starlark.Thread{}
+			b.ReportAllocs()
+			clock := startCPU()
+			for b.Loop() {
+				if _, err := starlark.Call(thread, g["run"], nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			clock.report(b, b.N*n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/iter")
 		})
 	}
 }

@@ -24,7 +24,8 @@ T[((m << i) mod 2^width) >> (width - s)] = i. debruijn_table(0x1D, 8) ==
 Returns the index of the least significant one bit of x computed as
 T[((x & -x) * magic mod 2^width) >> (width - s)], T = debruijn_table(magic,
 width). Error if x == 0, if x does not fit in width or if magic is not a
-De Bruijn magic.`},
+De Bruijn magic.
+` + elementwiseDoc + ``},
 		Builtin{Name: "debruijn", Topic: "debruijn", Fn: debruijnFn, Doc: `debruijn(n, width=64)
 Returns the n-th (from 1) De Bruijn magic for width in ascending numeric
 order among those whose top log2(width) bits are zero, the order of Gerd
@@ -35,7 +36,10 @@ counting completions (BEST theorem), a millisecond for any n. Error outside
 Returns a lazy value over all De Bruijn magics for width whose top
 log2(width) bits are zero, ascending (the order of debruijn). Supports
 for loops (native enumeration), len() (2, 16, 2048 or 67108864), s[i]
-(= debruijn(i + 1), negative i from the end), m in s and s.count.`},
+(= debruijn(i + 1), negative i from the end), m in s, s.count, and
+s.index(m), the 0-based position of the magic m (s[s.index(m)] == m, the
+inverse of debruijn(n, width) less one), computed by counting like
+debruijn, not by iterating; error if m is not in s.`},
 	)
 }
 
@@ -47,12 +51,9 @@ func magicError(fn, name string, m Word, w Width) error {
 }
 
 func isDebruijn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	m, width, ok := wordWidthFast(args, kwargs)
-	if !ok {
-		var err error
-		if m, width, err = wordWidthArgs(b.Name(), "m", args, kwargs); err != nil {
-			return nil, err
-		}
+	m, width, err := wordWidthArg(b.Name(), "m", args, kwargs)
+	if err != nil {
+		return nil, err
 	}
 	if err := fits(b.Name(), "m", m, width); err != nil {
 		return nil, err
@@ -61,9 +62,8 @@ func isDebruijn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 func debruijnTable(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var m Word
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "m", &m, "width?", &width); err != nil {
+	m, width, err := wordWidthArg(b.Name(), "m", args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	if err := fits(b.Name(), "m", m, width); err != nil {
@@ -128,9 +128,8 @@ var debruijnBsfOp = newWordOp(wordOp{
 })
 
 func debruijnFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var n starlark.Int
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "n", &n, "width?", &width); err != nil {
+	n, width, err := debruijnArgs(b.Name(), args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	count := debruijn.Count(int(width))
@@ -186,13 +185,32 @@ func (s *debruijnSeqs) CompareSameType(op syntax.Token, y starlark.Value, _ int)
 }
 
 func (s *debruijnSeqs) Attr(name string) (starlark.Value, error) {
-	if name == "count" {
+	switch name {
+	case "count":
 		return starlark.MakeUint64(debruijn.Count(s.width)), nil
+	case "index":
+		return starlark.NewBuiltin("index", s.index).BindReceiver(s), nil
 	}
 	return nil, nil
 }
 
-func (s *debruijnSeqs) AttrNames() []string { return []string{"count"} }
+func (s *debruijnSeqs) AttrNames() []string { return []string{"count", "index"} }
+
+// index is s.index(m): the 0-based position of the magic m, so that
+// s[s.index(m)] == m, by counting completions (debruijn.Rank), not by
+// iterating.
+func (s *debruijnSeqs) index(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	const fn = "debruijn_sequences.index"
+	var m Word
+	if err := unpack(fn, args, kwargs, "m", &m); err != nil {
+		return nil, err
+	}
+	n, ok := debruijn.Rank(uint64(m), s.width)
+	if !ok {
+		return nil, fmt.Errorf("%s: m = %s is not in %s (a De Bruijn magic for width = %d with its top %d bits zero)", fn, hexWord(m), s, s.width, bitsLen(s.width))
+	}
+	return starlark.MakeUint64(n - 1), nil
+}
 
 func (s *debruijnSeqs) Get(key starlark.Value) (starlark.Value, bool, error) {
 	i, err := indexArg(s.Type(), key, s.lazyCount())
@@ -244,3 +262,20 @@ func (it *debruijnIter) Next(p *starlark.Value) bool {
 }
 
 func (it *debruijnIter) Done() {}
+
+// debruijnArgs converts debruijn's (n, width=64), fast for the common call.
+func debruijnArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple) (n starlark.Int, width Width, err error) {
+	if len(kwargs) == 0 && (len(args) == 1 || len(args) == 2) {
+		if n, ok := args[0].(starlark.Int); ok {
+			if len(args) == 1 {
+				return n, 64, nil
+			}
+			if w, ok := argInt(args[1]); ok && (w == 8 || w == 16 || w == 32 || w == 64) {
+				return n, Width(w), nil
+			}
+		}
+	}
+	width = 64
+	err = unpack(fn, args, kwargs, "n", &n, "width?", &width)
+	return n, width, err
+}

@@ -13,6 +13,10 @@ const numberingDoc = `numbering is "natural" (square = 8*rank + file, a1 = 0, h1
 or "symmetric" (the second numbering of the "Bit Manipulation Problem" blog post
 on flipping packed endgame indices: a1 = 0o60, e4 = 0o73, h8 = 0o66).`
 
+// indexElementwiseDoc ends the docstrings of the flips and canonical.
+const indexElementwiseDoc = `Elementwise: with a word array of indices, returns the array of the
+results (n and numbering stay single values).`
+
 const indexDoc = `index is a packed index of n pieces (n = 1..10, index < 2^(6n)); ` + numberingDoc
 
 func init() {
@@ -35,15 +39,15 @@ Returns the name ("e4") of square sq (0..63), the inverse of square.
 		Builtin{Name: "flip_horizontal", Topic: "endgame", Fn: flipHorizontalOp.call, Doc: `flip_horizontal(index, n, numbering="natural")
 Flips every piece of the packed index about the horizontal axis (rank r to
 7-r; a1 to a8), with a fixed number of word operations (no loop over pieces).
-` + indexDoc},
+` + indexDoc + "\n" + indexElementwiseDoc},
 		Builtin{Name: "flip_vertical", Topic: "endgame", Fn: flipVerticalOp.call, Doc: `flip_vertical(index, n, numbering="natural")
 Flips every piece of the packed index about the vertical axis (file f to
 7-f; a1 to h1), with a fixed number of word operations (no loop over pieces).
-` + indexDoc},
+` + indexDoc + "\n" + indexElementwiseDoc},
 		Builtin{Name: "flip_diag", Topic: "endgame", Fn: flipDiagOp.call, Doc: `flip_diag(index, n, numbering="natural")
 Flips every piece of the packed index about the a1-h8 diagonal (file and rank
 swap; b1 to a2), with a fixed number of word operations (no loop over pieces).
-` + indexDoc},
+` + indexDoc + "\n" + indexElementwiseDoc},
 		Builtin{Name: "symmetries", Topic: "endgame", Fn: symmetries, Doc: `symmetries(index, n, numbering="natural")
 Returns the list of the 8 images of the packed index under the symmetries of
 the square, in the order identity, flip_vertical, flip_horizontal, rotate 180,
@@ -53,7 +57,7 @@ rotate 90 anticlockwise (a1 to h1). No loop over pieces.
 		Builtin{Name: "canonical", Topic: "endgame", Fn: canonicalOp.call, Doc: `canonical(index, n, numbering="natural")
 Returns the least of the 8 images of the packed index under the symmetries
 of the square (see symmetries).
-` + indexDoc},
+` + indexDoc + "\n" + indexElementwiseDoc},
 	)
 }
 

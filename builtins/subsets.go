@@ -38,6 +38,15 @@ when x is the smallest. Error if x == 0 or x is not a subset of set.`},
 // ---- subsets ----
 
 func subsetsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(kwargs) == 0 && len(args) == 1 {
+		if d, ok := argWord(args[0]); ok { // the common call, subsets(d)
+			return &subsetsValue{d: d, k: -1, origin: OriginOf(thread)}, nil
+		}
+	}
+	return subsetsSlow(thread, b, args, kwargs)
+}
+
+func subsetsSlow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var d Word
 	var kv starlark.Value = starlark.None
 	if err := unpack(b.Name(), args, kwargs, "d", &d, "k?", &kv); err != nil {
