@@ -95,6 +95,7 @@ type Interp struct {
 	globals starlark.StringDict
 	modules map[string]*module
 	runs    builtins.Runs // the thread running now, for lazy values
+	shard   shardConfig   // which shard this is, where emit records (shard.go)
 }
 
 type module struct {
@@ -268,6 +269,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetRuns(t, &in.runs)
 	builtins.SetOutput(t, in.stdout, in.stderr)
 	builtins.SetWorkers(t, in.workers)
+	in.shard.set(t)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}
