@@ -87,13 +87,25 @@ func (p *Part) MarshalJSON() ([]byte, error) {
 	b.WriteString(",\n  \"script_sha256\": ")
 	str(p.ScriptSHA256)
 	b.WriteString(",\n  \"args\": ")
-	args, _ := json.Marshal(append([]string{}, p.Args...))
-	b.Write(args)
+	b.WriteByte('[')
+	for i, a := range p.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		str(a)
+	}
+	b.WriteByte(']')
 	b.WriteString(",\n  \"hash\": ")
 	str(p.Hash)
 	fmt.Fprintf(&b, ",\n  \"count\": %d,\n  \"shards\": ", p.Count)
-	shards, _ := json.Marshal(append([]int{}, p.Shards...))
-	b.Write(shards)
+	b.WriteByte('[')
+	for i, x := range p.Shards {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	b.WriteByte(']')
 	b.WriteString(",\n  \"results\": {")
 	r := p.Results
 	if r == nil {

@@ -6,10 +6,12 @@
 //	bitsh [flags] FILE [ARGS...]  run FILE
 //	bitsh [flags] - [ARGS...]     run standard input
 //	bitsh [flags] -c CODE [ARGS...]  run CODE
+//	bitsh merge [-o PATH] FILES...   merge the results of shards
 //
 // The script sees ARGS, as strings, in the list argv.
 //
-// Flags: -timeout DURATION, -max-steps N, -workers N, -version.
+// Flags: -timeout DURATION, -max-steps N, -workers N, -shard I/N, -j N,
+// -o PATH, -version (see docs/cluster.md for the last three).
 // The exit status is 0 on success, 1 on a script error and 2 on bad usage.
 // See docs/scripting.md and docs/repl.md.
 package main
@@ -61,18 +63,31 @@ func versionString() string {
 
 const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
        bitsh [flags] -c CODE [ARGS...]
+       bitsh merge [-o PATH] FILES...
 
 With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).
-The script sees ARGS as the list of strings argv.
+The script sees ARGS as the list of strings argv. A script named like a
+subcommand (merge) runs as ./NAME.
 Exit status: 0 on success, 1 on a script error, 2 on bad usage.
 
 flags:
 `
 
+// subcommands are the words that, first on the command line, run
+// something other than a script (bitsh merge ...). Each lives in a file
+// of its own that adds itself here from an init function. A script whose
+// name is a subcommand runs as ./NAME (or after --: bitsh -- merge).
+var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{}
+
 // run is bitsh's main program: it parses args (without the program name),
 // runs what they ask for and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdin, stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet(progName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -81,6 +96,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		maxSteps = fs.Uint64("max-steps", 0, "cap the Starlark execution steps of a run at `N`; 0 means no cap")
 		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
 		showVer  = fs.Bool("version", false, "print the version and exit")
+		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
 		fs.SetOutput(stdout)
@@ -139,24 +155,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, a := range argv {
 		list[i] = starlark.String(a)
 	}
-	in := interp.New(
+	if msg := sh.validate(repl); msg != "" {
+		return usageError(stderr, "%s", msg)
+	}
+	opts := []interp.Option{
 		interp.WithStdout(stdout),
 		interp.WithStderr(stderr),
 		interp.WithMaxSteps(*maxSteps),
 		interp.WithWorkers(*workers),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
-	)
+	}
+	in := interp.New(append(opts, sh.options()...)...)
 	if repl {
 		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
 	}
 
 	ctx, cancel := withTimeout(context.Background(), *timeout)
 	defer cancel()
-	if _, err := in.ExecFile(ctx, filename, src); err != nil {
-		printError(stderr, err)
-		return exitError
-	}
-	return exitOK
+	return sh.run(ctx, in, opts, filename, src, argv, stdout, stderr)
 }
 
 // withTimeout returns ctx with a deadline d from now (none when d == 0)
