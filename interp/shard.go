@@ -53,6 +53,7 @@ type ShardError struct {
 	Err   error
 }
 
+// Error says which shard failed and how.
 func (e *ShardError) Error() string { return fmt.Sprintf("shard %d: %v", e.Index, e.Err) }
 
 // Unwrap returns the shard's error.
