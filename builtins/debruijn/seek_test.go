@@ -2,6 +2,7 @@ package debruijn_test
 
 import (
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
@@ -107,4 +108,42 @@ func BenchmarkSeek64(b *testing.B) {
 		it, _ := debruijn.NewIter(64)
 		it.Seek(m)
 	}
+}
+
+// FuzzSeek compares Seek with a search of the full list for width 32 and
+// with Nth for width 64 (any target, magic or not).
+func FuzzSeek(f *testing.F) {
+	f.Add(uint64(0x077cb531), uint64(0))
+	f.Add(uint64(0xffffffff), uint64(1<<60))
+	it32, _ := debruijn.NewIter(32)
+	var ms []uint64
+	for it32.Next() {
+		ms = append(ms, it32.Value())
+	}
+	f.Fuzz(func(t *testing.T, target32, target64 uint64) {
+		target32 &= 1<<32 - 1
+		i := sort.Search(len(ms), func(i int) bool { return ms[i] >= target32 })
+		it, _ := debruijn.NewIter(32)
+		ok := it.Seek(target32)
+		if ok != (i < len(ms)) || ok && it.Value() != ms[i] {
+			t.Fatalf("Seek(%#x) = %v, %#x; want the magic at %d", target32, ok, it.Value(), i)
+		}
+		// Width 64: the least n with Nth(n) >= target, by bisection.
+		count := debruijn.Count(64)
+		lo, hi := uint64(1), count+1
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if m, _ := debruijn.Nth(mid, 64); m >= target64 {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		it, _ = debruijn.NewIter(64)
+		ok = it.Seek(target64)
+		want, _ := debruijn.Nth(lo, 64)
+		if ok != (lo <= count) || ok && it.Value() != want {
+			t.Fatalf("Seek(%#x) = %v, %#x; want Nth(%d) = %#x", target64, ok, it.Value(), lo, want)
+		}
+	})
 }
