@@ -1,10 +1,13 @@
 package builtins
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
+	"runtime"
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
 	"github.com/bitsh/bitsh/builtins/shard"
@@ -305,6 +308,22 @@ func (s *subsetsPart) Iterate() starlark.Iterator {
 	if s.n > 0 {
 		it.x = s.at(s.lo)
 	}
+	if s.n > 0 && s.d > math.MaxInt32 && runtime.GOMAXPROCS(0) > 1 {
+		// As for whole subsets values: big-int items are made a batch
+		// ahead on another core.
+		return newPrefetch(it.lazyIter, s.origin.Context(), func(ctx context.Context, emit func(uint64) bool) error {
+			for n := uint64(1); it.left > 0; n++ {
+				if n&4095 == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if !emit(it.x) {
+					return nil
+				}
+				it.step()
+			}
+			return nil
+		}, wordValue)
+	}
 	return it
 }
 
@@ -324,6 +343,12 @@ func (it *subsetsPartIter) Next(p *starlark.Value) bool {
 		return false
 	}
 	*p = wordValue(it.x)
+	it.step()
+	return true
+}
+
+// step moves past the current item.
+func (it *subsetsPartIter) step() {
 	it.left--
 	if it.left > 0 {
 		if it.k < 0 {
@@ -332,7 +357,6 @@ func (it *subsetsPartIter) Next(p *starlark.Value) bool {
 			it.x, _ = subset.Snoob(it.x, it.d)
 		}
 	}
-	return true
 }
 
 func (it *subsetsPartIter) Done() {}
@@ -433,6 +457,21 @@ func (s *debruijnPart) Iterate() starlark.Iterator {
 		// Seek leaves the iterator on first: Next yields it before advancing.
 		pi.pending = it.Seek(s.first)
 	}
+	if s.width == 64 && s.n > 0 && runtime.GOMAXPROCS(0) > 1 {
+		// As for the whole value: the kernel runs a batch ahead.
+		return newPrefetch(pi.lazyIter, s.origin.Context(), func(ctx context.Context, emit func(uint64) bool) error {
+			for n := 1; pi.left > 0; n++ {
+				if n&4095 == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				m, ok := pi.next()
+				if !ok || !emit(m) {
+					return nil
+				}
+			}
+			return nil
+		}, wordValue)
+	}
 	return pi
 }
 
@@ -447,14 +486,22 @@ func (it *debruijnPartIter) Next(p *starlark.Value) bool {
 	if it.left == 0 || it.stop || !it.tick() {
 		return false
 	}
+	m, ok := it.next()
+	if ok {
+		*p = wordValue(m)
+	}
+	return ok
+}
+
+// next returns the part's next magic (left > 0).
+func (it *debruijnPartIter) next() (uint64, bool) {
 	if it.pending {
 		it.pending = false
 	} else if !it.it.Next() {
-		return false
+		return 0, false
 	}
-	*p = wordValue(it.it.Value())
 	it.left--
-	return true
+	return it.it.Value(), true
 }
 
 func (it *debruijnPartIter) Done() {}

@@ -55,6 +55,8 @@ var spaces = []string{
 	"subsets(0xb5)",
 	"subsets(0xf0f3, k=5)",
 	"subsets(0xff, k=9)",
+	"subsets(0xb5 << 56)", // items above 2^31: made a batch ahead
+	"subsets(0xfb << 50, k=3)",
 	"range(3, 100, 7)",
 	"range(10, 0, -3)",
 	"W", // a words array, predeclared by the test (words() is the words helper's)
@@ -231,5 +233,28 @@ func TestRunShardsOutput(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the other shard was not cancelled: %v", d)
+	}
+}
+
+// TestSharePartsCancel checks that iterating a part stops soon after its
+// run is cancelled, with and without prefetching, and in Go consumers.
+func TestSharePartsCancel(t *testing.T) {
+	for _, src := range []string{
+		"for x in share(subsets(0xffffffffff)):\n    pass",
+		"for x in share(subsets(0xffffffffff << 20, k=20)):\n    pass",
+		"for m in share(debruijn_sequences(64)):\n    pass",
+		"max(share(subsets(0xffffffffffff)))",
+	} {
+		in := interp.New(interp.WithStdout(&bytes.Buffer{}), interp.WithShard(1, 2))
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		start := time.Now()
+		_, err := in.ExecFile(ctx, "c.star", src)
+		cancel()
+		if err == nil {
+			t.Errorf("%q: not cancelled", src)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%q: stopped after %v", src, d)
+		}
 	}
 }
