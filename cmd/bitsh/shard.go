@@ -17,9 +17,13 @@ import (
 
 func init() { subcommands["merge"] = runMerge }
 
-// maxShards bounds -shard's N and -j: a part file names its count, and
-// merge refuses larger ones, so the two agree.
-const maxShards = 1 << 20
+// maxShards bounds -shard's N: a part file names its count, and merge
+// refuses larger ones, so the two agree. maxJobs bounds -j, whose shards
+// each hold an interpreter in this process at once.
+const (
+	maxShards = 1 << 20
+	maxJobs   = 4096
+)
 
 // shardFlag is the value of -shard I/N.
 type shardFlag struct {
@@ -70,8 +74,8 @@ func (sf *shardFlags) validate(repl bool) string {
 	switch {
 	case sf.jobs != 0 && sf.shard.set:
 		return "-j and -shard do not go together: -j N runs all N shards here, -shard I/N runs one"
-	case sf.jobs < 0 || sf.jobs > maxShards:
-		return fmt.Sprintf("-j %d is not in 1..%d", sf.jobs, maxShards)
+	case sf.jobs < 0 || sf.jobs > maxJobs:
+		return fmt.Sprintf("-j %d is not in 1..%d (more shards: run them as processes, -shard I/N)", sf.jobs, maxJobs)
 	case repl && sf.jobs != 0:
 		return "-j needs a script (FILE, -c CODE or - for standard input)"
 	case repl && sf.out != "":
