@@ -101,3 +101,55 @@ func hexWord(x Word) string { return fmt.Sprintf("%#x", uint64(x)) }
 
 // wordValue converts a kernel result to a Starlark int in [0, 2^64).
 func wordValue(x uint64) starlark.Value { return starlark.MakeUint64(x) }
+
+// argWord returns the word an int argument stands for (SPEC §1, negative
+// values as their two's complement) without allocating: the fast paths'
+// conversion. ok is false for a non-int or an int outside [-2^63, 2^64);
+// the general path then reports it.
+func argWord(v starlark.Value) (uint64, bool) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, false
+	}
+	if x, ok := i.Int64(); ok {
+		return uint64(x), true
+	}
+	return i.Uint64()
+}
+
+// argInt returns an int argument in int64 range, without allocating.
+func argInt(v starlark.Value) (int64, bool) {
+	i, ok := v.(starlark.Int)
+	if !ok {
+		return 0, false
+	}
+	return i.Int64()
+}
+
+// wordWidthFast converts the common call (x, width=64) of a word builtin
+// with a width, positional, without allocating.
+func wordWidthFast(args starlark.Tuple, kwargs []starlark.Tuple) (x Word, w Width, ok bool) {
+	if len(kwargs) != 0 || len(args) < 1 || len(args) > 2 {
+		return 0, 0, false
+	}
+	xw, ok := argWord(args[0])
+	if !ok {
+		return 0, 0, false
+	}
+	w = 64
+	if len(args) == 2 {
+		n, ok := argInt(args[1])
+		if !ok || (n != 8 && n != 16 && n != 32 && n != 64) {
+			return 0, 0, false
+		}
+		w = Width(n)
+	}
+	return Word(xw), w, true
+}
+
+// wordWidthArgs is the general path of (name, width=64).
+func wordWidthArgs(fn, name string, args starlark.Tuple, kwargs []starlark.Tuple) (x Word, w Width, err error) {
+	w = 64
+	err = unpack(fn, args, kwargs, name, &x, "width?", &w)
+	return x, w, err
+}

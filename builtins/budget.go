@@ -1,11 +1,105 @@
 package builtins
 
-import "go.starlark.net/starlark"
+import (
+	"fmt"
+	"runtime/metrics"
+
+	"go.starlark.net/starlark"
+)
+
+const maxMemoryKey = "bitsh.maxmemory"
+
+// SetMaxMemory sets the memory budget, in bytes, that CheckAlloc enforces
+// for builtins called from thread (0 or less: none). The interpreter sets
+// it from interp.WithMaxMemory; its watchdog enforces the same budget on
+// everything else the run allocates.
+func SetMaxMemory(thread *starlark.Thread, n int64) { thread.SetLocal(maxMemoryKey, n) }
+
+// MaxMemory returns the budget set by SetMaxMemory (0: none).
+func MaxMemory(thread *starlark.Thread) int64 {
+	n, _ := thread.Local(maxMemoryKey).(int64)
+	return max(n, 0)
+}
+
+// Heap samples: heap objects (live and not yet swept) and the live heap as
+// of the last garbage collection. Reading them does not stop the world.
+const (
+	heapObjectsMetric = "/memory/classes/heap/objects:bytes"
+	heapLiveMetric    = "/gc/heap/live:bytes"
+)
+
+// HeapBytes returns the bytes the process's heap objects occupy now, the
+// figure the memory watchdog compares with the budget. Go cannot tell
+// which goroutine allocated what, so it counts the whole process.
+func HeapBytes() int64 { return readMetric(heapObjectsMetric) }
+
+// heapLive returns the live heap found by the last garbage collection.
+func heapLive() int64 { return readMetric(heapLiveMetric) }
+
+func readMetric(name string) int64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(min(s[0].Value.Uint64(), 1<<62))
+}
 
 // CheckAlloc reports an error naming fn when allocating bytes more bytes
 // would exceed the run's memory budget (SPEC §8, issue 12). Collecting
-// builtins and word arrays call it before they allocate.
+// builtins and word arrays call it before they allocate, so that a request
+// too big for the budget fails as an ordinary Starlark error instead of
+// growing the heap until the watchdog (or the operating system) stops it.
+// Without a budget it returns nil.
 func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
-	_, _, _ = thread, fn, bytes
+	limit := MaxMemory(thread)
+	if limit <= 0 {
+		return nil
+	}
+	if bytes < 0 || bytes > limit {
+		return allocError(fn, limit, bytes)
+	}
+	// Heap objects include garbage not yet collected; only when that sum is
+	// over the budget does the live heap of the last collection decide, so
+	// that garbage alone never fails a request.
+	if HeapBytes()+bytes > limit && heapLive()+bytes > limit {
+		return allocError(fn, limit, bytes)
+	}
 	return nil
+}
+
+func allocError(fn string, limit, bytes int64) error {
+	if bytes < 0 {
+		return fmt.Errorf("%s: memory limit of %s exceeded (the result would need more than 2^63 bytes)", fn, FormatSize(limit))
+	}
+	return fmt.Errorf("%s: memory limit of %s exceeded (the result needs about %s, with %s in use)",
+		fn, FormatSize(limit), FormatSize(bytes), FormatSize(HeapBytes()))
+}
+
+// AllocSize returns n * size, or -1 when the product overflows int64, for
+// CheckAlloc's bytes argument.
+func AllocSize(n, size int64) int64 {
+	if n < 0 || size < 0 {
+		return -1
+	}
+	if size != 0 && n > (1<<63-1)/size {
+		return -1
+	}
+	return n * size
+}
+
+// FormatSize writes a byte count the way -max-memory reads it, in the
+// largest binary unit (K, M, G, T) it reaches: a whole number when exact,
+// else with one decimal ("256M", "1.5G", "17").
+func FormatSize(n int64) string {
+	for i, u := range []string{"T", "G", "M", "K"} {
+		scale := int64(1) << (10 * (4 - i))
+		if n >= scale {
+			if n%scale == 0 {
+				return fmt.Sprintf("%d%s", n/scale, u)
+			}
+			return fmt.Sprintf("%.1f%s", float64(n)/float64(scale), u)
+		}
+	}
+	return fmt.Sprintf("%d", n)
 }

@@ -20,7 +20,7 @@ i = 0..width-1, are pairwise distinct. m must fit in width bits.`},
 Returns the bitscan table of the magic m: the list T of width ints with
 T[((m << i) mod 2^width) >> (width - s)] = i. debruijn_table(0x1D, 8) ==
 [0, 1, 6, 2, 7, 5, 4, 3]. Error if m is not a De Bruijn magic.`},
-		Builtin{Name: "debruijn_bsf", Topic: "debruijn", Fn: debruijnBsf, Doc: `debruijn_bsf(x, magic=0x03f79d71b4cb0a89, width=64)
+		Builtin{Name: "debruijn_bsf", Topic: "debruijn", Fn: debruijnBsfOp.call, Doc: `debruijn_bsf(x, magic=0x03f79d71b4cb0a89, width=64)
 Returns the index of the least significant one bit of x computed as
 T[((x & -x) * magic mod 2^width) >> (width - s)], T = debruijn_table(magic,
 width). Error if x == 0, if x does not fit in width or if magic is not a
@@ -47,10 +47,12 @@ func magicError(fn, name string, m Word, w Width) error {
 }
 
 func isDebruijn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var m Word
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "m", &m, "width?", &width); err != nil {
-		return nil, err
+	m, width, ok := wordWidthFast(args, kwargs)
+	if !ok {
+		var err error
+		if m, width, err = wordWidthArgs(b.Name(), "m", args, kwargs); err != nil {
+			return nil, err
+		}
 	}
 	if err := fits(b.Name(), "m", m, width); err != nil {
 		return nil, err
@@ -78,31 +80,52 @@ func debruijnTable(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	return starlark.NewList(elems), nil
 }
 
-func debruijnBsf(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x Word
-	magic := Word(debruijn.Default64)
-	width := Width(64)
-	if err := unpack(b.Name(), args, kwargs, "x", &x, "magic?", &magic, "width?", &width); err != nil {
-		return nil, err
-	}
-	if err := fits(b.Name(), "x", x, width); err != nil {
-		return nil, err
-	}
-	if err := fits(b.Name(), "magic", magic, width); err != nil {
-		return nil, err
-	}
-	sc := defaultScanner
-	if magic != debruijn.Default64 || width != 64 {
-		var ok bool
-		if sc, ok = debruijn.NewScanner(uint64(magic), int(width)); !ok {
-			return nil, magicError(b.Name(), "magic", magic, width)
+// debruijnBsfOp is debruijn_bsf, scalar and elementwise.
+var debruijnBsfOp = newWordOp(wordOp{
+	params: []param{paramX, {name: "magic", opt: true, def: debruijn.Default64}, paramWidth},
+	check: func(fn string, v [4]uint64, nm *argNames) error {
+		x, magic, width := Word(v[0]), Word(v[1]), Width(v[2])
+		if err := fits(fn, nm.name(0), x, width); err != nil {
+			return err
 		}
-	}
-	if x == 0 {
-		return nil, fmt.Errorf("%s: x = 0 has no one bit", b.Name())
-	}
-	return starlark.MakeInt(sc.Bsf(uint64(x))), nil
-}
+		if err := fits(fn, nm.name(1), magic, width); err != nil {
+			return err
+		}
+		if (magic != debruijn.Default64 || width != 64) && !debruijn.IsMagic(uint64(magic), int(width)) {
+			return magicError(fn, nm.name(1), magic, width)
+		}
+		if x == 0 {
+			return fmt.Errorf("%s: %s = 0 has no one bit", fn, nm.name(0))
+		}
+		return nil
+	},
+	scalar: func(v [4]uint64) uint64 {
+		if v[1] == debruijn.Default64 && v[2] == 64 {
+			return uint64(defaultScanner.Bsf(v[0]))
+		}
+		sc, _ := debruijn.ScannerOf(v[1], int(v[2]))
+		return uint64(sc.Bsf(v[0]))
+	},
+	array: func(dst []uint64, c [4][]uint64) bool {
+		x, magic, width := c[0], c[1], int(c[2][0])
+		ok := true
+		// One scanner per run of equal magics: one per block when magic
+		// is a single word.
+		for lo := 0; lo < len(dst); {
+			hi := lo + 1
+			for hi < len(dst) && magic[hi] == magic[lo] {
+				hi++
+			}
+			sc, good := debruijn.ScannerOf(magic[lo], width)
+			if !good {
+				return false
+			}
+			ok = sc.BsfAll(dst[lo:hi], x[lo:hi]) && ok
+			lo = hi
+		}
+		return ok
+	},
+})
 
 func debruijnFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var n starlark.Int

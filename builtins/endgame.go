@@ -10,7 +10,8 @@ import (
 // Bindings of SPEC section 5 (document 003): packed endgame indices.
 
 const numberingDoc = `numbering is "natural" (square = 8*rank + file, a1 = 0, h1 = 7, a8 = 56)
-or "symmetric" (document 003's second table: a1 = 0o60, e4 = 0o73, h8 = 0o66).`
+or "symmetric" (the second numbering of the "Bit Manipulation Problem" blog post
+on flipping packed endgame indices: a1 = 0o60, e4 = 0o73, h8 = 0o66).`
 
 const indexDoc = `index is a packed index of n pieces (n = 1..10, index < 2^(6n)); ` + numberingDoc
 
@@ -20,7 +21,7 @@ func init() {
 Returns the packed index of the pieces on squares (a sequence of 1..10
 squares 0..63, piece i on squares[i]): hi << 3n | lo, where lo holds bits
 0..2 of squares[i] at bits 3i..3i+2 and hi holds bits 3..5 of squares[i] at
-bits 3i..3i+2. pack([0o52, 0o46]) == 0o4562 (document 003).`},
+bits 3i..3i+2. pack([0o52, 0o46]) == 0o4562 (the blog post's example).`},
 		Builtin{Name: "unpack", Topic: "endgame", Fn: unpackIndex, Doc: `unpack(index, n)
 Returns the list of the n squares packed in index, the inverse of pack.
 n is 1..10 and index < 2^(6n).`},
@@ -31,15 +32,15 @@ square("e4") == 28, square("e4", "symmetric") == 0o73.
 		Builtin{Name: "square_name", Topic: "endgame", Fn: squareName, Doc: `square_name(sq, numbering="natural")
 Returns the name ("e4") of square sq (0..63), the inverse of square.
 ` + numberingDoc},
-		Builtin{Name: "flip_horizontal", Topic: "endgame", Fn: flip(endgame.FlipHorizontal), Doc: `flip_horizontal(index, n, numbering="natural")
+		Builtin{Name: "flip_horizontal", Topic: "endgame", Fn: flipHorizontalOp.call, Doc: `flip_horizontal(index, n, numbering="natural")
 Flips every piece of the packed index about the horizontal axis (rank r to
 7-r; a1 to a8), with a fixed number of word operations (no loop over pieces).
 ` + indexDoc},
-		Builtin{Name: "flip_vertical", Topic: "endgame", Fn: flip(endgame.FlipVertical), Doc: `flip_vertical(index, n, numbering="natural")
+		Builtin{Name: "flip_vertical", Topic: "endgame", Fn: flipVerticalOp.call, Doc: `flip_vertical(index, n, numbering="natural")
 Flips every piece of the packed index about the vertical axis (file f to
 7-f; a1 to h1), with a fixed number of word operations (no loop over pieces).
 ` + indexDoc},
-		Builtin{Name: "flip_diag", Topic: "endgame", Fn: flip(endgame.FlipDiag), Doc: `flip_diag(index, n, numbering="natural")
+		Builtin{Name: "flip_diag", Topic: "endgame", Fn: flipDiagOp.call, Doc: `flip_diag(index, n, numbering="natural")
 Flips every piece of the packed index about the a1-h8 diagonal (file and rank
 swap; b1 to a2), with a fixed number of word operations (no loop over pieces).
 ` + indexDoc},
@@ -49,14 +50,10 @@ the square, in the order identity, flip_vertical, flip_horizontal, rotate 180,
 flip_diag, flip_anti (a8-h1 diagonal), rotate 90 clockwise (a1 to a8),
 rotate 90 anticlockwise (a1 to h1). No loop over pieces.
 ` + indexDoc},
-		Builtin{Name: "canonical", Topic: "endgame", Fn: canonical, Doc: `canonical(index, n, numbering="natural")
+		Builtin{Name: "canonical", Topic: "endgame", Fn: canonicalOp.call, Doc: `canonical(index, n, numbering="natural")
 Returns the least of the 8 images of the packed index under the symmetries
 of the square (see symmetries).
 ` + indexDoc},
-		Builtin{Name: "board", Topic: "endgame", Fn: board, Doc: `board(bb)
-Returns an 8-line diagram of the 64-bit bitboard bb in the natural numbering:
-rank 8 first, "x" for a one bit and "." for a zero, files separated by single
-spaces, no newline after the last line (so print(board(bb)) draws it).`},
 	)
 }
 
@@ -205,25 +202,70 @@ func squareName(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	return starlark.String(endgame.SquareName(sq, m)), nil
 }
 
-// flip returns the binding of one of the three flips (k is FlipHorizontal,
-// FlipVertical or FlipDiag).
-func flip(k int) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		x, l, err := indexArgs(b, args, kwargs)
-		if err != nil {
-			return nil, err
-		}
-		switch k {
-		case endgame.FlipHorizontal:
-			x = l.FlipHorizontal(x)
-		case endgame.FlipVertical:
-			x = l.FlipVertical(x)
-		default:
-			x = l.FlipDiag(x)
-		}
-		return wordValue(x), nil
+// indexParams are the parameters (index, n, numbering="natural") of the
+// flips and canonical.
+var indexParams = []param{{name: "index"}, {name: "n", kind: kPieces}, {name: "numbering", kind: kNumbering, opt: true, def: uint64(endgame.Natural)}}
+
+// indexFits is the check of the flips and canonical: n and the numbering
+// are checked by their kinds, the index against n here.
+func indexFits(fn string, v [4]uint64, nm *argNames) error {
+	if n := uint(v[1]); v[0]>>(6*n) != 0 {
+		return fmt.Errorf("%s: %s = %O has bits at or above bit 6n = %d", fn, nm.name(0), v[0], 6*n)
 	}
+	return nil
 }
+
+// layoutOf returns the layout of valid arguments.
+func layoutOf(v [4]uint64) endgame.Layout {
+	l, _ := endgame.NewLayout(int(v[1]), endgame.Numbering(v[2]))
+	return l
+}
+
+// flipOp declares one of the three flips (k is endgame.FlipHorizontal,
+// FlipVertical or FlipDiag).
+func flipOp(k int) *wordOp {
+	return newWordOp(wordOp{
+		params: indexParams,
+		check:  indexFits,
+		scalar: func(v [4]uint64) uint64 {
+			l := layoutOf(v)
+			switch k {
+			case endgame.FlipHorizontal:
+				return l.FlipHorizontal(v[0])
+			case endgame.FlipVertical:
+				return l.FlipVertical(v[0])
+			}
+			return l.FlipDiag(v[0])
+		},
+		array: func(dst []uint64, c [4][]uint64) bool {
+			v := [4]uint64{0, c[1][0], c[2][0]}
+			if !endgame.Fit(c[0], int(v[1])) {
+				return false
+			}
+			layoutOf(v).FlipAll(k, dst, c[0])
+			return true
+		},
+	})
+}
+
+var (
+	flipHorizontalOp = flipOp(endgame.FlipHorizontal)
+	flipVerticalOp   = flipOp(endgame.FlipVertical)
+	flipDiagOp       = flipOp(endgame.FlipDiag)
+	canonicalOp      = newWordOp(wordOp{
+		params: indexParams,
+		check:  indexFits,
+		scalar: func(v [4]uint64) uint64 { return layoutOf(v).Canonical(v[0]) },
+		array: func(dst []uint64, c [4][]uint64) bool {
+			v := [4]uint64{0, c[1][0], c[2][0]}
+			if !endgame.Fit(c[0], int(v[1])) {
+				return false
+			}
+			layoutOf(v).Canonicals(dst, c[0])
+			return true
+		},
+	})
+)
 
 func symmetries(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	x, l, err := indexArgs(b, args, kwargs)
@@ -236,20 +278,4 @@ func symmetries(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		elems[i] = wordValue(y)
 	}
 	return starlark.NewList(elems), nil
-}
-
-func canonical(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	x, l, err := indexArgs(b, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	return wordValue(l.Canonical(x)), nil
-}
-
-func board(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var bb Word
-	if err := unpack(b.Name(), args, kwargs, "bb", &bb); err != nil {
-		return nil, err
-	}
-	return starlark.String(endgame.Board(uint64(bb))), nil
 }

@@ -82,8 +82,14 @@ func collect(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 			}
 		}
 	}
-	// CallInternal keeps the traceback free of a second frame for the name.
-	return starlark.Universe[b.Name()].(*starlark.Builtin).CallInternal(thread, args, kwargs)
+	args, err := guardCollect(thread, b.Name(), args)
+	if err != nil {
+		return nil, err
+	}
+	if b.Name() == "sorted" {
+		return sortedPolled(thread, args, kwargs)
+	}
+	return callUniverse(thread, b.Name(), args, kwargs)
 }
 
 // lazyIter holds what every lazy iterator shares: cancellation polling.

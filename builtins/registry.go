@@ -166,46 +166,14 @@ func init() {
 		Name:  "help",
 		Topic: "help",
 		Doc: `help(name=None)
-Prints the docstring of the builtin called name (a string, or the builtin
-itself). Without an argument, lists every builtin grouped by topic.`,
+Prints the docstring of name: a bitsh builtin, one of Starlark's own (print,
+range, ...), a module (math, json, time, random, ...) or a module's member
+(math.sqrt), given by value or as a string, or a Starlark function (its
+signature and docstring); a string "@stdlib/NAME.star"
+lists what that stdlib module exports, with their docstrings. Without an
+argument, lists every builtin grouped by topic.`,
 		Fn: help,
 	})
-}
-
-func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var name starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "name?", &name); err != nil {
-		return nil, err
-	}
-	w := Stdout(thread)
-	var key string
-	switch v := name.(type) {
-	case starlark.NoneType:
-		writeIndex(w)
-		return starlark.None, nil
-	case starlark.String:
-		key = string(v)
-	case *starlark.Builtin:
-		key = v.Name()
-	default:
-		// A constant, such as U64, passed by value.
-		for _, b := range registry {
-			if b.Value != nil {
-				if eq, err := starlark.Equal(b.Value, name); err == nil && eq {
-					key = b.Name
-				}
-			}
-		}
-		if key == "" {
-			return nil, fmt.Errorf("help: name: got %s, want string or builtin", name.Type())
-		}
-	}
-	e, ok := registry[key]
-	if !ok {
-		return nil, fmt.Errorf("help: name = %q is not a bitsh builtin (help() lists them)", key)
-	}
-	fmt.Fprintln(w, strings.TrimSpace(e.Doc))
-	return starlark.None, nil
 }
 
 func writeIndex(w io.Writer) {
@@ -220,7 +188,7 @@ func writeIndex(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s\n", Summary(b.Doc))
 	}
-	fmt.Fprintln(w, "\nhelp(name) prints the full docstring of one builtin.")
+	writeIndexMore(w)
 }
 
 // Runs tracks the thread now running in one interpreter. Lazy values

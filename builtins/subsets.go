@@ -207,10 +207,12 @@ func (it *subsetsIter) Done() {}
 
 func snoobFn(reverse bool) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var x Word
-		set := Word(math.MaxUint64)
-		if err := unpack(b.Name(), args, kwargs, "x", &x, "set?", &set); err != nil {
-			return nil, err
+		x, set, ok := snoobFast(args, kwargs)
+		if !ok {
+			var err error
+			if x, set, err = snoobArgs(b.Name(), args, kwargs); err != nil {
+				return nil, err
+			}
 		}
 		if x == 0 {
 			return nil, fmt.Errorf("%s: x = 0 has no one bit, want a nonempty subset of set", b.Name())
@@ -219,7 +221,6 @@ func snoobFn(reverse bool) func(*starlark.Thread, *starlark.Builtin, starlark.Tu
 			return nil, fmt.Errorf("%s: x = %s is not a subset of set = %s", b.Name(), hexWord(x), hexWord(set))
 		}
 		var y uint64
-		var ok bool
 		if reverse {
 			y, ok = subset.RSnoob(uint64(x), uint64(set))
 		} else {
@@ -230,4 +231,30 @@ func snoobFn(reverse bool) func(*starlark.Thread, *starlark.Builtin, starlark.Tu
 		}
 		return wordValue(y), nil
 	}
+}
+
+// snoobFast converts the common call of snoob and rsnoob without
+// allocating: one or two positional words.
+func snoobFast(args starlark.Tuple, kwargs []starlark.Tuple) (x, set Word, ok bool) {
+	if len(kwargs) != 0 || len(args) < 1 || len(args) > 2 {
+		return 0, 0, false
+	}
+	xw, ok := argWord(args[0])
+	if !ok {
+		return 0, 0, false
+	}
+	sw := uint64(math.MaxUint64)
+	if len(args) == 2 {
+		if sw, ok = argWord(args[1]); !ok {
+			return 0, 0, false
+		}
+	}
+	return Word(xw), Word(sw), true
+}
+
+// snoobArgs is the general path of snoob and rsnoob's arguments.
+func snoobArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple) (x, set Word, err error) {
+	set = Word(math.MaxUint64)
+	err = unpack(fn, args, kwargs, "x", &x, "set?", &set)
+	return x, set, err
 }

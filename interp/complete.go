@@ -85,8 +85,13 @@ const (
 
 // IsComplete applies the REPL's multi-line rule to src: a compound
 // statement (def, if, for, ...) is complete when a blank line ends it, a
-// simple statement when its brackets close. The REPL and the notebook
-// kernel share this rule.
+// simple statement when its brackets close. A syntax error on the first
+// line is Invalid at once; one inside a block (an input of several lines,
+// or one whose first line is indented, as the rest of a pasted function
+// after a blank line inside it) is Incomplete until a blank line ends the
+// block, so that the error is reported once, for the whole block, instead
+// of once per remaining line. The REPL and the notebook kernel share this
+// rule.
 func IsComplete(src string) Completeness {
 	if !strings.HasSuffix(src, "\n") {
 		src += "\n"
@@ -109,9 +114,23 @@ func IsComplete(src string) Completeness {
 	case more:
 		return Incomplete
 	case err != nil:
+		if inBlock(lines) {
+			return Incomplete
+		}
 		return Invalid
 	case i < len(lines) && strings.TrimSpace(strings.Join(lines[i:], "")) != "":
 		return Invalid // more than one statement
 	}
 	return Complete
+}
+
+// inBlock reports whether lines (each ending in a newline) are an open
+// block: more than one line, or an indented first line, not yet ended by
+// a blank line.
+func inBlock(lines []string) bool {
+	if len(lines) == 0 || strings.TrimSpace(lines[len(lines)-1]) == "" {
+		return false
+	}
+	first := lines[0]
+	return len(lines) > 1 || strings.TrimLeft(first, " \t") != first
 }

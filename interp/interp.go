@@ -87,6 +87,7 @@ func WithWorkers(n int) Option { return func(in *Interp) { in.workers = n } }
 type Interp struct {
 	stdout, stderr io.Writer
 	maxSteps       uint64
+	maxMemory      int64
 	workers        int
 	fsys           fs.FS
 	predeclared    starlark.StringDict
@@ -95,7 +96,8 @@ type Interp struct {
 	globals starlark.StringDict
 	modules map[string]*module
 	runs    builtins.Runs // the thread running now, for lazy values
-	shard   shardConfig   // which shard this is, where emit records (shard.go)
+	random  *builtins.Random
+	shard   shardConfig // which shard this is, where emit records (shard.go)
 }
 
 type module struct {
@@ -110,7 +112,9 @@ func New(opts ...Option) *Interp {
 		stderr:      os.Stderr,
 		predeclared: Predeclared(),
 		modules:     map[string]*module{},
+		random:      builtins.NewRandom(),
 	}
+	in.predeclared[repeatName] = repeatBuiltin
 	for _, o := range opts {
 		o(in)
 	}
@@ -153,7 +157,7 @@ func (in *Interp) Globals() starlark.StringDict {
 func (in *Interp) Names() []string {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return in.globals.Keys()
+	return withoutHidden(in.globals.Keys())
 }
 
 // ExecFile runs the file as a script and returns its globals, which also
@@ -175,7 +179,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 	r.stack = []string{in.clean(filename)}
 	thread := r.thread(filename, in.maxSteps)
 	defer in.runs.Enter(thread)()
-	g, err := starlark.ExecFileOptions(&dialect, thread, filename, src, in.predeclared)
+	g, err := execFile(&dialect, thread, filename, src, in.predeclared)
 	for k, v := range g {
 		in.globals[k] = v
 	}
@@ -196,9 +200,11 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	if err != nil {
 		return nil, err
 	}
+	guardRepeats(f)
 	r := in.newRun(ctx)
 	defer r.close()
 	thread := r.thread(filename, in.maxSteps)
+	in.setScope(thread)
 	defer in.runs.Enter(thread)()
 	if len(f.Stmts) == 1 {
 		if e, ok := f.Stmts[0].(*syntax.ExprStmt); ok {
@@ -232,11 +238,13 @@ type run struct {
 	mu      sync.Mutex
 	threads []*starlark.Thread
 	stop    func() bool
+	unwatch func()   // ends the memory watchdog
 	stack   []string // modules being loaded, for cycle reports
 }
 
 func (in *Interp) newRun(ctx context.Context) *run {
-	r := &run{in: in, ctx: ctx}
+	ctx, unwatch := in.watchMemory(ctx)
+	r := &run{in: in, ctx: ctx, unwatch: unwatch}
 	r.stop = context.AfterFunc(ctx, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -247,7 +255,10 @@ func (in *Interp) newRun(ctx context.Context) *run {
 	return r
 }
 
-func (r *run) close() { r.stop() }
+func (r *run) close() {
+	r.stop()
+	r.unwatch()
+}
 
 func cancelReason(ctx context.Context) string {
 	if c := context.Cause(ctx); c != nil {
@@ -269,6 +280,8 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetRuns(t, &in.runs)
 	builtins.SetOutput(t, in.stdout, in.stderr)
 	builtins.SetWorkers(t, in.workers)
+	builtins.SetRandom(t, in.random)
+	builtins.SetMaxMemory(t, in.maxMemory)
 	in.shard.set(t)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
@@ -288,6 +301,7 @@ func (r *run) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
+	err = r.in.explainLoad(err)
 	if r.ctx.Err() != nil {
 		return &CancelledError{Err: err, Cause: context.Cause(r.ctx)}
 	}
@@ -341,7 +355,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	}
 	t := r.thread(key, budget)
 	leave := in.runs.Enter(t)
-	m.globals, m.err = starlark.ExecFileOptions(&dialect, t, key, src, predeclared)
+	m.globals, m.err = execFile(&dialect, t, key, src, predeclared)
 	leave()
 	r.stack = r.stack[:len(r.stack)-1]
 	if m.err == nil || r.ctx.Err() == nil {

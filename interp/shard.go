@@ -3,6 +3,7 @@ package interp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -65,6 +66,7 @@ func (e *ShardError) Unwrap() error { return e.Err }
 // goes to stdout line by line, prefixed "[I] ", as does its standard
 // error to stderr. It returns every shard's results, in shard order, or
 // the first failure as a *ShardError, after cancelling the other shards.
+// A shard that calls exit(0) has succeeded; exit(n) for n != 0 fails it.
 func RunShards(ctx context.Context, count int, filename string, src []byte, stdout, stderr io.Writer, opts ...Option) ([]*shard.Results, error) {
 	if count < 1 {
 		return nil, fmt.Errorf("RunShards: count = %d, want at least 1", count)
@@ -90,8 +92,9 @@ func RunShards(ctx context.Context, count int, filename string, src []byte, stdo
 			_, err := in.ExecFile(ctx, filename, src)
 			out.Flush()
 			errw.Flush()
-			if err == nil {
-				return
+			var ee *ExitError
+			if err == nil || errors.As(err, &ee) && ee.Code == 0 {
+				return // exit(0) ends a shard successfully
 			}
 			failMu.Lock()
 			defer failMu.Unlock()

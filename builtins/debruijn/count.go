@@ -203,3 +203,32 @@ func Nth(n uint64, width int) (m uint64, ok bool) {
 	}
 	return m, true
 }
+
+// Rank returns the position n (counting from 1) of the magic m in the
+// order of Nth, so that Nth(Rank(m, w), w) == m; ok is false when width is
+// invalid or m is not a magic for width with its top log2(width) bits
+// zero. Like Nth it counts completions instead of enumerating: walking
+// m's bits from the top, every 1 bit skips the magics that continue the
+// prefix with a 0.
+func Rank(m uint64, width int) (n uint64, ok bool) {
+	s, ok := Log2(width)
+	if !ok || m>>(uint(width)-s) != 0 || !IsMagic(m, width) {
+		return 0, false
+	}
+	emask := uint64(1)<<s - 1
+	vmask := emask >> 1
+	used := uint64(1) // the window 0^s
+	var win uint64    // the last s bits
+	for pos := width - int(s) - 1; pos >= 0; pos-- {
+		e0 := win << 1 & emask
+		win = e0
+		if m>>uint(pos)&1 != 0 {
+			if used>>e0&1 == 0 {
+				n += completions(s, used|1<<e0, int(e0&vmask))
+			}
+			win = e0 | 1
+		}
+		used |= 1 << win
+	}
+	return n + 1, true
+}

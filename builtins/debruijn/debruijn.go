@@ -85,14 +85,23 @@ type Scanner struct {
 // NewScanner returns the scanner of magic m for width; ok is false when m
 // is not a magic for width.
 func NewScanner(m uint64, width int) (sc *Scanner, ok bool) {
-	t, ok := Table(m, width)
+	v, ok := ScannerOf(m, width)
 	if !ok {
 		return nil, false
 	}
+	return &v, true
+}
+
+// ScannerOf is NewScanner returning the scanner by value, without
+// allocating.
+func ScannerOf(m uint64, width int) (sc Scanner, ok bool) {
+	if !IsMagic(m, width) {
+		return Scanner{}, false
+	}
 	s, _ := Log2(width)
-	sc = &Scanner{magic: m, wmask: mask(width), shift: uint(width) - s}
-	for i, v := range t {
-		sc.table[i] = uint8(v)
+	sc = Scanner{magic: m, wmask: mask(width), shift: uint(width) - s}
+	for i := 0; i < width; i++ {
+		sc.table[(m<<uint(i)&sc.wmask)>>sc.shift] = uint8(i)
 	}
 	return sc, true
 }

@@ -75,8 +75,6 @@ func SymmetryParts(i int) (coords [4]uint8, values [4][3]uint8) {
 type groupTables struct {
 	aut [NumSymmetries]Symmetry // aut[i][c]: image of c under symmetry i
 	inv [NumSymmetries]Symmetry // inv[i] = aut[i].Inverse()
-	// toZero[c] lists the 384 symmetries i with aut[i][c] == 0, ascending.
-	toZero [NumCards][NumSymmetries / NumCards]uint16
 }
 
 var (
@@ -88,7 +86,6 @@ var (
 func group() *groupTables {
 	groupOnce.Do(func() {
 		g := new(groupTables)
-		var fill [NumCards]int
 		for i := 0; i < NumSymmetries; i++ {
 			coords, values := SymmetryParts(i)
 			// part[j][v]: what digit v of coordinate coords[j] adds to the
@@ -105,9 +102,6 @@ func group() *groupTables {
 				g.aut[i][c] = d
 				g.inv[i][d] = c
 			}
-			z := g.inv[i][0]
-			g.toZero[z][fill[z]] = uint16(i)
-			fill[z]++
 		}
 		groupTab = g
 	})

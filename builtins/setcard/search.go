@@ -275,95 +275,198 @@ func (s *searcher) goTo(prefix []Card) error {
 	return nil
 }
 
-// splitDepth is the level whose canonical sets become the parallel jobs.
-// With 5 there are a few hundred jobs (classes[5]), each replayed from
-// the previous job's position in well under a millisecond.
-const splitDepth = 5
-
-// prefixes returns the canonical SET-less d-sets (d <= splitDepth) that can
-// grow to k cards, ascending.
-func prefixes(ctx context.Context, d, k int) ([][]Card, error) {
-	s := newSearcher(ctx)
-	var out [][]Card
-	err := s.walk(d, true, func(s *searcher) error {
-		if s.l == d && s.candidates().Len() >= k-d {
-			out = append(out, append([]Card(nil), s.s[:d]...))
-		}
+// walkTop visits, in ascending order, the canonical SET-less d-sets that
+// may grow to k cards (d <= k): subtrees with fewer candidates than the
+// cards still missing are skipped.
+func (s *searcher) walkTop(d, k int, visit func(*searcher) error) error {
+	c := s.candidates()
+	if s.l < k && c.Len() < k-s.l {
 		return nil
-	})
-	return out, err
+	}
+	if s.l == d {
+		return visit(s)
+	}
+	for w := 0; w < 2; w++ {
+		for x := c[w]; x != 0; x &= x - 1 {
+			if err := s.poll(); err != nil {
+				return err
+			}
+			if !s.tryAdd(Card(w*64 + bits.TrailingZeros64(x))) {
+				continue
+			}
+			err := s.walkTop(d, k, visit)
+			s.pop()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxJobDepth bounds the depth of the subtrees that become jobs: level 7
+// holds 72792 canonical sets, which one goroutine enumerates in well under
+// a second, while the largest of their subtrees is a small fraction of a
+// percent of the search (for k = 10, 9805 of 13.3 million nodes; at level
+// 5 the largest was 9%, which left all but one core idle for a long tail).
+const maxJobDepth = 7
+
+// jobDepth is the level whose canonical sets root Search's parallel jobs:
+// two levels above k, so that even small k has hundreds of jobs, and at
+// most maxJobDepth.
+func jobDepth(k int) int { return max(0, min(k-2, maxJobDepth)) }
+
+// ShardDepth returns the level of the subtrees that Part deals to shards
+// for k-sets: k itself up to maxJobDepth (each class its own subtree, so
+// the parts' sizes differ by at most one), maxJobDepth beyond.
+func ShardDepth(k int) int { return max(0, min(k, maxJobDepth)) }
+
+// A Part selects some subtrees of the canonical search for k-sets, for
+// splitting a search between Count shards: the canonical SET-less
+// ShardDepth(k)-sets that can grow to k cards, numbered 0, 1, ... in
+// ascending order, are the roots, and the part holds those numbered i with
+// i % Count == Index. The parts for Index = 0..Count-1 are disjoint and
+// together hold every canonical k-set; each holds about 1/Count of them
+// (many subtrees, dealt round-robin). The zero Part and Part{0, 1} are the
+// whole search.
+type Part struct {
+	Index, Count int
+}
+
+func (p Part) whole() bool { return p.Count <= 1 }
+
+// check validates the part.
+func (p Part) check() error {
+	if p.Count < 0 || p.Index < 0 || (p.Count > 0 && p.Index >= p.Count) || (p.Count == 0 && p.Index != 0) {
+		return fmt.Errorf("setcard: part %d of %d is not 0 <= index < count", p.Index, p.Count)
+	}
+	return nil
 }
 
 // Search calls fn, from the calling goroutine, for each canonical SET-less
 // k-set in ascending order (document 004's order), with the number of
-// symmetries that fix it. The sets are found by a canonical search
-// (document 004's isomorph rejection) on up to workers goroutines
-// (workers < 1 means 1) and streamed: the calls are the same, in the same
-// order, for any number of workers, and the first comes as soon as it is
-// found. progress, if not nil, is called from the calling goroutine with
-// the number of subtrees done and their total. Search stops and returns
-// fn's error, or ctx's error (within milliseconds of cancellation), with no
-// goroutine left running. For k > MaxSetFree there are no sets. The whole
-// tree grows fast with k: k <= 9 takes seconds, k = 20 an hour or more;
-// see Caps20 for k = 20.
+// symmetries that fix it. It is SearchPart for the whole search.
 func Search(ctx context.Context, k, workers int, progress func(done, total int64), fn func(h Hand, automorphisms int) error) error {
+	return SearchPart(ctx, k, Part{}, workers, progress, fn)
+}
+
+// SearchPart calls fn, from the calling goroutine, for each canonical
+// SET-less k-set of the part in ascending order (document 004's order),
+// with the number of symmetries that fix it. The sets are found by a
+// canonical search (document 004's isomorph rejection) on up to workers
+// goroutines (workers < 1 means 1) and streamed: one goroutine enumerates
+// the roots of the subtrees (the canonical sets jobDepth(k) levels down, or
+// ShardDepth(k) for a part of several), the workers search the subtrees
+// ahead of the caller, and the caller gets the sets subtree by subtree in
+// order, so the calls are the same, in the same order, for any number of
+// workers, and the first comes as soon as it is found. progress, if not
+// nil, is called with the subtrees searched so far and their total (which
+// grows until every root is known), from any goroutine but never
+// concurrently. SearchPart stops and returns fn's error, or ctx's error
+// (wrapped; within milliseconds of cancellation), with no goroutine left
+// running. For k > MaxSetFree there are no sets. The whole tree grows fast
+// with k: k <= 9 takes seconds, k = 20 an hour or more; see Caps20 for
+// k = 20.
+func SearchPart(ctx context.Context, k int, part Part, workers int, progress func(done, total int64), fn func(h Hand, automorphisms int) error) error {
 	if k < 0 {
 		return fmt.Errorf("setcard: Search: k = %d is negative", k)
+	}
+	if err := part.check(); err != nil {
+		return err
 	}
 	if k > MaxSetFree {
 		return ctx.Err()
 	}
+	d := jobDepth(k)
+	if !part.whole() {
+		d = ShardDepth(k)
+	}
+	return searchRoots(ctx, k, d, part, workers, progress, fn)
+}
+
+// searchRoots is SearchPart with the subtrees rooted at level d (d <= k).
+func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress func(done, total int64), fn func(h Hand, automorphisms int) error) error {
 	workers = max(workers, 1)
-	if k <= splitDepth {
-		s := newSearcher(ctx)
-		return s.walk(k, true, func(s *searcher) error {
-			if s.l == k {
-				return fn(s.here, s.automorphisms())
-			}
-			return nil
-		})
-	}
-	pre, err := prefixes(ctx, splitDepth, k)
-	if err != nil {
-		return err
-	}
-	// Each job (the subtree of one prefix) streams its sets in batches on
-	// its own channel; the caller drains the jobs' channels in order. A
-	// worker ahead of the caller blocks when its channel is full, so memory
-	// stays bounded, and window bounds how many jobs run ahead.
+	count := max(part.Count, 1)
+
+	// Each job (the subtree of one root) streams its sets in batches on
+	// its own channel; the caller drains the jobs' channels in the order of
+	// the roots. The producer hands each job to the caller (order) before
+	// the workers (queue), both bounded, so at most about 2*window jobs run
+	// ahead of the caller and memory stays bounded; a worker ahead of the
+	// caller blocks when its job's channel is full. Workers take jobs in
+	// order, so the job the caller waits for is always running or done.
 	type result struct {
 		h    Hand
 		auts uint16
 	}
-	const batchSize = 512
-	ctx, cancel := context.WithCancelCause(ctx)
+	const batchSize = 256
 	type job struct {
-		out chan []result
-		err error // set before out is closed
+		prefix []Card
+		out    chan []result
+		err    error // set before out is closed
 	}
-	jobs := make([]job, len(pre))
-	for i := range jobs {
-		jobs[i].out = make(chan []result, 4)
+	ctx, cancel := context.WithCancelCause(ctx)
+	window := 16 * workers
+	order := make(chan *job, window)
+	queue := make(chan *job, window)
+	var (
+		mu       sync.Mutex // serialises progress
+		done     int64
+		produced atomic.Int64
+		finished atomic.Bool // every root is known
+		prodErr  error       // set before order is closed
+		wg       sync.WaitGroup
+	)
+	report := func(jobDone bool) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if jobDone {
+			done++
+		}
+		total := produced.Load()
+		if !finished.Load() {
+			total++ // more to come
+		}
+		progress(done, total)
 	}
-	window := make(chan struct{}, 16*workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the producer
+		defer wg.Done()
+		defer close(queue)
+		defer close(order)
+		s := newSearcher(ctx)
+		i := 0
+		prodErr = s.walkTop(d, k, func(s *searcher) error {
+			i++
+			if (i-1)%count != part.Index {
+				return nil
+			}
+			j := &job{prefix: append([]Card(nil), s.s[:s.l]...), out: make(chan []result, 2)}
+			for _, ch := range []chan *job{order, queue} {
+				select {
+				case ch <- j:
+				case <-ctx.Done():
+					return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
+				}
+			}
+			produced.Add(1)
+			return nil
+		})
+		finished.Store(true)
+		if prodErr == nil {
+			report(false)
+		}
+	}()
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			s := newSearcher(ctx)
-			for {
-				select {
-				case window <- struct{}{}:
-				case <-ctx.Done():
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= len(pre) {
-					return
-				}
-				j := &jobs[i]
+			for j := range queue {
 				var batch []result
 				send := func() error {
 					select {
@@ -371,10 +474,10 @@ func Search(ctx context.Context, k, workers int, progress func(done, total int64
 						batch = nil
 						return nil
 					case <-ctx.Done():
-						return context.Cause(ctx)
+						return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
 					}
 				}
-				j.err = s.goTo(pre[i])
+				j.err = s.goTo(j.prefix)
 				if j.err == nil {
 					j.err = s.walk(k, true, func(s *searcher) error {
 						if s.l == k {
@@ -393,6 +496,7 @@ func Search(ctx context.Context, k, workers int, progress func(done, total int64
 				if j.err != nil {
 					return
 				}
+				report(true)
 			}
 		}()
 	}
@@ -400,12 +504,12 @@ func Search(ctx context.Context, k, workers int, progress func(done, total int64
 		cancel(nil)
 		wg.Wait()
 	}()
-	for i := range jobs {
+	for j := range order {
 		for {
 			var batch []result
 			var ok bool
 			select {
-			case batch, ok = <-jobs[i].out:
+			case batch, ok = <-j.out:
 			case <-ctx.Done():
 				return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
 			}
@@ -419,17 +523,31 @@ func Search(ctx context.Context, k, workers int, progress func(done, total int64
 				}
 			}
 		}
-		if err := jobs[i].err; err != nil {
+		if err := j.err; err != nil {
 			cancel(err)
 			return err
 		}
-		<-window
-		if progress != nil {
-			progress(int64(i+1), int64(len(jobs)))
-		}
 	}
-	return nil
+	// order is closed: the producer is done and prodErr is set.
+	return prodErr
 }
+
+// CountPart returns the number of canonical SET-less k-sets in the part,
+// by searching its subtrees on up to workers goroutines (counting only;
+// when ShardDepth(k) = k each subtree is one set and only the roots are
+// enumerated). Errors and cancellation are as for SearchPart.
+func CountPart(ctx context.Context, k int, part Part, workers int, progress func(done, total int64)) (uint64, error) {
+	var n uint64
+	err := SearchPart(ctx, k, part, workers, progress, func(Hand, int) error {
+		n++
+		return nil
+	})
+	return n, err
+}
+
+// countSplitDepth is the level whose canonical sets become SearchCounts's
+// parallel jobs.
+const countSplitDepth = 5
 
 // SearchCounts walks the canonical search tree up to kmax cards and returns
 // classes[k], the number of canonical SET-less k-sets, and totals[k], the
@@ -454,7 +572,7 @@ func SearchCounts(ctx context.Context, kmax, workers int, progress func(done, to
 		}
 	}
 	lim := min(kmax, MaxSetFree)
-	d := min(splitDepth, lim)
+	d := min(countSplitDepth, lim)
 	workers = max(workers, 1)
 	// The top of the tree, levels 0..d, serially.
 	s := newSearcher(ctx)

@@ -10,9 +10,10 @@
 //
 // The script sees ARGS, as strings, in the list argv.
 //
-// Flags: -timeout DURATION, -max-steps N, -workers N, -shard I/N, -j N,
-// -o PATH, -version (see docs/cluster.md for the last three).
-// The exit status is 0 on success, 1 on a script error and 2 on bad usage.
+// Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
+// -shard I/N, -j N, -o PATH (docs/cluster.md), -version. The exit status
+// is 0 on success, 1 on a script error (a timeout or the memory budget
+// included), 2 on bad usage and 130 when Ctrl-C stopped a script.
 // See docs/scripting.md and docs/repl.md.
 package main
 
@@ -69,7 +70,8 @@ With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).
 The script sees ARGS as the list of strings argv. A script named like a
 subcommand (merge) runs as ./NAME.
-Exit status: 0 on success, 1 on a script error, 2 on bad usage.
+Exit status: 0 on success, 1 on a script error (timeout and memory budget
+included), 2 on bad usage, 130 when Ctrl-C stopped the script.
 
 flags:
 `
@@ -94,6 +96,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code     = fs.String("c", "", "run `CODE` instead of a file")
 		timeout  = fs.Duration("timeout", 0, "cancel the run (each input, in the REPL) after `DURATION`; 0 means never")
 		maxSteps = fs.Uint64("max-steps", 0, "cap the Starlark execution steps of a run at `N`; 0 means no cap")
+		maxMem   = fs.String("max-memory", "", "stop a run when the heap exceeds `SIZE` (512M, 2G; 0: no budget); default 3/4 of the memory available")
 		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
 		showVer  = fs.Bool("version", false, "print the version and exit")
 		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
@@ -121,6 +124,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *workers < 0 {
 		return usageError(stderr, "-workers %d is negative", *workers)
+	}
+	budget, err := memoryBudget(*maxMem)
+	if err != nil {
+		return usageError(stderr, "%v", err)
 	}
 
 	rest := fs.Args()
@@ -162,6 +169,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithStdout(stdout),
 		interp.WithStderr(stderr),
 		interp.WithMaxSteps(*maxSteps),
+		interp.WithMaxMemory(budget),
 		interp.WithWorkers(*workers),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
 	}
@@ -170,9 +178,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
 	}
 
-	ctx, cancel := withTimeout(context.Background(), *timeout)
-	defer cancel()
-	return sh.run(ctx, in, opts, filename, src, argv, stdout, stderr)
+	return sh.run(in, opts, filename, src, argv, *timeout, stdout, stderr)
 }
 
 // withTimeout returns ctx with a deadline d from now (none when d == 0)
@@ -199,7 +205,7 @@ func printError(w io.Writer, err error) {
 	var el resolve.ErrorList
 	switch {
 	case errors.As(err, &ee):
-		text = ee.Backtrace()
+		text = interp.Backtrace(ee)
 	case errors.As(err, &el):
 		lines := make([]string, len(el))
 		for i, e := range el {

@@ -61,8 +61,9 @@ func prepareHistory(path string, stderr io.Writer) string {
 	return path
 }
 
-// runREPL runs the interactive session on the terminal tty until Ctrl-D
-// and returns the exit status (0, or 1 if the terminal cannot be used).
+// runREPL runs the interactive session on the terminal tty until Ctrl-D,
+// exit() or quit(), and returns the exit status (0 or exit's code, or 1
+// if the terminal cannot be used).
 func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout time.Duration) int {
 	// At the prompt the terminal is in raw mode and readline sees Ctrl-C as
 	// a key; while an input runs the terminal is in cooked mode and Ctrl-C
@@ -109,6 +110,7 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 	}()
 	fmt.Fprintf(stdout, "bitsh %s. help() lists the builtins; Ctrl-D exits.\n", versionString())
 
+	prevDef := "" // the last input, when it was a def that ran
 	for {
 		src, err := readInput(rl)
 		switch {
@@ -122,49 +124,60 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 		case strings.TrimSpace(src) == "":
 			continue
 		}
-		evalInput(in, src, sigc, stdout, stderr, timeout)
+		// A blank line inside a pasted function ends its def, as in
+		// Python; the indented lines after it then continue that def,
+		// which runs again whole (running a def twice only rebinds it).
+		if prevDef != "" && indented(src) && soleDef(prevDef+src) {
+			src = prevDef + src
+		}
+		exit, code, ok := evalInput(in, src, sigc, stdout, stderr, timeout)
+		if exit {
+			return code
+		}
+		prevDef = ""
+		if ok && soleDef(src) {
+			prevDef = src
+		}
 	}
 }
 
-// readInput reads lines until they form a complete statement (a blank
-// line ends a block, as in Python) and returns their text. It returns
-// io.EOF on Ctrl-D at the primary prompt and readline.ErrInterrupt on
-// Ctrl-C or on Ctrl-D in a block (both drop the input), or a syntax error.
+// readInput reads lines until interp.IsComplete accepts them (a blank
+// line ends a block, as in Python; a syntax error inside a block is kept
+// until the block ends, so that it is reported once) and returns their
+// text. A leading %time is left in the text. It returns io.EOF on Ctrl-D
+// at the primary prompt and readline.ErrInterrupt on Ctrl-C or on Ctrl-D
+// in a block (both drop the input).
 func readInput(rl *readline.Instance) (string, error) {
 	var text strings.Builder
-	var stop error // why reading stopped, when the user did it
 	rl.SetPrompt(prompt)
-	next := func() ([]byte, error) {
+	for {
 		line, err := rl.Readline()
 		if err != nil {
 			if errors.Is(err, io.EOF) && text.Len() > 0 {
 				err = readline.ErrInterrupt // Ctrl-D in a block drops the block
 			}
-			stop = err
-			return nil, err
+			return "", err
 		}
 		rl.SetPrompt(contPrompt)
-		line += "\n"
-		text.WriteString(line)
-		return []byte(line), nil
+		text.WriteString(line + "\n")
+		body, _ := cutTimeMagic(text.String())
+		if strings.TrimSpace(body) == "" || interp.IsComplete(body) != interp.Incomplete {
+			return text.String(), nil
+		}
 	}
-	_, err := interp.FileOptions().ParseCompoundStmt(stdinName, next)
-	if stop != nil {
-		return "", stop
-	}
-	if err != nil {
-		return "", err
-	}
-	return text.String(), nil
 }
 
-// evalInput runs one input, cancelling it on SIGINT or after the timeout,
-// and prints the value of a sole expression (None excepted) or the error.
-func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) {
+// evalInput runs one input, cancelling it on SIGINT or after the timeout.
+// Each expression statement's value (None excepted) is echoed as it is
+// computed; an error is printed. With %time, the wall time follows. It
+// reports whether the input called exit() or quit(), and the status, and
+// whether it ran without error.
+func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) (exit bool, code int, ok bool) {
 	select {
 	case <-sigc: // a stale interrupt must not cancel this run
 	default:
 	}
+	src, timed := cutTimeMagic(src)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
@@ -178,15 +191,30 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 		case <-done:
 		}
 	}()
-	v, err := in.Exec(ctx, stdinName, src)
+	color := useColor(stdout)
+	t0 := time.Now()
+	p := start(func() error {
+		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
+	})
+	err, stuck := p.wait(ctx, hardStopGrace)
+	if stuck {
+		err = waitStuck(ctx, p, sigc, stderr)
+	}
+	wall := time.Since(t0)
+	if code, ok := exitCode(err); ok {
+		return true, code, true
+	}
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			fmt.Fprintln(stderr) // end the line the terminal echoed ^C on
 		}
 		printError(stderr, err)
-		return
+		if indented(src) {
+			fmt.Fprintln(stderr, "(an indented line continues a block, but a blank line had ended the block before it)")
+		}
 	}
-	if v != nil && v != starlark.None {
-		fmt.Fprintln(stdout, v.String())
+	if timed {
+		fmt.Fprintf(stdout, "Wall time: %s\n", formatWall(wall))
 	}
+	return false, 0, err == nil
 }

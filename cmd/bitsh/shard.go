@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bitsh/bitsh/builtins/shard"
 	"github.com/bitsh/bitsh/interp"
@@ -92,40 +94,26 @@ func (sf *shardFlags) options() []interp.Option {
 	return []interp.Option{interp.WithShard(sf.shard.index, sf.shard.count)}
 }
 
-// run runs the script as one shard in in, or with -j as N shards in new
-// interpreters made with opts, then prints or writes the results. A
-// failed run writes no file.
-func (sf *shardFlags) run(ctx context.Context, in *interp.Interp, opts []interp.Option, filename string, src []byte, argv []string, stdout, stderr io.Writer) int {
+// run runs the script as one shard in in (with the timeout, Ctrl-C and
+// the hard stop of runScript), or with -j as N shards in new interpreters
+// made with opts, then prints or writes the results. A failed run writes
+// no file.
+func (sf *shardFlags) run(in *interp.Interp, opts []interp.Option, filename string, src []byte, argv []string, timeout time.Duration, stdout, stderr io.Writer) int {
 	count, shards := 1, []int{0}
 	var results *shard.Results
 	if sf.jobs > 0 {
 		count = sf.jobs
-		rs, err := interp.RunShards(ctx, count, filename, src, stdout, stderr, opts...)
-		if err != nil {
-			var se *interp.ShardError
-			if errors.As(err, &se) {
-				var b bytes.Buffer
-				printError(&b, se.Err)
-				prefix := fmt.Sprintf("[%d] ", se.Index)
-				fmt.Fprint(stderr, prefix+strings.ReplaceAll(strings.TrimRight(b.String(), "\n"), "\n", "\n"+prefix)+"\n")
-				fmt.Fprintf(stderr, "%s: shard %d of %d failed; no results\n", progName, se.Index, count)
-			} else {
-				printError(stderr, err)
-			}
-			return exitError
-		}
-		if results, err = shard.MergeResults(rs...); err != nil {
-			fmt.Fprintf(stderr, "%s: merging the shards' results: %v\n", progName, err)
-			return exitError
+		var status int
+		if results, status = runJobs(count, opts, filename, src, timeout, stdout, stderr); results == nil {
+			return status
 		}
 		shards = make([]int, count)
 		for i := range shards {
 			shards[i] = i
 		}
 	} else {
-		if _, err := in.ExecFile(ctx, filename, src); err != nil {
-			printError(stderr, err)
-			return exitError
+		if status := runScript(in, filename, src, timeout, stderr); status != exitOK {
+			return status
 		}
 		results = in.Results()
 		if sf.shard.set {
@@ -145,6 +133,65 @@ func (sf *shardFlags) run(ctx context.Context, in *interp.Interp, opts []interp.
 		return exitError
 	}
 	return exitOK
+}
+
+// runJobs is -j: count shards at once, with the timeout, Ctrl-C and the
+// hard stop as runScript has them. It returns the merged results, or nil
+// and the exit status.
+func runJobs(count int, opts []interp.Option, filename string, src []byte, timeout time.Duration, stdout, stderr io.Writer) (*shard.Results, int) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	ctx, cancelTimeout := withTimeout(ctx, timeout)
+	defer cancelTimeout()
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt)
+	defer signal.Stop(sigc)
+	go func() {
+		select {
+		case <-sigc:
+			cancel(errInterrupted)
+		case <-ctx.Done():
+		}
+	}()
+
+	var rs []*shard.Results
+	p := start(func() (err error) {
+		rs, err = interp.RunShards(ctx, count, filename, src, stdout, stderr, opts...)
+		return err
+	})
+	err, stuck := p.wait(ctx, hardStopGrace)
+	status := exitError
+	if errors.Is(context.Cause(ctx), errInterrupted) {
+		status = exitInterrupted
+	}
+	switch {
+	case stuck:
+		fmt.Fprintf(stderr, "%s: %v, and the interpreters did not stop within %v (a builtin that cannot be interrupted is running): exiting\n",
+			progName, context.Cause(ctx), hardStopGrace)
+		return nil, status
+	case err != nil:
+		var se *interp.ShardError
+		if errors.As(err, &se) {
+			if code, ok := exitCode(se.Err); ok {
+				fmt.Fprintf(stderr, "%s: shard %d of %d called exit(%d); no results\n", progName, se.Index, count, code)
+				return nil, code
+			}
+			var b bytes.Buffer
+			printError(&b, se.Err)
+			prefix := fmt.Sprintf("[%d] ", se.Index)
+			fmt.Fprint(stderr, prefix+strings.ReplaceAll(strings.TrimRight(b.String(), "\n"), "\n", "\n"+prefix)+"\n")
+			fmt.Fprintf(stderr, "%s: shard %d of %d failed; no results\n", progName, se.Index, count)
+		} else {
+			printError(stderr, err)
+		}
+		return nil, status
+	}
+	merged, err := shard.MergeResults(rs...)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: merging the shards' results: %v\n", progName, err)
+		return nil, exitError
+	}
+	return merged, exitOK
 }
 
 const mergeUsage = `usage: bitsh merge [-o PATH] FILES...

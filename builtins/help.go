@@ -1,0 +1,258 @@
+package builtins
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/bitsh/bitsh/stdlib"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+)
+
+// stdlibPrefix is how load() names bitsh's stdlib modules.
+const stdlibPrefix = "@stdlib/"
+
+// help prints a docstring. Lookup, by value or by name: the registry
+// (builtins, and modules registered with a Value and a Doc, such as random
+// and chess), Starlark's universal builtins, go.starlark.net's modules,
+// a module's member (its line of the module's doc), a stdlib module.
+func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var name starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "name?", &name); err != nil {
+		return nil, err
+	}
+	w := Stdout(thread)
+	if name == starlark.None {
+		writeIndex(w)
+		return starlark.None, nil
+	}
+	doc, err := docOf(name)
+	if err != nil {
+		return nil, fmt.Errorf("help: %v", err)
+	}
+	fmt.Fprintln(w, strings.TrimSpace(doc))
+	return starlark.None, nil
+}
+
+// docOf finds the docstring of a value or of a name.
+func docOf(v starlark.Value) (string, error) {
+	var key string
+	switch v := v.(type) {
+	case starlark.String:
+		key = string(v)
+		if file, ok := strings.CutPrefix(key, stdlibPrefix); ok {
+			return stdlib.Doc(file)
+		}
+	case *starlark.Function:
+		doc := cleanDoc(v.Doc())
+		if doc == "" {
+			doc = "(no docstring)"
+		}
+		return signature(v) + "\n" + doc, nil
+	case *starlark.Builtin:
+		key = v.Name()
+		if e, ok := registry[key]; ok && e.Fn != nil {
+			return e.Doc, nil
+		}
+		if _, ok := universeDocs[key]; !ok || starlark.Universe[key] != v {
+			// A module's member: find which module holds this very builtin.
+			if k := memberKey(v); k != "" {
+				key = k
+			}
+		}
+	default:
+		// A constant (U64) or a module, passed by value.
+		for _, e := range registry {
+			if e.Value != nil && sameValue(e.Value, v) {
+				return e.Doc, nil
+			}
+		}
+		for _, m := range moduleDocs {
+			if m.value == v {
+				return m.doc, nil
+			}
+		}
+		if m, ok := v.(*starlarkstruct.Module); ok {
+			key = m.Name
+		} else {
+			return "", fmt.Errorf("name: got %s, want a string, a builtin or a module", v.Type())
+		}
+	}
+	if e, ok := registry[key]; ok {
+		return e.Doc, nil
+	}
+	if d, ok := universeDocs[key]; ok {
+		return d, nil
+	}
+	if m, ok := moduleDocs[key]; ok {
+		return m.doc, nil
+	}
+	if mod, member, ok := strings.Cut(key, "."); ok {
+		var doc string
+		if e, ok := registry[mod]; ok && e.Value != nil {
+			doc = e.Doc
+		} else if m, ok := moduleDocs[mod]; ok {
+			doc = m.doc
+		}
+		if doc != "" {
+			if line := memberLine(doc, mod, member); line != "" {
+				return line, nil
+			}
+			return doc, nil
+		}
+	}
+	return "", fmt.Errorf("name = %q is not a bitsh builtin, a Starlark builtin or a module (help() lists them)", key)
+}
+
+// sameValue compares by identity for reference types and by value for
+// the rest (U64), without failing on values that cannot be compared.
+func sameValue(a, b starlark.Value) bool {
+	if _, ok := a.(starlark.Int); ok {
+		eq, err := starlark.Equal(a, b)
+		return err == nil && eq
+	}
+	return a == b
+}
+
+// memberKey returns "module.member" for a builtin that is a member of a
+// documented module, or "".
+func memberKey(b *starlark.Builtin) string {
+	mods := map[string]starlark.Value{}
+	for name, m := range moduleDocs {
+		mods[name] = m.value
+	}
+	for name, e := range registry {
+		if e.Value != nil {
+			mods[name] = e.Value
+		}
+	}
+	names := make([]string, 0, len(mods))
+	for n := range mods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		ha, ok := mods[n].(starlark.HasAttrs)
+		if !ok {
+			continue
+		}
+		for _, attr := range ha.AttrNames() {
+			if v, err := ha.Attr(attr); err == nil && v == starlark.Value(b) {
+				return n + "." + attr
+			}
+		}
+	}
+	return ""
+}
+
+// memberLine returns the lines of a module's doc that describe member:
+// the line naming module.member (or member) first, with the more indented
+// lines that continue it.
+func memberLine(doc, mod, member string) string {
+	lines := strings.Split(doc, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, mod+"."+member) && !strings.HasPrefix(t, member+"(") {
+			continue
+		}
+		rest := strings.TrimPrefix(strings.TrimPrefix(t, mod+"."), member)
+		if rest != "" && !strings.ContainsAny(rest[:1], "( ,") {
+			continue // math.sin, not math.sinh
+		}
+		out := []string{t}
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		for _, c := range lines[i+1:] {
+			if len(c)-len(strings.TrimLeft(c, " ")) <= indent+2 || strings.TrimSpace(c) == "" {
+				break
+			}
+			out = append(out, strings.TrimSpace(c))
+		}
+		return strings.Join(out, "\n")
+	}
+	return ""
+}
+
+// writeIndexMore ends help()'s index with what else help(name) knows.
+func writeIndexMore(w io.Writer) {
+	var names, mods []string
+	for n := range universeDocs {
+		if _, replaced := registry[n]; !replaced {
+			names = append(names, n)
+		}
+	}
+	for n := range moduleDocs {
+		mods = append(mods, n)
+	}
+	for n, e := range registry {
+		if _, ok := e.Value.(*starlarkstruct.Module); ok {
+			mods = append(mods, n)
+		}
+	}
+	sort.Strings(names)
+	sort.Strings(mods)
+	fmt.Fprintf(w, "\nStarlark's own: %s.\n", strings.Join(names, " "))
+	fmt.Fprintf(w, "Modules: %s. Stdlib: %s.\n", strings.Join(mods, " "), strings.Join(stdlib.Modules(), " "))
+	fmt.Fprintln(w, "\nhelp(name) prints the full docstring of any of these; help(\"@stdlib/board.star\") a stdlib module's.")
+}
+
+// signature writes a Starlark function's parameters as its def does.
+func signature(fn *starlark.Function) string {
+	n := fn.NumParams()
+	var varargs, kwargs string
+	if fn.HasKwargs() {
+		n--
+		kwargs, _ = fn.Param(n)
+	}
+	if fn.HasVarargs() {
+		n--
+		varargs, _ = fn.Param(n)
+	}
+	kwonly := fn.NumKwonlyParams()
+	param := func(i int) string {
+		name, _ := fn.Param(i)
+		if d := fn.ParamDefault(i); d != nil {
+			return name + " = " + d.String()
+		}
+		return name
+	}
+	var parts []string
+	for i := 0; i < n-kwonly; i++ {
+		parts = append(parts, param(i))
+	}
+	if varargs != "" {
+		parts = append(parts, "*"+varargs)
+	} else if kwonly > 0 {
+		parts = append(parts, "*")
+	}
+	for i := n - kwonly; i < n; i++ {
+		parts = append(parts, param(i))
+	}
+	if kwargs != "" {
+		parts = append(parts, "**"+kwargs)
+	}
+	return fn.Name() + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// cleanDoc trims a docstring and removes the common indentation of its
+// lines after the first, as Python's inspect.cleandoc does.
+func cleanDoc(doc string) string {
+	lines := strings.Split(strings.TrimSpace(doc), "\n")
+	indent := -1
+	for _, l := range lines[1:] {
+		if t := strings.TrimLeft(l, " \t"); t != "" {
+			if n := len(l) - len(t); indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		if len(lines[i]) >= indent && indent > 0 {
+			lines[i] = lines[i][indent:]
+		} else {
+			lines[i] = strings.TrimSpace(lines[i])
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,265 @@
+// Package docs_test runs the snippets of the documentation pages so that
+// they stay true. The convention, for authors of docs/*.md and README.md:
+//
+//   - A fenced block tagged starlark is run as a script; the blocks of one
+//     page run in order in one interpreter, so a later block may use what an
+//     earlier one defined. When the next block is tagged output, the
+//     block's standard output must equal it.
+//   - A block tagged repl is a REPL transcript: each ">>> " line (with the
+//     "... " lines after it) is an input, run as the REPL runs it, and the
+//     lines up to the next ">>> " are what it must print (echoes, print
+//     output, errors as bitsh prints them). Lines before the first ">>> "
+//     (the shell command, the banner) are not checked. Each transcript is a
+//     fresh session.
+//   - A block tagged go is a complete program when it starts with "package
+//     main": it is built in a temporary module that points at this
+//     repository with a replace directive, and run when an output block
+//     follows, which its output must equal (skipped with -short). Any other
+//     go block is a fragment: it must parse as statements (or, when it
+//     starts with func or type, as declarations).
+//   - Blocks without a tag, or tagged otherwise (python, sh), are
+//     illustrations and are not checked.
+package docs_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/interp"
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+)
+
+type block struct {
+	tag  string
+	line int // of the opening fence
+	text string
+}
+
+// blocks returns the fenced blocks of a Markdown file (``` fences at the
+// start of a line, possibly indented in a list item).
+func blocks(t *testing.T, path string) []block {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []block
+	var cur *block
+	var indent string
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		trimmed := strings.TrimLeft(line, " ")
+		if cur == nil {
+			if tag, ok := strings.CutPrefix(trimmed, "```"); ok {
+				indent = line[:len(line)-len(trimmed)]
+				cur = &block{tag: strings.TrimSpace(tag), line: n}
+			}
+			continue
+		}
+		if trimmed == "```" {
+			out = append(out, *cur)
+			cur = nil
+			continue
+		}
+		cur.text += strings.TrimPrefix(line, indent) + "\n"
+	}
+	return out
+}
+
+func pages(t *testing.T) []string {
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(files, filepath.Join("..", "README.md"))
+}
+
+// errorText formats an error as bitsh prints it.
+func errorText(err error) string {
+	var ee *starlark.EvalError
+	var el resolve.ErrorList
+	switch {
+	case errors.As(err, &ee):
+		return ee.Backtrace()
+	case errors.As(err, &el):
+		var lines []string
+		for _, e := range el {
+			lines = append(lines, e.Error())
+		}
+		return strings.Join(lines, "\n")
+	}
+	return err.Error()
+}
+
+func TestStarlarkSnippets(t *testing.T) {
+	for _, page := range pages(t) {
+		bs := blocks(t, page)
+		var in *interp.Interp
+		var out strings.Builder
+		for i, b := range bs {
+			if b.tag != "starlark" {
+				continue
+			}
+			if in == nil {
+				in = interp.New(interp.WithStdout(&out), interp.WithStderr(&out))
+			}
+			out.Reset()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			_, err := in.Exec(ctx, fmt.Sprintf("%s:%d", page, b.line), b.text)
+			cancel()
+			if err != nil {
+				t.Errorf("%s:%d: the starlark block fails:\n%s", page, b.line, errorText(err))
+				continue
+			}
+			if i+1 < len(bs) && bs[i+1].tag == "output" {
+				if got, want := out.String(), bs[i+1].text; got != want {
+					t.Errorf("%s:%d: the starlark block prints\n%s\nwant (%s:%d)\n%s", page, b.line, got, page, bs[i+1].line, want)
+				}
+			}
+		}
+	}
+}
+
+// transcript splits a repl block into inputs and their expected output.
+func transcript(text string) (inputs, outputs []string) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	i := 0
+	for i < len(lines) && !strings.HasPrefix(lines[i], ">>> ") {
+		i++
+	}
+	for i < len(lines) {
+		src := strings.TrimPrefix(lines[i], ">>> ") + "\n"
+		i++
+		for i < len(lines) && (strings.HasPrefix(lines[i], "... ") || lines[i] == "...") {
+			src += strings.TrimPrefix(strings.TrimPrefix(lines[i], "..."), " ") + "\n"
+			i++
+		}
+		var want []string
+		for i < len(lines) && !strings.HasPrefix(lines[i], ">>> ") {
+			want = append(want, lines[i])
+			i++
+		}
+		inputs = append(inputs, src)
+		outputs = append(outputs, strings.Join(want, "\n"))
+	}
+	return inputs, outputs
+}
+
+func TestREPLTranscripts(t *testing.T) {
+	for _, page := range pages(t) {
+		for _, b := range blocks(t, page) {
+			if b.tag != "repl" {
+				continue
+			}
+			var out strings.Builder
+			in := interp.New(interp.WithStdout(&out), interp.WithStderr(&out))
+			inputs, outputs := transcript(b.text)
+			if len(inputs) == 0 {
+				t.Errorf("%s:%d: a repl block without a >>> line", page, b.line)
+			}
+			for k, src := range inputs {
+				out.Reset()
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				err := in.ExecInteractive(ctx, "<stdin>", src, func(v starlark.Value) {
+					if p, ok := v.(builtins.Pictured); ok {
+						fmt.Fprintln(&out, p.PictureText(false))
+					} else {
+						fmt.Fprintln(&out, v.String())
+					}
+				})
+				cancel()
+				if err != nil {
+					fmt.Fprintln(&out, errorText(err))
+				}
+				if got, want := strings.TrimSuffix(out.String(), "\n"), outputs[k]; got != want {
+					t.Errorf("%s:%d: >>> %s printed\n%s\nwant\n%s", page, b.line, strings.TrimSpace(src), got, want)
+				}
+			}
+		}
+	}
+}
+
+var goSnippetDecl = regexp.MustCompile(`^(func|type|var|const|import)\b`)
+
+func TestGoSnippets(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range pages(t) {
+		bs := blocks(t, page)
+		for i, b := range bs {
+			if b.tag != "go" {
+				continue
+			}
+			where := fmt.Sprintf("%s:%d", page, b.line)
+			if strings.HasPrefix(b.text, "package main") {
+				if testing.Short() {
+					continue
+				}
+				want, run := "", i+1 < len(bs) && bs[i+1].tag == "output"
+				if run {
+					want = bs[i+1].text
+				}
+				buildProgram(t, root, where, b.text, run, want)
+				continue
+			}
+			// Statements, else (func, type, ...) declarations.
+			_, err := parser.ParseFile(token.NewFileSet(), where, "package p\n\nfunc _() {\n"+b.text+"}\n", parser.AllErrors)
+			if err != nil && goSnippetDecl.MatchString(b.text) {
+				_, err = parser.ParseFile(token.NewFileSet(), where, "package p\n\n"+b.text, parser.AllErrors)
+			}
+			if err != nil {
+				t.Errorf("%s: the go fragment does not parse: %v", where, err)
+			}
+		}
+	}
+}
+
+// buildProgram builds a complete Go program in a temporary module that
+// requires this repository through a replace directive, offline.
+func buildProgram(t *testing.T, root, where, text string, run bool, want string) {
+	t.Helper()
+	dir := t.TempDir()
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The repository's own requirements make every dependency resolvable
+	// from the module cache, without a network.
+	_, reqs, _ := strings.Cut(string(mod), "\nrequire")
+	gomod := "module doccheck\n\ngo 1.26\n\nrequire github.com/bitsh/bitsh v0.0.0\n\nreplace github.com/bitsh/bitsh => " + root + "\n\nrequire" + reqs
+	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
+	for name, data := range map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum, "main.go": []byte(text)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "prog"), ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("%s: the go program does not build: %v\n%s", where, err, out)
+		return
+	}
+	if !run {
+		return
+	}
+	out, err := exec.Command(filepath.Join(dir, "prog")).CombinedOutput()
+	if err != nil || string(out) != want {
+		t.Errorf("%s: the go program: err = %v, output\n%s\nwant\n%s", where, err, out, want)
+	}
+}

@@ -1,0 +1,158 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bitsh/bitsh/interp"
+	"go.starlark.net/starlark"
+)
+
+// interactive runs src with ExecInteractive and returns what print and
+// the echoes wrote, in order, one item a line.
+func interactive(t *testing.T, in *interp.Interp, out *strings.Builder, src string) error {
+	t.Helper()
+	return in.ExecInteractive(context.Background(), "<stdin>", src, func(v starlark.Value) {
+		out.WriteString("echo " + v.String() + "\n")
+	})
+}
+
+func TestExecInteractiveEchoesEveryExpression(t *testing.T) {
+	var out strings.Builder
+	in := interp.New(interp.WithStdout(&out))
+	err := interactive(t, in, &out, "t0 = 10; print('run'); 1 + 1; None; t0 * 3\n")
+	if err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if got, want := out.String(), "run\necho 2\necho 30\n"; got != want {
+		t.Errorf("output %q; want %q", got, want)
+	}
+	// _ is the last echoed value, and None does not replace it.
+	out.Reset()
+	if err := interactive(t, in, &out, "None\n_ + 1\n_\n"); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if got, want := out.String(), "echo 31\necho 31\n"; got != want {
+		t.Errorf("output %q; want %q", got, want)
+	}
+	// Echoes before an error are kept; the error stops the input.
+	out.Reset()
+	err = interactive(t, in, &out, "5\n1 // 0\n6\n")
+	if err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("err = %v; want division by zero", err)
+	}
+	if got := out.String(); got != "echo 5\n" {
+		t.Errorf("output %q; want the echo of 5 only", got)
+	}
+	// A def and a load in one input bind for later inputs.
+	out.Reset()
+	if err := interactive(t, in, &out, "load('@stdlib/assert.star', 'assert')\ndef sq(x):\n    return x * x\n\nsq(7)\n"); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if err := interactive(t, in, &out, "assert.eq(sq(3), 9); sq(4)\n"); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if got := out.String(); got != "echo 49\necho 16\n" {
+		t.Errorf("output %q", got)
+	}
+}
+
+func TestDir(t *testing.T) {
+	var out strings.Builder
+	in := interp.New(interp.WithStdout(&out))
+	src := "x = 1\ndef f(a):\n    b = 2\n    return dir()\n\nf(0)\n"
+	if err := interactive(t, in, &out, src); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if err := interactive(t, in, &out, "y = 2; dir()\n"); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if err := interactive(t, in, &out, `dir("")[:2]`+"\n"); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	want := `echo ["a", "b"]` + "\n" + `echo ["_", "f", "x", "y"]` + "\n" + `echo ["capitalize", "codepoint_ords"]` + "\n"
+	if got := out.String(); got != want {
+		t.Errorf("output\n%s\nwant\n%s", got, want)
+	}
+	// In a script, the script's own globals.
+	out.Reset()
+	if _, err := in.ExecFile(context.Background(), "s.star", "z = 1\nprint(dir())\n"); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if got := out.String(); got != "[\"z\"]\n" {
+		t.Errorf("dir() in a script printed %q", got)
+	}
+}
+
+func TestExit(t *testing.T) {
+	var out strings.Builder
+	in := interp.New(interp.WithStdout(&out))
+	for _, c := range []struct {
+		src  string
+		code int
+	}{{"exit()", 0}, {"quit(3)", 3}, {"def f():\n    exit(7)\n\nf()", 7}} {
+		err := interactive(t, in, &out, c.src+"\n")
+		var ee *interp.ExitError
+		if !errors.As(err, &ee) || ee.Code != c.code {
+			t.Errorf("%q: err = %v; want an ExitError with code %d", c.src, err, c.code)
+		}
+	}
+	_, err := in.ExecFile(context.Background(), "s.star", "print(1)\nexit(4)\nprint(2)\n")
+	var ee *interp.ExitError
+	if !errors.As(err, &ee) || ee.Code != 4 || out.String() != "1\n" {
+		t.Errorf("script: err = %v, output %q; want code 4 after printing 1", err, out.String())
+	}
+	if err := interactive(t, in, &out, "exit(256)\n"); err == nil || !strings.Contains(err.Error(), "exit: code = 256 is out of range 0..255") {
+		t.Errorf("exit(256): %v", err)
+	}
+}
+
+func TestLoadNameNotFound(t *testing.T) {
+	in := interp.New()
+	_, err := in.Exec(context.Background(), "<stdin>", `load("@stdlib/board.star", "board")`)
+	if err == nil {
+		t.Fatal("load of board succeeded")
+	}
+	msg := err.Error()
+	for _, want := range []string{"name board not found in module @stdlib/board.star", "it exports diagram, images, names, numbering_diagram, side_by_side", "board is predeclared"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+}
+
+// TestRandomPerInterpreter checks that each interpreter has its own
+// generator, seeded 0, so parallel interpreters draw the same sequence.
+func TestRandomPerInterpreter(t *testing.T) {
+	draw := func() string {
+		in := interp.New()
+		v, err := in.Eval(context.Background(), "[random.word() for _ in range(50)]")
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		return v.String()
+	}
+	want := draw()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := draw(); got != want {
+				t.Errorf("a parallel interpreter drew %.40s...; want %.40s...", got, want)
+			}
+		}()
+	}
+	wg.Wait()
+	// The sequence goes on across runs of one interpreter.
+	in := interp.New()
+	a, _ := in.Eval(context.Background(), "random.word()")
+	b, _ := in.Eval(context.Background(), "random.word()")
+	if a.String() == b.String() {
+		t.Errorf("two runs drew %v twice", a)
+	}
+}

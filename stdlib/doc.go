@@ -1,0 +1,130 @@
+package stdlib
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"go.starlark.net/syntax"
+)
+
+// parseOptions accepts everything bitsh's dialect does; Doc only reads.
+var parseOptions = syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+
+// Doc returns the help text of the stdlib module file (such as
+// "board.star"): its docstring, then each exported name (a top-level def
+// or assignment whose name does not start with _) with its signature and
+// docstring, in the order of the file.
+func Doc(file string) (string, error) {
+	src, err := fs.ReadFile(FS, file)
+	if err != nil {
+		return "", fmt.Errorf("no stdlib module %q (there are %s)", file, strings.Join(Modules(), ", "))
+	}
+	f, err := parseOptions.Parse(file, src, 0)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(string(src), "\n")
+	var b strings.Builder
+	b.WriteString("@stdlib/" + file + "\n")
+	if doc := docstring(f.Stmts); doc != "" {
+		b.WriteString(doc + "\n")
+	}
+	b.WriteString("\nExports:\n")
+	seen := map[string]bool{}
+	for _, st := range f.Stmts {
+		switch st := st.(type) {
+		case *syntax.DefStmt:
+			name := st.Name.Name
+			if strings.HasPrefix(name, "_") || seen[name] {
+				continue
+			}
+			seen[name] = true
+			sig := name + text(lines, st.Lparen, st.Rparen)
+			fmt.Fprintf(&b, "  %s\n", sig)
+			if doc := docstring(st.Body); doc != "" {
+				for _, l := range strings.Split(doc, "\n") {
+					fmt.Fprintln(&b, strings.TrimRight("      "+l, " "))
+				}
+			}
+		case *syntax.AssignStmt:
+			if id, ok := st.LHS.(*syntax.Ident); ok && !strings.HasPrefix(id.Name, "_") && !seen[id.Name] {
+				seen[id.Name] = true
+				fmt.Fprintf(&b, "  %s (a value)\n", id.Name)
+			}
+		}
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// Modules returns the names of the stdlib modules, as load() spells them.
+func Modules() []string {
+	entries, _ := fs.ReadDir(FS, ".")
+	var out []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".star") && !strings.HasSuffix(e.Name(), "_test.star") {
+			out = append(out, "@stdlib/"+e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// docstring returns the string literal that starts a body, dedented.
+func docstring(stmts []syntax.Stmt) string {
+	if len(stmts) == 0 {
+		return ""
+	}
+	e, ok := stmts[0].(*syntax.ExprStmt)
+	if !ok {
+		return ""
+	}
+	lit, ok := e.X.(*syntax.Literal)
+	if !ok || lit.Token != syntax.STRING {
+		return ""
+	}
+	s, _ := lit.Value.(string)
+	ls := strings.Split(strings.TrimSpace(s), "\n")
+	indent := -1
+	for _, l := range ls[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if indent < 0 || n < indent {
+			indent = n
+		}
+	}
+	for i := 1; i < len(ls); i++ {
+		if len(ls[i]) >= indent && indent > 0 {
+			ls[i] = ls[i][indent:]
+		} else {
+			ls[i] = strings.TrimSpace(ls[i])
+		}
+	}
+	return strings.Join(ls, "\n")
+}
+
+// text returns the source from position a to b inclusive, on one line.
+func text(lines []string, a, b syntax.Position) string {
+	if a.Line < 1 || int(b.Line) > len(lines) || a.Line > b.Line {
+		return "(...)"
+	}
+	var parts []string
+	for l := a.Line; l <= b.Line; l++ {
+		s := lines[l-1]
+		lo, hi := 0, len(s)
+		if l == a.Line {
+			lo = int(a.Col) - 1
+		}
+		if l == b.Line {
+			hi = int(b.Col)
+		}
+		if lo < 0 || hi > len(s) || lo > hi {
+			return "(...)"
+		}
+		parts = append(parts, strings.TrimSpace(s[lo:hi]))
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}
