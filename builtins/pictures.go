@@ -219,6 +219,10 @@ func (c *Cards) PictureText(color bool) string { return picture.CardsText(c.pict
 // PictureSVG returns the cards drawn as real SET cards.
 func (c *Cards) PictureSVG() string { return picture.CardsSVG(c.pictures()) }
 
+// maxTableCells bounds one row (or the header) of a table: a row is read
+// whole before it is laid out, and a lazy value can stand for 2^64 cells.
+const maxTableCells = 1 << 16
+
 func tableFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var rows starlark.Iterable
 	var header starlark.Value = starlark.None
@@ -236,6 +240,9 @@ func tableFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		defer iter.Done()
 		var c starlark.Value
 		for iter.Next(&c) {
+			if len(out) == maxTableCells {
+				return nil, fmt.Errorf("%s: %s has more than %d cells", b.Name(), what, maxTableCells)
+			}
 			if s, ok := starlark.AsString(c); ok {
 				out = append(out, s)
 			} else {

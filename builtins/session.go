@@ -30,9 +30,12 @@ sees the run fail with an error wrapping *builtins.ExitError (errors.As).`
 
 // An ExitError is the error of a run stopped by exit() or quit(): the
 // command line exits with Code, the REPL ends.
-type ExitError struct{ Code int }
+type ExitError struct {
+	Code int
+	Name string // "exit" or "quit", as the script spelled it
+}
 
-func (e *ExitError) Error() string { return fmt.Sprintf("exit(%d)", e.Code) }
+func (e *ExitError) Error() string { return fmt.Sprintf("%s(%d)", e.Name, e.Code) }
 
 func exitFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	code := 0
@@ -42,7 +45,7 @@ func exitFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs
 	if code < 0 || code > 255 {
 		return nil, fmt.Errorf("%s: code = %d is out of range 0..255", b.Name(), code)
 	}
-	return nil, &ExitError{Code: code}
+	return nil, &ExitError{Code: code, Name: b.Name()}
 }
 
 const scopeKey = "bitsh.scope"

@@ -203,6 +203,11 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	}
 	switch y := y.(type) {
 	case *Words:
+		if a.origin.Thread() == nil {
+			// a came from NewWords (another builtin's result): take the
+			// run from the other operand, for the budget check.
+			a = &Words{w: a.w, origin: y.origin}
+		}
 		if len(y.w) != len(a.w) {
 			return nil, fmt.Errorf("%s: %s has %d words and %s has %d, want equal lengths", fn, selfName, len(a.w), otherName, len(y.w))
 		}

@@ -75,9 +75,10 @@ type wordSource interface {
 	fill(ctx context.Context, dst []uint64) (int, error)
 }
 
-// sourceOf returns the source of the words of v and their number, or
-// count < 0 when unknown until iterated. fn names the builtin in errors.
-func sourceOf(fn string, v starlark.Value) (src wordSource, count *big.Int, err error) {
+// sourceOf returns the source of the words of v and their number, or a
+// nil count when unknown until iterated. Errors name the builtin fn and
+// the argument arg.
+func sourceOf(fn, arg string, v starlark.Value) (src wordSource, count *big.Int, err error) {
 	switch v := v.(type) {
 	case *Words:
 		return &sliceSource{w: v.w}, big.NewInt(int64(len(v.w))), nil
@@ -103,15 +104,15 @@ func sourceOf(fn string, v starlark.Value) (src wordSource, count *big.Int, err 
 			s.first, s.step = first, step
 			return s, big.NewInt(int64(n)), nil
 		}
-		return &indexSource{fn: fn, v: v, n: n}, big.NewInt(int64(n)), nil
+		return &indexSource{fn: fn, arg: arg, v: v, n: n}, big.NewInt(int64(n)), nil
 	case starlark.Iterable:
 		var count *big.Int
 		if lc, ok := v.(lazyCounter); ok {
 			count = lc.lazyCount()
 		}
-		return &iterSource{fn: fn, it: v.Iterate()}, count, nil
+		return &iterSource{fn: fn, arg: arg, it: v.Iterate()}, count, nil
 	}
-	return nil, nil, fmt.Errorf("%s: src: got %s, want a list, tuple, range, lazy value or words", fn, v.Type())
+	return nil, nil, fmt.Errorf("%s: %s: got %s, want a list, tuple, range, lazy value or words", fn, arg, v.Type())
 }
 
 type sliceSource struct{ w []uint64 }
@@ -172,9 +173,9 @@ func (s *rangeSource) fill(_ context.Context, dst []uint64) (int, error) {
 }
 
 type indexSource struct {
-	fn     string
-	v      starlark.Indexable
-	n, pos int
+	fn, arg string
+	v       starlark.Indexable
+	n, pos  int
 }
 
 func (s *indexSource) fill(ctx context.Context, dst []uint64) (int, error) {
@@ -183,7 +184,10 @@ func (s *indexSource) fill(ctx context.Context, dst []uint64) (int, error) {
 		if i&4095 == 4095 && ctx.Err() != nil {
 			return i, ctx.Err()
 		}
-		w, err := elemWord(s.fn, s.pos, s.v.Index(s.pos))
+		if s.pos >= s.v.Len() { // a list shrunk by the loop that chunks it
+			return i, fmt.Errorf("%s: %s changed size during iteration", s.fn, s.arg)
+		}
+		w, err := elemWord(s.fn, s.arg, s.pos, s.v.Index(s.pos))
 		if err != nil {
 			return i, err
 		}
@@ -195,6 +199,7 @@ func (s *indexSource) fill(ctx context.Context, dst []uint64) (int, error) {
 
 type iterSource struct {
 	fn   string
+	arg  string
 	it   starlark.Iterator
 	pos  int
 	done bool
@@ -210,7 +215,7 @@ func (s *iterSource) fill(ctx context.Context, dst []uint64) (int, error) {
 			s.done = true
 			return i, nil
 		}
-		w, err := elemWord(s.fn, s.pos, v)
+		w, err := elemWord(s.fn, s.arg, s.pos, v)
 		if err != nil {
 			return i, err
 		}
@@ -222,15 +227,15 @@ func (s *iterSource) fill(ctx context.Context, dst []uint64) (int, error) {
 
 func (s *iterSource) close() { s.it.Done() }
 
-// elemWord converts item i of a source to a word.
-func elemWord(fn string, i int, v starlark.Value) (uint64, error) {
+// elemWord converts item i of the argument arg to a word.
+func elemWord(fn, arg string, i int, v starlark.Value) (uint64, error) {
 	x, ok := v.(starlark.Int)
 	if !ok {
-		return 0, fmt.Errorf("%s: src[%d]: got %s, want int", fn, i, v.Type())
+		return 0, fmt.Errorf("%s: %s[%d]: got %s, want int", fn, arg, i, v.Type())
 	}
 	w, ok := intWord(x)
 	if !ok {
-		return 0, fmt.Errorf("%s: src[%d] = %s does not fit in 64 bits", fn, i, x)
+		return 0, fmt.Errorf("%s: %s[%d] = %s does not fit in 64 bits", fn, arg, i, x)
 	}
 	return w, nil
 }
@@ -246,12 +251,13 @@ func interrupted(fn string, ctx context.Context) error {
 	return fmt.Errorf("%s: interrupted: %w", fn, context.Cause(ctx))
 }
 
-// collectWords returns every word of v, within the array limit.
-func collectWords(thread *starlark.Thread, fn string, v starlark.Value) ([]uint64, error) {
+// collectWords returns every word of v, the argument arg of fn, within
+// the array limit.
+func collectWords(thread *starlark.Thread, fn, arg string, v starlark.Value) ([]uint64, error) {
 	if a, ok := v.(*Words); ok {
 		return a.w, nil
 	}
-	src, count, err := sourceOf(fn, v)
+	src, count, err := sourceOf(fn, arg, v)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +265,7 @@ func collectWords(thread *starlark.Thread, fn string, v starlark.Value) ([]uint6
 	ctx := Context(thread)
 	if count != nil {
 		if !count.IsInt64() || count.Int64() > MaxWords {
-			return nil, fmt.Errorf("%s: %s has %s items, more than an array holds (%d words); iterate it with chunks(src) instead", fn, v.String(), count, MaxWords)
+			return nil, fmt.Errorf("%s: %s has %s items, more than an array holds (%d words); iterate it with chunks(%s) instead", fn, v.String(), count, MaxWords, arg)
 		}
 		dst, err := allocWords(thread, fn, int(count.Int64()))
 		if err != nil {
@@ -286,7 +292,7 @@ func collectWords(thread *starlark.Thread, fn string, v starlark.Value) ([]uint6
 			return nil, err
 		}
 		if len(out)+n > MaxWords {
-			return nil, fmt.Errorf("%s: %s has more items than an array holds (%d words); iterate it with chunks(src) instead", fn, v.String(), MaxWords)
+			return nil, fmt.Errorf("%s: %s has more items than an array holds (%d words); iterate it with chunks(%s) instead", fn, v.String(), MaxWords, arg)
 		}
 		if len(out)+n > cap(out) {
 			if err := CheckAlloc(thread, fn, 16*int64(len(out)+n)); err != nil {
@@ -310,7 +316,7 @@ func wordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if a, ok := src.(*Words); ok {
 		return &Words{w: a.w, origin: OriginOf(thread)}, nil // immutable: share
 	}
-	w, err := collectWords(thread, b.Name(), src)
+	w, err := collectWords(thread, b.Name(), "src", src)
 	if err != nil {
 		return nil, err
 	}
@@ -332,9 +338,8 @@ func chunksFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if size < 1 || size > MaxWords {
 		return nil, fmt.Errorf("%s: size = %d is not in 1..%d (the most words an array holds)", b.Name(), size, MaxWords)
 	}
-	if _, _, err := sourceOf(b.Name(), src); err != nil {
-		return nil, err
-	}
+	// Check the type only: making the source would start iterating src
+	// (a list being iterated refuses appends until its iterator is done).
 	if _, ok := src.(starlark.Iterable); !ok {
 		return nil, fmt.Errorf("%s: src: got %s, want a lazy value, range, list, tuple or words", b.Name(), src.Type())
 	}
@@ -365,7 +370,11 @@ func (c *chunksValue) Iterate() starlark.Iterator {
 		return it
 	}
 	var count *big.Int
-	it.src, count, it.err = sourceOf("chunks", c.src)
+	it.src, count, it.err = sourceOf("chunks", "src", c.src)
+	if it.err != nil {
+		it.fail(it.err)
+		return it
+	}
 	it.left = -1
 	if count != nil && count.IsInt64() {
 		it.left = count.Int64()
@@ -481,19 +490,23 @@ func randomWordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 
 // ---- hash_ok, find_magic ----
 
+// MaxHashTable bounds the table of hash_ok and find_magic (2 GiB): 2^27
+// keys with hashes of up to 27 bits, 2^25 keys with wider ones.
+const MaxHashTable = 1 << 31
+
 // hashArgs converts keys, values and bits and builds the checker.
 func hashArgs(thread *starlark.Thread, fn string, keysV, valuesV starlark.Value, bitsV int) (*words.Checker, error) {
 	if bitsV < 1 || bitsV > 64 {
 		return nil, fmt.Errorf("%s: bits = %d is not in 1..64", fn, bitsV)
 	}
-	keys, err := collectWords(thread, fn, keysV)
+	keys, err := collectWords(thread, fn, "keys", keysV)
 	if err != nil {
-		return nil, renameSrc(err, "keys")
+		return nil, err
 	}
 	var values []uint64
 	if valuesV != starlark.None {
-		if values, err = collectWords(thread, fn, valuesV); err != nil {
-			return nil, renameSrc(err, "values")
+		if values, err = collectWords(thread, fn, "values", valuesV); err != nil {
+			return nil, err
 		}
 		if len(values) != len(keys) {
 			return nil, fmt.Errorf("%s: values has %d words and keys %d, want equal lengths", fn, len(values), len(keys))
@@ -502,36 +515,14 @@ func hashArgs(thread *starlark.Thread, fn string, keysV, valuesV starlark.Value,
 			values = []uint64{}
 		}
 	}
-	if err := CheckAlloc(thread, fn, words.TableBytes(len(keys), uint(bitsV))); err != nil {
+	tb := words.TableBytes(len(keys), uint(bitsV))
+	if tb > MaxHashTable {
+		return nil, fmt.Errorf("%s: %d keys with bits = %d need a %d MiB table, more than %d MiB", fn, len(keys), bitsV, tb>>20, MaxHashTable>>20)
+	}
+	if err := CheckAlloc(thread, fn, tb); err != nil {
 		return nil, err
 	}
 	return words.NewChecker(keys, values, uint(bitsV)), nil
-}
-
-// renameSrc turns collectWords' "src" into the argument's own name.
-func renameSrc(err error, name string) error {
-	return &renamedErr{err: err, msg: replaceSrc(err.Error(), name)}
-}
-
-type renamedErr struct {
-	err error
-	msg string
-}
-
-func (e *renamedErr) Error() string { return e.msg }
-func (e *renamedErr) Unwrap() error { return e.err }
-
-func replaceSrc(msg, name string) string {
-	out := []byte{}
-	for i := 0; i < len(msg); i++ {
-		if i+3 <= len(msg) && msg[i:i+3] == "src" && (i+3 == len(msg) || msg[i+3] == '[' || msg[i+3] == ':' || msg[i+3] == ')') {
-			out = append(out, name...)
-			i += 2
-			continue
-		}
-		out = append(out, msg[i])
-	}
-	return string(out)
 }
 
 func hashOKFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -54,7 +54,7 @@ func NewChecker(keys, values []uint64, bits uint) *Checker {
 	if isDirect(len(keys), bits) {
 		c.direct = make([]dslot, 1<<bits)
 	} else {
-		size := uint64(1) << max(4, 1+bitsLen(uint64(len(keys))))
+		size := uint64(1) << openBits(len(keys))
 		c.table = make([]slot, size)
 		c.mask = size - 1
 	}
@@ -75,8 +75,12 @@ func TableBytes(n int, bits uint) int64 {
 	if isDirect(n, bits) {
 		return 16 << bits
 	}
-	return 24 << max(4, 1+bitsLen(uint64(n)))
+	return 24 << openBits(n)
 }
+
+// openBits is log2 of an open-addressed table's size: at least twice the
+// keys, so that probes stay short.
+func openBits(n int) int { return max(4, bitsLen(uint64(2*max(n, 1)-1))) }
 
 // OK reports whether magic is good for the checker's keys, stopping at
 // the first collision.
