@@ -97,7 +97,8 @@ type Interp struct {
 	modules map[string]*module
 	runs    builtins.Runs // the thread running now, for lazy values
 	random  *builtins.Random
-	src     sources       // every text run, for fuse (sources.go)
+	src     sources     // every text run, for fuse (sources.go)
+	shard   shardConfig // which shard this is, where emit records (shard.go)
 }
 
 type module struct {
@@ -286,6 +287,7 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	builtins.SetRandom(t, in.random)
 	builtins.SetMaxMemory(t, in.maxMemory)
 	builtins.SetSources(t, &in.src)
+	in.shard.set(t)
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}

@@ -6,13 +6,14 @@
 //	bitsh [flags] FILE [ARGS...]  run FILE
 //	bitsh [flags] - [ARGS...]     run standard input
 //	bitsh [flags] -c CODE [ARGS...]  run CODE
+//	bitsh merge [-o PATH] FILES...   merge the results of shards
 //
 // The script sees ARGS, as strings, in the list argv.
 //
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
-// -version. The exit status is 0 on success, 1 on a script error (a
-// timeout or the memory budget included), 2 on bad usage and 130 when
-// Ctrl-C stopped a script.
+// -shard I/N, -j N, -o PATH (docs/cluster.md), -version. The exit status
+// is 0 on success, 1 on a script error (a timeout or the memory budget
+// included), 2 on bad usage and 130 when Ctrl-C stopped a script.
 // See docs/scripting.md and docs/repl.md.
 package main
 
@@ -63,19 +64,32 @@ func versionString() string {
 
 const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
        bitsh [flags] -c CODE [ARGS...]
+       bitsh merge [-o PATH] FILES...
 
 With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).
-The script sees ARGS as the list of strings argv.
+The script sees ARGS as the list of strings argv. A script named like a
+subcommand (merge) runs as ./NAME.
 Exit status: 0 on success, 1 on a script error (timeout and memory budget
 included), 2 on bad usage, 130 when Ctrl-C stopped the script.
 
 flags:
 `
 
+// subcommands are the words that, first on the command line, run
+// something other than a script (bitsh merge ...). Each lives in a file
+// of its own that adds itself here from an init function. A script whose
+// name is a subcommand runs as ./NAME (or after --: bitsh -- merge).
+var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{}
+
 // run is bitsh's main program: it parses args (without the program name),
 // runs what they ask for and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdin, stdout, stderr)
+		}
+	}
 	fs := flag.NewFlagSet(progName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -85,6 +99,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		maxMem   = fs.String("max-memory", "", "stop a run when the heap exceeds `SIZE` (512M, 2G; 0: no budget); default 3/4 of the memory available")
 		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
 		showVer  = fs.Bool("version", false, "print the version and exit")
+		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
 		fs.SetOutput(stdout)
@@ -147,19 +162,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, a := range argv {
 		list[i] = starlark.String(a)
 	}
-	in := interp.New(
+	if msg := sh.validate(repl); msg != "" {
+		return usageError(stderr, "%s", msg)
+	}
+	opts := []interp.Option{
 		interp.WithStdout(stdout),
 		interp.WithStderr(stderr),
 		interp.WithMaxSteps(*maxSteps),
 		interp.WithMaxMemory(budget),
 		interp.WithWorkers(*workers),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
-	)
+	}
+	in := interp.New(append(opts, sh.options()...)...)
 	if repl {
 		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
 	}
 
-	return runScript(in, filename, src, *timeout, stderr)
+	return sh.run(in, opts, filename, src, argv, *timeout, stdout, stderr)
 }
 
 // withTimeout returns ctx with a deadline d from now (none when d == 0)
