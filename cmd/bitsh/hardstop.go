@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/interp"
 	"golang.org/x/term"
 )
@@ -50,11 +51,23 @@ func (p *pending) wait(ctx context.Context, grace time.Duration) (err error, stu
 	}
 	t := time.NewTimer(grace)
 	defer t.Stop()
-	select {
-	case <-p.done:
-		return p.err, false
-	case <-t.C:
-		return nil, true
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.done:
+			return p.err, false
+		case <-t.C:
+			return nil, true
+		case <-tick.C:
+			// A builtin that ignores the memory budget's cancellation and
+			// goes on allocating would take the process down before the
+			// second is out: give up on it at half the budget again.
+			var me *interp.MemoryLimitError
+			if errors.As(context.Cause(ctx), &me) && builtins.HeapBytes() > me.Limit/2*3 {
+				return nil, true
+			}
+		}
 	}
 }
 

@@ -1,0 +1,111 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/interp"
+	"go.starlark.net/starlark"
+)
+
+// An embedder confines load with WithFS: with an os.Root's file system, a
+// script cannot reach files outside the root, by ../, by an absolute path
+// or through a symbolic link.
+func TestConfinedLoads(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret.star")
+	write := func(name, text string) {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(secret, "x = 42\n")
+	write(filepath.Join(root, "ok.star"), "x = 1\n")
+	write(filepath.Join(root, "sub", "inner.star"), `load("../ok.star", "x")`+"\ny = x\n")
+	if err := os.Symlink(secret, filepath.Join(root, "link.star")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	in := interp.New(interp.WithFS(r.FS()), interp.WithStdout(io.Discard))
+
+	// Inside the root, relative loads work, ".." included.
+	if _, err := in.ExecFile(context.Background(), "sub/inner.star", nil); err != nil {
+		t.Fatalf("load inside the root: %v", err)
+	}
+	for _, name := range []string{"../secret.star", secret, "sub/../../secret.star", "link.star"} {
+		src := `load("` + filepath.ToSlash(name) + `", "x")`
+		_, err := in.Exec(context.Background(), "<test>", src)
+		if err == nil {
+			t.Errorf("%s: loaded a file outside the root", src)
+			continue
+		}
+		t.Logf("%s: %v", src, err)
+		if _, err := in.ExecFile(context.Background(), filepath.ToSlash(name), nil); err == nil {
+			t.Errorf("ExecFile(%q) read a file outside the root", name)
+		}
+	}
+}
+
+func TestMemoryBudgetCancelsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills 64 MB")
+	}
+	in := interp.New(interp.WithMaxMemory(64<<20), interp.WithStdout(io.Discard))
+	_, err := in.Exec(context.Background(), "<test>", "s = \"x\"\nwhile True:\n    s = s + s\n")
+	var me *interp.MemoryLimitError
+	if !errors.As(err, &me) || me.Limit != 64<<20 {
+		t.Fatalf("got %v, want a MemoryLimitError of 64M", err)
+	}
+	if !strings.Contains(err.Error(), "memory limit of 64M exceeded") {
+		t.Errorf("message %q does not give the budget", err)
+	}
+	// The session goes on once the data is dropped.
+	if _, err := in.Exec(context.Background(), "<test>", "s = None\nx = 1 + 1"); err != nil {
+		t.Errorf("after the budget: %v", err)
+	}
+}
+
+func TestRepeatGuard(t *testing.T) {
+	in := interp.New(interp.WithMaxMemory(256<<20), interp.WithStdout(io.Discard))
+	for _, src := range []string{
+		"[1, 2] * 3 == [1, 2, 1, 2, 1, 2]",
+		"3 * [0] == [0, 0, 0]",
+		"(1,) * 3 == (1, 1, 1)",
+		`"ab" * 2 == "abab"`,
+		"[0] * -1 == []",
+		"[x for x in range(3)] * 2 == [0, 1, 2, 0, 1, 2]",
+		"len([1, 2, 3] * 100000) == 300000 and ([1, 2, 3] * 100000)[299999] == 3 and ([1, 2, 3] * 100000)[150001] == 2",
+		"type((1, 2) * 100000) == 'tuple'",
+		"6 * 7 == 42",
+	} {
+		v, err := in.Exec(context.Background(), "<test>", src)
+		if err != nil || v != starlark.True {
+			t.Errorf("%s: got %v, %v", src, v, err)
+		}
+	}
+	_, err := in.Exec(context.Background(), "<test>", "x = [0] * 100000000")
+	if err == nil || !strings.Contains(err.Error(), "memory limit of 256M exceeded") {
+		t.Errorf("[0] * 100000000: got %v, want the budget's error", err)
+	}
+	_, err = in.Exec(context.Background(), "<test>", `x = [1] * "a"`)
+	if err == nil || !strings.Contains(err.Error(), "unknown binary op: list * string") {
+		t.Errorf(`[1] * "a": got %v`, err)
+	}
+	if slices.ContainsFunc(in.Names(), func(n string) bool { return strings.Contains(n, ".") }) {
+		t.Errorf("Names lists the hidden repeat: %v", in.Names())
+	}
+}
