@@ -317,9 +317,17 @@ const maxJobDepth = 7
 func jobDepth(k int) int { return max(0, min(k-2, maxJobDepth)) }
 
 // ShardDepth returns the level of the subtrees that Part deals to shards
-// for k-sets: k itself up to maxJobDepth (each class its own subtree, so
-// the parts' sizes differ by at most one), maxJobDepth beyond.
-func ShardDepth(k int) int { return max(0, min(k, maxJobDepth)) }
+// for k-sets: k itself up to 6 (each class its own subtree, so the parts'
+// sizes differ by at most one; the roots are the whole search, done by
+// one goroutine, which costs at most 0.2 s), one level above k for k = 7
+// (6547 roots, so the last level is searched on every worker), and
+// maxJobDepth beyond.
+func ShardDepth(k int) int {
+	if k <= 6 {
+		return max(0, k)
+	}
+	return min(k-1, maxJobDepth)
+}
 
 // A Part selects some subtrees of the canonical search for k-sets, for
 // splitting a search between Count shards: the canonical SET-less

@@ -222,3 +222,18 @@ func TestPartCheck(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSearchPart measures one shard's part (1 of 3) of the k = 6 and
+// 7 searches, on 2 workers: its own subtrees plus the enumeration of every
+// root, which each shard repeats.
+func BenchmarkSearchPart(b *testing.B) {
+	for _, k := range []int{6, 7} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := CountPart(context.Background(), k, Part{1, 3}, 2, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
