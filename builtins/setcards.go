@@ -396,7 +396,7 @@ func searchClasses(ctx context.Context, k int, part setcard.Part, workers int, p
 			}
 		}
 		if progress != nil {
-			progress(1, 1)
+			progress(setcard.ProgressUnit, setcard.ProgressUnit)
 		}
 		return nil
 	}
@@ -434,7 +434,7 @@ func setlessFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		if n := classes[keep]; n > keepLimit {
 			return nil, fmt.Errorf("%s: keep = %d would keep %d sets, more than %d: iterate set_classes(%d) instead", b.Name(), keep, n, keepLimit, keep)
 		}
-		update, finish := progressSince(thread, progress, fmt.Sprintf("setless: %d-sets", keep), start, time.Second)
+		update, finish := progressUnits(thread, progress, fmt.Sprintf("setless: %d-sets", keep), start, time.Second, setcard.ProgressUnit)
 		var hs []setcard.Hand
 		var auts []int
 		err := searchClasses(ctx, keep, setcard.Part{}, workers, update, func(h setcard.Hand, a int) error {
@@ -616,7 +616,7 @@ func (s *setClasses) Iterate() starlark.Iterator {
 	var update func(done, total int64)
 	finish := func() {}
 	if t := s.origin.Thread(); t != nil {
-		update, finish = progressFor(t, true, s.String())
+		update, finish = progressUnits(t, true, s.String(), time.Now(), time.Second, setcard.ProgressUnit)
 	}
 	it := &classIterator{lazyIter: startLazy(s.origin), ch: make(chan classItem, 256), cancel: cancel, done: make(chan struct{}), finish: finish}
 	go func() {

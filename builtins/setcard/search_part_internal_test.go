@@ -176,8 +176,8 @@ func TestSearchProgress(t *testing.T) {
 	var roots int64
 	s := newSearcher(context.Background())
 	_ = s.walkTop(jobDepth(6), 6, func(*searcher) error { roots++; return nil })
-	if last != roots || lastTotal != roots || calls < int(roots) {
-		t.Errorf("last progress %d/%d after %d calls; want %d/%d, one call per subtree at least", last, lastTotal, calls, roots, roots)
+	if last != roots*ProgressUnit || lastTotal != roots*ProgressUnit || calls < int(roots) {
+		t.Errorf("last progress %d/%d after %d calls; want %d/%d, one call per subtree at least", last, lastTotal, calls, roots*ProgressUnit, roots*ProgressUnit)
 	}
 }
 
