@@ -38,11 +38,18 @@ const progressRedraw = 500 * time.Millisecond
 // time since start, so the phases of one call (setless counts, then
 // searches) show one clock.
 func progressSince(thread *starlark.Thread, enabled bool, what string, start time.Time, delay time.Duration) (func(done, total int64), func()) {
+	return progressUnits(thread, enabled, what, start, delay, 1)
+}
+
+// progressUnits is progressSince for a callback that counts in units of
+// 1/unit of an item (setcard.ProgressUnit per subtree): the bar shows
+// whole items and moves with the fractions.
+func progressUnits(thread *starlark.Thread, enabled bool, what string, start time.Time, delay time.Duration, unit int64) (func(done, total int64), func()) {
 	f, ok := Stderr(thread).(*os.File)
 	if !enabled || !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil, func() {}
 	}
-	b := &bar{w: f, fd: int(f.Fd()), what: what, start: start, phase: time.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
+	b := &bar{w: f, fd: int(f.Fd()), what: what, unit: max(unit, 1), start: start, phase: time.Now(), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go b.tick(delay)
 	// A script's print (a set_classes loop's body) clears the bar first,
 	// so that its line is not glued to the bar's; the bar comes back at the
@@ -84,6 +91,7 @@ type bar struct {
 	w             io.Writer
 	fd            int
 	what          string
+	unit          int64     // the callback's counts per item shown
 	start, phase  time.Time // the call's start, this bar's start (for the rate)
 	stop, stopped chan struct{}
 
@@ -139,18 +147,22 @@ func (b *bar) draw() {
 	elapsed := now.Sub(b.start).Round(time.Second)
 	var line string
 	if b.total <= 0 {
-		line = fmt.Sprintf("%s (%d/?, %s)", b.what, b.done, elapsed)
+		line = fmt.Sprintf("%s (%d/?, %s)", b.what, b.done/b.unit, elapsed)
 	} else {
 		frac := min(float64(b.done)/float64(b.total), 1)
 		const width = 30
 		fill := int(frac * width)
 		left := "?"
-		if b.done > 0 {
+		if b.done*100 >= b.total { // earlier estimates swing by orders of magnitude
 			rate := now.Sub(b.phase).Seconds() / float64(b.done)
 			left = time.Duration(rate * float64(b.total-b.done) * float64(time.Second)).Round(time.Second).String()
 		}
-		line = fmt.Sprintf("%s %3d%% |%s%s| (%d/%d, %s, ~%s left)", b.what, int(frac*100),
-			strings.Repeat("█", fill), strings.Repeat(" ", width-fill), b.done, b.total, elapsed, left)
+		done := fmt.Sprint(b.done)
+		if b.unit > 1 { // fractions of an item: show that they move
+			done = fmt.Sprintf("%.1f", float64(b.done)/float64(b.unit))
+		}
+		line = fmt.Sprintf("%s %5.1f%% |%s%s| (%s/%d, %s, ~%s left)", b.what, frac*100,
+			strings.Repeat("█", fill), strings.Repeat(" ", width-fill), done, b.total/b.unit, elapsed, left)
 	}
 	// A line wider than the terminal wraps, and \r would then redraw only
 	// its last row.

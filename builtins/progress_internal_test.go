@@ -101,7 +101,7 @@ func TestProgressBarClock(t *testing.T) {
 	if !strings.Contains(text, "\r\x1b[Ka line") {
 		t.Errorf("terminal shows %q; want the bar cleared before the printed line", text)
 	}
-	if !regexp.MustCompile(`searching  20% \|█+ +\| \(2/10, [345]s, ~\d+s left\)`).MatchString(text) {
+	if !regexp.MustCompile(`searching  20.0% \|█+ +\| \(2/10, [345]s, ~\d+s left\)`).MatchString(text) {
 		t.Errorf("terminal shows %q; want the bar redrawn at 2/10 after the print", text)
 	}
 }

@@ -68,12 +68,13 @@ search, and a loop lasting more than a second draws a progress bar
 list(), sorted() and the like refuse more than 1,000,000 sets (iterate
 instead). For k = 20 the 80 sets come from the affine images of one
 20-set; for k > 20 there are none. The tree grows fast: k <= 9 is seconds,
-k = 12..19 can take hours. share(set_classes(k)) is a shard's part: the
-subtrees rooted at the canonical min(k, 7)-sets dealt round-robin (for
-k = 20, the 80 sets), itself a set_classes value in ascending order whose
-len() counts its own sets: free for k <= 7, a search of the part's
-subtrees (about 1/N of the whole search) the first time it is asked for
-larger k.`},
+k = 12..19 can take hours. share(set_classes(k)) is a shard's part: many
+subtrees of the search (rooted at the canonical k-sets themselves for
+k <= 6, at the 6-sets for k = 7, at the 7-sets beyond; for k = 20, the 80
+sets) dealt round-robin, itself a set_classes value in ascending order
+whose len() counts its own sets: free for k <= 6 and k = 20, a search of
+the part's subtrees (about 1/N of the whole search) the first time it is
+asked for other k.`},
 	)
 }
 
@@ -395,7 +396,7 @@ func searchClasses(ctx context.Context, k int, part setcard.Part, workers int, p
 			}
 		}
 		if progress != nil {
-			progress(1, 1)
+			progress(setcard.ProgressUnit, setcard.ProgressUnit)
 		}
 		return nil
 	}
@@ -433,7 +434,7 @@ func setlessFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		if n := classes[keep]; n > keepLimit {
 			return nil, fmt.Errorf("%s: keep = %d would keep %d sets, more than %d: iterate set_classes(%d) instead", b.Name(), keep, n, keepLimit, keep)
 		}
-		update, finish := progressSince(thread, progress, fmt.Sprintf("setless: %d-sets", keep), start, time.Second)
+		update, finish := progressUnits(thread, progress, fmt.Sprintf("setless: %d-sets", keep), start, time.Second, setcard.ProgressUnit)
 		var hs []setcard.Hand
 		var auts []int
 		err := searchClasses(ctx, keep, setcard.Part{}, workers, update, func(h setcard.Hand, a int) error {
@@ -526,8 +527,8 @@ func (s *setClasses) Truth() starlark.Bool {
 }
 
 // count returns the number of sets. A part counts its subtrees' sets the
-// first time it is asked, on every worker (free when ShardDepth(k) = k,
-// k <= 7, where each subtree is one set; a fraction of the search itself
+// first time it is asked, on every worker (cheap when ShardDepth(k) = k,
+// k <= 6, where each subtree is one set; a fraction of the search itself
 // beyond); the result is remembered.
 func (s *setClasses) count() (uint64, error) {
 	c := s.cnt
@@ -615,7 +616,7 @@ func (s *setClasses) Iterate() starlark.Iterator {
 	var update func(done, total int64)
 	finish := func() {}
 	if t := s.origin.Thread(); t != nil {
-		update, finish = progressFor(t, true, s.String())
+		update, finish = progressUnits(t, true, s.String(), time.Now(), time.Second, setcard.ProgressUnit)
 	}
 	it := &classIterator{lazyIter: startLazy(s.origin), ch: make(chan classItem, 256), cancel: cancel, done: make(chan struct{}), finish: finish}
 	go func() {

@@ -154,7 +154,7 @@ func capStabiliser(ctx context.Context, c0 Hand) ([]Symmetry, error) {
 			return
 		}
 		if i == 5 {
-			if polls++; polls%pollEvery == 0 {
+			if polls++; polls%4096 == 0 {
 				err = ctx.Err()
 			}
 			var b [4]vec

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // MaxSetFree is the largest number of cards without a SET (Pellegrino 1971,
@@ -59,7 +60,7 @@ type searcher struct {
 const (
 	maxLevel  = MaxSetFree + 1
 	autoTheta = 0xff // theta of an automorphism of the current set
-	pollEvery = 4096
+	pollEvery = 1 << 15
 )
 
 type thetaUndo struct {
@@ -133,6 +134,7 @@ func (s *searcher) undoTo(tmark, pmark int) {
 func (s *searcher) tryAdd(j Card) bool {
 	l := s.l
 	g := s.g
+	s.polls += len(s.autos[l]) + len(s.bucket[j])
 	for _, a := range s.autos[l] {
 		if g.aut[a][j] < j {
 			return false
@@ -214,10 +216,16 @@ func (s *searcher) pop() {
 // automorphisms returns how many symmetries fix the current set.
 func (s *searcher) automorphisms() int { return len(s.autos[s.l]) + 1 }
 
-// poll reports the context's error every pollEvery calls.
+// poll reports the context's error every pollEvery units of work: a
+// tryAdd counts 16 units plus one per symmetry it visits (the
+// automorphisms of the current set and those waiting for the new card;
+// thousands near the root and in long waiting lists). Counting calls
+// alone let a cancelled search run on for seconds (measured: 2-4 s under
+// the race detector).
 func (s *searcher) poll() error {
-	s.polls++
-	if s.polls%pollEvery == 0 {
+	s.polls += 16
+	if s.polls >= pollEvery {
+		s.polls = 0
 		if err := s.ctx.Err(); err != nil {
 			return fmt.Errorf("setcard: search interrupted: %w", context.Cause(s.ctx))
 		}
@@ -317,9 +325,17 @@ const maxJobDepth = 7
 func jobDepth(k int) int { return max(0, min(k-2, maxJobDepth)) }
 
 // ShardDepth returns the level of the subtrees that Part deals to shards
-// for k-sets: k itself up to maxJobDepth (each class its own subtree, so
-// the parts' sizes differ by at most one), maxJobDepth beyond.
-func ShardDepth(k int) int { return max(0, min(k, maxJobDepth)) }
+// for k-sets: k itself up to 6 (each class its own subtree, so the parts'
+// sizes differ by at most one; the roots are the whole search, done by
+// one goroutine, which costs at most 0.2 s), one level above k for k = 7
+// (6547 roots, so the last level is searched on every worker), and
+// maxJobDepth beyond.
+func ShardDepth(k int) int {
+	if k <= 6 {
+		return max(0, k)
+	}
+	return min(k-1, maxJobDepth)
+}
 
 // A Part selects some subtrees of the canonical search for k-sets, for
 // splitting a search between Count shards: the canonical SET-less
@@ -360,9 +376,10 @@ func Search(ctx context.Context, k, workers int, progress func(done, total int64
 // ahead of the caller, and the caller gets the sets subtree by subtree in
 // order, so the calls are the same, in the same order, for any number of
 // workers, and the first comes as soon as it is found. progress, if not
-// nil, is called with the subtrees searched so far and their total (which
-// grows until every root is known), from any goroutine but never
-// concurrently. SearchPart stops and returns fn's error, or ctx's error
+// nil, is called with the subtrees searched so far and their total, both
+// in ProgressUnit per subtree (a long subtree reports its first-level
+// branches as they finish; the total grows until every root is known,
+// within a second), from any goroutine but never concurrently. SearchPart stops and returns fn's error, or ctx's error
 // (wrapped; within milliseconds of cancellation), with no goroutine left
 // running. For k > MaxSetFree there are no sets. The whole tree grows fast
 // with k: k <= 9 takes seconds, k = 20 an hour or more; see Caps20 for
@@ -389,13 +406,16 @@ func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress
 	workers = max(workers, 1)
 	count := max(part.Count, 1)
 
-	// Each job (the subtree of one root) streams its sets in batches on
-	// its own channel; the caller drains the jobs' channels in the order of
-	// the roots. The producer hands each job to the caller (order) before
-	// the workers (queue), both bounded, so at most about 2*window jobs run
-	// ahead of the caller and memory stays bounded; a worker ahead of the
-	// caller blocks when its job's channel is full. Workers take jobs in
-	// order, so the job the caller waits for is always running or done.
+	// One goroutine (the producer) lists the roots, a few thousand a
+	// second to all of them in under a second, so the total is known early
+	// even when the jobs are long. Each job (the subtree of one root)
+	// streams its sets in batches on its own channel; the caller drains
+	// the jobs' channels in the order of the roots. The feeder hands each
+	// job to the caller (order) before the workers (queue), both bounded,
+	// so at most about 2*window jobs run ahead of the caller and memory
+	// stays bounded; a worker ahead of the caller blocks when its job's
+	// channel is full. Workers take jobs in order, so the job the caller
+	// waits for is always running or done.
 	type result struct {
 		h    Hand
 		auts uint16
@@ -412,53 +432,77 @@ func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress
 	queue := make(chan *job, window)
 	var (
 		mu       sync.Mutex // serialises progress
-		done     int64
-		produced atomic.Int64
-		finished atomic.Bool // every root is known
-		prodErr  error       // set before order is closed
+		done     int64      // in ProgressUnit per subtree
+		rootsMu  sync.Mutex
+		rootsCh  = sync.NewCond(&rootsMu)
+		roots    []Card // the roots' cards, d per root
+		nroots   int
+		finished bool  // every root is known (or the producer failed)
+		prodErr  error // set before finished
 		wg       sync.WaitGroup
 	)
-	report := func(jobDone bool) {
+	report := func(units int64) {
 		if progress == nil {
 			return
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if jobDone {
-			done++
-		}
-		total := produced.Load()
-		if !finished.Load() {
+		done += units
+		rootsMu.Lock()
+		total, fin := int64(nroots), finished
+		rootsMu.Unlock()
+		if !fin {
 			total++ // more to come
 		}
-		progress(done, total)
+		progress(done, total*ProgressUnit)
 	}
-	wg.Add(1)
+	wg.Add(2)
 	go func() { // the producer
 		defer wg.Done()
-		defer close(queue)
-		defer close(order)
 		s := newSearcher(ctx)
 		i := 0
-		prodErr = s.walkTop(d, k, func(s *searcher) error {
+		err := s.walkTop(d, k, func(s *searcher) error {
 			i++
 			if (i-1)%count != part.Index {
 				return nil
 			}
-			j := &job{prefix: append([]Card(nil), s.s[:s.l]...), out: make(chan []result, 2)}
+			rootsMu.Lock()
+			roots = append(roots, s.s[:d]...)
+			nroots++
+			rootsMu.Unlock()
+			rootsCh.Broadcast()
+			return nil
+		})
+		rootsMu.Lock()
+		prodErr, finished = err, true
+		rootsMu.Unlock()
+		rootsCh.Broadcast()
+		if err == nil {
+			report(0)
+		}
+	}()
+	go func() { // the feeder
+		defer wg.Done()
+		defer close(queue)
+		defer close(order)
+		for i := 0; ; i++ {
+			rootsMu.Lock()
+			for i >= nroots && !finished {
+				rootsCh.Wait()
+			}
+			if i >= nroots {
+				rootsMu.Unlock()
+				return
+			}
+			j := &job{prefix: roots[i*d : (i+1)*d : (i+1)*d], out: make(chan []result, 2)}
+			rootsMu.Unlock()
 			for _, ch := range []chan *job{order, queue} {
 				select {
 				case ch <- j:
 				case <-ctx.Done():
-					return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
+					return
 				}
 			}
-			produced.Add(1)
-			return nil
-		})
-		finished.Store(true)
-		if prodErr == nil {
-			report(false)
 		}
 	}()
 	for w := 0; w < workers; w++ {
@@ -477,9 +521,10 @@ func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress
 						return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
 					}
 				}
+				var reported int64
 				j.err = s.goTo(j.prefix)
 				if j.err == nil {
-					j.err = s.walk(k, true, func(s *searcher) error {
+					j.err = s.walkJob(k, func(s *searcher) error {
 						if s.l == k {
 							batch = append(batch, result{s.here, uint16(s.automorphisms())})
 							if len(batch) == batchSize {
@@ -487,6 +532,9 @@ func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress
 							}
 						}
 						return nil
+					}, func(units int64) {
+						report(units - reported)
+						reported = units
 					})
 				}
 				if j.err == nil && len(batch) > 0 {
@@ -496,7 +544,7 @@ func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress
 				if j.err != nil {
 					return
 				}
-				report(true)
+				report(ProgressUnit - reported)
 			}
 		}()
 	}
@@ -528,8 +576,60 @@ func searchRoots(ctx context.Context, k, d int, part Part, workers int, progress
 			return err
 		}
 	}
-	// order is closed: the producer is done and prodErr is set.
+	// order is closed: the feeder has handed over every root, or stopped.
+	rootsMu.Lock()
+	defer rootsMu.Unlock()
+	if !finished { // the feeder stopped for a cancellation
+		return fmt.Errorf("setcard: search interrupted: %w", context.Cause(ctx))
+	}
 	return prodErr
+}
+
+// ProgressUnit is the share of one subtree in the counts that SearchPart
+// and CountPart report: a subtree counts ProgressUnit when done, and a
+// long one reports its part as its first-level branches finish.
+const ProgressUnit = 1024
+
+// progressEvery is how often a long subtree reports its branches done.
+const progressEvery = 100 * time.Millisecond
+
+// walkJob is walk(k, exact) for the root of a job, reporting through
+// step, at most every progressEvery, the fraction of the root's
+// first-level branches done, in ProgressUnit.
+func (s *searcher) walkJob(k int, visit func(*searcher) error, step func(units int64)) error {
+	if err := visit(s); err != nil {
+		return err
+	}
+	if s.l >= k {
+		return nil
+	}
+	c := s.candidates()
+	n := c.Len()
+	if n < k-s.l {
+		return nil
+	}
+	i := 0
+	last := time.Now()
+	for w := 0; w < 2; w++ {
+		for x := c[w]; x != 0; x &= x - 1 {
+			if err := s.poll(); err != nil {
+				return err
+			}
+			if s.tryAdd(Card(w*64 + bits.TrailingZeros64(x))) {
+				err := s.walk(k, true, visit)
+				s.pop()
+				if err != nil {
+					return err
+				}
+				if now := time.Now(); now.Sub(last) >= progressEvery {
+					last = now
+					step(int64(ProgressUnit * (i + 1) / n))
+				}
+			}
+			i++
+		}
+	}
+	return nil
 }
 
 // CountPart returns the number of canonical SET-less k-sets in the part,
