@@ -12,8 +12,13 @@ require (
 )
 
 require (
+	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423 // indirect
+	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
+	github.com/go-zeromq/zmq4 v0.17.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	golang.org/x/sync v0.8.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/text v0.15.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
