@@ -9,6 +9,9 @@ var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr
 	"fmt": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runFmt(args, stdout, stderr)
 	},
+	"kernel": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+		return runKernel(args, stdout, stderr)
+	},
 	"check": func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(args, stdout, stderr)
 	},
