@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"github.com/bitsh/bitsh/builtins/rng"
 	"math"
 	"math/big"
 
@@ -484,7 +485,7 @@ func randomWordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	words.NewRand(uint64(seed)).Fill(dst, sparse)
+	rng.New(uint64(seed)).Fill(dst, sparse)
 	return &Words{w: dst, origin: OriginOf(thread)}, nil
 }
 

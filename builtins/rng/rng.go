@@ -88,3 +88,24 @@ func (g *Source) Shuffle(n int, swap func(i, j int)) {
 		swap(i, int(g.Uint64n(uint64(i+1))))
 	}
 }
+
+// Fill sets every word of dst to the next Sparse(k) value, with the state
+// kept in registers (random_words fills whole arrays with it).
+func (g *Source) Fill(dst []uint64, k int) {
+	s0, s1, s2, s3 := g.s[0], g.s[1], g.s[2], g.s[3]
+	for i := range dst {
+		x := ^uint64(0)
+		for range k {
+			x &= bits.RotateLeft64(s1*5, 7) * 9
+			t := s1 << 17
+			s2 ^= s0
+			s3 ^= s1
+			s1 ^= s2
+			s0 ^= s3
+			s2 ^= t
+			s3 = bits.RotateLeft64(s3, 45)
+		}
+		dst[i] = x
+	}
+	g.s = [4]uint64{s0, s1, s2, s3}
+}

@@ -2,6 +2,7 @@ package words_test
 
 import (
 	"context"
+	"github.com/bitsh/bitsh/builtins/rng"
 	"math/rand/v2"
 	"testing"
 
@@ -112,12 +113,12 @@ func BenchmarkSort(b *testing.B) {
 }
 
 func BenchmarkRandFill(b *testing.B) {
-	r := words.NewRand(1)
+	r := rng.New(1)
 	passes(b, func() { r.Fill(benchDst, 1) })
 }
 
 func BenchmarkRandFillSparse3(b *testing.B) {
-	r := words.NewRand(1)
+	r := rng.New(1)
 	passes(b, func() { r.Fill(benchDst, 3) })
 }
 
@@ -153,7 +154,7 @@ func rookKeys() []uint64 {
 // 12 bits until the first collision. ns/op is per candidate.
 func BenchmarkFindMagicCandidate(b *testing.B) {
 	c := words.NewChecker(rookKeys(), nil, 12)
-	r := words.NewRand(0)
+	r := rng.New(0)
 	for range b.N {
 		if c.OK(r.Sparse(3)) {
 			sinkInt++

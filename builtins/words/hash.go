@@ -2,6 +2,7 @@ package words
 
 import (
 	"context"
+	"github.com/bitsh/bitsh/builtins/rng"
 	"math/bits"
 )
 
@@ -142,13 +143,13 @@ func HashOK(keys, values []uint64, magic uint64, bits uint) bool {
 	return NewChecker(keys, values, bits).OK(magic)
 }
 
-// FindMagic tests the candidates Rand(seed).Sparse(sparse) in order and
+// FindMagic tests the candidates rng.New(seed).Sparse(sparse) in order and
 // returns the first good one and its position (from 0), or ok == false
 // after tries candidates. It polls ctx about every millisecond of work
 // and returns its error when done; progress, if not nil, is called now
 // and then with the candidates tried so far.
 func FindMagic(ctx context.Context, c *Checker, seed uint64, sparse int, tries uint64, progress func(tried uint64)) (magic, index uint64, ok bool, err error) {
-	r := NewRand(seed)
+	r := rng.New(seed)
 	work := 0
 	for i := uint64(0); i < tries; i++ {
 		m := r.Sparse(sparse)

@@ -3,6 +3,7 @@ package words_test
 import (
 	"context"
 	"fmt"
+	"github.com/bitsh/bitsh/builtins/rng"
 	"math"
 	"math/big"
 	"math/bits"
@@ -349,33 +350,33 @@ func TestSortCancel(t *testing.T) {
 
 // TestRand checks the generator against the published reference code:
 // splitmix64.c and xoshiro256starstar.c of prng.di.unimi.it, compiled
-// with gcc (bench/words.c holds the same code), seeded as NewRand says.
+// with gcc (bench/words.c holds the same code), seeded as rng.New says.
 func TestRand(t *testing.T) {
 	want := []uint64{11091344671253066420, 13793997310169335082, 1900383378846508768}
-	r := words.NewRand(0)
+	r := rng.New(0)
 	for i, w := range want {
-		if got := r.Next(); got != w {
+		if got := r.Uint64(); got != w {
 			t.Fatalf("NewRand(0) draw %d = %d; want %d", i, got, w)
 		}
 	}
 	// splitmix64 from 0: its first output is the well-known 0xe220a8397b1dcdaf.
 	var s uint64
-	if x := words.SplitMix64(&s); x != 0xe220a8397b1dcdaf {
+	if x := rng.SplitMix64(&s); x != 0xe220a8397b1dcdaf {
 		t.Fatalf("SplitMix64 from 0 = %#x", x)
 	}
 	// Fill and Sparse give the same stream as Next, ANDed k at a time.
 	for _, k := range []int{1, 2, 3, 7} {
 		for _, seed := range []uint64{0, 1, math.MaxUint64} {
-			ref := words.NewRand(seed)
-			sp := words.NewRand(seed)
-			fill := words.NewRand(seed)
+			ref := rng.New(seed)
+			sp := rng.New(seed)
+			fill := rng.New(seed)
 			got := make([]uint64, 50)
 			fill.Fill(got[:17], k)
 			fill.Fill(got[17:], k)
 			for i := range got {
 				w := ^uint64(0)
 				for range k {
-					w &= ref.Next()
+					w &= ref.Uint64()
 				}
 				if s := sp.Sparse(k); s != w || got[i] != w {
 					t.Fatalf("seed %d sparse %d word %d: Sparse %#x, Fill %#x; want %#x", seed, k, i, s, got[i], w)
@@ -511,7 +512,7 @@ func TestFindMagic(t *testing.T) {
 			t.Fatalf("FindMagic: ok %v, err %v", ok, err)
 		}
 		// It is the first good word of the stream.
-		r := words.NewRand(7)
+		r := rng.New(7)
 		for i := uint64(0); i <= idx; i++ {
 			w := r.Sparse(sparse)
 			good := naiveHashOK(keys, nil, w, 4)
