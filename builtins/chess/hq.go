@@ -1,0 +1,46 @@
+package chess
+
+import "math/bits"
+
+// Line masks without the square itself, and the attacks along the first
+// rank for each file and each occupancy of the six inner squares.
+var (
+	fileMasks, diagMasks, antiMasks = lineMasks()
+	firstRank                       = firstRankTable()
+)
+
+func lineMasks() (file, diag, anti [64]uint64) {
+	for sq := range 64 {
+		f, r := SquareFile(sq), SquareRank(sq)
+		file[sq] = Files[f] &^ (1 << sq)
+		diag[sq] = diagonal(f-r) &^ (1 << sq)
+		anti[sq] = antiDiagonal(f+r) &^ (1 << sq)
+	}
+	return
+}
+
+func firstRankTable() (t [8][64]uint8) {
+	for f := range 8 {
+		for inner := range 64 {
+			t[f][inner] = uint8(slide(f, uint64(inner)<<1, rookDirs)) // uint8 keeps rank 1
+		}
+	}
+	return
+}
+
+// hq is hyperbola quintessence (chessprogramming.org): along a line with
+// one square per rank, o - 2s sets the squares up to the first blocker
+// above s, and the same in byte-reversed order finds the blocker below.
+func hq(sq int, occ, mask uint64) uint64 {
+	o := occ & mask
+	s := uint64(1) << sq
+	fwd := o - 2*s
+	rev := bits.ReverseBytes64(bits.ReverseBytes64(o) - 2*bits.ReverseBytes64(s))
+	return (fwd ^ rev) & mask
+}
+
+func rankAttacks(sq int, occ uint64) uint64 {
+	base := sq &^ 7
+	return uint64(firstRank[sq&7][occ>>(base+1)&63]) << base
+}
+
