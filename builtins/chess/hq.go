@@ -43,4 +43,3 @@ func rankAttacks(sq int, occ uint64) uint64 {
 	base := sq &^ 7
 	return uint64(firstRank[sq&7][occ>>(base+1)&63]) << base
 }
-
