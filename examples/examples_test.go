@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -48,8 +49,9 @@ func TestExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := strings.TrimSuffix(f, ".star") + ".out"
+			got := maskTimes(out.Bytes())
 			if *update {
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -58,12 +60,20 @@ func TestExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (go test ./examples -update writes it)", err)
 			}
-			if !bytes.Equal(out.Bytes(), want) {
-				t.Errorf("output of %s differs from %s:\n--- got\n%s\n--- want\n%s", f, golden, out.String(), want)
+			if !bytes.Equal(got, want) {
+				t.Errorf("output of %s differs from %s:\n--- got\n%s\n--- want\n%s", f, golden, got, want)
 			}
 		})
 	}
 }
+
+// durations matches the times an example prints as Go formats them
+// (str(time.now() - t): "1.5s", "416.529116ms", "1m2.5s").
+var durations = regexp.MustCompile(`\b(\d+h)?(\d+m)?\d+(\.\d+)?(ns|µs|us|ms|s)\b`)
+
+// maskTimes replaces the durations in an example's output, which change
+// from run to run, by <time>.
+func maskTimes(out []byte) []byte { return durations.ReplaceAll(out, []byte("<time>")) }
 
 // TestEmbed builds the embedding example and runs it: once to completion,
 // once with a deadline that cancels its native builtin mid-run.

@@ -1,0 +1,264 @@
+package builtins
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/bitsh/bitsh/builtins/words"
+	"go.starlark.net/starlark"
+)
+
+// MaxHistogram is the most distinct values .histogram() puts in a dict.
+const MaxHistogram = 1 << 24
+
+type wordsMethod func(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
+// wordsMethods are the methods of an array; the docs live in words()'s
+// docstring, which help() prints.
+var wordsMethods = map[string]wordsMethod{
+	"eq":        compareMethod(words.Eq),
+	"ne":        compareMethod(words.Ne),
+	"lt":        compareMethod(words.Lt),
+	"le":        compareMethod(words.Le),
+	"gt":        compareMethod(words.Gt),
+	"ge":        compareMethod(words.Ge),
+	"sum":       wordsSum,
+	"min":       wordsMinMax(false),
+	"max":       wordsMinMax(true),
+	"count":     wordsCount,
+	"any":       wordsAny,
+	"all":       wordsAll,
+	"filter":    wordsFilter,
+	"unique":    wordsSorted(true),
+	"sort":      wordsSorted(false),
+	"histogram": wordsHistogram,
+	"index":     wordsIndex,
+	"tolist":    wordsToList,
+}
+
+// Attr returns a bound method.
+func (a *Words) Attr(name string) (starlark.Value, error) {
+	m, ok := wordsMethods[name]
+	if !ok {
+		return nil, nil
+	}
+	return starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return m(thread, "words."+name, a, args, kwargs)
+	}), nil
+}
+
+// AttrNames lists the methods.
+func (a *Words) AttrNames() []string {
+	names := make([]string, 0, len(wordsMethods))
+	for n := range wordsMethods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// wordOrArray unpacks an argument that is a word or an array of n words.
+func wordOrArray(fn, name string, v starlark.Value, n int) (arr []uint64, x uint64, err error) {
+	switch v := v.(type) {
+	case *Words:
+		if len(v.w) != n {
+			return nil, 0, fmt.Errorf("%s: %s has %d words, want %d like the array", fn, name, len(v.w), n)
+		}
+		return v.w, 0, nil
+	case starlark.Int:
+		w, err := toWord(fn, name, v)
+		return nil, uint64(w), err
+	}
+	return nil, 0, fmt.Errorf("%s: %s: got %s, want int or words", fn, name, v.Type())
+}
+
+func noArgs(fn string, args starlark.Tuple, kwargs []starlark.Tuple) error {
+	return starlark.UnpackArgs(fn, args, kwargs)
+}
+
+func compareMethod(c words.Cmp) wordsMethod {
+	return func(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var xv starlark.Value
+		if err := starlark.UnpackArgs(fn, args, kwargs, "x", &xv); err != nil {
+			return nil, err
+		}
+		arr, x, err := wordOrArray(fn, "x", xv, len(a.w))
+		if err != nil {
+			return nil, err
+		}
+		dst, err := allocWords(thread, fn, len(a.w))
+		if err != nil {
+			return nil, err
+		}
+		if arr != nil {
+			words.Compare(c, dst, a.w, arr)
+		} else {
+			words.CompareWord(c, dst, a.w, x)
+		}
+		return &Words{w: dst, origin: a.origin}, nil
+	}
+}
+
+func wordsSum(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := noArgs(fn, args, kwargs); err != nil {
+		return nil, err
+	}
+	return sumValue(words.Sum(a.w)), nil
+}
+
+func wordsMinMax(isMax bool) wordsMethod {
+	return func(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := noArgs(fn, args, kwargs); err != nil {
+			return nil, err
+		}
+		var m uint64
+		var ok bool
+		if isMax {
+			m, ok = words.Max(a.w)
+		} else {
+			m, ok = words.Min(a.w)
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s: the array is empty", fn)
+		}
+		return starlark.MakeUint64(m), nil
+	}
+}
+
+func wordsCount(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := noArgs(fn, args, kwargs); err != nil {
+		return nil, err
+	}
+	return starlark.MakeInt(words.Count(a.w)), nil
+}
+
+func wordsAny(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := noArgs(fn, args, kwargs); err != nil {
+		return nil, err
+	}
+	return starlark.Bool(words.Any(a.w)), nil
+}
+
+func wordsAll(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := noArgs(fn, args, kwargs); err != nil {
+		return nil, err
+	}
+	return starlark.Bool(words.All(a.w)), nil
+}
+
+func wordsFilter(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var mv starlark.Value
+	if err := starlark.UnpackArgs(fn, args, kwargs, "mask", &mv); err != nil {
+		return nil, err
+	}
+	m, ok := mv.(*Words)
+	if !ok {
+		return nil, fmt.Errorf("%s: mask: got %s, want words (such as a.gt(x))", fn, mv.Type())
+	}
+	if len(m.w) != len(a.w) {
+		return nil, fmt.Errorf("%s: mask has %d words, want %d like the array", fn, len(m.w), len(a.w))
+	}
+	dst, err := allocWords(thread, fn, words.Count(m.w))
+	if err != nil {
+		return nil, err
+	}
+	return &Words{w: words.Filter(dst[:0], a.w, m.w), origin: a.origin}, nil
+}
+
+// sortedCopy returns a sorted copy of a's words, polling the run's context.
+func sortedCopy(thread *starlark.Thread, fn string, a *Words) ([]uint64, error) {
+	dst, err := allocWords(thread, fn, len(a.w))
+	if err != nil {
+		return nil, err
+	}
+	copy(dst, a.w)
+	if slices.IsSorted(dst) {
+		return dst, nil
+	}
+	if err := words.Sort(Context(thread), dst); err != nil {
+		return nil, fmt.Errorf("%s: interrupted: %w", fn, context.Cause(Context(thread)))
+	}
+	return dst, nil
+}
+
+func wordsSorted(unique bool) wordsMethod {
+	return func(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := noArgs(fn, args, kwargs); err != nil {
+			return nil, err
+		}
+		s, err := sortedCopy(thread, fn, a)
+		if err != nil {
+			return nil, err
+		}
+		if unique {
+			s = words.Dedup(s)
+		}
+		return &Words{w: s, origin: a.origin}, nil
+	}
+}
+
+func wordsHistogram(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := noArgs(fn, args, kwargs); err != nil {
+		return nil, err
+	}
+	s, err := sortedCopy(thread, fn, a)
+	if err != nil {
+		return nil, err
+	}
+	distinct := 0
+	words.Runs(s, func(uint64, int) bool { distinct++; return distinct <= MaxHistogram })
+	if distinct > MaxHistogram {
+		return nil, fmt.Errorf("%s: more than %d distinct values; count them with .unique() or reduce them first", fn, MaxHistogram)
+	}
+	// A dict entry costs about 100 bytes; keep to the budget.
+	if err := CheckAlloc(thread, fn, 100*int64(distinct)); err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(distinct)
+	ctx := Context(thread)
+	var ierr error
+	i := 0
+	words.Runs(s, func(v uint64, c int) bool {
+		if i++; i&4095 == 0 && ctx.Err() != nil {
+			ierr = fmt.Errorf("%s: interrupted: %w", fn, context.Cause(ctx))
+			return false
+		}
+		ierr = d.SetKey(starlark.MakeUint64(v), starlark.MakeInt(c))
+		return ierr == nil
+	})
+	if ierr != nil {
+		return nil, ierr
+	}
+	return d, nil
+}
+
+func wordsIndex(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x Word
+	if err := unpack(fn, args, kwargs, "x", &x); err != nil {
+		return nil, err
+	}
+	i := words.Index(a.w, uint64(x))
+	if i < 0 {
+		return nil, fmt.Errorf("%s: x = %d is not in the array", fn, uint64(x))
+	}
+	return starlark.MakeInt(i), nil
+}
+
+func wordsToList(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := noArgs(fn, args, kwargs); err != nil {
+		return nil, err
+	}
+	if len(a.w) > MaxMaterialise {
+		return nil, fmt.Errorf("%s: %d words are more than the %d a list may hold; slice the array or use chunks", fn, len(a.w), MaxMaterialise)
+	}
+	if err := CheckAlloc(thread, fn, 16*int64(len(a.w))); err != nil {
+		return nil, err
+	}
+	elems := make([]starlark.Value, len(a.w))
+	for i, x := range a.w {
+		elems[i] = starlark.MakeUint64(x)
+	}
+	return starlark.NewList(elems), nil
+}
