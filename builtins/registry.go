@@ -200,6 +200,10 @@ func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 			return nil, fmt.Errorf("help: name: got %s, want string or builtin", name.Type())
 		}
 	}
+	if doc, ok := memberDocs[key]; ok { // a module member: "chess.ray"
+		fmt.Fprintln(w, strings.TrimSpace(doc))
+		return starlark.None, nil
+	}
 	e, ok := registry[key]
 	if !ok {
 		return nil, fmt.Errorf("help: name = %q is not a bitsh builtin (help() lists them)", key)
