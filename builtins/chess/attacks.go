@@ -152,13 +152,15 @@ func Build() { slideOnce.Do(buildSliders) }
 // in cache); the Slice forms use the magic tables.
 func RookAttacks(sq int, occupied uint64) uint64 {
 	sq &= 63
-	return hq(sq, occupied, fileMasks[sq]) | rankAttacks(sq, occupied)
+	l := &lines[sq]
+	return hqr(sq, occupied, l.file, l.rev2) | rankAttacks(sq, occupied)
 }
 
 // BishopAttacks returns the squares a bishop on sq attacks (see RookAttacks).
 func BishopAttacks(sq int, occupied uint64) uint64 {
 	sq &= 63
-	return hq(sq, occupied, diagMasks[sq]) | hq(sq, occupied, antiMasks[sq])
+	l := &lines[sq]
+	return hqr(sq, occupied, l.diag, l.rev2) | hqr(sq, occupied, l.anti, l.rev2)
 }
 
 // QueenAttacks returns the union of the rook and bishop attacks from sq.

@@ -7,7 +7,27 @@ import "math/bits"
 var (
 	fileMasks, diagMasks, antiMasks = lineMasks()
 	firstRank                       = firstRankTable()
+	lines                           = lineTable()
 )
+
+// A line entry keeps what one call needs on one cache line: the three line
+// masks and the byte-reversed square bit, doubled.
+type line struct{ file, diag, anti, rev2 uint64 }
+
+func lineTable() (t [64]line) {
+	for sq := range t {
+		t[sq] = line{fileMasks[sq], diagMasks[sq], antiMasks[sq], 2 * bits.ReverseBytes64(1<<sq)}
+	}
+	return
+}
+
+// hqr is hq with the reversed doubled square bit precomputed.
+func hqr(sq int, occ, mask, rev2 uint64) uint64 {
+	o := occ & mask
+	fwd := o - 2<<sq
+	rev := bits.ReverseBytes64(bits.ReverseBytes64(o) - rev2)
+	return (fwd ^ rev) & mask
+}
 
 func lineMasks() (file, diag, anti [64]uint64) {
 	for sq := range 64 {
