@@ -21,7 +21,10 @@ func lineTable() (t [64]line) {
 	return
 }
 
-// hqr is hq with the reversed doubled square bit precomputed.
+// hqr is hyperbola quintessence (chessprogramming.org): along a line with
+// one square per rank, o - 2s sets the squares up to the first blocker
+// above s, and the same in byte-reversed order (rev2 = 2 * bswap(s)) finds
+// the blocker below.
 func hqr(sq int, occ, mask, rev2 uint64) uint64 {
 	o := occ & mask
 	fwd := o - 2<<sq
@@ -46,17 +49,6 @@ func firstRankTable() (t [8][64]uint8) {
 		}
 	}
 	return
-}
-
-// hq is hyperbola quintessence (chessprogramming.org): along a line with
-// one square per rank, o - 2s sets the squares up to the first blocker
-// above s, and the same in byte-reversed order finds the blocker below.
-func hq(sq int, occ, mask uint64) uint64 {
-	o := occ & mask
-	s := uint64(1) << sq
-	fwd := o - 2*s
-	rev := bits.ReverseBytes64(bits.ReverseBytes64(o) - 2*bits.ReverseBytes64(s))
-	return (fwd ^ rev) & mask
 }
 
 func rankAttacks(sq int, occ uint64) uint64 {
