@@ -39,10 +39,14 @@ Returns the name ("e4") of square sq (0..63), the inverse of square.
 		Builtin{Name: "flip_horizontal", Topic: "endgame", Fn: flipHorizontalOp.call, Doc: `flip_horizontal(index, n, numbering="natural")
 Flips every piece of the packed index about the horizontal axis (rank r to
 7-r; a1 to a8), with a fixed number of word operations (no loop over pieces).
+It moves squares as chess.flip_vertical(bb) does on a bitboard (python-chess's
+chess.flip_vertical): the "Bit Manipulation Problem" post names flips by their axis.
 ` + indexDoc + "\n" + indexElementwiseDoc},
 		Builtin{Name: "flip_vertical", Topic: "endgame", Fn: flipVerticalOp.call, Doc: `flip_vertical(index, n, numbering="natural")
 Flips every piece of the packed index about the vertical axis (file f to
 7-f; a1 to h1), with a fixed number of word operations (no loop over pieces).
+It moves squares as chess.flip_horizontal(bb) does on a bitboard
+(python-chess's chess.flip_horizontal): the "Bit Manipulation Problem" post names flips by their axis.
 ` + indexDoc + "\n" + indexElementwiseDoc},
 		Builtin{Name: "flip_diag", Topic: "endgame", Fn: flipDiagOp.call, Doc: `flip_diag(index, n, numbering="natural")
 Flips every piece of the packed index about the a1-h8 diagonal (file and rank

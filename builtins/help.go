@@ -82,6 +82,9 @@ func docOf(v starlark.Value) (string, error) {
 			return "", fmt.Errorf("name: got %s, want a string, a builtin or a module", v.Type())
 		}
 	}
+	if d, ok := memberDocs[key]; ok { // a module member with its own docstring: "chess.ray"
+		return d, nil
+	}
 	if e, ok := registry[key]; ok {
 		return e.Doc, nil
 	}
