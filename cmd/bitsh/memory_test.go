@@ -65,12 +65,13 @@ func startupVM(t *testing.T) int64 {
 }
 
 // TestMemoryBudgetUnderUlimit runs each case in a real bitsh process
-// under ulimit -v of its startup address space plus three times the
+// under ulimit -v of its startup address space plus four times the
 // budget, and wants exit status 1 with the budget's message, never Go's
-// fatal error. Three, not two: the watchdog sees the heap between steps,
+// fatal error. Four, not two: the watchdog sees the heap between steps,
 // and one step of the interpreter can double a dict's table or grow a
 // list in a single allocation as large as what it holds, in address space
-// reserved 64 MiB at a time (docs/reliability.md has the measurements).
+// reserved 64 MiB at a time; with three the dict comprehension still died
+// once in a few runs on a loaded machine (docs/reliability.md).
 func TestMemoryBudgetUnderUlimit(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc and ulimit -v")
@@ -80,7 +81,7 @@ func TestMemoryBudgetUnderUlimit(t *testing.T) {
 	}
 	const budget = 128 << 20
 	vm := startupVM(t)
-	limitKB := (vm + 3*budget) >> 10
+	limitKB := (vm + 4*budget) >> 10
 	t.Logf("startup address space %d MiB; ulimit -v %d KiB; budget 128M", vm>>20, limitKB)
 	for _, c := range budgetCases {
 		t.Run(c.name, func(t *testing.T) {
