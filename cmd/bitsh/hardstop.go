@@ -71,17 +71,14 @@ func (p *pending) wait(ctx context.Context, grace time.Duration) (err error, stu
 	}
 }
 
-// runScript runs a script or a -c snippet with the timeout, Ctrl-C and the
-// hard stop, and returns the exit status: 0, 1 for an error (a timeout or
-// a memory budget included), 130 for Ctrl-C.
-func runScript(in *interp.Interp, filename string, src []byte, timeout time.Duration, stderr io.Writer) int {
+// runContext returns the context of a command-line run: cancelled after
+// timeout (when not 0) and, with errInterrupted as its cause, on Ctrl-C.
+// stop releases it and the signal.
+func runContext(timeout time.Duration) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
-	defer cancelTimeout()
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt)
-	defer signal.Stop(sigc)
 	go func() {
 		select {
 		case <-sigc:
@@ -89,6 +86,19 @@ func runScript(in *interp.Interp, filename string, src []byte, timeout time.Dura
 		case <-ctx.Done():
 		}
 	}()
+	return ctx, func() {
+		signal.Stop(sigc)
+		cancelTimeout()
+		cancel(nil)
+	}
+}
+
+// runScript runs a script or a -c snippet with the timeout, Ctrl-C and the
+// hard stop, and returns the exit status: 0, 1 for an error (a timeout or
+// a memory budget included), 130 for Ctrl-C.
+func runScript(in *interp.Interp, filename string, src []byte, timeout time.Duration, stderr io.Writer) int {
+	ctx, stop := runContext(timeout)
+	defer stop()
 
 	p := start(func() error {
 		_, err := in.ExecFile(ctx, filename, src)

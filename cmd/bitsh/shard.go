@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -139,20 +138,8 @@ func (sf *shardFlags) run(in *interp.Interp, opts []interp.Option, filename stri
 // hard stop as runScript has them. It returns the merged results, or nil
 // and the exit status.
 func runJobs(count int, opts []interp.Option, filename string, src []byte, timeout time.Duration, stdout, stderr io.Writer) (*shard.Results, int) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	ctx, cancelTimeout := withTimeout(ctx, timeout)
-	defer cancelTimeout()
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt)
-	defer signal.Stop(sigc)
-	go func() {
-		select {
-		case <-sigc:
-			cancel(errInterrupted)
-		case <-ctx.Done():
-		}
-	}()
+	ctx, stop := runContext(timeout)
+	defer stop()
 
 	var rs []*shard.Results
 	p := start(func() (err error) {
