@@ -54,6 +54,9 @@ func TestProgressBar(t *testing.T) {
 			update(i, 100)
 			time.Sleep(120 * time.Millisecond) // past the redraw throttle
 		}
+		// The last count is drawn by the next redraw (every half second):
+		// wait for it, so a loaded machine cannot skip it.
+		time.Sleep(time.Second)
 		finish()
 	})
 	for _, want := range []string{"counting", "50/100", "\r\x1b[K"} {
