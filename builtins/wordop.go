@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bitsh/bitsh/builtins/endgame"
+	"github.com/bitsh/bitsh/builtins/words"
 	"go.starlark.net/starlark"
 )
 
@@ -180,7 +181,9 @@ func (op *wordOp) general(thread *starlark.Thread, b *starlark.Builtin, args sta
 			if a.Len() != first.Len() {
 				return nil, fmt.Errorf("%s: %s has %d words, want %d like the first argument", fn, p.name, a.Len(), first.Len())
 			}
-			cols[i] = a.Uint64s()
+			if i > 0 {
+				cols[i] = a.Uint64s()
+			}
 			continue
 		}
 		x, err := convertArg(fn, p, raw[i])
@@ -190,7 +193,7 @@ func (op *wordOp) general(thread *starlark.Thread, b *starlark.Builtin, args sta
 		v[i] = x
 	}
 	if isArray {
-		return op.elementwise(thread, fn, v, cols)
+		return op.elementwise(thread, fn, first, v, cols)
 	}
 	if op.check != nil {
 		if err := op.check(fn, v, &op.scalNm); err != nil {
@@ -235,16 +238,25 @@ func convertArg(fn string, p param, x starlark.Value) (uint64, error) {
 // scalar arguments are broadcast into columns of this length once.
 const opBlock = 512
 
-// elementwise runs the array path: v holds the scalar arguments, cols the
-// array ones (cols[0] always).
-func (op *wordOp) elementwise(thread *starlark.Thread, fn string, v [4]uint64, cols [4][]uint64) (starlark.Value, error) {
-	n := len(cols[0])
+// elementwise runs the array path for the array first: v holds the
+// scalar arguments, cols the other array ones.
+func (op *wordOp) elementwise(thread *starlark.Thread, fn string, first *Words, v [4]uint64, cols [4][]uint64) (starlark.Value, error) {
+	n := first.Len()
 	nm := argNames{params: op.params, at: -1}
+	nm.arr[0] = true
 	others := false
-	for i := range op.params {
+	for i := 1; i < len(op.params); i++ {
 		nm.arr[i] = cols[i] != nil
-		others = others || (i > 0 && cols[i] != nil)
+		others = others || cols[i] != nil
 	}
+	if op.check == nil && !others && first.canDefer() {
+		// Nothing can fail: defer, so that a chain makes one pass.
+		if err := checkWords(thread, fn, n); err != nil {
+			return nil, err
+		}
+		return first.deferred(first.asLazy().Map(op.blockMap(v))), nil
+	}
+	cols[0] = first.words()
 	// Validate up front what the kernel does not: every element when some
 	// other argument is an array, else the scalar arguments with element 0.
 	if op.check != nil && n > 0 {
@@ -291,6 +303,26 @@ func (op *wordOp) elementwise(thread *starlark.Thread, fn string, v [4]uint64, c
 		return nil, fmt.Errorf("%s: internal error: the array kernel rejected an element that check accepts", fn)
 	}
 	return NewWords(dst), nil
+}
+
+// blockMap returns the array kernel as a words.Lazy step, with the scalar
+// arguments v broadcast once into columns of a block.
+func (op *wordOp) blockMap(v [4]uint64) func(dst, src []uint64) {
+	var bcast [4][]uint64
+	for i := 1; i < len(op.params); i++ {
+		bcast[i] = make([]uint64, words.Block)
+		for j := range bcast[i] {
+			bcast[i][j] = v[i]
+		}
+	}
+	return func(dst, src []uint64) {
+		c := bcast
+		c[0] = src
+		for i := 1; i < len(op.params); i++ {
+			c[i] = c[i][:len(src)]
+		}
+		op.array(dst, c)
+	}
 }
 
 // checkElems runs check on elements 0..lim-1 and returns the first error.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bitsh/bitsh/builtins/words"
 	"go.starlark.net/starlark"
@@ -14,7 +16,15 @@ import (
 // of 64-bit words. Other bindings (chess, fuse, shards) take and return
 // arrays through NewWords and Uint64s.
 type Words struct {
+	// w holds the words; those of a deferred array only after once has
+	// run materialize.
 	w []uint64
+	// lazy is the computation of a deferred array's words until
+	// materialize runs (then nil, so that its operands can be collected).
+	lazy     atomic.Pointer[words.Lazy]
+	isLazy   bool // set at construction
+	n        int  // the length, which a deferred array knows before its words
+	once     sync.Once
 	// origin finds the run that uses the array, for operators, which get
 	// no thread, to check the memory budget; zero for NewWords arrays.
 	origin Origin
@@ -22,10 +32,75 @@ type Words struct {
 
 // NewWords returns an array holding ws. The array owns ws: the caller must
 // not modify it afterwards.
-func NewWords(ws []uint64) *Words { return &Words{w: ws} }
+func NewWords(ws []uint64) *Words { return &Words{w: ws, n: len(ws)} }
+
+// newWords returns an array holding ws for the run of origin.
+func newWords(ws []uint64, origin Origin) *Words {
+	return &Words{w: ws, n: len(ws), origin: origin}
+}
+
+// newLazy returns an array whose words l computes when they are first
+// needed; the caller has checked the budget for them.
+func newLazy(l *words.Lazy, origin Origin) *Words {
+	a := &Words{n: l.Len(), isLazy: true, origin: origin}
+	a.lazy.Store(l)
+	return a
+}
 
 // Uint64s returns the array's words. The caller must not modify them.
-func (a *Words) Uint64s() []uint64 { return a.w }
+func (a *Words) Uint64s() []uint64 { return a.words() }
+
+// words returns the words, computing those of a lazy array once.
+func (a *Words) words() []uint64 {
+	if a.isLazy {
+		a.once.Do(a.materialize)
+	}
+	return a.w
+}
+
+func (a *Words) materialize() {
+	if l := a.lazy.Load(); l != nil {
+		a.w = l.Materialize()
+		a.lazy.Store(nil)
+	}
+}
+
+// deferLimit is the longest array whose operations are deferred. The
+// words of a deferred array are computed without polling cancellation
+// (by whatever first needs them), which for 2^22 words and the longest
+// chain takes well under 100 ms; longer arrays are computed at once.
+const deferLimit = 1 << 22
+
+// canDefer reports whether operations on a are deferred.
+func (a *Words) canDefer() bool { return a.n > 0 && a.n <= deferLimit }
+
+// checkDeferred checks a deferred result of fn of a's length.
+func (a *Words) checkDeferred(thread *starlark.Thread, fn string) error {
+	return checkWords(thread, fn, a.n)
+}
+
+// deferred returns an array computed by l, for a's run.
+func (a *Words) deferred(l *words.Lazy) *Words { return newLazy(l, a.origin) }
+
+// blocks calls fn with a's words in order, all at once or, for a deferred
+// array, a block at a time without computing the whole array; fn returns
+// false to stop.
+func (a *Words) blocks(fn func(blk []uint64) bool) {
+	if l := a.lazy.Load(); l != nil {
+		l.Blocks(fn)
+		return
+	}
+	fn(a.words())
+}
+
+// asLazy returns the deferred computation of a's words: its own while it
+// is lazy and cheap enough to extend, else one that starts from its words.
+func (a *Words) asLazy() *words.Lazy {
+	if l := a.lazy.Load(); l != nil && l.Cost() < words.MaxSteps {
+		return l
+	}
+	return words.NewLazy(a.words())
+}
 
 // MaxWords is the most words one array may hold (2^27 words, 1 GiB);
 // chunks iterates bigger sources an array at a time.
@@ -48,8 +123,8 @@ const reprItems = 8
 // String shows the length and the first items.
 func (a *Words) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "words(len=%d, [", len(a.w))
-	for i, x := range a.w {
+	fmt.Fprintf(&b, "words(len=%d, [", a.n)
+	for i, x := range a.words() {
 		if i == reprItems {
 			b.WriteString(", ...")
 			break
@@ -70,30 +145,30 @@ func (a *Words) Type() string { return "words" }
 func (a *Words) Freeze() {}
 
 // Truth reports whether the array is non-empty.
-func (a *Words) Truth() starlark.Bool { return len(a.w) > 0 }
+func (a *Words) Truth() starlark.Bool { return a.n > 0 }
 
 // Hash fails: arrays are not hashable.
 func (a *Words) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: words") }
 
 // Len returns the number of words.
-func (a *Words) Len() int { return len(a.w) }
+func (a *Words) Len() int { return a.n }
 
 // Index returns word i as an int.
-func (a *Words) Index(i int) starlark.Value { return starlark.MakeUint64(a.w[i]) }
+func (a *Words) Index(i int) starlark.Value { return starlark.MakeUint64(a.words()[i]) }
 
 // Iterate yields the words as ints.
-func (a *Words) Iterate() starlark.Iterator { return &wordsIter{a: a} }
+func (a *Words) Iterate() starlark.Iterator { return &wordsIter{w: a.words()} }
 
 type wordsIter struct {
-	a *Words
+	w []uint64
 	i int
 }
 
 func (it *wordsIter) Next(p *starlark.Value) bool {
-	if it.i >= len(it.a.w) {
+	if it.i >= len(it.w) {
 		return false
 	}
-	*p = starlark.MakeUint64(it.a.w[it.i])
+	*p = starlark.MakeUint64(it.w[it.i])
 	it.i++
 	return true
 }
@@ -103,20 +178,21 @@ func (it *wordsIter) Done() {}
 // Slice returns a[start:end:step]. A step of 1 shares the words, which
 // never change.
 func (a *Words) Slice(start, end, step int) starlark.Value {
+	w := a.words()
 	if step == 1 {
-		return &Words{w: a.w[start:end:end], origin: a.origin}
+		return newWords(w[start:end:end], a.origin)
 	}
 	var out []uint64
 	if step > 0 {
 		for i := start; i < end; i += step {
-			out = append(out, a.w[i])
+			out = append(out, w[i])
 		}
 	} else {
 		for i := start; i > end; i += step {
-			out = append(out, a.w[i])
+			out = append(out, w[i])
 		}
 	}
-	return &Words{w: out, origin: a.origin}
+	return newWords(out, a.origin)
 }
 
 // Has reports whether x, a word (negative ints as two's complement), is
@@ -130,7 +206,7 @@ func (a *Words) Has(x starlark.Value) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	return words.Index(a.w, w) >= 0, nil
+	return words.Index(a.words(), w) >= 0, nil
 }
 
 // intWord converts an int in [-2^63, 2^64) to a word.
@@ -145,9 +221,12 @@ func intWord(i starlark.Int) (uint64, bool) {
 // ordered comparisons are the .lt .le .gt .ge methods.
 func (a *Words) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
 	b := y.(*Words)
-	eq := len(a.w) == len(b.w)
-	for i := 0; eq && i < len(a.w); i++ {
-		eq = a.w[i] == b.w[i]
+	eq := a.n == b.n
+	if eq {
+		aw, bw := a.words(), b.words()
+		for i := 0; eq && i < len(aw); i++ {
+			eq = aw[i] == bw[i]
+		}
 	}
 	switch op {
 	case syntax.EQL:
@@ -161,16 +240,22 @@ func (a *Words) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool,
 // thread returns the thread running now in the array's interpreter, or nil.
 func (a *Words) thread() *starlark.Thread { return a.origin.Thread() }
 
-// alloc returns n words for a result of fn, after checking the budget of
-// the run that uses the array (none when unknown).
-func allocWords(thread *starlark.Thread, fn string, n int) ([]uint64, error) {
+// checkWords checks that a result of n words fits in an array and in the
+// budget of the run of thread (none when nil).
+func checkWords(thread *starlark.Thread, fn string, n int) error {
 	if n > MaxWords {
-		return nil, fmt.Errorf("%s: %d words are more than an array holds (%d); iterate with chunks instead", fn, n, MaxWords)
+		return fmt.Errorf("%s: %d words are more than an array holds (%d); iterate with chunks instead", fn, n, MaxWords)
 	}
 	if thread != nil {
-		if err := CheckAlloc(thread, fn, 8*int64(n)); err != nil {
-			return nil, err
-		}
+		return CheckAlloc(thread, fn, 8*int64(n))
+	}
+	return nil
+}
+
+// allocWords returns n words for a result of fn, after checkWords.
+func allocWords(thread *starlark.Thread, fn string, n int) ([]uint64, error) {
+	if err := checkWords(thread, fn, n); err != nil {
+		return nil, err
 	}
 	return make([]uint64, n), nil
 }
@@ -189,7 +274,10 @@ var binaryOps = map[syntax.Token]words.Op{
 }
 
 // Binary implements the elementwise operators with another array of the
-// same length or a word, on either side.
+// same length or a word, on either side. Operators that cannot fail give
+// a deferred array (see deferred in docs/words.md): its words are
+// computed when first needed, a block at a time, together with the
+// operations applied to it since.
 func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
 	kop, ok := binaryOps[op]
 	if !ok {
@@ -201,63 +289,77 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	if side == starlark.Right {
 		selfName, otherName = "b", "a"
 	}
+	left := side == starlark.Right // the other operand is on the left
+	origin := a.origin
 	switch y := y.(type) {
 	case *Words:
-		if a.origin.Thread() == nil {
+		if origin.Thread() == nil {
 			// a came from NewWords (another builtin's result): take the
 			// run from the other operand, for the budget check.
-			a = &Words{w: a.w, origin: y.origin}
+			origin = y.origin
 		}
-		if len(y.w) != len(a.w) {
-			return nil, fmt.Errorf("%s: %s has %d words and %s has %d, want equal lengths", fn, selfName, len(a.w), otherName, len(y.w))
+		if y.n != a.n {
+			return nil, fmt.Errorf("%s: %s has %d words and %s has %d, want equal lengths", fn, selfName, a.n, otherName, y.n)
 		}
-		dst, err := allocWords(a.thread(), fn, len(a.w))
-		if err != nil {
+		if err := checkWords(origin.Thread(), fn, a.n); err != nil {
 			return nil, err
 		}
-		l, r := a.w, y.w
-		if side == starlark.Right {
+		if words.Deferrable(kop) && a.canDefer() {
+			if yl := y.lazy.Load(); yl != nil && yl.Cost() < words.MaxSteps {
+				return newLazy(a.asLazy().OpLazy(kop, yl, left), origin), nil
+			}
+			return newLazy(a.asLazy().OpArray(kop, y.words(), left), origin), nil
+		}
+		dst := make([]uint64, a.n)
+		l, r := a.words(), y.words()
+		if left {
 			l, r = r, l
 		}
 		if i := words.Apply(kop, dst, l, r); i >= 0 {
 			return nil, fmt.Errorf("%s: b[%d] = 0, division by zero", fn, i)
 		}
-		return &Words{w: dst, origin: a.origin}, nil
+		return newWords(dst, origin), nil
 	case starlark.Int:
 		x, ok := intWord(y)
 		if !ok {
 			return nil, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, otherName, y)
 		}
-		dst, err := allocWords(a.thread(), fn, len(a.w))
-		if err != nil {
+		if err := checkWords(origin.Thread(), fn, a.n); err != nil {
 			return nil, err
 		}
-		if side == starlark.Left {
-			if !words.ApplyRight(kop, dst, a.w, x) {
+		if words.Deferrable(kop) && a.canDefer() {
+			return newLazy(a.asLazy().OpWord(kop, x, left), origin), nil
+		}
+		dst := make([]uint64, a.n)
+		if !left {
+			if !words.ApplyRight(kop, dst, a.words(), x) {
 				return nil, fmt.Errorf("%s: b = 0, division by zero", fn)
 			}
-		} else if i := words.ApplyLeft(kop, dst, x, a.w); i >= 0 {
+		} else if i := words.ApplyLeft(kop, dst, x, a.words()); i >= 0 {
 			return nil, fmt.Errorf("%s: b[%d] = 0, division by zero", fn, i)
 		}
-		return &Words{w: dst, origin: a.origin}, nil
+		return newWords(dst, origin), nil
 	}
 	return nil, nil // Starlark reports the unsupported operand type
 }
 
-// Unary implements ~a and -a (and +a, the array itself).
+// Unary implements ~a and -a (and +a, the array itself), deferred.
 func (a *Words) Unary(op syntax.Token) (starlark.Value, error) {
 	switch op {
 	case syntax.TILDE, syntax.MINUS:
-		dst, err := allocWords(a.thread(), op.String(), len(a.w))
-		if err != nil {
+		if err := checkWords(a.thread(), op.String(), a.n); err != nil {
 			return nil, err
 		}
-		if op == syntax.TILDE {
-			words.Not(dst, a.w)
-		} else {
-			words.Neg(dst, a.w)
+		kern := words.Not
+		if op == syntax.MINUS {
+			kern = words.Neg
 		}
-		return &Words{w: dst, origin: a.origin}, nil
+		if !a.canDefer() {
+			dst := make([]uint64, a.n)
+			kern(dst, a.words())
+			return newWords(dst, a.origin), nil
+		}
+		return newLazy(a.asLazy().Map(kern), a.origin), nil
 	case syntax.PLUS:
 		return a, nil
 	}

@@ -82,7 +82,7 @@ type wordSource interface {
 func sourceOf(fn, arg string, v starlark.Value) (src wordSource, count *big.Int, err error) {
 	switch v := v.(type) {
 	case *Words:
-		return &sliceSource{w: v.w}, big.NewInt(int64(len(v.w))), nil
+		return &sliceSource{w: v.words()}, big.NewInt(int64(v.n)), nil
 	case *subsetsValue:
 		return &subsetSource{f: words.NewSubsetFiller(v.d, v.k)}, v.lazyCount(), nil
 	case *debruijnSeqs:
@@ -173,6 +173,34 @@ func (s *rangeSource) fill(_ context.Context, dst []uint64) (int, error) {
 	return k, nil
 }
 
+// A generator is a wordSource that can compute its words instead of
+// storing them: chunks gives their arrays deferred words (see deferred
+// arrays in docs/words.md), which cost no memory and are computed a
+// block at a time by whatever uses them.
+type generator interface {
+	// generate returns the starter of a words.NewGenerated for the next n
+	// words (no more than are left) and moves past them.
+	generate(n int) func() func(dst []uint64)
+}
+
+func (s *subsetSource) generate(n int) func() func(dst []uint64) {
+	at := *s.f
+	s.f.Skip(uint64(n))
+	return func() func(dst []uint64) {
+		f := at
+		return func(dst []uint64) { f.Fill(dst) }
+	}
+}
+
+func (s *rangeSource) generate(n int) func() func(dst []uint64) {
+	at := *s
+	s.pos += n
+	return func() func(dst []uint64) {
+		r := at
+		return func(dst []uint64) { r.fill(context.Background(), dst) }
+	}
+}
+
 type indexSource struct {
 	fn, arg string
 	v       starlark.Indexable
@@ -256,7 +284,7 @@ func interrupted(fn string, ctx context.Context) error {
 // the array limit.
 func collectWords(thread *starlark.Thread, fn, arg string, v starlark.Value) ([]uint64, error) {
 	if a, ok := v.(*Words); ok {
-		return a.w, nil
+		return a.words(), nil
 	}
 	src, count, err := sourceOf(fn, arg, v)
 	if err != nil {
@@ -315,13 +343,13 @@ func wordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		return nil, err
 	}
 	if a, ok := src.(*Words); ok {
-		return &Words{w: a.w, origin: OriginOf(thread)}, nil // immutable: share
+		return newWords(a.words(), OriginOf(thread)), nil // immutable: share
 	}
 	w, err := collectWords(thread, b.Name(), "src", src)
 	if err != nil {
 		return nil, err
 	}
-	return &Words{w: w, origin: OriginOf(thread)}, nil
+	return newWords(w, OriginOf(thread)), nil
 }
 
 // ---- chunks ----
@@ -367,7 +395,7 @@ func (c *chunksValue) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable 
 func (c *chunksValue) Iterate() starlark.Iterator {
 	it := &chunksIter{c: c, lazyIter: startLazy(c.origin)}
 	if a, ok := c.src.(*Words); ok {
-		it.share = a.w
+		it.share = a.words()
 		return it
 	}
 	var count *big.Int
@@ -406,7 +434,7 @@ func (it *chunksIter) Next(p *starlark.Value) bool {
 			return false
 		}
 		k := min(size, len(it.share))
-		*p = &Words{w: it.share[:k:k], origin: it.c.origin}
+		*p = newWords(it.share[:k:k], it.c.origin)
 		it.share = it.share[k:]
 		return true
 	}
@@ -415,6 +443,15 @@ func (it *chunksIter) Next(p *starlark.Value) bool {
 	}
 	if it.left > 0 && it.left < int64(size) {
 		size = int(it.left)
+	}
+	if g, ok := it.src.(generator); ok && it.left > 0 && size <= deferLimit {
+		if err := checkWords(it.thread, "chunks", size); err != nil {
+			it.fail(err)
+			return false
+		}
+		*p = newLazy(words.NewGenerated(size, g.generate(size)), it.c.origin)
+		it.left -= int64(size)
+		return true
 	}
 	dst, err := allocWords(it.thread, "chunks", size)
 	if err != nil {
@@ -445,7 +482,7 @@ func (it *chunksIter) Next(p *starlark.Value) bool {
 	if n < size {
 		it.left = 0
 	}
-	*p = &Words{w: dst[:n:n], origin: it.c.origin}
+	*p = newWords(dst[:n:n], it.c.origin)
 	return true
 }
 
@@ -486,7 +523,7 @@ func randomWordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	rng.New(uint64(seed)).Fill(dst, sparse)
-	return &Words{w: dst, origin: OriginOf(thread)}, nil
+	return newWords(dst, OriginOf(thread)), nil
 }
 
 // ---- hash_ok, find_magic ----

@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -63,10 +64,10 @@ func (a *Words) AttrNames() []string {
 func wordOrArray(fn, name string, v starlark.Value, n int) (arr []uint64, x uint64, err error) {
 	switch v := v.(type) {
 	case *Words:
-		if len(v.w) != n {
-			return nil, 0, fmt.Errorf("%s: %s has %d words, want %d like the array", fn, name, len(v.w), n)
+		if v.n != n {
+			return nil, 0, fmt.Errorf("%s: %s has %d words, want %d like the array", fn, name, v.n, n)
 		}
-		return v.w, 0, nil
+		return v.words(), 0, nil
 	case starlark.Int:
 		w, err := toWord(fn, name, v)
 		return nil, uint64(w), err
@@ -84,20 +85,39 @@ func compareMethod(c words.Cmp) wordsMethod {
 		if err := starlark.UnpackArgs(fn, args, kwargs, "x", &xv); err != nil {
 			return nil, err
 		}
-		arr, x, err := wordOrArray(fn, "x", xv, len(a.w))
+		if !a.canDefer() {
+			arr, x, err := wordOrArray(fn, "x", xv, a.n)
+			if err != nil {
+				return nil, err
+			}
+			dst, err := allocWords(thread, fn, a.n)
+			if err != nil {
+				return nil, err
+			}
+			if arr != nil {
+				words.Compare(c, dst, a.words(), arr)
+			} else {
+				words.CompareWord(c, dst, a.words(), x)
+			}
+			return newWords(dst, a.origin), nil
+		}
+		if b, ok := xv.(*Words); ok && b.n == a.n {
+			if err := a.checkDeferred(thread, fn); err != nil {
+				return nil, err
+			}
+			if bl := b.lazy.Load(); bl != nil && bl.Cost() < words.MaxSteps {
+				return a.deferred(a.asLazy().CompareLazy(c, bl)), nil
+			}
+			return a.deferred(a.asLazy().CompareArray(c, b.words())), nil
+		}
+		_, x, err := wordOrArray(fn, "x", xv, a.n)
 		if err != nil {
 			return nil, err
 		}
-		dst, err := allocWords(thread, fn, len(a.w))
-		if err != nil {
+		if err := a.checkDeferred(thread, fn); err != nil {
 			return nil, err
 		}
-		if arr != nil {
-			words.Compare(c, dst, a.w, arr)
-		} else {
-			words.CompareWord(c, dst, a.w, x)
-		}
-		return &Words{w: dst, origin: a.origin}, nil
+		return a.deferred(a.asLazy().CompareWord(c, x)), nil
 	}
 }
 
@@ -105,7 +125,15 @@ func wordsSum(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwar
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
-	return sumValue(words.Sum(a.w)), nil
+	var hi, lo uint64
+	a.blocks(func(blk []uint64) bool {
+		h, l := words.Sum(blk)
+		var c uint64
+		lo, c = bits.Add64(lo, l, 0)
+		hi += h + c
+		return true
+	})
+	return sumValue(hi, lo), nil
 }
 
 func wordsMinMax(isMax bool) wordsMethod {
@@ -113,16 +141,23 @@ func wordsMinMax(isMax bool) wordsMethod {
 		if err := noArgs(fn, args, kwargs); err != nil {
 			return nil, err
 		}
-		var m uint64
-		var ok bool
-		if isMax {
-			m, ok = words.Max(a.w)
-		} else {
-			m, ok = words.Min(a.w)
-		}
-		if !ok {
+		if a.n == 0 {
 			return nil, fmt.Errorf("%s: the array is empty", fn)
 		}
+		var m uint64
+		if !isMax {
+			m = ^uint64(0)
+		}
+		a.blocks(func(blk []uint64) bool {
+			if isMax {
+				x, _ := words.Max(blk)
+				m = max(m, x)
+			} else {
+				x, _ := words.Min(blk)
+				m = min(m, x)
+			}
+			return true
+		})
 		return starlark.MakeUint64(m), nil
 	}
 }
@@ -131,21 +166,27 @@ func wordsCount(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kw
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
-	return starlark.MakeInt(words.Count(a.w)), nil
+	n := 0
+	a.blocks(func(blk []uint64) bool { n += words.Count(blk); return true })
+	return starlark.MakeInt(n), nil
 }
 
 func wordsAny(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(words.Any(a.w)), nil
+	found := false
+	a.blocks(func(blk []uint64) bool { found = words.Any(blk); return !found })
+	return starlark.Bool(found), nil
 }
 
 func wordsAll(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
-	return starlark.Bool(words.All(a.w)), nil
+	all := true
+	a.blocks(func(blk []uint64) bool { all = words.All(blk); return all })
+	return starlark.Bool(all), nil
 }
 
 func wordsFilter(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -157,23 +198,28 @@ func wordsFilter(thread *starlark.Thread, fn string, a *Words, args starlark.Tup
 	if !ok {
 		return nil, fmt.Errorf("%s: mask: got %s, want words (such as a.gt(x))", fn, mv.Type())
 	}
-	if len(m.w) != len(a.w) {
-		return nil, fmt.Errorf("%s: mask has %d words, want %d like the array", fn, len(m.w), len(a.w))
+	if m.n != a.n {
+		return nil, fmt.Errorf("%s: mask has %d words, want %d like the array", fn, m.n, a.n)
 	}
-	dst, err := allocWords(thread, fn, words.Count(m.w))
+	mw := m.words()
+	dst, err := allocWords(thread, fn, words.Count(mw))
 	if err != nil {
 		return nil, err
 	}
-	return &Words{w: words.Filter(dst[:0], a.w, m.w), origin: a.origin}, nil
+	return newWords(words.Filter(dst[:0], a.words(), mw), a.origin), nil
 }
 
 // sortedCopy returns a sorted copy of a's words, polling the run's context.
 func sortedCopy(thread *starlark.Thread, fn string, a *Words) ([]uint64, error) {
-	dst, err := allocWords(thread, fn, len(a.w))
-	if err != nil {
+	if err := checkWords(thread, fn, a.n); err != nil {
 		return nil, err
 	}
-	copy(dst, a.w)
+	var dst []uint64
+	if l := a.lazy.Load(); l != nil {
+		dst = l.Materialize() // a copy of the words already
+	} else {
+		dst = slices.Clone(a.words())
+	}
 	if slices.IsSorted(dst) {
 		return dst, nil
 	}
@@ -195,7 +241,7 @@ func wordsSorted(unique bool) wordsMethod {
 		if unique {
 			s = words.Dedup(s)
 		}
-		return &Words{w: s, origin: a.origin}, nil
+		return newWords(s, a.origin), nil
 	}
 }
 
@@ -239,7 +285,7 @@ func wordsIndex(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kw
 	if err := unpack(fn, args, kwargs, "x", &x); err != nil {
 		return nil, err
 	}
-	i := words.Index(a.w, uint64(x))
+	i := words.Index(a.words(), uint64(x))
 	if i < 0 {
 		return nil, fmt.Errorf("%s: x = %d is not in the array", fn, uint64(x))
 	}
@@ -250,14 +296,14 @@ func wordsToList(thread *starlark.Thread, fn string, a *Words, args starlark.Tup
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
-	if len(a.w) > MaxMaterialise {
-		return nil, fmt.Errorf("%s: %d words are more than the %d a list may hold; slice the array or use chunks", fn, len(a.w), MaxMaterialise)
+	if a.n > MaxMaterialise {
+		return nil, fmt.Errorf("%s: %d words are more than the %d a list may hold; slice the array or use chunks", fn, a.n, MaxMaterialise)
 	}
-	if err := CheckAlloc(thread, fn, 16*int64(len(a.w))); err != nil {
+	if err := CheckAlloc(thread, fn, 16*int64(a.n)); err != nil {
 		return nil, err
 	}
-	elems := make([]starlark.Value, len(a.w))
-	for i, x := range a.w {
+	elems := make([]starlark.Value, a.n)
+	for i, x := range a.words() {
 		elems[i] = starlark.MakeUint64(x)
 	}
 	return starlark.NewList(elems), nil

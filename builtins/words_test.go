@@ -2,6 +2,7 @@ package builtins_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -168,4 +169,38 @@ func BenchmarkCountChunks(b *testing.B) {
 		src = chunksSWARScript
 	}
 	countRuns(b, src)
+}
+
+// TestDeferredArrayShared evaluates one deferred array from several
+// goroutines at once (run it with -race): reductions read it a block at a
+// time while others compute its words.
+func TestDeferredArrayShared(t *testing.T) {
+	thread := &starlark.Thread{Name: "main"}
+	env := builtins.Predeclared()
+	v, err := starlark.Eval(thread, "x.star", "popcount(words(range(5000)) ^ (words(range(5000)) >> 3)).eq(3)", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Freeze()
+	want, err := starlark.Eval(thread, "y.star", "len([x for x in range(5000) if popcount(x ^ (x >> 3)) == 3])", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			th := &starlark.Thread{Name: "reader"}
+			expr := []string{"a.count()", "len([x for x in a.tolist() if x])", "a.sum()"}[g%3]
+			got, err := starlark.Eval(th, "r.star", expr, starlark.StringDict{"a": v})
+			if err == nil && got.String() != want.String() {
+				err = fmt.Errorf("%s = %s, want %s", expr, got, want)
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }
