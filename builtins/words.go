@@ -21,10 +21,10 @@ type Words struct {
 	w []uint64
 	// lazy is the computation of a deferred array's words until
 	// materialize runs (then nil, so that its operands can be collected).
-	lazy     atomic.Pointer[words.Lazy]
-	isLazy   bool // set at construction
-	n        int  // the length, which a deferred array knows before its words
-	once     sync.Once
+	lazy   atomic.Pointer[words.Lazy]
+	isLazy bool // set at construction
+	n      int  // the length, which a deferred array knows before its words
+	once   sync.Once
 	// origin finds the run that uses the array, for operators, which get
 	// no thread, to check the memory budget; zero for NewWords arrays.
 	origin Origin

@@ -33,7 +33,13 @@ Methods: a.eq(x) a.ne(x) a.lt(x) a.le(x) a.gt(x) a.ge(x) (arrays of 0 and
 array mask is non-zero), a.unique() (sorted, distinct), a.sort(),
 a.histogram() (dict value -> count, ascending; error beyond 16777216
 distinct values), a.index(x) (first position; error if absent), a.tolist().
-An operation on an n-word array allocates one n-word result.`},
+An operation on an n-word array allocates at most one n-word result. The
+operations that cannot fail (+ - * & | ^ << >>, ~, unary -, the
+comparisons, popcount and the other elementwise builtins that take any
+word) are deferred on arrays of up to 2^22 words: a chain of them is
+computed in one pass, 256 words at a time, when its words are first
+needed, and a reduction of it (sum min max count any all) never makes the
+array. See docs/words.md.`},
 		Builtin{Name: "chunks", Topic: "words", Fn: chunksFn, Doc: `chunks(src, size=1048576)
 Returns a lazy iterable over the items of src (a lazy value such as
 subsets or debruijn_sequences, a range, a list or tuple, or an array) as
@@ -41,7 +47,8 @@ successive arrays of at most size words, in order; only the chunk being
 made is held. The loop
     for w in chunks(subsets(d)): n += popcount(w & m).eq(3).count()
 runs the interpreter once per million subsets instead of once per subset.
-size must be in 1..134217728. Chunks of an array share its words.`},
+size must be in 1..134217728. Chunks of an array share its words; chunks
+of subsets and ranges are deferred arrays, computed where they are used.`},
 		Builtin{Name: "random_words", Topic: "words", Fn: randomWordsFn, Doc: `random_words(n, seed=0, sparse=1)
 Returns an array of n pseudo-random words from xoshiro256** 1.0 (Blackman
 and Vigna) whose state is the first four outputs of splitmix64 started at
