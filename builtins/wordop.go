@@ -249,8 +249,9 @@ func (op *wordOp) elementwise(thread *starlark.Thread, fn string, first *Words, 
 		nm.arr[i] = cols[i] != nil
 		others = others || cols[i] != nil
 	}
-	if op.check == nil && !others && first.canDefer() {
-		// Nothing can fail: defer, so that a chain makes one pass.
+	if op.check == nil && len(op.params) == 1 && first.canDefer() {
+		// Nothing can fail and the kernel is cheap: defer, so that a
+		// chain makes one pass.
 		if err := checkWords(thread, fn, n); err != nil {
 			return nil, err
 		}

@@ -67,9 +67,10 @@ func (a *Words) materialize() {
 
 // deferLimit is the longest array whose operations are deferred. The
 // words of a deferred array are computed without polling cancellation
-// (by whatever first needs them), which for 2^22 words and the longest
-// chain takes well under 100 ms; longer arrays are computed at once.
-const deferLimit = 1 << 22
+// (by whatever first needs them): for 2^21 words a chain of typical
+// operations takes milliseconds and the longest chain of the slowest
+// deferred operations about 0.1 s. Longer arrays are computed at once.
+const deferLimit = 1 << 21
 
 // canDefer reports whether operations on a are deferred.
 func (a *Words) canDefer() bool { return a.n > 0 && a.n <= deferLimit }

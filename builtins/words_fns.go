@@ -35,8 +35,8 @@ a.histogram() (dict value -> count, ascending; error beyond 16777216
 distinct values), a.index(x) (first position; error if absent), a.tolist().
 An operation on an n-word array allocates at most one n-word result. The
 operations that cannot fail (+ - * & | ^ << >>, ~, unary -, the
-comparisons, popcount and the other elementwise builtins that take any
-word) are deferred on arrays of up to 2^22 words: a chain of them is
+comparisons, popcount, parity, lsb, gray, gray_inverse) are deferred on
+arrays of up to 2^21 words: a chain of them is
 computed in one pass, 256 words at a time, when its words are first
 needed, and a reduction of it (sum min max count any all) never makes the
 array. See docs/words.md.`},
