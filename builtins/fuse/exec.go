@@ -11,14 +11,15 @@ const opCheck = Op(255)
 
 type xinstr struct {
 	op      Op
-	k       bool // operand b is the constant imm (binary ops of immOps)
+	k       bool // operand b is the constant imm (binary ops of immOps), or m
 	d       int32
 	a, b, c int32
 	imm     uint64
+	m       uint64 // opXorShrMul, opXorShlMul with k: the constant factor
 }
 
 // immOps are the binary ops with a variant taking a constant operand b.
-var immOps = [numOps + 3]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
+var immOps = [numXOps]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
 	OpShl: true, OpShr: true, OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true}
 
 // plan is a program with its values assigned to registers of Block words:
@@ -127,6 +128,8 @@ func newPlan(p *Program) *plan {
 			x.b = slot[in.B]
 			if kb := p.Instrs[in.B]; kb.Op == OpConst && immOps[in.Op] {
 				x.k, x.b, x.imm = true, -1, kb.Imm
+			} else if kb.Op == OpConst && (in.Op == opXorShrMul || in.Op == opXorShlMul) {
+				x.k, x.b, x.m = true, -1, kb.Imm
 			}
 		}
 		if n > 2 {
@@ -233,7 +236,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			c = regs[x.c]
 		}
 		if x.k {
-			runImm(x.op, d, a, x.imm)
+			runImm(d, a, x)
 			continue
 		}
 		switch x.op {
@@ -360,6 +363,16 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			for i := range d {
 				d[i] = a[i] ^ a[i]<<k
 			}
+		case opXorShrMul:
+			k := x.imm & 63
+			for i := range d {
+				d[i] = (a[i] ^ a[i]>>k) * b[i]
+			}
+		case opXorShlMul:
+			k := x.imm & 63
+			for i := range d {
+				d[i] = (a[i] ^ a[i]<<k) * b[i]
+			}
 		case OpBsf:
 			for i := range d {
 				d[i] = uint64(bits.TrailingZeros64(a[i]))
@@ -480,9 +493,13 @@ func countCmp(op Op, a []uint64, k uint64) uint64 {
 	return c
 }
 
-// runImm runs a binary op whose operand b is the constant k.
-func runImm(op Op, d, a *[Block]uint64, k uint64) {
-	switch op {
+// runImm runs a binary op whose operand b is a constant: x.imm, or x.m
+// for the xorshift-multiply ops.
+func runImm(d, a *[Block]uint64, x *xinstr) {
+	// One nil check here, not one per loop iteration below.
+	_, _ = d[0], a[0]
+	k := x.imm
+	switch x.op {
 	case OpAdd:
 		for i := range d {
 			d[i] = a[i] + k
@@ -547,6 +564,41 @@ func runImm(op Op, d, a *[Block]uint64, k uint64) {
 		for i := range d {
 			d[i] = b2w(a[i] >= k)
 		}
+	case opXorShrMul:
+		xorShrMulK(d, a, k, x.m)
+	case opXorShlMul:
+		xorShlMulK(d, a, k, x.m)
+	}
+}
+
+// The xorshift-multiply kernels are functions of their own, not inlined:
+// their shift count then arrives in CX, where a variable shift wants it on
+// amd64 (GOAMD64=v1), instead of being swapped with the loop's registers on
+// every word.
+
+// xorShrMulK sets d[i] = (a[i] ^ a[i]>>s) * m, s < 64.
+//
+//go:noinline
+func xorShrMulK(d, a *[Block]uint64, s, m uint64) {
+	s &= 63
+	_, _ = d[0], a[0]
+	for i := 0; i < Block; i += 4 {
+		dd, aa := (*[4]uint64)(d[i:]), (*[4]uint64)(a[i:])
+		dd[0] = (aa[0] ^ aa[0]>>s) * m
+		dd[1] = (aa[1] ^ aa[1]>>s) * m
+		dd[2] = (aa[2] ^ aa[2]>>s) * m
+		dd[3] = (aa[3] ^ aa[3]>>s) * m
+	}
+}
+
+// xorShlMulK sets d[i] = (a[i] ^ a[i]<<s) * m, s < 64.
+//
+//go:noinline
+func xorShlMulK(d, a *[Block]uint64, s, m uint64) {
+	s &= 63
+	_, _ = d[0], a[0]
+	for i := range d {
+		d[i] = (a[i] ^ a[i]<<s) * m
 	}
 }
 

@@ -30,6 +30,11 @@ func randProgram(r *rand.Rand, params, size int) *Program {
 	}
 	widths := []uint64{8, 16, 32, 64}
 	for i := 0; i < size; i++ {
+		if r.IntN(5) == 0 {
+			// An idiom that the CPU executor runs as one instruction.
+			vals = append(vals, randIdiom(r, b, pick))
+			continue
+		}
 		op := Op(2 + r.IntN(int(numOps)-2))
 		var imm uint64
 		if op == OpRotl || op == OpRotr || op == OpReverse || op == OpSwapBytes {
@@ -47,6 +52,42 @@ func randProgram(r *rand.Rand, params, size int) *Program {
 		}
 	}
 	return b.Finish(vals[len(vals)-1])
+}
+
+// randIdiom builds a pattern that peephole rewrites (or nearly: a shift
+// of 64 or more, another operand), so that the random programs exercise the
+// executor's own instructions.
+func randIdiom(r *rand.Rand, b *Builder, pick func() Value) Value {
+	x := pick()
+	k := b.Const([]uint64{0, 1, 7, 33, 63, 64, uint64(r.IntN(64))}[r.IntN(7)])
+	switch r.IntN(4) {
+	case 0: // popcount(x & K)
+		return b.Op1(OpPopcount, b.Op2(OpAnd, x, b.Const(randWord(r)), 0), 0)
+	case 1: // x ^ x >> K, x << K ^ x
+		if r.IntN(2) == 0 {
+			return b.Op2(OpXor, x, b.Op2(OpShr, x, k, 0), 0)
+		}
+		return b.Op2(OpXor, b.Op2(OpShl, x, k, 0), x, 0)
+	}
+	// (x ^ x >> K) * y, y * (x << K ^ x), y a constant or a value; now and
+	// then the xorshift has a second use.
+	sh := OpShr
+	if r.IntN(2) == 0 {
+		sh = OpShl
+	}
+	xs := b.Op2(OpXor, x, b.Op2(sh, x, k, 0), 0)
+	y := pick()
+	if r.IntN(2) == 0 {
+		y = b.Const(randWord(r) | 1)
+	}
+	v := b.Op2(OpMul, xs, y, 0)
+	if r.IntN(2) == 0 {
+		v = b.Op2(OpMul, y, xs, 0)
+	}
+	if r.IntN(4) == 0 {
+		v = b.Op2(OpAdd, v, xs, 0)
+	}
+	return v
 }
 
 // randWord favours small values and edges, so that checks pass and fail.
@@ -88,6 +129,13 @@ func TestEvalOps(t *testing.T) {
 		{OpBsr, 0, 0, 0, 0, ^uint64(0)},
 		{OpSelect, 2, 5, 6, 0, 5},
 		{OpSelect, 0, 5, 6, 0, 6},
+		{opXorShrK, 0xf0, 0, 0, 4, 0xff},
+		{opXorShlK, 0x0f, 0, 0, 4, 0xff},
+		{opXorShrMul, 0xf0, 3, 0, 4, 0x2fd},
+		{opXorShlMul, 0x0f, 3, 0, 4, 0x2fd},
+		{opXorShrMul, 1 << 63, 1, 0, 63, 1<<63 | 1},
+		{opXorShlMul, 1, ^uint64(0), 0, 63, 1<<63 - 1},
+		{opPopAndK, 0xff, 0, 0, 0x0f0f, 4},
 	}
 	for _, c := range cases {
 		if got := Eval1(Instr{Op: c.op, Imm: c.imm}, c.a, c.b, c.c); got != c.want {
@@ -456,6 +504,69 @@ func TestPeephole(t *testing.T) {
 			want, _ := p.Eval(in)
 			if got, err := c.Call(in); err != nil || got != want {
 				t.Fatalf("k = %d, %#x: %#x, want %#x", k, in, got, want)
+			}
+		}
+	}
+}
+
+// TestPeepholeRewrites: which instructions the CPU executor runs for the
+// patterns peephole knows, and for near misses; the results agree with Eval.
+func TestPeepholeRewrites(t *testing.T) {
+	const k = 0x9e3779b97f4a7c15
+	xs := func(b *Builder, op Op, x Value, n uint64) Value {
+		return b.Op2(OpXor, x, b.Op2(op, x, b.Const(n), 0), 0)
+	}
+	cases := []struct {
+		name string
+		f    func(b *Builder, s, u Value) Value
+		want string // the executor's instructions, in order
+	}{
+		{"popcount(s & K)", func(b *Builder, s, u Value) Value {
+			return b.Op1(OpPopcount, b.Op2(OpAnd, s, b.Const(k), 0), 0)
+		}, "pop_and_k"},
+		{"s ^ s >> 7", func(b *Builder, s, u Value) Value { return xs(b, OpShr, s, 7) }, "xor_shr_k"},
+		{"(s ^ s >> 7) * K", func(b *Builder, s, u Value) Value {
+			return b.Op2(OpMul, xs(b, OpShr, s, 7), b.Const(k), 0)
+		}, "xor_shr_mul"},
+		{"K * (s ^ s << 0)", func(b *Builder, s, u Value) Value {
+			return b.Op2(OpMul, b.Const(k), xs(b, OpShl, s, 0), 0)
+		}, "xor_shl_mul"},
+		{"(s ^ s >> 63) * u", func(b *Builder, s, u Value) Value {
+			return b.Op2(OpMul, xs(b, OpShr, s, 63), u, 0)
+		}, "xor_shr_mul"},
+		{"splitmix64's steps", func(b *Builder, s, u Value) Value {
+			z := b.Op2(OpMul, xs(b, OpShr, s, 30), b.Const(0xbf58476d1ce4e5b9), 0)
+			z = b.Op2(OpMul, xs(b, OpShr, z, 27), b.Const(0x94d049bb133111eb), 0)
+			return xs(b, OpShr, z, 31)
+		}, "xor_shr_mul xor_shr_mul xor_shr_k"},
+		{"an xorshift used twice", func(b *Builder, s, u Value) Value {
+			x := xs(b, OpShr, s, 7)
+			return b.Op2(OpAdd, b.Op2(OpMul, x, b.Const(k), 0), x, 0)
+		}, "xor_shr_k mul add"},
+		{"(s ^ s >> 64) * K", func(b *Builder, s, u Value) Value {
+			return b.Op2(OpMul, xs(b, OpShr, s, 64), b.Const(k), 0)
+		}, "shr xor mul"},
+		{"(s ^ u >> 7) * K", func(b *Builder, s, u Value) Value {
+			return b.Op2(OpMul, b.Op2(OpXor, s, b.Op2(OpShr, u, b.Const(7), 0), 0), b.Const(k), 0)
+		}, "shr xor mul"},
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range cases {
+		b := NewBuilder(2)
+		p := b.Finish(c.f(b, b.Param(0), b.Param(1)))
+		comp := Compile(p)
+		var ops []string
+		for _, x := range comp.pl.code {
+			ops = append(ops, x.op.String())
+		}
+		if got := strings.Join(ops, " "); got != c.want {
+			t.Errorf("%s: the executor runs %q, want %q", c.name, got, c.want)
+		}
+		for i := 0; i < 1000; i++ {
+			in := []uint64{randWord(r), randWord(r)}
+			want, _ := p.Eval(in)
+			if got, err := comp.Call(in); err != nil || got != want {
+				t.Fatalf("%s of %#x = %#x, want %#x", c.name, in, got, want)
 			}
 		}
 	}

@@ -67,15 +67,27 @@ const (
 	// the xorshift step of hashes and Gray codes, as one pass.
 	opXorShrK = numOps + 1
 	opXorShlK = numOps + 2
+	// opXorShrMul and opXorShlMul are (A ^ A>>Imm) * B and (A ^ A<<Imm) * B
+	// (Imm < 64), the xorshift-multiply step of hash finalizers (murmur3's
+	// fmix64, splitmix64, xorshift64*), as one pass.
+	opXorShrMul = numOps + 3
+	opXorShlMul = numOps + 4
+	numXOps     = numOps + 5 // the ops including the executor's own
 )
 
 var opNames = [...]string{"const", "param", "add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr",
 	"not", "neg", "eq", "ne", "lt", "le", "gt", "ge", "lnot", "bool", "select", "popcount", "bsf", "bsr", "lsb",
 	"rotl", "rotr", "reverse", "swap_bytes", "pdep", "pext", "delta_swap", "parity", "gray", "gray_inverse"}
 
+// xopNames are the names of the CPU executor's own ops (from numOps on).
+var xopNames = [...]string{"pop_and_k", "xor_shr_k", "xor_shl_k", "xor_shr_mul", "xor_shl_mul"}
+
 func (o Op) String() string {
 	if int(o) < len(opNames) {
 		return opNames[o]
+	}
+	if o >= numOps && int(o-numOps) < len(xopNames) {
+		return xopNames[o-numOps]
 	}
 	return fmt.Sprintf("op%d", o)
 }

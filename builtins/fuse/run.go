@@ -144,11 +144,13 @@ type Compiled struct {
 // Compile prepares p for the CPU executor.
 func Compile(p *Program) *Compiled { return &Compiled{Prog: p, pl: newPlan(peephole(p))} }
 
-// peephole rewrites popcount(x & K) as one instruction. The copy shares
-// p's checks, so that errors point into p.
+// peephole rewrites popcount(x & K), x ^ x >> K (and <<) and an xorshift
+// times a value as single instructions. The copy shares p's checks, so that
+// errors point into p.
 func peephole(p *Program) *Program {
 	q := *p
 	q.Instrs = append([]Instr(nil), p.Instrs...)
+	uses := p.uses()
 	for i, in := range q.Instrs {
 		switch in.Op {
 		case OpPopcount:
@@ -169,9 +171,48 @@ func peephole(p *Program) *Program {
 					break
 				}
 			}
+		case OpMul:
+			// An xorshift (rewritten above) times y, when the product is the
+			// xorshift's only use: the xorshift is then dead.
+			for _, pair := range [][2]Value{{in.A, in.B}, {in.B, in.A}} {
+				xs := q.Instrs[pair[0]]
+				if (xs.Op == opXorShrK || xs.Op == opXorShlK) && uses[pair[0]] == 1 {
+					op := opXorShrMul
+					if xs.Op == opXorShlK {
+						op = opXorShlMul
+					}
+					q.Instrs[i] = Instr{Op: op, A: xs.A, B: pair[1], C: -1, Imm: xs.Imm}
+					break
+				}
+			}
 		}
 	}
 	return &q
+}
+
+// uses counts the reads of each value by instructions, checks and the
+// result.
+func (p *Program) uses() []int {
+	n := make([]int, len(p.Instrs))
+	use := func(v Value) {
+		if v >= 0 {
+			n[v]++
+		}
+	}
+	for _, in := range p.Instrs {
+		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
+			use(v)
+		}
+	}
+	for _, c := range p.Checks {
+		use(c.A)
+		use(c.Mask)
+		if c.Kind == CheckDelta {
+			use(c.B)
+		}
+	}
+	use(p.Result)
+	return n
 }
 
 // Call runs the program on one item.

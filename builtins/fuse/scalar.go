@@ -73,6 +73,10 @@ func Eval1(in Instr, a, b, c uint64) uint64 {
 		return a ^ a>>in.Imm
 	case opXorShlK:
 		return a ^ a<<in.Imm
+	case opXorShrMul:
+		return (a ^ a>>in.Imm) * b
+	case opXorShlMul:
+		return (a ^ a<<in.Imm) * b
 	case OpBsf:
 		return uint64(bits.TrailingZeros64(a))
 	case OpBsr:
