@@ -142,7 +142,9 @@ func (w *watchdog) overBudget(limit int64) *MemoryLimitError {
 		}
 		runtime.GC()
 		w.collected = time.Now()
-		if live = builtins.HeapBytes(); !short(live) {
+		// What the collection found live, not the heap now, which holds
+		// what the run allocated meanwhile too.
+		if live = builtins.LiveHeapBytes(); !short(live) {
 			return nil
 		}
 	}
