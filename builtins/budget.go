@@ -36,6 +36,10 @@ func HeapBytes() int64 { return readMetric(heapObjectsMetric) }
 // heapLive returns the live heap found by the last garbage collection.
 func heapLive() int64 { return readMetric(heapLiveMetric) }
 
+// LiveHeapBytes returns the live heap found by the last garbage
+// collection: unlike HeapBytes, no garbage, but nothing allocated since.
+func LiveHeapBytes() int64 { return heapLive() }
+
 func readMetric(name string) int64 {
 	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)

@@ -19,6 +19,17 @@ import (
 // n; collecting builtins and word arrays refuse, before allocating, a
 // result that would not fit (builtins.CheckAlloc).
 //
+// Under an address-space limit (ulimit -v, RLIMIT_AS; read on Linux) the
+// watchdog also stops a run whose heap holds more than half the budget
+// when the address space left could not take as much again plus one of
+// Go's 64 MiB heap arenas: a single step of the interpreter (a dict
+// doubling its table, a list growing) can allocate that much at once,
+// before any sample, and running out of address space kills a Go program
+// instead of failing the allocation. So under a limit tighter than about
+// two and a half budgets above what the process has already reserved, a
+// run may be stopped between half its budget and the budget; a run that
+// stays under half its budget never is.
+//
 // Go cannot attribute memory to a goroutine, so the budget bounds the
 // whole process's heap: interpreters running in parallel each compare the
 // same heap with their own budget. The option does not touch the garbage
@@ -31,11 +42,22 @@ func WithMaxMemory(n int64) Option { return func(in *Interp) { in.maxMemory = ma
 // A MemoryLimitError is the cause of a run cancelled by its memory budget.
 type MemoryLimitError struct {
 	Limit int64 // the budget, in bytes
+	// Room is 0 when the heap went over the budget. Otherwise the run was
+	// stopped under an address-space limit with InUse bytes on the heap,
+	// more than half the budget, and only Room bytes of address space left
+	// under the limit: too little for the heap to grow by as much again.
+	Room, InUse int64
 }
 
-// Error says which budget was exceeded ("memory limit of 256M exceeded").
+// Error says which budget was exceeded ("memory limit of 256M exceeded"),
+// and why early when it was the address space that ran short.
 func (e *MemoryLimitError) Error() string {
-	return fmt.Sprintf("memory limit of %s exceeded", builtins.FormatSize(e.Limit))
+	msg := fmt.Sprintf("memory limit of %s exceeded", builtins.FormatSize(e.Limit))
+	if e.Room > 0 {
+		msg += fmt.Sprintf(" (%s in use, and only %s of address space left under ulimit -v to grow)",
+			builtins.FormatSize(e.InUse), builtins.FormatSize(e.Room))
+	}
+	return msg
 }
 
 // watchInterval is how often the watchdog samples the heap: reading the
@@ -53,6 +75,7 @@ func (in *Interp) watchMemory(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	go func() {
+		var w watchdog
 		tick := time.NewTicker(watchInterval)
 		defer tick.Stop()
 		for {
@@ -63,8 +86,8 @@ func (in *Interp) watchMemory(ctx context.Context) (context.Context, func()) {
 				return
 			case <-tick.C:
 			}
-			if overBudget(limit) {
-				cancel(&MemoryLimitError{Limit: limit})
+			if err := w.overBudget(limit); err != nil {
+				cancel(err)
 				return
 			}
 		}
@@ -75,23 +98,69 @@ func (in *Interp) watchMemory(ctx context.Context) (context.Context, func()) {
 	}
 }
 
-// overBudget reports whether the heap holds more live data than limit.
-// Heap objects include garbage not yet collected. When the collector's
-// soft limit (debug.SetMemoryLimit) is at or below the budget, it already
-// collects as the heap nears the budget, so objects above the budget mean
-// live data; otherwise the watchdog collects before deciding (only while
-// the heap is over the budget, and never past half as much again).
-func overBudget(limit int64) bool {
-	objects := builtins.HeapBytes()
-	if objects <= limit {
-		return false
-	}
-	if debug.SetMemoryLimit(-1) <= limit || objects > limit/2*3 {
-		return true
-	}
-	runtime.GC()
-	return builtins.HeapBytes() > limit
+// A watchdog is the state of one run's watch.
+type watchdog struct {
+	collected time.Time // when it last collected for the address-space check
 }
+
+// overBudget returns the error that stops the run, or nil while the heap
+// is within limit. Heap objects include garbage not yet collected. When
+// the collector's soft limit (debug.SetMemoryLimit) is at or below the
+// budget, it already collects as the heap nears the budget, so objects
+// above the budget mean live data; otherwise the watchdog collects before
+// deciding (only while the heap is over the budget, and never past half
+// as much again). Past half the budget it also checks the address space
+// left under RLIMIT_AS (WithMaxMemory says why); there what the next step
+// may double is live data, so garbage is set aside: by the live heap of
+// the last collection, else by collecting (at most every
+// addressCheckGC).
+func (w *watchdog) overBudget(limit int64) *MemoryLimitError {
+	objects := builtins.HeapBytes()
+	if objects <= limit/2 {
+		return nil
+	}
+	if objects > limit {
+		if debug.SetMemoryLimit(-1) <= limit || objects > limit/2*3 {
+			return &MemoryLimitError{Limit: limit}
+		}
+		runtime.GC()
+		if objects = builtins.HeapBytes(); objects > limit {
+			return &MemoryLimitError{Limit: limit}
+		} else if objects <= limit/2 {
+			return nil
+		}
+	}
+	room := addressSpaceRoom()
+	short := func(inUse int64) bool { return inUse > limit/2 && room < inUse+arenaBytes }
+	if room < 0 || !short(objects) {
+		return nil
+	}
+	live := builtins.LiveHeapBytes()
+	if !short(live) {
+		if time.Since(w.collected) < addressCheckGC {
+			return nil
+		}
+		runtime.GC()
+		w.collected = time.Now()
+		// What the collection found live, not the heap now, which holds
+		// what the run allocated meanwhile too.
+		if live = builtins.LiveHeapBytes(); !short(live) {
+			return nil
+		}
+	}
+	return &MemoryLimitError{Limit: limit, Room: max(room, 1), InUse: live}
+}
+
+// addressCheckGC is the least time between two collections the
+// address-space check makes: a run holding little more than half its
+// budget, with much garbage, under a tight limit, costs the collector a
+// cycle every so often, not every sample.
+const addressCheckGC = 100 * time.Millisecond
+
+// arenaBytes is the unit in which Go's heap reserves address space (a heap
+// arena, on 64-bit Linux): a large allocation the free pages cannot hold
+// reserves whole arenas.
+const arenaBytes = 64 << 20
 
 // ParseSize reads a memory size as -max-memory takes it: a number of
 // bytes with an optional binary unit K, M, G or T (KB, KiB... and any case

@@ -79,6 +79,21 @@ func TestMemoryBudgetCancelsRun(t *testing.T) {
 	}
 }
 
+func TestMemoryLimitErrorMessage(t *testing.T) {
+	for _, c := range []struct {
+		err  *interp.MemoryLimitError
+		want string
+	}{
+		{&interp.MemoryLimitError{Limit: 128 << 20}, "memory limit of 128M exceeded"},
+		{&interp.MemoryLimitError{Limit: 128 << 20, Room: 100 << 20, InUse: 70 << 20},
+			"memory limit of 128M exceeded (70M in use, and only 100M of address space left under ulimit -v to grow)"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
 func TestRepeatGuard(t *testing.T) {
 	in := interp.New(interp.WithMaxMemory(256<<20), interp.WithStdout(io.Discard))
 	for _, src := range []string{

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bitsh/bitsh/builtins"
 )
 
 // budgetCases are the scripts of issue 12 that used to kill the process
@@ -33,9 +35,19 @@ var budgetCases = []struct{ name, code string }{
 
 // startupVM returns the address space (bytes) bitsh holds once started
 // under an address-space limit: Go's runtime and go.starlark.net reserve
-// well over a GiB of it before the script's first allocation, so a limit
-// of "twice the budget" must be counted above that.
+// over a GiB of it before the script's first allocation, so a limit of
+// "twice the budget" must be counted above that. It is the most of three
+// processes, sampled for a second each (threads started late add 8 MiB of
+// stack each).
 func startupVM(t *testing.T) int64 {
+	var vm int64
+	for range 3 {
+		vm = max(vm, startupVMOnce(t))
+	}
+	return vm
+}
+
+func startupVMOnce(t *testing.T) int64 {
 	cmd := exec.Command("sh", "-c", "ulimit -v 3145728; exec bitsh -max-memory 0 -c 'while True: pass'")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -64,44 +76,108 @@ func startupVM(t *testing.T) int64 {
 	return vm
 }
 
-// TestMemoryBudgetUnderUlimit runs each case in a real bitsh process
-// under ulimit -v of its startup address space plus four times the
-// budget, and wants exit status 1 with the budget's message, never Go's
-// fatal error. Four, not two: the watchdog sees the heap between steps,
-// and one step of the interpreter can double a dict's table or grow a
-// list in a single allocation as large as what it holds, in address space
-// reserved 64 MiB at a time; with three the dict comprehension still died
-// once in a few runs on a loaded machine (docs/reliability.md).
-func TestMemoryBudgetUnderUlimit(t *testing.T) {
+// budgetLimitKB returns the ulimit -v, in KiB, of the memory tests: the
+// start-up address space plus twice the budget.
+func budgetLimitKB(t *testing.T, budget int64) int64 {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc and ulimit -v")
 	}
 	if testing.Short() {
-		t.Skip("runs a dozen processes to their memory budget")
+		t.Skip("runs processes to their memory budget")
 	}
-	const budget = 128 << 20
 	vm := startupVM(t)
-	limitKB := (vm + 4*budget) >> 10
-	t.Logf("startup address space %d MiB; ulimit -v %d KiB; budget 128M", vm>>20, limitKB)
+	limitKB := (vm + 2*budget) >> 10
+	t.Logf("startup address space %d MiB; ulimit -v %d KiB; budget %s", vm>>20, limitKB, builtins.FormatSize(budget))
+	return limitKB
+}
+
+// runLimited runs bitsh -max-memory budget -c code, under ulimit -v
+// limitKB unless it is 0, and returns its exit status, its stderr and how
+// long it ran.
+func runLimited(limitKB int64, budget, code string) (int, string, time.Duration) {
+	ulimit := ""
+	if limitKB > 0 {
+		ulimit = fmt.Sprintf("ulimit -v %d; ", limitKB)
+	}
+	cmd := exec.Command("sh", "-c", ulimit+`exec bitsh -max-memory `+budget+` -c "$CODE"`)
+	cmd.Env = append(os.Environ(), "CODE="+code)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	cmd.Run()
+	return cmd.ProcessState.ExitCode(), stderr.String(), time.Since(start)
+}
+
+// TestMemoryBudgetUnderUlimit runs each case in a real bitsh process
+// under ulimit -v of its start-up address space plus twice the budget,
+// and wants exit status 1 with the budget's message, never Go's fatal
+// error. Twice is tight: one step of the interpreter can double a dict's
+// table or grow a list in a single allocation as large as what it holds,
+// reserved 64 MiB at a time, and running out of address space kills a Go
+// process. The watchdog stops such a run past half its budget when the
+// room left under the limit could not take the heap again
+// (interp.WithMaxMemory), and bitsh keeps its threads from reserving a
+// malloc arena each (arena.go); docs/reliability.md has the figures.
+func TestMemoryBudgetUnderUlimit(t *testing.T) {
+	const budget = 128 << 20
+	limitKB := budgetLimitKB(t, budget)
 	for _, c := range budgetCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command("sh", "-c", fmt.Sprintf(`ulimit -v %d; exec bitsh -max-memory 128M -c "$CODE"`, limitKB))
-			cmd.Env = append(os.Environ(), "CODE="+c.code)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			start := time.Now()
-			err := cmd.Run()
-			code := cmd.ProcessState.ExitCode()
-			t.Logf("%s: exit %d after %v", c.name, code, time.Since(start).Round(time.Millisecond))
-			if err != nil && code != 1 || code != 1 {
-				t.Errorf("exit status %d, want 1; stderr:\n%s", code, tail(stderr.String()))
+			code, stderr, took := runLimited(limitKB, "128M", c.code)
+			t.Logf("%s: exit %d after %v: %s", c.name, code, took.Round(time.Millisecond), budgetLine(stderr))
+			if code != 1 {
+				t.Errorf("exit status %d, want 1; stderr:\n%s", code, tail(stderr))
 			}
-			if !strings.Contains(stderr.String(), "memory limit of 128M exceeded") || strings.Contains(stderr.String(), "fatal error") {
-				t.Errorf("stderr does not report the budget:\n%s", tail(stderr.String()))
+			if !strings.Contains(stderr, "memory limit of 128M exceeded") || strings.Contains(stderr, "fatal error") {
+				t.Errorf("stderr does not report the budget:\n%s", tail(stderr))
 			}
 		})
 	}
+}
+
+// TestMemoryBudgetUnderHalfRuns checks the other side: a script that
+// holds less than the budget, making garbage all along, runs to its end.
+// Under the same address-space limit as TestMemoryBudgetUnderUlimit it
+// holds under half the budget (past half, a tight limit may stop a run
+// early, see interp.WithMaxMemory); without a limit, 7/8 of it.
+func TestMemoryBudgetUnderHalfRuns(t *testing.T) {
+	const budget = 128 << 20
+	limitKB := budgetLimitKB(t, budget)
+	churn := func(hold int64) string {
+		return fmt.Sprintf(`x = "a" * %d
+n = 0
+for i in range(300000):
+    n += len(str(i) * 20)
+l = [str(i) for i in range(100000)]
+print(len(x) + n + len(l))`, hold)
+	}
+	for _, c := range []struct {
+		name    string
+		limitKB int64
+		hold    int64
+	}{
+		{"under ulimit, 7/16 of the budget", limitKB, budget / 16 * 7},
+		{"no ulimit, 7/8 of the budget", 0, budget / 8 * 7},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stderr, took := runLimited(c.limitKB, "128M", churn(c.hold))
+			t.Logf("exit %d after %v", code, took.Round(time.Millisecond))
+			if code != 0 {
+				t.Errorf("exit status %d, want 0; stderr:\n%s", code, tail(stderr))
+			}
+		})
+	}
+}
+
+// budgetLine returns the line of stderr that reports the budget.
+func budgetLine(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "memory limit") || strings.Contains(line, "fatal error") {
+			return line
+		}
+	}
+	return ""
 }
 
 func tail(s string) string {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package interp
+
+// addressSpaceRoom returns -1: the address space left under a limit is
+// read on Linux only.
+func addressSpaceRoom() int64 { return -1 }
