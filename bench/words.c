@@ -14,7 +14,12 @@
 typedef uint64_t U64;
 #define N (1 << 20)
 #define PASSES 64
-#define NOINLINE __attribute__((noinline))
+/* noipa as well as noinline: gcc's interprocedural constant propagation
+ * (on at -O2) would otherwise compile opw_div for the one divisor it is
+ * called with, a multiply by a reciprocal fixed at compile time, and the
+ * shifts for the constant 7. bitsh gets the word at run time, from the
+ * script: the reference loop must too. */
+#define NOINLINE __attribute__((noinline, noipa))
 
 static double now(void) {
 	struct timespec ts;
