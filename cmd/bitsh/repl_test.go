@@ -14,7 +14,7 @@ import (
 
 // wait is how long a pty test waits for any one expected output: generous,
 // since the machine may be busy; a passing test never waits that long.
-const wait = 10 * time.Second
+const wait = 30 * time.Second
 
 // Fresh prompts as readline draws them on an empty line: the prompt, then
 // " \b" (readline redraws the whole line after each key, so a bare ">>> "
