@@ -1,0 +1,1587 @@
+// Package compile translates a Starlark def or lambda into the IR of
+// package fuse: a Func, with loops, tables, scratch arrays and inlined
+// helpers (docs/fuse.md). It knows the Starlark syntax tree and values but
+// not bitsh's bindings: what it needs of them (the source of a helper, the
+// words of an array) comes through Options.
+package compile
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/bitsh/bitsh/builtins/debruijn"
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Error is a construct outside the fused subset, at a position of the
+// function's source.
+type Error struct {
+	Pos syntax.Position
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
+
+func errAt(pos syntax.Position, format string, args ...any) error {
+	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// A Source is one def or lambda and how the names it does not bind resolve.
+type Source struct {
+	Name   string
+	Params []*syntax.Ident
+	Body   []syntax.Stmt   // a lambda's body is one return statement
+	End    syntax.Position // where a body that ends without return ends
+	// Free resolves a name that is neither a parameter nor a local.
+	Free func(name string) (starlark.Value, bool)
+	// Builtin reports whether name, called, is bitsh's builtin of that
+	// name (and not a script's own function that shadows it).
+	Builtin func(name string) bool
+}
+
+// Options is what the compiler needs of bitsh's bindings.
+type Options struct {
+	// Helper returns the Source of a Starlark function that the fused
+	// function calls.
+	Helper func(fn *starlark.Function) (*Source, error)
+	// Words returns the words of a word array (ok false for other values).
+	Words func(v starlark.Value) ([]uint64, bool)
+	// Known reports whether name is one of bitsh's builtins at all, for
+	// the message that says it cannot be used in a fused function.
+	Known func(name string) bool
+}
+
+// Limits on scratch arrays.
+const (
+	MaxScratch      = 1 << 20 // elements of one scratch array
+	MaxScratchWords = 1 << 22 // elements of all scratch arrays of a function
+	maxInline       = 1 << 12 // helper calls inlined into one function
+	maxTableWords   = 1 << 26 // words of all tables of a function
+)
+
+// WordBuiltins are the word builtins a fused body may call.
+var WordBuiltins = map[string]bool{
+	"popcount": true, "bsf": true, "bsr": true, "lsb": true, "rotl": true, "rotr": true,
+	"reverse_bits": true, "swap_bytes": true, "pdep": true, "pext": true, "delta_swap": true,
+	"parity": true, "gray": true, "gray_inverse": true, "debruijn_bsf": true,
+}
+
+// binding is what a name means in a scope.
+type binding struct {
+	kind  int // bVar, bScratch, bRow
+	id    int // variable, scratch array
+	table int // bRow: the table whose row the variable indexes
+}
+
+const (
+	bVar = iota
+	bScratch
+	bRow
+)
+
+// scope is one function being compiled (the fused one or an inlined helper).
+type scope struct {
+	src    *Source
+	names  map[string]binding
+	locals map[string]bool
+	tables map[string]int // free names read as tables
+	// retVar and retLabel: where a helper's return stores its value and
+	// the block it leaves; the fused function itself has retLabel -1.
+	retVar, retLabel int
+	loops            []int // labels of the enclosing loops, innermost last
+}
+
+type compiler struct {
+	opt     Options
+	f       *fuse.Func
+	out     *[]fuse.Stmt
+	sc      *scope
+	calls   []string // helpers being inlined, for the recursion message
+	inlined int
+}
+
+// Func compiles src into a Func.
+func Func(src *Source, opt Options) (*fuse.Func, error) {
+	if len(src.Params) < 1 || len(src.Params) > 3 {
+		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
+	}
+	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}}
+	sc := c.newScope(src)
+	sc.retLabel = -1
+	for _, p := range src.Params {
+		sc.names[p.Name] = binding{kind: bVar, id: c.newVar()}
+	}
+	var body []fuse.Stmt
+	c.out = &body
+	c.sc = sc
+	if err := c.stmts(src.Body); err != nil {
+		return nil, err
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
+		"the function ended without return (None is not a word)")})
+	c.f.Body = body
+	if n := c.f.ScratchWords() / 2; n > MaxScratchWords {
+		return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all, not %d", MaxScratchWords, n)
+	}
+	return c.f, nil
+}
+
+func (c *compiler) newScope(src *Source) *scope {
+	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, tables: map[string]int{}}
+	for _, p := range src.Params {
+		sc.locals[p.Name] = true
+	}
+	for _, s := range src.Body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.AssignStmt:
+				markLocals(sc.locals, n.LHS)
+			case *syntax.ForStmt:
+				markLocals(sc.locals, n.Vars)
+			case *syntax.LambdaExpr, *syntax.DefStmt:
+				return false
+			}
+			return true
+		})
+	}
+	return sc
+}
+
+func markLocals(locals map[string]bool, lhs syntax.Expr) {
+	switch l := lhs.(type) {
+	case *syntax.Ident:
+		locals[l.Name] = true
+	case *syntax.TupleExpr:
+		for _, x := range l.List {
+			markLocals(locals, x)
+		}
+	case *syntax.ListExpr:
+		for _, x := range l.List {
+			markLocals(locals, x)
+		}
+	case *syntax.ParenExpr:
+		markLocals(locals, l.X)
+	}
+}
+
+func (c *compiler) newVar() int {
+	c.f.Vars++
+	return c.f.Vars - 1
+}
+
+func (c *compiler) newLabel() int {
+	c.f.Labels++
+	return c.f.Labels - 1
+}
+
+func (c *compiler) emit(s fuse.Stmt) { *c.out = append(*c.out, s) }
+
+// check records a check's message and returns its index.
+func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	if c.sc != nil && c.sc.retLabel >= 0 {
+		msg = "in " + c.sc.src.Name + ": " + msg
+	}
+	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, Line: int(at.Line), Col: int(at.Col)})
+	return len(c.f.Checks) - 1
+}
+
+// nested compiles fn into a separate statement list.
+func (c *compiler) nested(fn func() error) ([]fuse.Stmt, error) {
+	saved := c.out
+	var ss []fuse.Stmt
+	c.out = &ss
+	err := fn()
+	c.out = saved
+	return ss, err
+}
+
+func (c *compiler) stmts(ss []syntax.Stmt) error {
+	for _, s := range ss {
+		if err := c.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var augOps = map[syntax.Token]syntax.Token{syntax.PLUS_EQ: syntax.PLUS, syntax.MINUS_EQ: syntax.MINUS,
+	syntax.STAR_EQ: syntax.STAR, syntax.SLASHSLASH_EQ: syntax.SLASHSLASH, syntax.PERCENT_EQ: syntax.PERCENT,
+	syntax.AMP_EQ: syntax.AMP, syntax.PIPE_EQ: syntax.PIPE, syntax.CIRCUMFLEX_EQ: syntax.CIRCUMFLEX,
+	syntax.LTLT_EQ: syntax.LTLT, syntax.GTGT_EQ: syntax.GTGT}
+
+func (c *compiler) stmt(s syntax.Stmt) error {
+	switch s := s.(type) {
+	case *syntax.ExprStmt:
+		if lit, ok := s.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
+			return nil // a docstring
+		}
+		x, err := c.expr(s.X)
+		if err != nil {
+			return err
+		}
+		if x.Op != fuse.OpConst && x.Op != fuse.OpVar {
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.newVar(), X: x})
+		}
+		return nil
+	case *syntax.AssignStmt:
+		return c.assign(s)
+	case *syntax.IfStmt:
+		cond, err := c.expr(s.Cond)
+		if err != nil {
+			return err
+		}
+		then, err := c.nested(func() error { return c.stmts(s.True) })
+		if err != nil {
+			return err
+		}
+		els, err := c.nested(func() error { return c.stmts(s.False) })
+		if err != nil {
+			return err
+		}
+		if cond.Op == fuse.OpConst {
+			if cond.Imm != 0 {
+				*c.out = append(*c.out, then...)
+			} else {
+				*c.out = append(*c.out, els...)
+			}
+			return nil
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: cond, Body: then, Else: els})
+		return nil
+	case *syntax.WhileStmt:
+		label := c.newLabel()
+		// The condition runs before every iteration: its own statements
+		// (helpers it calls) go into the loop as "if not cond: break".
+		var cond *fuse.Expr
+		pre, err := c.nested(func() error {
+			var err error
+			cond, err = c.expr(s.Cond)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		body, err := c.loopBody(label, s.Body)
+		if err != nil {
+			return err
+		}
+		if len(pre) == 0 {
+			c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: cond, Body: body})
+			return nil
+		}
+		guard := append(pre, fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpLNot, cond),
+			Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}})
+		c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: konst(1), Body: append(guard, body...)})
+		return nil
+	case *syntax.ForStmt:
+		return c.forStmt(s)
+	case *syntax.ReturnStmt:
+		if s.Result == nil {
+			return errAt(s.Return, "return without a value is not allowed in a fused function (it returns a word)")
+		}
+		if _, ok := s.Result.(*syntax.TupleExpr); ok {
+			return errAt(s.Return, "a fused function returns one word, not a tuple")
+		}
+		v, err := c.word(s.Result)
+		if err != nil {
+			return err
+		}
+		if c.sc.retLabel < 0 {
+			c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
+			return nil
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.sc.retVar, X: v})
+		c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
+		return nil
+	case *syntax.BranchStmt:
+		switch s.Token {
+		case syntax.PASS:
+			return nil
+		case syntax.BREAK, syntax.CONTINUE:
+			if len(c.sc.loops) == 0 {
+				return errAt(s.TokenPos, "%s outside a loop", s.Token)
+			}
+			kind := fuse.SBreak
+			if s.Token == syntax.CONTINUE {
+				kind = fuse.SContinue
+			}
+			c.emit(fuse.Stmt{Kind: kind, Label: c.sc.loops[len(c.sc.loops)-1]})
+			return nil
+		}
+		return errAt(s.TokenPos, "%s is not allowed in a fused function", s.Token)
+	case *syntax.DefStmt:
+		return errAt(s.Def, "def is not allowed in a fused function (define the helper at top level and call it)")
+	case *syntax.LoadStmt:
+		return errAt(s.Load, "load is not allowed in a fused function")
+	}
+	start, _ := s.Span()
+	return errAt(start, "this statement is not allowed in a fused function")
+}
+
+// loopBody compiles the body of the loop with label.
+func (c *compiler) loopBody(label int, body []syntax.Stmt) ([]fuse.Stmt, error) {
+	c.sc.loops = append(c.sc.loops, label)
+	defer func() { c.sc.loops = c.sc.loops[:len(c.sc.loops)-1] }()
+	return c.nested(func() error { return c.stmts(body) })
+}
+
+func (c *compiler) forStmt(s *syntax.ForStmt) error {
+	id, ok := s.Vars.(*syntax.Ident)
+	if !ok {
+		return errAt(pos(s.Vars), "a for loop over %s is not allowed in a fused function (use one name)", describe(s.Vars))
+	}
+	call, _ := s.X.(*syntax.CallExpr)
+	name, isID := callee(call)
+	hint := "loop over range(...), subsets(M), subsets(M, k) or bits(B)"
+	if !isID || (name != "range" && name != "subsets" && name != "bits") || !c.isBuiltin(name) {
+		if tid, ok := s.X.(*syntax.Ident); ok {
+			if b, ok := c.lookupTable(tid); ok == nil && b >= 0 {
+				return errAt(pos(s.X), "a for loop over the table %s is not allowed in a fused function (use for i in range(len(%s)) and %s[i])", tid.Name, tid.Name, tid.Name)
+			}
+		}
+		return errAt(pos(s.X), "a for loop over %s is not allowed in a fused function (%s)", describe(s.X), hint)
+	}
+	for _, a := range call.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			if name != "subsets" || b.X.(*syntax.Ident).Name != "k" {
+				return errAt(pos(a), "%s: unexpected keyword argument %s", name, b.X.(*syntax.Ident).Name)
+			}
+		}
+	}
+	var args []*fuse.Expr
+	for _, a := range call.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			a = b.Y
+		}
+		x, err := c.word(a)
+		if err != nil {
+			return err
+		}
+		args = append(args, x)
+	}
+	st := fuse.Stmt{Label: c.newLabel()}
+	switch {
+	case name == "range" && len(args) >= 1 && len(args) <= 3:
+		st.Kind = fuse.SForRange
+		st.X, st.Y, st.Z = konst(0), args[0], konst(1)
+		if len(args) > 1 {
+			st.X, st.Y = args[0], args[1]
+		}
+		if len(args) == 3 {
+			st.Z = args[2]
+			if args[2].Op == fuse.OpConst && args[2].Imm == 0 {
+				return errAt(pos(call.Args[2]), "range: step argument must not be zero")
+			}
+		}
+		st.Check = c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")
+	case name == "subsets" && (len(args) == 1 || len(args) == 2):
+		st.Kind = fuse.SForSubsets
+		st.X = args[0]
+		if len(args) == 2 {
+			st.Y = args[1]
+		}
+	case name == "bits" && len(args) == 1:
+		st.Kind = fuse.SForBits
+		st.X = args[0]
+	default:
+		return errAt(pos(s.X), "%s: got %d arguments (%s)", name, len(args), hint)
+	}
+	v, err := c.bindVar(id)
+	if err != nil {
+		return err
+	}
+	st.Var = v
+	body, err := c.loopBody(st.Label, s.Body)
+	if err != nil {
+		return err
+	}
+	st.Body = body
+	c.emit(st)
+	return nil
+}
+
+// bindVar returns the variable of the local name id, making it a word.
+func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
+	b, ok := c.sc.names[id.Name]
+	if ok && b.kind != bVar {
+		return 0, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	}
+	if !ok {
+		b = binding{kind: bVar, id: c.newVar()}
+		c.sc.names[id.Name] = b
+	}
+	return b.id, nil
+}
+
+func kindName(b binding) string {
+	switch b.kind {
+	case bScratch:
+		return "a scratch array"
+	case bRow:
+		return "a table row"
+	}
+	return "a word"
+}
+
+func (c *compiler) assign(s *syntax.AssignStmt) error {
+	switch lhs := s.LHS.(type) {
+	case *syntax.Ident:
+		if s.Op != syntax.EQ {
+			op, ok := augOps[s.Op]
+			if !ok {
+				return errAt(s.OpPos, "%s is not allowed in a fused function", s.Op)
+			}
+			if b, ok := c.sc.names[lhs.Name]; ok && b.kind != bVar {
+				return errAt(s.OpPos, "%s is %s, not a word: %s is not allowed", lhs.Name, kindName(b), s.Op)
+			}
+			v, err := c.binary(op, s.OpPos, lhs, s.RHS)
+			if err != nil {
+				return err
+			}
+			id, err := c.bindVar(lhs)
+			if err != nil {
+				return err
+			}
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: id, X: v})
+			return nil
+		}
+		if ok, err := c.scratchAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.rowAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		v, err := c.word(s.RHS)
+		if err != nil {
+			return err
+		}
+		id, err := c.bindVar(lhs)
+		if err != nil {
+			return err
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: id, X: v})
+		return nil
+	case *syntax.IndexExpr:
+		return c.store(s, lhs)
+	case *syntax.TupleExpr, *syntax.ListExpr, *syntax.ParenExpr:
+		if s.Op != syntax.EQ {
+			return errAt(s.OpPos, "%s to a tuple is not allowed", s.Op)
+		}
+		return c.tupleAssign(s)
+	}
+	return errAt(pos(s.LHS), "assignment to %s is not allowed in a fused function (assign to a name or a scratch array element)", describe(s.LHS))
+}
+
+func exprList(e syntax.Expr) ([]syntax.Expr, bool) {
+	switch e := e.(type) {
+	case *syntax.TupleExpr:
+		return e.List, true
+	case *syntax.ListExpr:
+		return e.List, true
+	case *syntax.ParenExpr:
+		return exprList(e.X)
+	}
+	return nil, false
+}
+
+// tupleAssign compiles a, b = x, y: every value first, then the names.
+func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
+	lhs, _ := exprList(s.LHS)
+	rhs, ok := exprList(s.RHS)
+	if !ok {
+		return errAt(pos(s.RHS), "a fused function can only unpack a tuple of words written out (a, b = x, y)")
+	}
+	if len(lhs) != len(rhs) {
+		return errAt(s.OpPos, "%d names but %d values", len(lhs), len(rhs))
+	}
+	tmps := make([]int, len(rhs))
+	for i, r := range rhs {
+		v, err := c.word(r)
+		if err != nil {
+			return err
+		}
+		tmps[i] = c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: tmps[i], X: v})
+	}
+	for i, l := range lhs {
+		id, ok := l.(*syntax.Ident)
+		if !ok {
+			return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+		}
+		v, err := c.bindVar(id)
+		if err != nil {
+			return err
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: varExpr(tmps[i])})
+	}
+	return nil
+}
+
+// scratchAssign compiles name = [V] * N or name = [V, W, ...].
+func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
+	var elems []syntax.Expr
+	var init syntax.Expr
+	var count syntax.Expr
+	switch r := unparen(rhs).(type) {
+	case *syntax.ListExpr:
+		elems = r.List
+	case *syntax.BinaryExpr:
+		if r.Op != syntax.STAR {
+			return false, nil
+		}
+		l, ok := unparen(r.X).(*syntax.ListExpr)
+		count = r.Y
+		if !ok {
+			l, ok = unparen(r.Y).(*syntax.ListExpr)
+			count = r.X
+		}
+		if !ok {
+			return false, nil
+		}
+		if len(l.List) != 1 {
+			return true, errAt(pos(rhs), "a scratch array is [V] * N with one value V")
+		}
+		init = l.List[0]
+	default:
+		return false, nil
+	}
+	n := len(elems)
+	var initVal uint64
+	if init != nil {
+		x, err := c.word(init)
+		if err != nil {
+			return true, err
+		}
+		if x.Op != fuse.OpConst {
+			return true, errAt(pos(init), "a scratch array's value V in [V] * N must be a constant")
+		}
+		initVal = x.Imm
+		k, err := c.word(count)
+		if err != nil {
+			return true, err
+		}
+		if k.Op != fuse.OpConst {
+			return true, errAt(pos(count), "the length N of a scratch array [V] * N must be a constant after free names are read")
+		}
+		if int64(k.Imm) < 0 {
+			n = 0
+		} else if k.Imm > MaxScratch {
+			return true, errAt(pos(count), "a scratch array has at most %d elements, not %d", MaxScratch, k.Imm)
+		} else {
+			n = int(k.Imm)
+		}
+	}
+	if n > MaxScratch {
+		return true, errAt(pos(rhs), "a scratch array has at most %d elements, not %d", MaxScratch, n)
+	}
+	b, ok := c.sc.names[id.Name]
+	if ok && b.kind != bScratch {
+		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	}
+	if ok {
+		s := c.f.Scratch[b.id]
+		if s.Len != n || s.Init != initVal {
+			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape", id.Name, s.Len)
+		}
+	} else {
+		c.f.Scratch = append(c.f.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal})
+		b = binding{kind: bScratch, id: len(c.f.Scratch) - 1}
+		c.sc.names[id.Name] = b
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	for i, e := range elems {
+		x, err := c.word(e)
+		if err != nil {
+			return true, err
+		}
+		if x.Op == fuse.OpConst && x.Imm == 0 {
+			continue
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
+	}
+	return true, nil
+}
+
+// rowAssign compiles row = T[i] for a table of rows.
+func (c *compiler) rowAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
+	ix, ok := unparen(rhs).(*syntax.IndexExpr)
+	if !ok {
+		return false, nil
+	}
+	tid, ok := unparen(ix.X).(*syntax.Ident)
+	if !ok {
+		return false, nil
+	}
+	t, err := c.lookupTable(tid)
+	if err != nil || t < 0 || c.f.Tables[t].Flat {
+		return false, err
+	}
+	i, err := c.word(ix.Y)
+	if err != nil {
+		return true, err
+	}
+	b, ok := c.sc.names[id.Name]
+	if ok && (b.kind != bRow || b.table != t) {
+		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value (and rows of one table) in a fused function", id.Name, kindName(b))
+	}
+	if !ok {
+		b = binding{kind: bRow, id: c.newVar(), table: t}
+		c.sc.names[id.Name] = b
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.id, X: i})
+	// Check the row index where Starlark would: at the assignment.
+	chk := c.check(fuse.CheckIndex, 0, ix.Lbrack, "index out of range of the table %s", tid.Name)
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.newVar(), X: &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(t), Args: []*fuse.Expr{varExpr(b.id)}, Check: chk}})
+	return true, nil
+}
+
+// store compiles a[i] = x and a[i] op= x for a scratch array a.
+func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
+	aid, ok := unparen(lhs.X).(*syntax.Ident)
+	if !ok {
+		return errAt(pos(lhs.X), "assignment to %s is not allowed in a fused function (only scratch array elements a[i] = x)", describe(lhs))
+	}
+	b, ok := c.sc.names[aid.Name]
+	if !ok || b.kind != bScratch {
+		if t, err := c.lookupTable(aid); err == nil && t >= 0 || ok && b.kind == bRow {
+			return errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name)
+		}
+		return errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name)
+	}
+	idx, err := c.word(lhs.Y)
+	if err != nil {
+		return err
+	}
+	iv := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
+	chk := c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of the scratch array %s", aid.Name)
+	var val *fuse.Expr
+	if s.Op == syntax.EQ {
+		val, err = c.word(s.RHS)
+	} else {
+		op, ok := augOps[s.Op]
+		if !ok {
+			return errAt(s.OpPos, "%s is not allowed in a fused function", s.Op)
+		}
+		old := &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{varExpr(iv)}, Check: chk}
+		var y *fuse.Expr
+		y, err = c.word(s.RHS)
+		if err == nil {
+			val, err = c.arith(op, s.OpPos, old, y)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: varExpr(iv), Y: val, Check: chk})
+	return nil
+}
+
+func unparen(e syntax.Expr) syntax.Expr {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+func callee(call *syntax.CallExpr) (string, bool) {
+	if call == nil {
+		return "", false
+	}
+	id, ok := call.Fn.(*syntax.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
+}
+
+func pos(e syntax.Node) syntax.Position {
+	start, _ := e.Span()
+	return start
+}
+
+// describe names a construct for an error message.
+func describe(e syntax.Node) string {
+	switch e := e.(type) {
+	case *syntax.TupleExpr:
+		return "a tuple"
+	case *syntax.ListExpr:
+		return "a list"
+	case *syntax.DictExpr:
+		return "a dict"
+	case *syntax.IndexExpr:
+		return "an index expression"
+	case *syntax.SliceExpr:
+		return "a slice"
+	case *syntax.DotExpr:
+		return "an attribute (." + e.Name.Name + ")"
+	case *syntax.Comprehension:
+		return "a comprehension"
+	case *syntax.LambdaExpr:
+		return "a lambda"
+	case *syntax.CallExpr:
+		return "a call"
+	case *syntax.Ident:
+		return e.Name
+	case *syntax.Literal:
+		switch e.Token {
+		case syntax.STRING:
+			return "a string"
+		case syntax.BYTES:
+			return "bytes"
+		case syntax.FLOAT:
+			return "a float"
+		}
+		return "a literal"
+	}
+	return "this expression"
+}
+
+// WordOf converts an int or bool to a word, or says why not.
+func WordOf(v starlark.Value) (uint64, bool) {
+	switch v := v.(type) {
+	case starlark.Bool:
+		if v {
+			return 1, true
+		}
+		return 0, true
+	case starlark.Int:
+		if u, ok := v.Uint64(); ok {
+			return u, true
+		}
+		if i, ok := v.Int64(); ok {
+			return uint64(i), true
+		}
+	}
+	return 0, false
+}
+
+func konst(x uint64) *fuse.Expr                    { return &fuse.Expr{Op: fuse.OpConst, Imm: x, Check: -1} }
+func varExpr(v int) *fuse.Expr                     { return &fuse.Expr{Op: fuse.OpVar, Imm: uint64(v), Check: -1} }
+func mk(op fuse.Op, args ...*fuse.Expr) *fuse.Expr { return mkImm(op, 0, args...) }
+
+// mkImm makes an op, folding it when every operand is a constant and the op
+// has no check.
+func mkImm(op fuse.Op, imm uint64, args ...*fuse.Expr) *fuse.Expr {
+	e := &fuse.Expr{Op: op, Imm: imm, Args: args, Check: -1}
+	if op >= fuse.OpVar {
+		return e
+	}
+	var a [3]uint64
+	for i, x := range args {
+		if x.Op != fuse.OpConst {
+			return e
+		}
+		a[i] = x.Imm
+	}
+	return konst(fuse.Eval1(fuse.Instr{Op: op, Imm: imm}, a[0], a[1], a[2]))
+}
+
+func (c *compiler) isBuiltin(name string) bool {
+	if _, local := c.sc.names[name]; local || c.sc.locals[name] {
+		return false
+	}
+	return c.sc.src.Builtin == nil || c.sc.src.Builtin(name)
+}
+
+// lookupTable returns the table a free name is bound to, -1 when the name
+// is not a table, or an error when it is a value that cannot be read.
+func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
+	if _, ok := c.sc.names[id.Name]; ok || c.sc.locals[id.Name] {
+		return -1, nil
+	}
+	if t, ok := c.sc.tables[id.Name]; ok {
+		return t, nil
+	}
+	v, ok := c.sc.src.Free(id.Name)
+	if !ok {
+		return -1, nil
+	}
+	t, isTable, err := c.table(id.Name, v)
+	if err != nil {
+		return -1, errAt(id.NamePos, "%v", err)
+	}
+	if !isTable {
+		return -1, nil
+	}
+	c.sc.tables[id.Name] = t
+	return t, nil
+}
+
+// rowOf reads a list, tuple or word array of words.
+func (c *compiler) rowOf(name string, v starlark.Value) ([]uint64, bool, error) {
+	if ws, ok := c.opt.Words(v); ok {
+		return append([]uint64(nil), ws...), true, nil
+	}
+	var items []starlark.Value
+	switch v := v.(type) {
+	case *starlark.List:
+		for i := 0; i < v.Len(); i++ {
+			items = append(items, v.Index(i))
+		}
+	case starlark.Tuple:
+		items = v
+	default:
+		return nil, false, nil
+	}
+	row := make([]uint64, len(items))
+	for i, x := range items {
+		w, ok := WordOf(x)
+		if !ok {
+			return nil, true, fmt.Errorf("%s[%d] is a %s; a table holds words", name, i, x.Type())
+		}
+		row[i] = w
+	}
+	return row, true, nil
+}
+
+// table reads v as a table: a list, tuple or word array of words, or a
+// list or tuple of those.
+func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
+	var items []starlark.Value
+	switch v := v.(type) {
+	case *starlark.List:
+		for i := 0; i < v.Len(); i++ {
+			items = append(items, v.Index(i))
+		}
+	case starlark.Tuple:
+		items = v
+	default:
+		if ws, ok := c.opt.Words(v); ok {
+			return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{append([]uint64(nil), ws...)}})
+		}
+		return -1, false, nil
+	}
+	nested := false
+	for _, x := range items {
+		if _, ok := WordOf(x); !ok {
+			nested = true
+			break
+		}
+	}
+	if !nested {
+		row, _, err := c.rowOf(name, v)
+		if err != nil {
+			return -1, true, err
+		}
+		return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{row}})
+	}
+	t := fuse.Table{Name: name}
+	for i, x := range items {
+		row, ok, err := c.rowOf(fmt.Sprintf("%s[%d]", name, i), x)
+		if err != nil {
+			return -1, true, err
+		}
+		if !ok {
+			return -1, true, fmt.Errorf("%s[%d] is a %s; a table holds words, or rows of words", name, i, x.Type())
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return c.addTable(t)
+}
+
+func (c *compiler) addTable(t fuse.Table) (int, bool, error) {
+	total := t.Words()
+	for _, u := range c.f.Tables {
+		total += u.Words()
+	}
+	if total > maxTableWords {
+		return -1, true, fmt.Errorf("the tables of a fused function hold at most %d words in all", maxTableWords)
+	}
+	c.f.Tables = append(c.f.Tables, t)
+	return len(c.f.Tables) - 1, true, nil
+}
+
+// word compiles an expression whose value must be a word.
+func (c *compiler) word(e syntax.Expr) (*fuse.Expr, error) { return c.expr(e) }
+
+func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
+	switch e := e.(type) {
+	case *syntax.Literal:
+		if e.Token != syntax.INT {
+			return nil, errAt(e.TokenPos, "%s is not allowed in a fused function (values are words)", describe(e))
+		}
+		var x starlark.Int
+		switch v := e.Value.(type) {
+		case int64:
+			x = starlark.MakeInt64(v)
+		case *big.Int:
+			x = starlark.MakeBigInt(v)
+		}
+		w, ok := WordOf(x)
+		if !ok {
+			return nil, errAt(e.TokenPos, "%s does not fit in 64 bits", x)
+		}
+		return konst(w), nil
+	case *syntax.Ident:
+		return c.ident(e)
+	case *syntax.ParenExpr:
+		return c.expr(e.X)
+	case *syntax.UnaryExpr:
+		if e.X == nil {
+			return nil, errAt(e.OpPos, "%s is not allowed in a fused function", e.Op)
+		}
+		x, err := c.expr(e.X)
+		if err != nil {
+			return nil, err
+		}
+		switch e.Op {
+		case syntax.MINUS:
+			return mk(fuse.OpNeg, x), nil
+		case syntax.PLUS:
+			return x, nil
+		case syntax.TILDE:
+			return mk(fuse.OpNot, x), nil
+		case syntax.NOT:
+			return mk(fuse.OpLNot, x), nil
+		}
+		return nil, errAt(e.OpPos, "unary %s is not allowed in a fused function", e.Op)
+	case *syntax.BinaryExpr:
+		return c.binary(e.Op, e.OpPos, e.X, e.Y)
+	case *syntax.CondExpr:
+		cond, err := c.expr(e.Cond)
+		if err != nil {
+			return nil, err
+		}
+		return c.lazy(fuse.OpCond, cond, e.True, e.False)
+	case *syntax.CallExpr:
+		return c.call(e)
+	case *syntax.IndexExpr:
+		return c.index(e)
+	case *syntax.ListExpr:
+		return nil, errAt(e.Lbrack, "a fused function cannot build a list; use a scratch array: name = [0] * N")
+	case *syntax.DictExpr:
+		return nil, errAt(e.Lbrace, "a fused function cannot build a dict; use a scratch array indexed by a word: name = [0] * N")
+	case *syntax.TupleExpr:
+		return nil, errAt(pos(e), "a tuple is not a word; a fused function assigns tuples only as a, b = x, y")
+	case *syntax.Comprehension:
+		return nil, errAt(pos(e), "a comprehension is not allowed in a fused function; use a for loop and a scratch array")
+	case *syntax.SliceExpr:
+		return nil, errAt(pos(e), "a slice is not allowed in a fused function; index with a loop: for i in range(a, b)")
+	case *syntax.LambdaExpr:
+		return nil, errAt(pos(e), "a lambda is not allowed in a fused function; define the helper at top level and call it")
+	case *syntax.DotExpr:
+		return nil, errAt(pos(e), "%s is not allowed in a fused function (read it into a free name before fuse: x = %s)", describe(e), strings.TrimSpace(exprText(e)))
+	}
+	return nil, errAt(pos(e), "%s is not allowed in a fused function", describe(e))
+}
+
+func exprText(e *syntax.DotExpr) string {
+	if id, ok := e.X.(*syntax.Ident); ok {
+		return id.Name + "." + e.Name.Name
+	}
+	return "..." + "." + e.Name.Name
+}
+
+// lazy compiles op (OpCond, OpAndThen, OpOrElse) whose later operands run
+// only where first says so: as an expression when they need no
+// statements (helper calls), else as an if statement into a variable.
+func (c *compiler) lazy(op fuse.Op, first *fuse.Expr, rest ...syntax.Expr) (*fuse.Expr, error) {
+	vals := make([]*fuse.Expr, len(rest))
+	pres := make([][]fuse.Stmt, len(rest))
+	for i, r := range rest {
+		var err error
+		pres[i], err = c.nested(func() error {
+			var err error
+			vals[i], err = c.expr(r)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if first.Op == fuse.OpConst {
+		pick := func(i int) *fuse.Expr {
+			*c.out = append(*c.out, pres[i]...)
+			return vals[i]
+		}
+		switch op {
+		case fuse.OpCond:
+			if first.Imm != 0 {
+				return pick(0), nil
+			}
+			return pick(1), nil
+		case fuse.OpAndThen:
+			if first.Imm == 0 {
+				return first, nil
+			}
+			return pick(0), nil
+		case fuse.OpOrElse:
+			if first.Imm != 0 {
+				return first, nil
+			}
+			return pick(0), nil
+		}
+	}
+	simple := true
+	for _, p := range pres {
+		simple = simple && len(p) == 0
+	}
+	if simple {
+		return &fuse.Expr{Op: op, Args: append([]*fuse.Expr{first}, vals...), Check: -1}, nil
+	}
+	t := c.newVar()
+	set := func(i int) []fuse.Stmt {
+		return append(pres[i], fuse.Stmt{Kind: fuse.SAssign, Var: t, X: vals[i]})
+	}
+	switch op {
+	case fuse.OpCond:
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: first, Body: set(0), Else: set(1)})
+	case fuse.OpAndThen:
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: first})
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: varExpr(t), Body: set(0)})
+	case fuse.OpOrElse:
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: first})
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: varExpr(t), Else: set(0)})
+	}
+	return varExpr(t), nil
+}
+
+func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
+	switch e.Name {
+	case "True":
+		return konst(1), nil
+	case "False":
+		return konst(0), nil
+	}
+	if b, ok := c.sc.names[e.Name]; ok {
+		switch b.kind {
+		case bVar:
+			return varExpr(b.id), nil
+		case bScratch:
+			return nil, errAt(e.NamePos, "%s is a scratch array, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
+		case bRow:
+			return nil, errAt(e.NamePos, "%s is a table row, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
+		}
+	}
+	if c.sc.locals[e.Name] {
+		return nil, errAt(e.NamePos, "%s is used before it is assigned", e.Name)
+	}
+	v, ok := c.sc.src.Free(e.Name)
+	if !ok {
+		if WordBuiltins[e.Name] {
+			return nil, errAt(e.NamePos, "%s is a builtin: call it, %s(x)", e.Name, e.Name)
+		}
+		if c.opt.Known != nil && c.opt.Known(e.Name) {
+			return nil, errAt(e.NamePos, "%s is not allowed in a fused function", e.Name)
+		}
+		return nil, errAt(e.NamePos, "%s is not defined", e.Name)
+	}
+	w, ok := WordOf(v)
+	if ok {
+		return konst(w), nil
+	}
+	if _, isInt := v.(starlark.Int); isInt {
+		return nil, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, v)
+	}
+	if t, err := c.lookupTable(e); err != nil {
+		return nil, err
+	} else if t >= 0 {
+		return nil, errAt(e.NamePos, "%s is a table, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
+	}
+	if _, ok := v.(*starlark.Function); ok {
+		return nil, errAt(e.NamePos, "%s is a function: call it, %s(x)", e.Name, e.Name)
+	}
+	return nil, errAt(e.NamePos, "%s is a %s; a fused function may only read ints, bools and tables of them", e.Name, v.Type())
+}
+
+var binOps = map[syntax.Token]fuse.Op{
+	syntax.PLUS: fuse.OpAdd, syntax.MINUS: fuse.OpSub, syntax.STAR: fuse.OpMul, syntax.SLASHSLASH: fuse.OpDiv,
+	syntax.PERCENT: fuse.OpMod, syntax.AMP: fuse.OpAnd, syntax.PIPE: fuse.OpOr, syntax.CIRCUMFLEX: fuse.OpXor,
+	syntax.LTLT: fuse.OpShl, syntax.GTGT: fuse.OpShr, syntax.EQL: fuse.OpEq, syntax.NEQ: fuse.OpNe,
+	syntax.LT: fuse.OpLt, syntax.LE: fuse.OpLe, syntax.GT: fuse.OpGt, syntax.GE: fuse.OpGe,
+}
+
+func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Expr) (*fuse.Expr, error) {
+	if op == syntax.STAR {
+		for _, side := range []syntax.Expr{xe, ye} {
+			if _, ok := unparen(side).(*syntax.ListExpr); ok {
+				return nil, errAt(at, "a scratch array [V] * N must be assigned to a name (a = [0] * N)")
+			}
+		}
+	}
+	if op == syntax.STARSTAR {
+		return nil, errAt(at, "** is not allowed: use 1 << n for powers of two")
+	}
+	x, err := c.expr(xe)
+	if err != nil {
+		return nil, err
+	}
+	switch op {
+	case syntax.AND:
+		return c.lazy(fuse.OpAndThen, x, ye)
+	case syntax.OR:
+		return c.lazy(fuse.OpOrElse, x, ye)
+	case syntax.IN, syntax.NOT_IN:
+		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
+	}
+	y, err := c.expr(ye)
+	if err != nil {
+		return nil, err
+	}
+	return c.arith(op, at, x, y)
+}
+
+// arith compiles a binary operator on two words.
+func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (*fuse.Expr, error) {
+	o, ok := binOps[op]
+	if !ok {
+		return nil, errAt(at, "%s is not allowed in a fused function", op)
+	}
+	switch o {
+	case fuse.OpDiv, fuse.OpMod:
+		if y.Op == fuse.OpConst && y.Imm != 0 {
+			return mk(o, x, y), nil
+		}
+		msg := "integer division by zero"
+		if o == fuse.OpMod {
+			msg = "integer modulo by zero"
+		}
+		return &fuse.Expr{Op: o, Args: []*fuse.Expr{x, y}, Check: c.check(fuse.CheckNonZero, 0, at, "%s", msg)}, nil
+	}
+	return mk(o, x, y), nil
+}
+
+// index compiles T[i], T[i][j], row[j] and a[i].
+func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
+	if inner, ok := unparen(e.X).(*syntax.IndexExpr); ok {
+		tid, ok := unparen(inner.X).(*syntax.Ident)
+		if ok {
+			t, err := c.lookupTable(tid)
+			if err != nil {
+				return nil, err
+			}
+			if t >= 0 && !c.f.Tables[t].Flat {
+				i, err := c.word(inner.Y)
+				if err != nil {
+					return nil, err
+				}
+				j, err := c.word(e.Y)
+				if err != nil {
+					return nil, err
+				}
+				chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the table %s", tid.Name)
+				return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(t), Args: []*fuse.Expr{i, j}, Check: chk}, nil
+			}
+		}
+	}
+	id, ok := unparen(e.X).(*syntax.Ident)
+	if !ok {
+		return nil, errAt(e.Lbrack, "indexing %s is not allowed in a fused function (index a table, a row or a scratch array)", describe(e.X))
+	}
+	i, err := c.word(e.Y)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := c.sc.names[id.Name]; ok {
+		switch b.kind {
+		case bScratch:
+			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the scratch array %s", id.Name)
+			return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{i}, Check: chk}, nil
+		case bRow:
+			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the row %s of %s", id.Name, c.f.Tables[b.table].Name)
+			return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id), i}, Check: chk}, nil
+		}
+		return nil, errAt(e.Lbrack, "%s is a word; index a table, a row or a scratch array", id.Name)
+	}
+	t, err := c.lookupTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if t < 0 {
+		if c.sc.locals[id.Name] {
+			return nil, errAt(id.NamePos, "%s is used before it is assigned", id.Name)
+		}
+		if _, ok := c.sc.src.Free(id.Name); !ok {
+			return nil, errAt(id.NamePos, "%s is not defined", id.Name)
+		}
+		return nil, errAt(e.Lbrack, "%s is not a table; a fused function indexes lists, tuples and word arrays of words, or lists of them", id.Name)
+	}
+	if !c.f.Tables[t].Flat {
+		return nil, errAt(e.Lbrack, "%s[i] is a row of the table %s: index it (%s[i][j]) or name it (row = %s[i])", id.Name, id.Name, id.Name, id.Name)
+	}
+	chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the table %s", id.Name)
+	return &fuse.Expr{Op: fuse.OpLoad, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}, nil
+}
+
+// call compiles a call of a word builtin, len, min, max, abs, or a helper.
+func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
+	name, ok := callee(e)
+	if !ok {
+		return nil, errAt(pos(e.Fn), "calling %s is not allowed in a fused function", describe(e.Fn))
+	}
+	if _, local := c.sc.names[name]; local || c.sc.locals[name] {
+		return nil, errAt(pos(e.Fn), "%s is a local, not a function", name)
+	}
+	if v, ok := c.sc.src.Free(name); ok {
+		if fn, ok := v.(*starlark.Function); ok {
+			return c.helper(e, fn)
+		}
+	}
+	if !c.isBuiltin(name) {
+		return nil, errAt(pos(e.Fn), "%s is not a function a fused function can call", name)
+	}
+	switch name {
+	case "len":
+		return c.length(e)
+	case "min", "max", "abs":
+		return c.minMaxAbs(name, e)
+	}
+	if !WordBuiltins[name] {
+		switch name {
+		case "list":
+			return nil, errAt(pos(e.Fn), "a fused function cannot build a list; use a scratch array: name = [0] * N")
+		case "print":
+			return nil, errAt(pos(e.Fn), "print is not allowed in a fused function (return the word and print it outside)")
+		case "fail":
+			return nil, errAt(pos(e.Fn), "fail is not allowed in a fused function (return a word that says so)")
+		case "range", "subsets", "bits":
+			return nil, errAt(pos(e.Fn), "%s is allowed only as the iterable of a for loop in a fused function", name)
+		}
+		return nil, errAt(pos(e.Fn), "%s is not allowed in a fused function", name)
+	}
+	return c.wordBuiltin(name, e)
+}
+
+func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
+	if len(e.Args) != 1 {
+		return nil, errAt(pos(e.Fn), "len takes one argument")
+	}
+	arg := unparen(e.Args[0])
+	if ix, ok := arg.(*syntax.IndexExpr); ok {
+		if tid, ok := unparen(ix.X).(*syntax.Ident); ok {
+			t, err := c.lookupTable(tid)
+			if err != nil {
+				return nil, err
+			}
+			if t >= 0 && !c.f.Tables[t].Flat {
+				i, err := c.word(ix.Y)
+				if err != nil {
+					return nil, err
+				}
+				chk := c.check(fuse.CheckIndex, 0, ix.Lbrack, "index out of range of the table %s", tid.Name)
+				return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}, nil
+			}
+		}
+	}
+	id, ok := arg.(*syntax.Ident)
+	if !ok {
+		return nil, errAt(pos(arg), "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", describe(arg))
+	}
+	if b, ok := c.sc.names[id.Name]; ok {
+		switch b.kind {
+		case bScratch:
+			return konst(uint64(c.f.Scratch[b.id].Len)), nil
+		case bRow:
+			return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}, nil
+		}
+		return nil, errAt(id.NamePos, "len of the word %s is not allowed (popcount counts its bits)", id.Name)
+	}
+	t, err := c.lookupTable(id)
+	if err != nil {
+		return nil, err
+	}
+	if t < 0 {
+		if _, ok := c.sc.src.Free(id.Name); !ok && !c.sc.locals[id.Name] {
+			return nil, errAt(id.NamePos, "%s is not defined", id.Name)
+		}
+		return nil, errAt(id.NamePos, "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", id.Name)
+	}
+	tb := &c.f.Tables[t]
+	if tb.Flat {
+		return konst(uint64(len(tb.Rows[0]))), nil
+	}
+	return konst(uint64(len(tb.Rows))), nil
+}
+
+func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error) {
+	var args []*fuse.Expr
+	for _, a := range e.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			return nil, errAt(pos(a), "%s: keyword arguments are not allowed in a fused function", name)
+		}
+		x, err := c.word(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	if name == "abs" {
+		if len(args) != 1 {
+			return nil, errAt(pos(e.Fn), "abs takes one argument")
+		}
+		if args[0].Op == fuse.OpConst {
+			if int64(args[0].Imm) < 0 {
+				return konst(-args[0].Imm), nil
+			}
+			return args[0], nil
+		}
+		return mk(fuse.OpAbs, args[0]), nil
+	}
+	if len(args) < 2 {
+		return nil, errAt(pos(e.Fn), "%s of one value in a fused function: give it two or more words (%s(a, b))", name, name)
+	}
+	op := fuse.OpMin
+	if name == "max" {
+		op = fuse.OpMax
+	}
+	r := args[0]
+	for _, a := range args[1:] {
+		if r.Op == fuse.OpConst && a.Op == fuse.OpConst {
+			if (op == fuse.OpMin) == (a.Imm < r.Imm) {
+				r = a
+			}
+			continue
+		}
+		r = mk(op, r, a)
+	}
+	return r, nil
+}
+
+// helper inlines a call of a Starlark function.
+func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr, error) {
+	name := fn.Name()
+	for i, n := range c.calls {
+		if n == name {
+			cycle := append(append([]string(nil), c.calls[i:]...), c.sc.src.Name, name)
+			return nil, errAt(pos(e.Fn), "recursion is not allowed in a fused function: %s", strings.Join(cycle, " -> "))
+		}
+	}
+	if c.sc.retLabel < 0 && c.sc.src.Name == name {
+		return nil, errAt(pos(e.Fn), "recursion is not allowed in a fused function: %s -> %s", name, name)
+	}
+	c.inlined++
+	if c.inlined > maxInline {
+		return nil, errAt(pos(e.Fn), "a fused function inlines at most %d helper calls", maxInline)
+	}
+	if c.opt.Helper == nil {
+		return nil, errAt(pos(e.Fn), "%s: calling a helper is not allowed here", name)
+	}
+	src, err := c.opt.Helper(fn)
+	if err != nil {
+		return nil, errAt(pos(e.Fn), "%s: %v", name, err)
+	}
+	if len(e.Args) != len(src.Params) {
+		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
+	}
+	sc := c.newScope(src)
+	vals := make([]*fuse.Expr, len(src.Params))
+	for i, a := range e.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			return nil, errAt(pos(a), "%s: keyword arguments to a helper are not allowed in a fused function", name)
+		}
+		x, err := c.word(a)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = x
+	}
+	for i, p := range src.Params {
+		v := c.newVar()
+		sc.names[p.Name] = binding{kind: bVar, id: v}
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: vals[i]})
+	}
+	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
+	outer := c.sc
+	c.calls = append(c.calls, outer.src.Name)
+	c.sc = sc
+	body, err := c.nested(func() error {
+		if err := c.stmts(src.Body); err != nil {
+			return err
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
+			"the function ended without return (None is not a word)")})
+		return nil
+	})
+	c.sc = outer
+	c.calls = c.calls[:len(c.calls)-1]
+	if err != nil {
+		return nil, err
+	}
+	// A helper that is one return needs no block.
+	if len(body) == 3 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar && body[1].Kind == fuse.SBreak {
+		return body[0].X, nil
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
+	return varExpr(sc.retVar), nil
+}
+
+// builtinParams are the parameter names of the word builtins.
+func builtinParams(name string) (names []string, required int) {
+	switch name {
+	case "rotl", "rotr":
+		return []string{"x", "k", "width"}, 2
+	case "reverse_bits", "swap_bytes":
+		return []string{"x", "width"}, 1
+	case "pdep", "pext":
+		return []string{"x", "mask"}, 2
+	case "delta_swap":
+		return []string{"x", "mask", "delta"}, 3
+	case "debruijn_bsf":
+		return []string{"x", "magic", "width"}, 1
+	}
+	return []string{"x"}, 1
+}
+
+func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, error) {
+	names, required := builtinParams(name)
+	args := make([]syntax.Expr, len(names))
+	for i, a := range e.Args {
+		key, val := "", a
+		if kv, ok := a.(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
+			key, val = kv.X.(*syntax.Ident).Name, kv.Y
+		}
+		j := i
+		if key != "" {
+			j = -1
+			for k, n := range names {
+				if n == key {
+					j = k
+				}
+			}
+			if j < 0 {
+				return nil, errAt(pos(a), "%s has no parameter %s", name, key)
+			}
+		}
+		if j >= len(names) {
+			return nil, errAt(pos(a), "%s takes at most %d arguments", name, len(names))
+		}
+		if args[j] != nil {
+			return nil, errAt(pos(a), "%s: %s given twice", name, names[j])
+		}
+		args[j] = val
+	}
+	at := pos(e.Fn)
+	for i := 0; i < required; i++ {
+		if args[i] == nil {
+			return nil, errAt(at, "%s: missing argument %s", name, names[i])
+		}
+	}
+	vals := make([]*fuse.Expr, len(names))
+	for i, a := range args {
+		if a == nil {
+			continue
+		}
+		v, err := c.word(a)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	constArg := func(i int, def uint64) (uint64, error) {
+		if args[i] == nil {
+			return def, nil
+		}
+		if vals[i].Op != fuse.OpConst {
+			return 0, errAt(pos(args[i]), "%s: %s must be a constant in a fused function", name, names[i])
+		}
+		return vals[i].Imm, nil
+	}
+	checked := func(op fuse.Op, imm uint64, chk int, args ...*fuse.Expr) *fuse.Expr {
+		return &fuse.Expr{Op: op, Imm: imm, Args: args, Check: chk}
+	}
+	width := func(i int) (uint64, int, error) {
+		w, err := constArg(i, 64)
+		if err != nil {
+			return 0, -1, err
+		}
+		if w != 8 && w != 16 && w != 32 && w != 64 {
+			return 0, -1, errAt(pos(args[i]), "%s: width = %d is not 8, 16, 32 or 64", name, w)
+		}
+		if w == 64 {
+			return w, -1, nil
+		}
+		return w, c.check(fuse.CheckFits, w, at, "%s: x does not fit in %d bits", name, w), nil
+	}
+	x := vals[0]
+	switch name {
+	case "popcount":
+		return mk(fuse.OpPopcount, x), nil
+	case "bsf", "bsr":
+		op := fuse.OpBsf
+		if name == "bsr" {
+			op = fuse.OpBsr
+		}
+		if x.Op == fuse.OpConst && x.Imm != 0 {
+			return mk(op, x), nil
+		}
+		return checked(op, 0, c.check(fuse.CheckNonZero, 0, at, "%s: x = 0 has no one bit", name), x), nil
+	case "lsb":
+		return mk(fuse.OpLsb, x), nil
+	case "parity":
+		return mk(fuse.OpParity, x), nil
+	case "gray":
+		return mk(fuse.OpGray, x), nil
+	case "gray_inverse":
+		return mk(fuse.OpGrayInv, x), nil
+	case "pdep":
+		return mk(fuse.OpPdep, x, vals[1]), nil
+	case "pext":
+		return mk(fuse.OpPext, x, vals[1]), nil
+	case "delta_swap":
+		chk := c.check(fuse.CheckDelta, 0, at, "delta_swap: delta must be 0..63 and mask << delta must neither overflow nor overlap mask")
+		return checked(fuse.OpDeltaSwap, 0, chk, x, vals[1], vals[2]), nil
+	case "rotl", "rotr":
+		w, chk, err := width(2)
+		if err != nil {
+			return nil, err
+		}
+		op := fuse.OpRotl
+		if name == "rotr" {
+			op = fuse.OpRotr
+		}
+		if chk < 0 {
+			return mkImm(op, w, x, vals[1]), nil
+		}
+		return checked(op, w, chk, x, vals[1]), nil
+	case "reverse_bits", "swap_bytes":
+		w, chk, err := width(1)
+		if err != nil {
+			return nil, err
+		}
+		op := fuse.OpReverse
+		if name == "swap_bytes" {
+			op = fuse.OpSwapBytes
+		}
+		if chk < 0 {
+			return mkImm(op, w, x), nil
+		}
+		return checked(op, w, chk, x), nil
+	case "debruijn_bsf":
+		magic, err := constArg(1, debruijn.Default64)
+		if err != nil {
+			return nil, err
+		}
+		w, fits, err := width(2)
+		if err != nil {
+			return nil, err
+		}
+		if fits >= 0 {
+			// x must fit in w bits: check it once, into a variable.
+			t := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: x})
+			c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpShr, varExpr(t), konst(w)),
+				Body: []fuse.Stmt{{Kind: fuse.SFail, Check: fits, X: varExpr(t)}}})
+			x = varExpr(t)
+		}
+		if magic>>w != 0 && w < 64 {
+			return nil, errAt(pos(args[1]), "debruijn_bsf: magic = %#x does not fit in %d bits", magic, w)
+		}
+		if _, ok := debruijn.NewScanner(magic, int(w)); !ok {
+			return nil, errAt(at, "debruijn_bsf: magic = %#x is not a De Bruijn magic of width %d", magic, w)
+		}
+		// A valid magic scans exactly as bsf does.
+		if x.Op == fuse.OpConst && x.Imm != 0 {
+			return mk(fuse.OpBsf, x), nil
+		}
+		return checked(fuse.OpBsf, 0, c.check(fuse.CheckNonZero, 0, at, "debruijn_bsf: x = 0 has no one bit"), x), nil
+	}
+	return nil, errAt(at, "%s is not allowed in a fused function", name)
+}

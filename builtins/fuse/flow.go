@@ -1,0 +1,233 @@
+package fuse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Func is a fused function with control flow (docs/fuse.md, "Fused
+// searches"): statements over word variables, with loops, read-only tables
+// and scratch arrays. Where a Program is one straight line run a block of
+// items at a time, a Func runs item by item as native code (package
+// builtins/fuse/native), as C or CUDA C (FuncC), or under Eval, which is the
+// definition the others must agree with.
+//
+// Variables 0 .. Params-1 hold the parameters; every variable is a word.
+type Func struct {
+	Params  int
+	Vars    int       // variables in all, parameters included
+	Tables  []Table   // read-only tables
+	Scratch []Scratch // scratch arrays, fresh at every execution of their Fresh statement
+	Checks  []Check   // the messages of checks; only Kind, Imm, Msg, Line and Col are used
+	Body    []Stmt
+	Labels  int // the number of labels (loops and blocks) in Body
+}
+
+// A Table is a read-only table copied when fuse was called: Rows[0] alone
+// when Flat (T[i]), else rows of any lengths (T[i][j]).
+type Table struct {
+	Name string
+	Flat bool
+	Rows [][]uint64
+}
+
+// Words returns the number of words of t's rows.
+func (t *Table) Words() int {
+	n := 0
+	for _, r := range t.Rows {
+		n += len(r)
+	}
+	return n
+}
+
+// A Scratch is a scratch array of Len words, each Init when fresh.
+type Scratch struct {
+	Name string
+	Len  int
+	Init uint64
+}
+
+// The expression ops of a Func beside those of a Program (OpConst, the
+// arithmetic, comparisons and word builtins; OpParam is not used: the
+// parameters are variables). Args holds the operands.
+const (
+	OpVar     Op = 64 + iota // variable Imm
+	OpLoad                   // table Imm (flat), element Args[0]
+	OpLoad2                  // table Imm, row Args[0], element Args[1]
+	OpRowLen                 // table Imm: the length of row Args[0]
+	OpScratch                // scratch Imm, element Args[0]
+	OpAndThen                // Args[0] and Args[1]: Args[1] runs only where Args[0] is non-zero
+	OpOrElse                 // Args[0] or Args[1]: Args[1] runs only where Args[0] is zero
+	OpCond                   // Args[0] ? Args[1] : Args[2], running only the branch taken
+	OpMin                    // the lesser of Args[0], Args[1] (unsigned)
+	OpMax                    // the greater (unsigned)
+	OpAbs                    // |Args[0]| read as a signed word
+)
+
+var flowOpNames = [...]string{"var", "load", "load2", "row_len", "scratch", "and_then", "or_else", "cond", "min", "max", "abs"}
+
+func opName(o Op) string {
+	if o >= OpVar && int(o-OpVar) < len(flowOpNames) {
+		return flowOpNames[o-OpVar]
+	}
+	return o.String()
+}
+
+// An Expr is a word expression. Where Check >= 0, the check Checks[Check]
+// runs on the operands before the op: CheckNonZero on Args[1] of // and %
+// and on Args[0] of bsf and bsr, CheckFits on Args[0] (width Checks[Check].Imm),
+// CheckDelta on Args[1] and Args[2] of delta_swap, CheckIndex on the index
+// of a load (the last operand).
+type Expr struct {
+	Op    Op
+	Args  []*Expr
+	Imm   uint64
+	Check int
+}
+
+// CheckIndex fails when an index is out of range of a table or scratch
+// array (after a negative index, read as a signed word, counts from the end).
+const CheckIndex CheckKind = 16
+
+// StmtKind says what a statement does.
+type StmtKind uint8
+
+// The statements. Loops and blocks have a Label; Break and Continue name the
+// label of the loop (or, Break, the block) they leave.
+const (
+	SAssign     StmtKind = iota // Var = X
+	SStore                      // scratch Arr: element X = Y (Check: the index check)
+	SFresh                      // scratch Arr is fresh: every element reads Init
+	SIf                         // if X: Body else: Else
+	SWhile                      // while X: Body
+	SForRange                   // for Var in range(X, Y, Z): Body (Check: a step of 0)
+	SForSubsets                 // for Var in subsets(X) (Y == nil) or subsets(X, Y): Body
+	SForBits                    // for Var in bits(X): Body
+	SBlock                      // Body, which a Break of its Label leaves
+	SBreak                      // leave the loop or block Label
+	SContinue                   // next iteration of the loop Label
+	SReturn                     // return X
+	SFail                       // fail Checks[Check] with the value X (nil: 0)
+)
+
+var stmtNames = [...]string{"assign", "store", "fresh", "if", "while", "for_range", "for_subsets", "for_bits",
+	"block", "break", "continue", "return", "fail"}
+
+// A Stmt is a statement of a Func.
+type Stmt struct {
+	Kind       StmtKind
+	Var        int
+	Arr        int
+	X, Y, Z    *Expr
+	Body, Else []Stmt
+	Label      int
+	Check      int
+}
+
+// Loops reports whether s or a statement in it is a loop.
+func (s *Stmt) isLoop() bool {
+	return s.Kind == SWhile || s.Kind == SForRange || s.Kind == SForSubsets || s.Kind == SForBits
+}
+
+// String prints f for tests and debugging.
+func (f *Func) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "params %d vars %d\n", f.Params, f.Vars)
+	for i, t := range f.Tables {
+		fmt.Fprintf(&b, "table %d %s flat=%v rows=%d words=%d\n", i, t.Name, t.Flat, len(t.Rows), t.Words())
+	}
+	for i, s := range f.Scratch {
+		fmt.Fprintf(&b, "scratch %d %s [%#x] * %d\n", i, s.Name, s.Init, s.Len)
+	}
+	printStmts(&b, f.Body, 0)
+	return b.String()
+}
+
+func printStmts(b *strings.Builder, ss []Stmt, depth int) {
+	for _, s := range ss {
+		ind := strings.Repeat("  ", depth)
+		fmt.Fprintf(b, "%s%s", ind, stmtNames[s.Kind])
+		switch s.Kind {
+		case SAssign, SForRange, SForSubsets, SForBits:
+			fmt.Fprintf(b, " v%d", s.Var)
+		case SStore, SFresh:
+			fmt.Fprintf(b, " s%d", s.Arr)
+		case SBreak, SContinue:
+			fmt.Fprintf(b, " L%d", s.Label)
+		}
+		if s.Kind == SWhile || s.Kind == SBlock || s.isLoop() {
+			fmt.Fprintf(b, " L%d", s.Label)
+		}
+		for _, x := range []*Expr{s.X, s.Y, s.Z} {
+			if x != nil {
+				fmt.Fprintf(b, " %s", x)
+			}
+		}
+		b.WriteByte('\n')
+		printStmts(b, s.Body, depth+1)
+		if len(s.Else) > 0 {
+			fmt.Fprintf(b, "%selse\n", ind)
+			printStmts(b, s.Else, depth+1)
+		}
+	}
+}
+
+func (e *Expr) String() string {
+	switch e.Op {
+	case OpConst:
+		return fmt.Sprintf("%#x", e.Imm)
+	case OpVar:
+		return fmt.Sprintf("v%d", e.Imm)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "(%s", opName(e.Op))
+	switch e.Op {
+	case OpLoad, OpLoad2, OpRowLen:
+		fmt.Fprintf(&b, " t%d", e.Imm)
+	case OpScratch:
+		fmt.Fprintf(&b, " s%d", e.Imm)
+	case OpRotl, OpRotr, OpReverse, OpSwapBytes:
+		fmt.Fprintf(&b, "/%d", e.Imm)
+	}
+	for _, a := range e.Args {
+		fmt.Fprintf(&b, " %s", a)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// ScratchWords returns the words f's scratch arrays take per worker (each
+// element is a value and the epoch that says whether it is fresh).
+func (f *Func) ScratchWords() int {
+	n := 0
+	for _, s := range f.Scratch {
+		n += 2 * s.Len
+	}
+	return n
+}
+
+// Index resolves a word index into an array of n elements as Starlark does
+// (a negative index, read as a signed word, counts from the end); ok is
+// false when it is out of range.
+func Index(i uint64, n int) (uint64, bool) {
+	if i < uint64(n) {
+		return i, true
+	}
+	if j := i + uint64(n); int64(i) < 0 && j < uint64(n) {
+		return j, true
+	}
+	return 0, false
+}
+
+// RangeLen returns the number of items of range(start, stop, step) with the
+// bounds read as signed words (step != 0).
+func RangeLen(start, stop, step uint64) uint64 {
+	a, b, s := int64(start), int64(stop), int64(step)
+	switch {
+	case s > 0 && a < b:
+		return (uint64(b-a)-1)/uint64(s) + 1
+	case s < 0 && a > b:
+		return (uint64(a-b)-1)/uint64(-s) + 1
+	}
+	return 0
+}
