@@ -1,0 +1,159 @@
+package script
+
+import "math/rand/v2"
+
+// A Case is a fused function f of Params parameters that covers a part of
+// the language; Small inputs stay below 40.
+type Case struct {
+	Name, Src string
+	Params    int
+	Small     bool
+}
+
+// Constructs cover every construct of a fused function with control flow.
+var Constructs = []Case{
+	{"while_bits", `
+def f(b):
+    n = 0
+    while b:
+        n += bsf(b)
+        b &= b - 1
+    return n
+`, 1, false},
+	{"break_continue", `
+def f(x):
+    s = 0
+    for i in range(64):
+        if i % 3 == 0:
+            continue
+        if (x >> i) & 1:
+            s += i
+        if s > 200:
+            break
+    return s
+`, 1, false},
+	{"range_forms", `
+def f(a, b):
+    s = 0
+    for i in range(a % 7, b % 50, 3):
+        s += i
+    for j in range(b % 20, 0, -2):
+        s = s * 3 + j
+    for k in range(a % 9):
+        s ^= k << k
+    return s & U64
+`, 2, false},
+	{"subsets_and_bits", `
+def f(m):
+    m &= 0x3f5
+    c = 0
+    for s in subsets(m):
+        c = (c * 31 + s) & U64
+    for s in subsets(m, 3):
+        c = (c * 7 + s) & U64
+    for s in subsets(m, 0):
+        c += 1 + s
+    for i in bits(m):
+        c = c * 5 + i
+    return c & U64
+`, 1, false},
+	{"tables", `
+T = [3, 1, 4, 1, 5, 9, 2, 6]
+R = [[1, 2], [3], [], [4, 5, 6]]
+def f(i, j):
+    s = T[i % 8] + T[-1] + len(T) + len(R)
+    row = R[i % 4]
+    for k in range(len(row)):
+        s += row[k] * (j + 1)
+    s += R[3][j % 3] + len(R[i % 4])
+    return s & U64
+`, 2, false},
+	{"scratch_fresh", `
+def f(x):
+    seen = [0] * 64
+    n = 0
+    for i in range(16):
+        k = (x >> (i * 4)) & 15
+        if seen[k]:
+            n += 1
+        seen[k] = 1
+        seen[k + 16] += i
+    return n * 1000 + seen[16 + (x & 15)]
+`, 1, false},
+	{"scratch_literal", `
+def f(x):
+    a = [x, 2, 0, x + 1]
+    a[-1] += 5
+    return a[0] + a[1] * 3 + a[3] * 7 + len(a)
+`, 1, true},
+	{"helpers", `
+def mix(x):
+    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & U64
+    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & U64
+    return x ^ (x >> 31)
+
+def low(x, n):
+    for i in range(n):
+        if (x >> i) & 1:
+            return i
+    return n
+
+def f(x):
+    return mix((3 * x) & U64) & mix(low(x, 10) + 1)
+`, 1, false},
+	{"tuple_min_max_abs", `
+def f(a, b):
+    x, y = a % 1000, b % 1000
+    for i in range(10):
+        x, y = y, (x + y) % 1000
+    return max(x, y, 7) * 10000 + min(x, y) + abs(x - y) * 1000000
+`, 2, false},
+	{"lazy_and_or_cond", `
+def g(x):
+    return 100 // x
+def f(x):
+    a = x and g(x)
+    b = (x - x) or g(x + 1)
+    c = g(x) if x else 5
+    return a + b * 1000 + c * 1000000
+`, 1, true},
+	{"return_anywhere", `
+def f(x):
+    if x & 1:
+        return 1
+    for i in range(5):
+        if x == i:
+            return 10 + i
+    while x > 100:
+        x //= 3
+        if x == 55:
+            return 7
+    return x
+`, 1, true},
+	{"spec_builtins", `
+def f(x, y):
+    return rotl(x, y % 64) ^ pdep(x, y) ^ pext(y, x) ^ reverse_bits(x) ^ swap_bytes(y) ^ parity(x) ^ gray(y) ^ gray_inverse(x) ^ popcount(x & y) ^ lsb(x)
+`, 2, false},
+}
+
+// Inputs returns n reproducible inputs of params words: small ones, 12-bit
+// ones and full words.
+func Inputs(n, params int, small bool) [][]uint64 {
+	r := rand.New(rand.NewPCG(1, 2))
+	var out [][]uint64
+	for i := 0; i < n; i++ {
+		in := make([]uint64, params)
+		for j := range in {
+			switch {
+			case small:
+				in[j] = r.Uint64N(40)
+			case i%3 == 0:
+				in[j] = r.Uint64N(1 << 12)
+			default:
+				in[j] = r.Uint64()
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
