@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -59,10 +61,50 @@ type fusedValue struct {
 	where  string // file:line:col of the def or lambda
 	params []string
 	src    string // the def or lambda's text
-	prog   *fuse.Program
-	cpu    *fuse.Compiled
+	prog   *fuse.Program // a straight-line function, run by the block executor
+	flow   *fuse.Func    // else a function with loops, tables or scratch arrays
+	cpu    cpuRunner
 	device string // "cpu" or "gpu"
 	gpu    gpuRunner
+}
+
+// cpuRunner runs a fused function on the CPU: a Program on the block
+// executor, a Func as machine code.
+type cpuRunner interface {
+	call(ctx context.Context, ws []uint64) (uint64, error)
+	run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
+}
+
+type programRunner struct{ c *fuse.Compiled }
+
+func (r programRunner) call(_ context.Context, ws []uint64) (uint64, error) { return r.c.Call(ws) }
+
+func (r programRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	return r.c.Run(ctx, spaces, method, opt)
+}
+
+// flowRunner runs a Func: one call on the evaluator, a space as machine code.
+type flowRunner struct {
+	f *fuse.Func
+	p *native.Program
+}
+
+func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
+	v, err := r.f.NewState(func() bool { return ctx.Err() != nil }).Eval(ws)
+	var fe *fuse.FlowError
+	if errors.As(err, &fe) {
+		return 0, &fuse.ItemError{Params: ws, Check: &r.f.Checks[fe.Check], Value: fe.Value}
+	}
+	if errors.Is(err, fuse.ErrStopped) {
+		return 0, ctx.Err()
+	}
+	return v, err
+}
+
+func (r flowRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	return fuse.RunFunc(ctx, r.f, spaces, method, opt, native.Block, func(poll func() bool) (fuse.FlowWorker, error) {
+		return r.p.NewWorker(poll)
+	})
 }
 
 var (
@@ -113,8 +155,11 @@ func (f *fusedValue) CallInternal(thread *starlark.Thread, args starlark.Tuple, 
 		}
 		ws[i] = uint64(w)
 	}
-	v, err := f.cpu.Call(ws)
+	v, err := f.cpu.call(Context(thread), ws)
 	if err != nil {
+		if ctx := Context(thread); ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: cancelled", f.fname())
+		}
 		return nil, f.itemError("call", err, nil)
 	}
 	return starlark.MakeUint64(v), nil
@@ -146,8 +191,17 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 	if method != "call" {
 		where = fmt.Sprintf(" (position %d in the space)", idx)
 	}
+	msg := ie.Check.Msg
+	switch ie.Check.Kind {
+	case fuse.CheckIndex:
+		msg = fmt.Sprintf("index %d is out of range%s", int64(ie.Value), strings.TrimPrefix(msg, "index out of range"))
+	case fuse.CheckFits, fuse.CheckDelta:
+		if f.flow != nil {
+			msg += fmt.Sprintf(" (got %#x)", ie.Value)
+		}
+	}
 	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, f.file(), ie.Check.Line, ie.Check.Col,
-		ie.Check.Msg, strings.Join(items, ", "), where)
+		msg, strings.Join(items, ", "), where)
 }
 
 func (f *fusedValue) file() string {
@@ -193,15 +247,29 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		}
 		f, err = fuseFunction(thread, fn)
 	case starlark.String:
-		f, err = fuseText(string(fn), free)
+		f, err = fuseText(thread, string(fn), free)
 	default:
 		return nil, fmt.Errorf("fuse: fn: got %s, want a def or lambda, or its source text", args[0].Type())
 	}
 	if err != nil {
 		return nil, err
 	}
-	f.cpu = fuse.Compile(f.prog)
 	f.device = "cpu"
+	if f.flow != nil {
+		p, err := native.Compile(f.flow)
+		if err != nil {
+			return nil, fmt.Errorf("fuse: %s: %w", f.name, err)
+		}
+		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
+			return nil, err
+		}
+		f.cpu = flowRunner{f: f.flow, p: p}
+		if device == "gpu" {
+			return nil, fmt.Errorf("fuse: device = \"gpu\": %s has loops, tables or scratch arrays, which run on the CPU", f.name)
+		}
+		return f, nil
+	}
+	f.cpu = programRunner{fuse.Compile(f.prog)}
 	if device != "cpu" {
 		g, err := newGPURunner(f.prog)
 		switch {
@@ -231,7 +299,102 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 	if srcs == nil {
 		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
 	}
-	free := func(name string) (starlark.Value, bool) {
+	opts := compileOptions(srcs)
+	// REPL inputs share a file name, so several kept texts may hold a def
+	// or lambda of this name at this line and column: keep those whose
+	// parameters and global names fit, newest first, and when several
+	// remain, the first that agrees with fn on a few probe items.
+	var cands []*fusedValue
+	var firstErr error
+	for _, src := range sourcesOf(srcs, fn) {
+		f := &fusedValue{name: fn.Name(), where: p.String(), params: identNames(src.Params), src: src.text}
+		var err error
+		if f.prog, err = compileFunc(src.Params, src.Body, src.End, src.Free, src.Builtin); err != nil {
+			f.prog = nil
+			f.flow, err = compile.Func(&src.Source, opts)
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("fuse: %w", err)
+			}
+			continue
+		}
+		cands = append(cands, f)
+	}
+	switch {
+	case len(cands) == 1:
+		return cands[0], nil
+	case len(cands) > 1:
+		for _, c := range cands {
+			if agrees(thread, fn, c) {
+				return c, nil
+			}
+		}
+		return cands[0], nil
+	case firstErr != nil:
+		return nil, firstErr
+	}
+	return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
+}
+
+// keptSource is a def or lambda found in a kept text.
+type keptSource struct {
+	compile.Source
+	text string
+}
+
+// sourcesOf returns the defs or lambdas in the kept texts that can be fn's,
+// newest first.
+func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
+	p := fn.Position()
+	var out []keptSource
+	texts := srcs.Texts(p.Filename())
+	for i := len(texts) - 1; i >= 0; i-- {
+		file, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
+		if err != nil {
+			continue
+		}
+		params, body, end, node := findFunc(file, p, fn.Name())
+		if node == nil || !sourceFits(fn, file, params) {
+			continue
+		}
+		start, stop := node.Span()
+		out = append(out, keptSource{Source: compile.Source{Name: fn.Name(), Params: params, Body: body, End: end,
+			Free: freeOf(fn), Builtin: builtinOf(fn)}, text: sliceText(texts[i], start, stop)})
+	}
+	return out
+}
+
+// compileOptions are what the fuse compiler needs of the bindings.
+func compileOptions(srcs Sources) compile.Options {
+	return compile.Options{
+		Helper: func(h *starlark.Function) (*compile.Source, error) {
+			if h.HasVarargs() || h.HasKwargs() || h.NumKwonlyParams() > 0 {
+				return nil, fmt.Errorf("*args, **kwargs and keyword-only parameters are not allowed in a helper of a fused function")
+			}
+			if srcs == nil {
+				return nil, fmt.Errorf("the source of %s was not kept by this interpreter", h.Name())
+			}
+			ss := sourcesOf(srcs, h)
+			if len(ss) == 0 {
+				return nil, fmt.Errorf("the source of %s (%s) was not kept by this interpreter", h.Name(), h.Position())
+			}
+			return &ss[0].Source, nil
+		},
+		Words: func(v starlark.Value) ([]uint64, bool) {
+			if a, ok := v.(*Words); ok {
+				return a.Uint64s(), true
+			}
+			return nil, false
+		},
+		Known: func(name string) bool { _, ok := Lookup(name); return ok },
+	}
+}
+
+// freeOf resolves the names fn does not bind: its free variables, its
+// module's globals, then bitsh's builtins.
+func freeOf(fn *starlark.Function) func(string) (starlark.Value, bool) {
+	return func(name string) (starlark.Value, bool) {
 		for j := 0; j < fn.NumFreeVars(); j++ {
 			if b, v := fn.FreeVar(j); b.Name == name {
 				return v, true
@@ -245,7 +408,12 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		}
 		return nil, false
 	}
-	callable := func(name string) bool {
+}
+
+// builtinOf reports whether name, called in fn, is bitsh's builtin (and not
+// a script's own function of the same name).
+func builtinOf(fn *starlark.Function) func(string) bool {
+	return func(name string) bool {
 		for j := 0; j < fn.NumFreeVars(); j++ {
 			if b, _ := fn.FreeVar(j); b.Name == name {
 				return false
@@ -257,50 +425,14 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		}
 		return true
 	}
-	// REPL inputs share a file name, so several kept texts may hold a def
-	// or lambda of this name at this line and column: keep those whose
-	// parameters and global names fit, newest first, and when several
-	// remain, the first that agrees with fn on a few probe items.
-	var cands []*fusedValue
-	var firstErr error
-	texts := srcs.Texts(p.Filename())
-	for i := len(texts) - 1; i >= 0; i-- {
-		file, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
-		if err != nil {
-			continue
-		}
-		params, body, end, node := findFunc(file, p, fn.Name())
-		if node == nil || !sourceFits(fn, file, params) {
-			continue
-		}
-		start, stop := node.Span()
-		prog, err := compileFunc(params, body, end, free, callable)
-		if err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("fuse: %w", err)
-			}
-			continue
-		}
-		names := make([]string, len(params))
-		for j, id := range params {
-			names[j] = id.Name
-		}
-		cands = append(cands, &fusedValue{name: fn.Name(), where: p.String(), params: names, src: sliceText(texts[i], start, stop), prog: prog})
+}
+
+func identNames(ids []*syntax.Ident) []string {
+	names := make([]string, len(ids))
+	for j, id := range ids {
+		names[j] = id.Name
 	}
-	switch {
-	case len(cands) == 1:
-		return cands[0], nil
-	case len(cands) > 1:
-		for _, c := range cands {
-			if agrees(thread, fn, c.prog) {
-				return c, nil
-			}
-		}
-		return cands[0], nil
-	case firstErr != nil:
-		return nil, firstErr
-	}
-	return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
+	return names
 }
 
 // sourceFits reports whether a def or lambda found in file can be fn's: the
@@ -329,10 +461,15 @@ func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident
 	return true
 }
 
-// agrees runs fn and prog on probe items and reports whether they agree
-// wherever fn returns a word.
-func agrees(thread *starlark.Thread, fn *starlark.Function, prog *fuse.Program) bool {
+// agrees runs fn and the candidate on probe items and reports whether they
+// agree wherever fn returns a word.
+func agrees(thread *starlark.Thread, fn *starlark.Function, c *fusedValue) bool {
 	probes := []uint64{0, 1, 2, 3, 5, 0x80, 0xff, 0x12345, 1 << 63, ^uint64(0), 0x2a5a5a, 0xdeadbeef}
+	var st *fuse.FlowState
+	if c.flow != nil {
+		polls := 0
+		st = c.flow.NewState(func() bool { polls++; return polls > 16 })
+	}
 	for i := range probes {
 		args := make(starlark.Tuple, fn.NumParams())
 		ws := make([]uint64, fn.NumParams())
@@ -348,7 +485,17 @@ func agrees(thread *starlark.Thread, fn *starlark.Function, prog *fuse.Program) 
 		if !ok {
 			continue
 		}
-		got, fail := prog.Eval(ws)
+		if c.flow != nil {
+			got, err := st.Eval(ws)
+			if errors.Is(err, fuse.ErrStopped) {
+				continue
+			}
+			if err != nil || got != w {
+				return false
+			}
+			continue
+		}
+		got, fail := c.prog.Eval(ws)
 		if fail >= 0 || got != w {
 			return false
 		}
@@ -413,7 +560,7 @@ func sliceText(src string, start, end syntax.Position) string {
 }
 
 // fuseText compiles the source text of a lambda or a def.
-func fuseText(src string, free starlark.StringDict) (*fusedValue, error) {
+func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*fusedValue, error) {
 	lookup := func(name string) (starlark.Value, bool) {
 		if v, ok := free[name]; ok {
 			return v, true
@@ -436,11 +583,8 @@ func fuseText(src string, free starlark.StringDict) (*fusedValue, error) {
 			}
 		}
 		_, end := lam.Span()
-		prog, err := compileFunc(identParams(lam.Params), []syntax.Stmt{&syntax.ReturnStmt{Return: pos(lam.Body), Result: lam.Body}}, end, lookup, callable)
-		if err != nil {
-			return nil, fmt.Errorf("fuse: %w", err)
-		}
-		return &fusedValue{name: "lambda", where: "<fuse>:1:1", params: paramNames(lam.Params), src: src, prog: prog}, nil
+		f := &fusedValue{name: "lambda", where: "<fuse>:1:1", params: paramNames(lam.Params), src: src}
+		return compileText(thread, f, identParams(lam.Params), []syntax.Stmt{&syntax.ReturnStmt{Return: pos(lam.Body), Result: lam.Body}}, end, lookup, callable)
 	}
 	file, err := opts.Parse("<fuse>", src, 0)
 	if err != nil {
@@ -459,11 +603,25 @@ func fuseText(src string, free starlark.StringDict) (*fusedValue, error) {
 		}
 	}
 	_, end := def.Span()
-	prog, err := compileFunc(identParams(def.Params), def.Body, end, lookup, callable)
-	if err != nil {
+	f := &fusedValue{name: def.Name.Name, where: "<fuse>:1:1", params: paramNames(def.Params), src: src}
+	return compileText(thread, f, identParams(def.Params), def.Body, end, lookup, callable)
+}
+
+// compileText compiles a def or lambda given as text into f: as a
+// straight line when it is one, else as a function with control flow.
+func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident, body []syntax.Stmt, end syntax.Position,
+	free func(string) (starlark.Value, bool), builtin func(string) bool) (*fusedValue, error) {
+	var err error
+	if f.prog, err = compileFunc(params, body, end, free, builtin); err == nil {
+		return f, nil
+	}
+	f.prog = nil
+	srcs, _ := thread.Local(sourcesKey).(Sources)
+	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
+	if f.flow, err = compile.Func(src, compileOptions(srcs)); err != nil {
 		return nil, fmt.Errorf("fuse: %w", err)
 	}
-	return &fusedValue{name: def.Name.Name, where: "<fuse>:1:1", params: paramNames(def.Params), src: src, prog: prog}, nil
+	return f, nil
 }
 
 func paramNames(ps []syntax.Expr) []string {
@@ -592,7 +750,7 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 	if f.gpu != nil && n >= gpuMinItems {
 		res, err = f.gpu.run(ctx, spaces, method, opt)
 	} else {
-		res, err = f.cpu.Run(ctx, spaces, method, opt)
+		res, err = f.cpu.run(ctx, spaces, method, opt)
 	}
 	if err != nil {
 		return nil, f.runError(ctx, mname, err, nil)
@@ -683,7 +841,7 @@ func (f *fusedValue) stream(thread *starlark.Thread, fn string, method fuse.Meth
 			}
 			opt.Out = make([]uint64, len(chunk))
 		}
-		res, err := f.cpu.Run(ctx, []fuse.Space{fuse.Array(chunk)}, method, opt)
+		res, err := f.cpu.run(ctx, []fuse.Space{fuse.Array(chunk)}, method, opt)
 		if err != nil {
 			var le *fuse.LimitError
 			if errors.As(err, &le) {

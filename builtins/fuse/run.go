@@ -2,6 +2,7 @@ package fuse
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"sort"
@@ -124,6 +125,7 @@ type ItemError struct {
 	Index  uint64   // the item's position in the space
 	Params []uint64 // its parameter values
 	Check  *Check
+	Value  uint64 // of a Func: the offending word (an index out of range, ...)
 }
 
 func (e *ItemError) Error() string {
@@ -237,12 +239,171 @@ type taskOut struct {
 	hit          int64 // first: lowest hit index, or -1
 }
 
+// A worker computes blocks of items on one goroutine: the block executor's
+// machine for a Program, or a FlowWorker for a Func.
+type worker interface {
+	// size is the most items a block holds.
+	size() int
+	// run computes items [b, b+k) of the spaces. res holds their results
+	// up to the first that fails (fail >= 0, with err an *ItemError whose
+	// Index and Params the caller fills), or with first up to the first
+	// non-zero one inclusive. When counted, count is the Count of those
+	// results, which res then need not hold.
+	run(spaces []Space, b uint64, k int, method Method, opt *Options) (res []uint64, count uint64, counted bool, fail int, err error)
+	// param returns parameter i of the items of the last block.
+	param(i int) []uint64
+	close()
+}
+
+// machineWorker runs a Program's plan.
+type machineWorker struct {
+	m       *machine
+	zeroOne bool
+}
+
+func (w *machineWorker) size() int            { return Block }
+func (w *machineWorker) param(i int) []uint64 { return w.m.regs[w.m.pl.params[i]][:] }
+func (w *machineWorker) close()               {}
+
+func (w *machineWorker) run(spaces []Space, b uint64, kk int, method Method, opt *Options) ([]uint64, uint64, bool, int, error) {
+	m, k := w.m, uint64(kk)
+	for i, s := range spaces {
+		if sl, ok := s.(slicer); ok && k == Block {
+			m.setParam(i, (*[Block]uint64)(sl.slice(b, k)))
+		} else {
+			m.resetParam(i)
+			s.Fill(b, m.paramBuf(i)[:k])
+		}
+	}
+	// map writes the result register straight into the output (no copy)
+	// when it is a temporary of a full block.
+	direct := method == Map && k == Block && m.pl.resultTemp
+	if direct {
+		m.regs[m.pl.result] = (*[Block]uint64)(opt.Out[b : b+Block])
+	}
+	var res []uint64
+	var lane, chk int
+	tail := method == Count && m.pl.tail != nil
+	if tail {
+		res, lane, chk = m.runCode(m.pl.tail.pre, m.pl.tail.a, kk)
+	} else {
+		res, lane, chk = m.run(kk)
+	}
+	if direct {
+		m.regs[m.pl.result] = m.own[m.pl.result]
+	}
+	limit := len(res)
+	if lane >= 0 {
+		limit = lane
+	}
+	res = res[:limit]
+	var err error
+	if lane >= 0 {
+		err = &ItemError{Check: &m.pl.prog.Checks[chk]}
+	}
+	if method == First {
+		for i, r := range res {
+			if r != 0 {
+				return res[:i+1], 0, false, -1, nil
+			}
+		}
+	}
+	if method == Count {
+		var cnt uint64
+		if tail {
+			cnt = countCmp(m.pl.tail.op, res, m.pl.tail.k)
+		} else if w.zeroOne {
+			for _, r := range res {
+				cnt += r
+			}
+		} else {
+			for _, r := range res {
+				cnt += (r | -r) >> 63
+			}
+		}
+		return res, cnt, true, lane, err
+	}
+	return res, 0, false, lane, err
+}
+
 // Run applies the program to every item of the spaces (one per parameter,
 // all of the same length; spaces[0] is the space, the others feed the
 // further parameters) with method, on opt.Workers goroutines. It polls ctx
 // between blocks. The answer does not depend on the number of workers:
 // First, Filter and errors follow the space's order.
 func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt Options) (*Result, error) {
+	// A comparison's results are 0 or 1: count them by adding.
+	zeroOne := false
+	switch c.Prog.Instrs[c.Prog.Result].Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool, OpParity:
+		zeroOne = true
+	}
+	return runSpaces(ctx, spaces, method, opt, 64*Block, func(func() bool) (worker, error) {
+		return &machineWorker{m: c.pl.machine(), zeroOne: zeroOne}, nil
+	})
+}
+
+// A FlowWorker runs a Func on blocks of items in its own buffers (package
+// native makes them).
+type FlowWorker interface {
+	// Params returns the buffer of parameter i, to fill.
+	Params(i int) []uint64
+	// Run computes the first n items of the buffers; with first, it stops
+	// after the first non-zero result. It returns how many it computed and
+	// their results; err is a *FlowError for item done, or ErrStopped.
+	Run(n int, first bool) (done int, res []uint64, err error)
+	Close()
+}
+
+type flowWorker struct {
+	f    *Func
+	w    FlowWorker
+	n    int
+	bufs [][]uint64
+}
+
+func (w *flowWorker) size() int            { return w.n }
+func (w *flowWorker) param(i int) []uint64 { return w.bufs[i] }
+func (w *flowWorker) close()               { w.w.Close() }
+
+func (w *flowWorker) run(spaces []Space, b uint64, k int, method Method, _ *Options) ([]uint64, uint64, bool, int, error) {
+	for i, s := range spaces {
+		s.Fill(b, w.bufs[i][:k])
+	}
+	done, res, err := w.w.Run(k, method == First)
+	var fe *FlowError
+	if errors.As(err, &fe) {
+		return res[:done], 0, false, done, &ItemError{Check: &w.f.Checks[fe.Check], Value: fe.Value}
+	}
+	if err != nil {
+		return nil, 0, false, -1, err
+	}
+	return res, 0, false, -1, nil
+}
+
+// RunFunc applies f to every item of the spaces as Compiled.Run does, with
+// workers that newWorker makes (poll, called now and then inside long
+// items, returns true when the worker's run must stop) holding blocks of
+// size items.
+func RunFunc(ctx context.Context, f *Func, spaces []Space, method Method, opt Options, size int,
+	newWorker func(poll func() bool) (FlowWorker, error)) (*Result, error) {
+	return runSpaces(ctx, spaces, method, opt, 4*size, func(poll func() bool) (worker, error) {
+		w, err := newWorker(poll)
+		if err != nil {
+			return nil, err
+		}
+		fw := &flowWorker{f: f, w: w, n: size}
+		for i := 0; i < f.Params; i++ {
+			fw.bufs = append(fw.bufs, w.Params(i))
+		}
+		return fw, nil
+	})
+}
+
+// runSpaces runs the items of the spaces, tasks of at most maxTask items
+// at a time, on workers that newWorker makes.
+func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, maxTask int,
+	newWorker func(poll func() bool) (worker, error)) (*Result, error) {
 	n := spaces[0].Len()
 	for _, s := range spaces[1:] {
 		if s.Len() != n {
@@ -250,17 +411,12 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 		}
 	}
 	workers := max(opt.Workers, 1)
-	task := uint64(64 * Block)
+	task := uint64(maxTask)
+	const minTask = Block
 	if per := n / uint64(workers*8); per < task {
-		task = max(Block, (per+Block-1)/Block*Block)
+		task = max(minTask, (per+minTask-1)/minTask*minTask)
 	}
 	ntasks := (n + task - 1) / task
-	// A comparison's results are 0 or 1: count them by adding.
-	zeroOne := false
-	switch c.Prog.Instrs[c.Prog.Result].Op {
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool, OpParity:
-		zeroOne = true
-	}
 	if uint64(workers) > ntasks {
 		workers = int(max(ntasks, 1))
 	}
@@ -274,6 +430,7 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 		mu       sync.Mutex
 		errIdx   = ^uint64(0)
 		errOut   *ItemError
+		runErr   error
 		outs     []taskOut // per worker
 		filters  = map[uint64][]uint64{}
 		limitHit bool
@@ -303,73 +460,59 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			m := c.pl.machine()
+			var t uint64
+			// A long item polls: it stops when the run stops or a first
+			// hit or an error before its task ends the run.
+			wk, err := newWorker(func() bool { return stop.Load() || t > cutoff.Load() })
+			if err != nil {
+				mu.Lock()
+				runErr = err
+				mu.Unlock()
+				stop.Store(true)
+				return
+			}
+			defer wk.close()
+			bs := uint64(wk.size())
 			o := &outs[w]
 			o.hit = -1
 			if method == Min {
 				o.val = ^uint64(0)
 			}
 			for !stop.Load() {
-				t := next.Add(1) - 1
+				t = next.Add(1) - 1
 				if t >= ntasks || t > cutoff.Load() {
 					return
 				}
 				lo, hi := t*task, min((t+1)*task, n)
 				var items []uint64
-				for b := lo; b < hi && !stop.Load(); b += Block {
-					k := min(uint64(Block), hi-b)
-					for i, s := range spaces {
-						if sl, ok := s.(slicer); ok && k == Block {
-							m.setParam(i, (*[Block]uint64)(sl.slice(b, k)))
-						} else {
-							m.resetParam(i)
-							s.Fill(b, m.paramBuf(i)[:k])
+				for b := lo; b < hi && !stop.Load() && t <= cutoff.Load(); b += bs {
+					k := min(bs, hi-b)
+					res, cnt, counted, fail, err := wk.run(spaces, b, int(k), method, &opt)
+					if err != nil && fail < 0 {
+						if !errors.Is(err, ErrStopped) {
+							mu.Lock()
+							runErr = err
+							mu.Unlock()
+							stop.Store(true)
 						}
-					}
-					// map writes the result register straight into the
-					// output (no copy) when it is a temporary of a full block.
-					direct := method == Map && k == Block && m.pl.resultTemp
-					if direct {
-						m.regs[m.pl.result] = (*[Block]uint64)(opt.Out[b : b+Block])
-					}
-					var res []uint64
-					var lane, chk int
-					tail := method == Count && m.pl.tail != nil
-					if tail {
-						res, lane, chk = m.runCode(m.pl.tail.pre, m.pl.tail.a, int(k))
-					} else {
-						res, lane, chk = m.run(int(k))
-					}
-					if direct {
-						m.regs[m.pl.result] = m.own[m.pl.result]
-					}
-					limit := len(res)
-					if lane >= 0 {
-						limit = lane
+						break
 					}
 					hitLane := -1
 					switch method {
 					case Map:
-						if !direct {
-							copy(opt.Out[b:], res[:limit])
+						if len(res) > 0 && &res[0] != &opt.Out[b] {
+							copy(opt.Out[b:], res)
 						}
 					case Count:
-						var cnt uint64
-						if tail {
-							cnt = countCmp(m.pl.tail.op, res[:limit], m.pl.tail.k)
-						} else if zeroOne {
-							for _, r := range res[:limit] {
-								cnt += r
-							}
-						} else {
-							for _, r := range res[:limit] {
+						if !counted {
+							for _, r := range res {
 								cnt += (r | -r) >> 63
 							}
 						}
 						o.count += cnt
 					case Sum:
 						lo, hi := o.sumLo, o.sumHi
-						for _, r := range res[:limit] {
+						for _, r := range res {
 							var cy uint64
 							lo, cy = bits.Add64(lo, r, 0)
 							hi += cy
@@ -377,29 +520,26 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 						o.sumLo, o.sumHi = lo, hi
 					case Min:
 						v := o.val
-						for _, r := range res[:limit] {
+						for _, r := range res {
 							v = min(v, r)
 						}
 						o.val = v
-						o.any = o.any || limit > 0
+						o.any = o.any || len(res) > 0
 					case Max:
 						v := o.val
-						for _, r := range res[:limit] {
+						for _, r := range res {
 							v = max(v, r)
 						}
 						o.val = v
-						o.any = o.any || limit > 0
+						o.any = o.any || len(res) > 0
 					case First:
-						for i, r := range res[:limit] {
-							if r != 0 {
-								hitLane = i
-								break
-							}
+						if len(res) > 0 && res[len(res)-1] != 0 {
+							hitLane = len(res) - 1
 						}
 					case Filter:
-						p0 := m.regs[m.pl.params[0]]
+						p0 := wk.param(0)
 						before := len(items)
-						for i, r := range res[:limit] {
+						for i, r := range res {
 							if r != 0 {
 								items = append(items, p0[i])
 							}
@@ -416,16 +556,17 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 						lowerCutoff(t)
 						break
 					}
-					if lane >= 0 {
-						idx := b + uint64(lane)
-						params := make([]uint64, len(spaces))
+					if fail >= 0 {
+						idx := b + uint64(fail)
+						ie := err.(*ItemError)
+						ie.Index = idx
 						for i := range spaces {
-							params[i] = m.regs[m.pl.params[i]][lane]
+							ie.Params = append(ie.Params, wk.param(i)[fail])
 						}
 						mu.Lock()
 						if idx < errIdx {
 							errIdx = idx
-							errOut = &ItemError{Index: idx, Params: params, Check: &c.Prog.Checks[chk]}
+							errOut = ie
 						}
 						mu.Unlock()
 						lowerCutoff(t)
@@ -449,6 +590,9 @@ func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt O
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if runErr != nil {
+		return nil, runErr
 	}
 	res := &Result{}
 	bestHit := int64(-1)

@@ -44,9 +44,9 @@ func newLayout(f *fuse.Func) (*layout, error) {
 	l := &layout{epochs: 16}
 	at := uint64(align(16+8*uint32(len(f.Scratch)), 64))
 	l.params = uint32(at)
-	at += uint64(f.Params) * fuse.Block * 8
+	at += uint64(f.Params) * Block * 8
 	l.out = uint32(at)
-	at += fuse.Block * 8
+	at += Block * 8
 	for _, t := range f.Tables {
 		at = (at + 63) / 64 * 64
 		l.tables = append(l.tables, uint32(at))
@@ -220,7 +220,7 @@ func (e *emitter) run() {
 		c.get(lIt)
 		c.i32(3)
 		c.byte(opI32Shl)
-		c.mem(opI64Load, e.l.params+uint32(p)*fuse.Block*8)
+		c.mem(opI64Load, e.l.params+uint32(p)*Block*8)
 		c.set(lVars + p)
 	}
 	for _, ep := range e.epoch {

@@ -19,6 +19,10 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
+// Block is the number of items a Worker's Run takes at most: enough to
+// make the cost of a call into the compiled code negligible.
+const Block = 4096
+
 // Program is a Func compiled to machine code, ready to run on workers.
 type Program struct {
 	f    *fuse.Func
@@ -103,10 +107,10 @@ func (p *Program) NewWorker(poll func() bool) (*Worker, error) {
 	}
 	w := &Worker{p: p, mod: mod, run: mod.ExportedFunction("run"), mem: mem, stack: make([]uint64, 2), ctx: ctx}
 	for i := 0; i < p.f.Params; i++ {
-		at := p.l.params + uint32(i)*fuse.Block*8
-		w.params = append(w.params, words(mem[at:at+fuse.Block*8]))
+		at := p.l.params + uint32(i)*Block*8
+		w.params = append(w.params, words(mem[at:at+Block*8]))
 	}
-	w.out = words(mem[p.l.out : p.l.out+fuse.Block*8])
+	w.out = words(mem[p.l.out : p.l.out+Block*8])
 	for i, t := range p.f.Tables {
 		at := p.l.tables[i]
 		if t.Flat {
@@ -126,7 +130,7 @@ func (p *Program) NewWorker(poll func() bool) (*Worker, error) {
 // Params returns the block of parameter i to fill before Run.
 func (w *Worker) Params(i int) []uint64 { return w.params[i] }
 
-// Run computes items 0 .. n-1 of the parameter blocks (n <= fuse.Block).
+// Run computes items 0 .. n-1 of the parameter blocks (n <= Block).
 // With first, it stops after the first item whose result is non-zero. It
 // returns how many items it computed and their results; err is a
 // *fuse.FlowError (the failing item is item done) or fuse.ErrStopped.

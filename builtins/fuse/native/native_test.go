@@ -16,7 +16,7 @@ func runAll(t *testing.T, w *native.Worker, params int, inputs [][]uint64) ([]ui
 	res := make([]uint64, len(inputs))
 	errs := make([]error, len(inputs))
 	for lo := 0; lo < len(inputs); {
-		n := min(fuse.Block, len(inputs)-lo)
+		n := min(native.Block, len(inputs)-lo)
 		for p := 0; p < params; p++ {
 			for i := 0; i < n; i++ {
 				w.Params(p)[i] = inputs[lo+i][p]
