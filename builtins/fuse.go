@@ -60,7 +60,7 @@ type fusedValue struct {
 	name   string // the def's name, or "lambda"
 	where  string // file:line:col of the def or lambda
 	params []string
-	src    string // the def or lambda's text
+	src    string        // the def or lambda's text
 	prog   *fuse.Program // a straight-line function, run by the block executor
 	flow   *fuse.Func    // else a function with loops, tables or scratch arrays
 	cpu    cpuRunner
