@@ -1,11 +1,10 @@
 // The C reference of examples/magics.star: the same magic-bitboard search
-// over the same candidate stream (random_words' generator, seed 0,
-// sparse=3: xoshiro256** 1.0 seeded with the first four outputs of
-// splitmix64, each candidate the AND of three draws, restarted for every
-// square as find_magic is), with the same first-collision test (a slot
-// table stamped with the candidate's number, so it is never cleared). It
-// prints the example's table, so `diff` shows both found the same magics,
-// and the search time on stderr.
+// over the same candidates (candidate i is the AND of splitmix64's
+// finalizer at 3i, 3i+1 and 3i+2, from i = 0 for every square), with the
+// same filter (at least 6 one bits in the top byte of mask * m) and the same
+// first-collision test (a slot table stamped with the candidate's number,
+// so it is never cleared). It prints the example's table, so `diff` shows
+// both found the same magics, and the search time on stderr.
 //
 //   gcc -O2 -o /tmp/magics bench/magics.c && /tmp/magics
 #include <stdint.h>
@@ -13,26 +12,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-static uint64_t sm64(uint64_t *x) {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t s[4];
-
-static uint64_t next(void) {
-	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
+static uint64_t mix(uint64_t x) {
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
 }
 
 static uint64_t slide(int sq, uint64_t occ, const int dirs[4][2]) {
@@ -72,11 +55,11 @@ static void search(const char *name, const int dirs[4][2]) {
 			vals[n++] = slide(sq, occ, dirs);
 			occ = (occ - m) & m;
 		} while (occ);
-		uint64_t seed = 0, gen = 0, magic = 0;
-		for (int i = 0; i < 4; i++) s[i] = sm64(&seed);
+		uint64_t gen = 0, magic = 0;
 		for (int i = 0; i < 4096; i++) gens[i] = 0;
-		for (;;) {
-			uint64_t c = next() & next() & next();
+		for (uint64_t ci = 0;; ci++) {
+			uint64_t c = mix(3 * ci) & mix(3 * ci + 1) & mix(3 * ci + 2);
+			if (__builtin_popcountll((m * c) >> 56) < 6) continue;
 			int ok = 1;
 			gen++;
 			for (int i = 0; i < n; i++) {
