@@ -1,0 +1,607 @@
+package fuse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The statuses of the generated fused_func (FuncC): CReturned with the
+// result in *res, CStopped when the stop flag was seen set, CNoReturn when
+// the body ended without return, and CFailed + c when check c failed (c may
+// be -1 for an index check the IR left without a message), with the
+// offending value in *res.
+const (
+	CReturned = 0
+	CStopped  = 1
+	CNoReturn = 2
+	CFailed   = 4
+)
+
+// CStateWords returns the words of one worker's state for the code of f:
+// the scratch arrays as (value, epoch) pairs, then the current epoch of
+// each array. The state must be zero before its first use; it carries the
+// epochs from item to item, so it is never cleared again.
+func CStateWords(f *Func) int { return f.ScratchWords() + len(f.Scratch) }
+
+// CTableWords returns the words the code of f reads through its tab
+// pointer: the elements of every table, row after row, then for each table
+// of rows the (offset, length) of each of its rows.
+func CTableWords(f *Func) []uint64 {
+	var out []uint64
+	for _, t := range f.Tables {
+		for _, r := range t.Rows {
+			out = append(out, r...)
+		}
+	}
+	off := uint64(0)
+	for _, t := range f.Tables {
+		for _, r := range t.Rows {
+			if !t.Flat {
+				out = append(out, off, uint64(len(r)))
+			}
+			off += uint64(len(r))
+		}
+	}
+	return out
+}
+
+// flowHelpers are the C helpers of FuncC beside those of ItemFunc.
+const flowHelpers = `#define FUSE_POLL_EVERY %dULL
+FUSE_FN u64 fuse_min(u64 a, u64 b) { return a < b ? a : b; }
+FUSE_FN u64 fuse_max(u64 a, u64 b) { return a > b ? a : b; }
+FUSE_FN u64 fuse_abs(u64 a) { return (long long)a < 0 ? 0 - a : a; }
+FUSE_FN u64 fuse_lsb(u64 a) { return a & (0 - a); }
+FUSE_FN u64 fuse_xshr(u64 a, u64 k) { return a ^ fuse_shr(a, k); }
+FUSE_FN u64 fuse_xshl(u64 a, u64 k) { return a ^ fuse_shl(a, k); }
+/* fuse_index resolves index i of n elements as Starlark does (negative from
+   the end); ~0 when out of range. */
+FUSE_FN u64 fuse_index(u64 i, u64 n) {
+	if (i < n) return i;
+	u64 j = i + n;
+	if ((long long)i < 0 && j < n) return j;
+	return ~0ULL;
+}
+FUSE_FN u64 fuse_range_len(u64 a, u64 b, u64 s) {
+	long long x = (long long)a, y = (long long)b, t = (long long)s;
+	if (t > 0 && x < y) return (b - a - 1) / s + 1;
+	if (t < 0 && x > y) return (a - b - 1) / (0 - s) + 1;
+	return 0;
+}
+FUSE_FN u64 fuse_lowest(u64 set, u64 k) {
+	u64 r = 0;
+	for (; k > 0 && set != 0; k--) { r |= set & (0 - set); set &= set - 1; }
+	return r;
+}
+/* fuse_snoob: the next subset of set with as many bits as x (0: none). */
+FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
+	u64 l = x & (0 - x), s = (x | ~set) + l;
+	if (s < l) return 0;
+	u64 r = s & set, m = set;
+	for (u64 ones = x & ~r; ones & (ones - 1); ones &= ones - 1) { r |= m & (0 - m); m &= m - 1; }
+	return r;
+}
+`
+
+// FuncC returns C (t == C) or CUDA C source (t == CUDA) defining
+//
+//	int fused_func(u64 p0, u64 p1, u64 p2, u64 *state, const u64 *tab,
+//		volatile int *stop, u64 *fuel, u64 *res)
+//
+// which runs f on one item with the semantics of FlowState.Eval: state is
+// the worker's CStateWords words (zero at first), tab the words of
+// CTableWords, fuel the worker's count of loop iterations left before the
+// next poll of *stop (stop may be NULL), and the result a status (CReturned,
+// CStopped, CNoReturn, CFailed + check) with the result or the offending
+// value in *res. Loops are real loops; a scratch array is fresh in O(1) by
+// its epoch. The prelude is guarded, so several functions can share one
+// file when fused_func is renamed by a #define before each.
+func FuncC(f *Func, t Target) string {
+	g := &flowGen{f: f}
+	g.tabOffsets()
+	g.scrOffsets()
+	g.ind = 1
+	g.stmts(f.Body)
+	g.line("st = %d; goto done;", CNoReturn)
+
+	var b strings.Builder
+	b.WriteString("#ifndef FUSE_FLOW_PRELUDE\n#define FUSE_FLOW_PRELUDE\n")
+	if t == CUDA {
+		b.WriteString(preludeCUDA)
+	} else {
+		b.WriteString(preludeC)
+	}
+	b.WriteString(helpers)
+	fmt.Fprintf(&b, flowHelpers, PollEvery)
+	b.WriteString("#endif\n")
+	b.WriteString("FUSE_FN int fused_func(u64 p0, u64 p1, u64 p2, u64 *state, const u64 *tab, volatile int *stop, u64 *fuelp, u64 *res) {\n")
+	b.WriteString("\t(void)p0; (void)p1; (void)p2; (void)state; (void)tab;\n")
+	for i := 0; i < f.Vars; i++ {
+		if i < f.Params && i < 3 {
+			fmt.Fprintf(&b, "\tu64 v%d = p%d;\n", i, i)
+		} else {
+			fmt.Fprintf(&b, "\tu64 v%d = 0;\n", i)
+		}
+	}
+	if g.temps > 0 {
+		b.WriteString("\tu64 ")
+		for i := 0; i < g.temps; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "t%d", i)
+		}
+		b.WriteString(";\n")
+	}
+	// Every item sees fresh scratch arrays: a new epoch for each.
+	for i := range f.Scratch {
+		fmt.Fprintf(&b, "\tu64 e%d = ++state[%d];\n", i, g.epochAt(i))
+	}
+	b.WriteString("\tu64 fuel = *fuelp;\n\tint st;\n")
+	b.WriteString(g.body.String())
+	b.WriteString("done:\n\t*fuelp = fuel;\n\treturn st;\n}\n")
+	return b.String()
+}
+
+// flowGen generates the body of fused_func.
+type flowGen struct {
+	f       *Func
+	body    strings.Builder
+	ind     int
+	temps   int
+	tabData []uint64 // the offset of each table's first element in tab
+	tabRows []uint64 // the offset of each table of rows' (offset, length) pairs
+	scrOff  []int    // the offset of each scratch array's pairs in the state
+}
+
+func (g *flowGen) tabOffsets() {
+	off := uint64(0)
+	for _, t := range g.f.Tables {
+		g.tabData = append(g.tabData, off)
+		off += uint64(t.Words())
+	}
+	for _, t := range g.f.Tables {
+		g.tabRows = append(g.tabRows, off)
+		if !t.Flat {
+			off += 2 * uint64(len(t.Rows))
+		}
+	}
+}
+
+func (g *flowGen) scrOffsets() {
+	off := 0
+	for _, s := range g.f.Scratch {
+		g.scrOff = append(g.scrOff, off)
+		off += 2 * s.Len
+	}
+}
+
+func (g *flowGen) epochAt(i int) int { return g.f.ScratchWords() + i }
+
+func (g *flowGen) line(format string, args ...any) {
+	g.body.WriteString(strings.Repeat("\t", g.ind))
+	fmt.Fprintf(&g.body, format, args...)
+	g.body.WriteByte('\n')
+}
+
+func (g *flowGen) temp() string {
+	g.temps++
+	return fmt.Sprintf("t%d", g.temps-1)
+}
+
+// fail ends the function with check c failed on the value v.
+func (g *flowGen) fail(c int, v string) string {
+	return fmt.Sprintf("{ *res = %s; st = %d; goto done; }", v, CFailed+c)
+}
+
+// tick counts a loop iteration and polls the stop flag now and then.
+func (g *flowGen) tick() {
+	g.line("if (--fuel == 0) { fuel = FUSE_POLL_EVERY; if (stop && *stop) { st = %d; goto done; } }", CStopped)
+}
+
+func (g *flowGen) stmts(ss []Stmt) {
+	for i := range ss {
+		g.stmt(&ss[i])
+	}
+}
+
+// loop emits the body of a loop with its continue label and the tick.
+func (g *flowGen) loop(s *Stmt) {
+	g.ind++
+	g.stmts(s.Body)
+	g.line("cont%d: ;", s.Label)
+	g.tick()
+	g.ind--
+}
+
+func (g *flowGen) stmt(s *Stmt) {
+	switch s.Kind {
+	case SAssign:
+		g.line("v%d = %s;", s.Var, g.expr(s.X))
+	case SStore:
+		i := g.materialize(g.expr(s.X))
+		j := g.temp()
+		g.line("%s = fuse_index(%s, %dULL);", j, i, g.f.Scratch[s.Arr].Len)
+		g.line("if (%s == ~0ULL) %s", j, g.fail(s.Check, i))
+		v := g.expr(s.Y)
+		off := g.scrOff[s.Arr]
+		g.line("state[%d + 2 * %s] = %s; state[%d + 2 * %s] = e%d;", off, j, v, off+1, j, s.Arr)
+	case SFresh:
+		g.line("e%d = ++state[%d];", s.Arr, g.epochAt(s.Arr))
+	case SIf:
+		g.line("if (%s) {", g.expr(s.X))
+		g.ind++
+		g.stmts(s.Body)
+		g.ind--
+		if len(s.Else) > 0 {
+			g.line("} else {")
+			g.ind++
+			g.stmts(s.Else)
+			g.ind--
+		}
+		g.line("}")
+	case SWhile:
+		// The condition may need statements: evaluate it in the loop.
+		g.line("for (;;) {")
+		g.ind++
+		g.line("if (!(%s)) break;", g.expr(s.X))
+		g.ind--
+		g.loop(s)
+		g.line("}")
+		g.line("brk%d: ;", s.Label)
+	case SForRange:
+		a := g.materialize(g.expr(s.X))
+		b := g.materialize(g.expr(s.Y))
+		c := g.materialize(g.expr(s.Z))
+		g.line("if (%s == 0) %s", c, g.fail(s.Check, "0"))
+		n, x := g.temp(), g.temp()
+		g.line("%s = fuse_range_len(%s, %s, %s); %s = %s;", n, a, b, c, x, a)
+		g.line("for (; %s > 0; %s--) {", n, n)
+		g.line("\tv%d = %s; %s += %s;", s.Var, x, x, c)
+		g.loop(s)
+		g.line("}")
+		g.line("brk%d: ;", s.Label)
+	case SForSubsets:
+		m := g.materialize(g.expr(s.X))
+		x := g.temp()
+		if s.Y == nil {
+			g.line("%s = 0;", x)
+			g.line("for (;;) {")
+			g.line("\tv%d = %s; %s = (%s - %s) & %s;", s.Var, x, x, x, m, m)
+			g.loop(s)
+			g.line("\tif (%s == 0) break;", x)
+			g.line("}")
+			g.line("brk%d: ;", s.Label)
+			break
+		}
+		k := g.materialize(g.expr(s.Y))
+		more := g.temp()
+		// k == 0 runs the body once with the empty set; k > popcount(m)
+		// not at all; else the k-subsets in ascending order (snoob).
+		g.line("%s = %s <= FUSE_POPC(%s); %s = fuse_lowest(%s, %s);", more, k, m, x, m, k)
+		g.line("while (%s) {", more)
+		g.line("\tv%d = %s; if (%s) { %s = fuse_snoob(%s, %s); %s = %s != 0; } else %s = 0;", s.Var, x, k, x, x, m, more, x, more)
+		g.loop(s)
+		g.line("}")
+		g.line("brk%d: ;", s.Label)
+	case SForBits:
+		b := g.temp()
+		g.line("%s = %s;", b, g.expr(s.X))
+		g.line("while (%s) {", b)
+		g.line("\tv%d = FUSE_CTZ(%s); %s &= %s - 1;", s.Var, b, b, b)
+		g.loop(s)
+		g.line("}")
+		g.line("brk%d: ;", s.Label)
+	case SBlock:
+		g.line("{")
+		g.ind++
+		g.stmts(s.Body)
+		g.ind--
+		g.line("}")
+		g.line("brk%d: ;", s.Label)
+	case SBreak:
+		g.line("goto brk%d;", s.Label)
+	case SContinue:
+		g.line("goto cont%d;", s.Label)
+	case SReturn:
+		g.line("*res = %s; st = %d; goto done;", g.expr(s.X), CReturned)
+	case SFail:
+		v := "0"
+		if s.X != nil {
+			v = g.expr(s.X)
+		}
+		g.line("%s", g.fail(s.Check, v))
+	default:
+		panic(fmt.Sprintf("fuse: no C for statement %d", s.Kind))
+	}
+}
+
+// materialize returns x as a temporary or a name, so that reading it again
+// costs nothing and happens after the statements emitted so far.
+func (g *flowGen) materialize(x string) string {
+	if isCName(x) {
+		return x
+	}
+	t := g.temp()
+	g.line("%s = %s;", t, x)
+	return t
+}
+
+// isCName reports whether s is a name or a constant (0x...ULL).
+func isCName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == 'U' || r == 'L') {
+			return false
+		}
+	}
+	return true
+}
+
+// pure reports whether e can be computed as a C expression without
+// statements: no check can fail in it and it has no lazy operands.
+func pure(e *Expr) bool {
+	switch e.Op {
+	case OpLoad, OpLoad2, OpRowLen, OpScratch, OpAndThen, OpOrElse, OpCond:
+		return false
+	}
+	if e.Check >= 0 && e.Op < OpVar {
+		return false
+	}
+	for _, a := range e.Args {
+		if !pure(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// expr returns C for e, emitting before it the statements it needs (in the
+// order Eval runs them: operands left to right, each check before its op).
+func (g *flowGen) expr(e *Expr) string {
+	switch e.Op {
+	case OpConst:
+		return fmt.Sprintf("%#xULL", e.Imm)
+	case OpVar:
+		return fmt.Sprintf("v%d", e.Imm)
+	case OpLoad:
+		i := g.materialize(g.expr(e.Args[0]))
+		t := &g.f.Tables[e.Imm]
+		j := g.temp()
+		g.line("%s = fuse_index(%s, %dULL);", j, i, len(t.Rows[0]))
+		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
+		return fmt.Sprintf("tab[%d + %s]", g.tabData[e.Imm], j)
+	case OpLoad2, OpRowLen:
+		off, n := g.row(e)
+		if e.Op == OpRowLen {
+			return n
+		}
+		i := g.materialize(g.expr(e.Args[1]))
+		j := g.temp()
+		g.line("%s = fuse_index(%s, %s);", j, i, n)
+		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
+		return fmt.Sprintf("tab[%s + %s]", off, j)
+	case OpScratch:
+		i := g.materialize(g.expr(e.Args[0]))
+		s := &g.f.Scratch[e.Imm]
+		j := g.temp()
+		g.line("%s = fuse_index(%s, %dULL);", j, i, s.Len)
+		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
+		off := g.scrOff[e.Imm]
+		return fmt.Sprintf("(state[%d + 2 * %s] == e%d ? state[%d + 2 * %s] : %#xULL)", off+1, j, e.Imm, off, j, s.Init)
+	case OpAndThen, OpOrElse, OpCond:
+		r := g.temp()
+		g.line("%s = %s;", r, g.expr(e.Args[0]))
+		switch e.Op {
+		case OpAndThen:
+			g.line("if (%s != 0) {", r)
+			g.sub(r, e.Args[1])
+		case OpOrElse:
+			g.line("if (%s == 0) {", r)
+			g.sub(r, e.Args[1])
+		default:
+			g.line("if (%s != 0) {", r)
+			g.sub(r, e.Args[1])
+			g.line("} else {")
+			g.sub(r, e.Args[2])
+		}
+		g.line("}")
+		return r
+	}
+	args := make([]string, len(e.Args))
+	checked := e.Check >= 0 && e.Check < len(g.f.Checks) && e.Op < OpVar
+	for i, a := range e.Args {
+		args[i] = g.expr(a)
+		if checked || !pure(e) {
+			args[i] = g.materialize(args[i])
+		}
+	}
+	if checked {
+		c := &g.f.Checks[e.Check]
+		switch c.Kind {
+		case CheckNonZero:
+			v := args[0]
+			if e.Op == OpDiv || e.Op == OpMod {
+				v = args[1]
+			}
+			g.line("if (%s == 0) %s", v, g.fail(e.Check, "0"))
+		case CheckFits:
+			if c.Imm < 64 {
+				g.line("if ((%s >> %d) != 0) %s", args[0], c.Imm, g.fail(e.Check, args[0]))
+			}
+		case CheckDelta:
+			m, d := args[1], args[2]
+			g.line("if (!(%[2]s <= 63 && (%[1]s << %[2]s >> %[2]s) == %[1]s && (%[2]s == 0 || ((%[1]s << %[2]s) & %[1]s) == 0))) %[3]s",
+				m, d, g.fail(e.Check, d))
+		}
+	}
+	return "(" + cOp(e.Op, e.Imm, args) + ")"
+}
+
+// sub emits, indented, the statements of the lazy operand x and assigns it to r.
+func (g *flowGen) sub(r string, x *Expr) {
+	g.ind++
+	g.line("%s = %s;", r, g.expr(x))
+	g.ind--
+}
+
+// row resolves the row Args[0] of the table of e (checking it) and returns
+// C for the row's offset in tab and its length.
+func (g *flowGen) row(e *Expr) (off, n string) {
+	i := g.materialize(g.expr(e.Args[0]))
+	t := &g.f.Tables[e.Imm]
+	j := g.temp()
+	g.line("%s = fuse_index(%s, %dULL);", j, i, len(t.Rows))
+	g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
+	if t.Flat {
+		// A flat table read as rows (not made by the compiler): one row.
+		return fmt.Sprint(g.tabData[e.Imm]), fmt.Sprintf("%dULL", len(t.Rows[0]))
+	}
+	return fmt.Sprintf("tab[%d + 2 * %s]", g.tabRows[e.Imm], j), fmt.Sprintf("tab[%d + 2 * %s]", g.tabRows[e.Imm]+1, j)
+}
+
+// cOp returns C computing op on the operands (C expressions, each used
+// once), exactly as Eval1.
+func cOp(op Op, imm uint64, a []string) string {
+	arg := func(i int) string { return a[i] }
+	switch op {
+	case OpAdd:
+		return arg(0) + " + " + arg(1)
+	case OpSub:
+		return arg(0) + " - " + arg(1)
+	case OpMul:
+		return arg(0) + " * " + arg(1)
+	case OpDiv:
+		return fmt.Sprintf("fuse_div(%s, %s)", arg(0), arg(1))
+	case OpMod:
+		return fmt.Sprintf("fuse_mod(%s, %s)", arg(0), arg(1))
+	case OpAnd:
+		return arg(0) + " & " + arg(1)
+	case OpOr:
+		return arg(0) + " | " + arg(1)
+	case OpXor:
+		return arg(0) + " ^ " + arg(1)
+	case OpShl:
+		return fmt.Sprintf("fuse_shl(%s, %s)", arg(0), arg(1))
+	case OpShr:
+		return fmt.Sprintf("fuse_shr(%s, %s)", arg(0), arg(1))
+	case OpNot:
+		return "~" + arg(0)
+	case OpNeg:
+		return "0 - " + arg(0)
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		cmp := map[Op]string{OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">="}[op]
+		return fmt.Sprintf("(u64)(%s %s %s)", arg(0), cmp, arg(1))
+	case OpLNot:
+		return fmt.Sprintf("(u64)(%s == 0)", arg(0))
+	case OpBool:
+		return fmt.Sprintf("(u64)(%s != 0)", arg(0))
+	case OpSelect:
+		return fmt.Sprintf("%s ? %s : %s", arg(0), arg(1), arg(2))
+	case OpPopcount:
+		return fmt.Sprintf("FUSE_POPC(%s)", arg(0))
+	case opPopAndK:
+		return fmt.Sprintf("FUSE_POPC(%s & %#xULL)", arg(0), imm)
+	case opXorShrK:
+		return fmt.Sprintf("fuse_xshr(%s, %d)", arg(0), imm)
+	case opXorShlK:
+		return fmt.Sprintf("fuse_xshl(%s, %d)", arg(0), imm)
+	case opXorShrMul:
+		return fmt.Sprintf("fuse_xshr(%s, %d) * %s", arg(0), imm, arg(1))
+	case opXorShlMul:
+		return fmt.Sprintf("fuse_xshl(%s, %d) * %s", arg(0), imm, arg(1))
+	case OpBsf:
+		return fmt.Sprintf("FUSE_CTZ(%s)", arg(0))
+	case OpBsr:
+		return fmt.Sprintf("63ULL - FUSE_CLZ(%s)", arg(0))
+	case OpLsb:
+		return fmt.Sprintf("fuse_lsb(%s)", arg(0))
+	case OpRotl:
+		return fmt.Sprintf("fuse_rot(%s, %s, %d)", arg(0), arg(1), imm)
+	case OpRotr:
+		return fmt.Sprintf("fuse_rot(%s, 0 - %s, %d)", arg(0), arg(1), imm)
+	case OpReverse:
+		return fmt.Sprintf("fuse_shr(fuse_rev64(%s), %d)", arg(0), 64-imm)
+	case OpSwapBytes:
+		return fmt.Sprintf("fuse_shr(fuse_bswap64(%s), %d)", arg(0), 64-imm)
+	case OpPdep:
+		return fmt.Sprintf("fuse_pdep(%s, %s)", arg(0), arg(1))
+	case OpPext:
+		return fmt.Sprintf("fuse_pext(%s, %s)", arg(0), arg(1))
+	case OpDeltaSwap:
+		return fmt.Sprintf("fuse_delta_swap(%s, %s, %s)", arg(0), arg(1), arg(2))
+	case OpParity:
+		return fmt.Sprintf("FUSE_POPC(%s) & 1", arg(0))
+	case OpGray:
+		return fmt.Sprintf("fuse_xshr(%s, 1)", arg(0))
+	case OpGrayInv:
+		return fmt.Sprintf("fuse_gray_inv(%s)", arg(0))
+	case OpMin:
+		return fmt.Sprintf("fuse_min(%s, %s)", arg(0), arg(1))
+	case OpMax:
+		return fmt.Sprintf("fuse_max(%s, %s)", arg(0), arg(1))
+	case OpAbs:
+		return fmt.Sprintf("fuse_abs(%s)", arg(0))
+	}
+	panic("fuse: no C for " + opName(op))
+}
+
+// funcKernel is the CUDA kernel around fused_func: the grid-stride loop of
+// kernel, with each thread's state at state + thread * CStateWords words,
+// the tables at tab and the stop flag at stop (host memory the card reads).
+// Under first, a thread stops at the first position after the least hit
+// found so far by any thread.
+const funcKernel = `
+FUSE_EXTERN __global__ void fuse_run_func(u64 method, u64 kind, u64 start, u64 step,
+		u64 a0, u64 a1, u64 a2, u64 base, u64 n, u64 out, u64 acc, u64 state, u64 tab, u64 stopp) {
+	const u64 *x0 = (const u64 *)a0, *x1 = (const u64 *)a1, *x2 = (const u64 *)a2;
+	u64 *res = (u64 *)out, *ac = (u64 *)acc;
+	u64 lo = method == 3 ? ~0ULL : 0, hi = 0, first = ~0ULL, bad = ~0ULL;
+	u64 stride = (u64)gridDim.x * blockDim.x;
+	u64 tid = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+	u64 *sc = state ? (u64 *)state + tid * FUSE_STATE_WORDS : (u64 *)0;
+	u64 fuel = FUSE_POLL_EVERY;
+	volatile int *stop = (volatile int *)stopp;
+	for (u64 i = tid; i < n; i += stride) {
+		u64 pos = base + i;
+		if (method == 5 && pos > ((volatile u64 *)ac)[2]) break;
+		u64 p0 = kind == 0 ? start + pos * step : x0[i];
+		u64 p1 = x1 ? x1[i] : 0, p2 = x2 ? x2[i] : 0;
+		u64 r = 0;
+		int s = fused_func(p0, p1, p2, sc, (const u64 *)tab, stop, &fuel, &r);
+		if (s == 1) break; /* stopped: the host knows why */
+		if (s != 0) { if (pos < bad) bad = pos; continue; }
+		switch (method) {
+		case 0: case 6: res[i] = r; break;               /* map; filter keeps the results */
+		case 1: lo += r != 0; break;                     /* count */
+		case 2: { u64 s2 = lo + r; hi += s2 < lo; lo = s2; break; } /* sum */
+		case 3: if (r < lo) lo = r; break;               /* min */
+		case 4: if (r > lo) lo = r; break;               /* max */
+		case 5: if (r != 0 && pos < first) { first = pos; atomicMin(&ac[2], first); } break; /* first */
+		}
+	}
+	switch (method) {
+	case 1: if (lo) atomicAdd(&ac[0], lo); break;
+	case 2: { u64 old = atomicAdd(&ac[0], lo); if (old + lo < old) hi++; if (hi) atomicAdd(&ac[1], hi); break; }
+	case 3: atomicMin(&ac[0], lo); break;
+	case 4: atomicMax(&ac[0], lo); break;
+	}
+	if (bad != ~0ULL) atomicMin(&ac[3], bad);
+}
+`
+
+// FuncCUDASource returns the CUDA C of the kernel fuse_run_func running f
+// over a slice of a space (for NVRTC). Its arguments are words: method,
+// kind (KindRange or KindArray), start and step of a range, the three
+// parameter arrays (0 where absent), base (the position of the slice's
+// first item), n, the results (map, filter), the accumulator (AccWords
+// words, as for CUDASource's fuse_run), the states (CStateWords(f) words per
+// thread of the grid, zero at first), the tables (CTableWords) and the stop
+// flag (an int the host sets to end the run; 0 for none). A failing item's
+// position goes to the accumulator's AccErr; the host recomputes its error.
+// Compiled as C with the shims of the tests, the same text runs on the CPU.
+func FuncCUDASource(f *Func) string {
+	return "#ifndef FUSE_EXTERN\n#define FUSE_EXTERN extern \"C\"\n#endif\n" +
+		FuncC(f, CUDA) + fmt.Sprintf("#define FUSE_STATE_WORDS %dULL\n", CStateWords(f)) + funcKernel
+}

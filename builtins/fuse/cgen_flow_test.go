@@ -1,0 +1,378 @@
+package fuse_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/internal/randfunc"
+	fusescript "github.com/bitsh/bitsh/builtins/fuse/internal/script"
+)
+
+// cOut is what fused_func gave for one item: a status and a word.
+type cOut struct {
+	status int
+	val    uint64
+}
+
+// evalOut is what FuncC promises for the item: Eval's result in the
+// statuses of the generated code.
+func evalOut(st *fuse.FlowState, in []uint64) cOut {
+	res, err := st.Eval(in)
+	var fe *fuse.FlowError
+	switch {
+	case err == nil:
+		return cOut{fuse.CReturned, res}
+	case errors.As(err, &fe):
+		return cOut{fuse.CFailed + fe.Check, fe.Value}
+	case errors.Is(err, fuse.ErrStopped):
+		return cOut{fuse.CStopped, 0}
+	}
+	return cOut{fuse.CNoReturn, 0}
+}
+
+func needCC(t *testing.T) string {
+	t.Helper()
+	cc := fuse.CCompiler()
+	if cc == "" {
+		t.Skip("no C compiler (cc, gcc or clang; or $CC) found: the generated C of fused functions is not checked")
+	}
+	return cc
+}
+
+// runProgram compiles C source and returns what it prints.
+func runProgram(t *testing.T, cc, src, opt string) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.c")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "f")
+	if out, err := exec.Command(cc, opt, "-w", "-o", exe, file).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cc, err, out)
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", exe, err)
+	}
+	return string(out)
+}
+
+func words(ws []uint64) string {
+	var b strings.Builder
+	for _, w := range ws {
+		fmt.Fprintf(&b, "%#xULL, ", w)
+	}
+	b.WriteString("0")
+	return b.String()
+}
+
+// cCase is a function and the inputs to run it on.
+type cCase struct {
+	name   string
+	f      *fuse.Func
+	inputs [][]uint64
+}
+
+// runFuncsC runs every case's fused_func, all in one C program, on its
+// inputs (one state and one fuel count per function, carried from item to
+// item), with the stop flag set to stop, and returns the outputs.
+func runFuncsC(t *testing.T, cc string, cases []cCase, stop bool, opt string) [][]cOut {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("#include <stdio.h>\n")
+	for k, c := range cases {
+		fmt.Fprintf(&b, "#define fused_func fused_func_%d\n%s#undef fused_func\n", k, fuse.FuncC(c.f, fuse.C))
+		fmt.Fprintf(&b, "static const u64 tab_%d[] = {%s};\n", k, words(fuse.CTableWords(c.f)))
+		fmt.Fprintf(&b, "static u64 state_%d[%d];\n", k, fuse.CStateWords(c.f)+1)
+		fmt.Fprintf(&b, "static const u64 in_%d[][3] = {", k)
+		for _, in := range c.inputs {
+			p := [3]uint64{}
+			copy(p[:], in)
+			fmt.Fprintf(&b, "{%#xULL, %#xULL, %#xULL}, ", p[0], p[1], p[2])
+		}
+		b.WriteString("{0, 0, 0}};\n")
+		// A function per case: one huge main would be slow to compile.
+		fmt.Fprintf(&b, "__attribute__((noinline)) static void run_%d(volatile int *stop) {\n", k)
+		fmt.Fprintf(&b, "\tu64 fuel = FUSE_POLL_EVERY;\n\tfor (int i = 0; i < %d; i++) { u64 r = 0; int s = fused_func_%d(in_%d[i][0], in_%d[i][1], in_%d[i][2], state_%d, tab_%d, stop, &fuel, &r); printf(\"%%d %%llu\\n\", s, r); }\n}\n",
+			len(c.inputs), k, k, k, k, k, k)
+	}
+	b.WriteString("int main(void) {\n")
+	fmt.Fprintf(&b, "\tstatic volatile int stop = %d;\n", map[bool]int{false: 0, true: 1}[stop])
+	for k := range cases {
+		fmt.Fprintf(&b, "\trun_%d(&stop);\n", k)
+	}
+	b.WriteString("\treturn 0;\n}\n")
+	lines := strings.Split(strings.TrimSpace(runProgram(t, cc, b.String(), opt)), "\n")
+	outs := make([][]cOut, len(cases))
+	for k, c := range cases {
+		outs[k] = make([]cOut, len(c.inputs))
+		for i := range c.inputs {
+			if len(lines) == 0 {
+				t.Fatalf("the C program printed too few lines")
+			}
+			if _, err := fmt.Sscan(lines[0], &outs[k][i].status, &outs[k][i].val); err != nil {
+				t.Fatalf("%q: %v", lines[0], err)
+			}
+			lines = lines[1:]
+		}
+	}
+	return outs
+}
+
+// compareC runs the cases as C and under Eval (a fresh state each, polled
+// as the C program is) and reports every difference; it returns the
+// number of items compared.
+func compareC(t *testing.T, cc string, cases []cCase, stop bool, opt string) int {
+	t.Helper()
+	outs := runFuncsC(t, cc, cases, stop, opt)
+	n := 0
+	for k, c := range cases {
+		st := c.f.NewState(func() bool { return stop })
+		for i, in := range c.inputs {
+			want := evalOut(st, in)
+			if outs[k][i] != want {
+				t.Errorf("%s%v: C gives status %d value %#x; Eval status %d value %#x\n%s", c.name, in, outs[k][i].status, outs[k][i].val, want.status, want.val, c.f)
+				break
+			}
+			n++
+		}
+	}
+	return n
+}
+
+func compileScript(t *testing.T, src string) *fuse.Func {
+	t.Helper()
+	s, err := fusescript.Load(src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	return f
+}
+
+// edgeInputs are words where the ops change behaviour, with random ones.
+func edgeInputs(r *rand.Rand, n, params int) [][]uint64 {
+	edges := []uint64{0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 65, 127, 255, 1 << 31, 1 << 32, 1<<63 - 1, 1 << 63, 1<<63 + 1, ^uint64(0), ^uint64(1), 0x5555555555555555, 0xffff}
+	out := make([][]uint64, n)
+	for i := range out {
+		in := make([]uint64, params)
+		for j := range in {
+			switch r.IntN(3) {
+			case 0:
+				in[j] = edges[r.IntN(len(edges))]
+			case 1:
+				in[j] = r.Uint64N(70)
+			default:
+				in[j] = r.Uint64()
+			}
+		}
+		out[i] = in
+	}
+	return out
+}
+
+func konst(x uint64) *fuse.Expr { return &fuse.Expr{Op: fuse.OpConst, Imm: x, Check: -1} }
+func param(i int) *fuse.Expr    { return &fuse.Expr{Op: fuse.OpVar, Imm: uint64(i), Check: -1} }
+func op(o fuse.Op, imm uint64, chk int, args ...*fuse.Expr) *fuse.Expr {
+	return &fuse.Expr{Op: o, Imm: imm, Args: args, Check: chk}
+}
+
+// opCases returns a Func per expression op (and per width or check where
+// the op has them), each returning the op on its three parameters.
+func opCases() []cCase {
+	type oc struct {
+		op    fuse.Op
+		imm   uint64
+		check fuse.CheckKind
+		cimm  uint64
+		ary   int
+	}
+	none := fuse.CheckKind(255)
+	var ocs []oc
+	for o := fuse.OpAdd; o <= fuse.OpGrayInv; o++ {
+		switch o {
+		case fuse.OpNot, fuse.OpNeg, fuse.OpLNot, fuse.OpBool, fuse.OpPopcount, fuse.OpBsf, fuse.OpBsr, fuse.OpLsb, fuse.OpParity, fuse.OpGray, fuse.OpGrayInv:
+			ocs = append(ocs, oc{op: o, check: none, ary: 1})
+		case fuse.OpSelect, fuse.OpDeltaSwap:
+			ocs = append(ocs, oc{op: o, check: none, ary: 3})
+		case fuse.OpRotl, fuse.OpRotr:
+			for _, w := range []uint64{8, 16, 32, 64} {
+				ocs = append(ocs, oc{op: o, imm: w, check: none, ary: 2}, oc{op: o, imm: w, check: fuse.CheckFits, cimm: w, ary: 2})
+			}
+		case fuse.OpReverse, fuse.OpSwapBytes:
+			for _, w := range []uint64{8, 16, 32, 64} {
+				ocs = append(ocs, oc{op: o, imm: w, check: none, ary: 1}, oc{op: o, imm: w, check: fuse.CheckFits, cimm: w, ary: 1})
+			}
+		default:
+			ocs = append(ocs, oc{op: o, check: none, ary: 2})
+		}
+	}
+	ocs = append(ocs,
+		oc{op: fuse.OpDiv, check: fuse.CheckNonZero, ary: 2}, oc{op: fuse.OpMod, check: fuse.CheckNonZero, ary: 2},
+		oc{op: fuse.OpBsf, check: fuse.CheckNonZero, ary: 1}, oc{op: fuse.OpBsr, check: fuse.CheckNonZero, ary: 1},
+		oc{op: fuse.OpDeltaSwap, check: fuse.CheckDelta, ary: 3},
+		oc{op: fuse.OpMin, check: none, ary: 2}, oc{op: fuse.OpMax, check: none, ary: 2}, oc{op: fuse.OpAbs, check: none, ary: 1},
+		oc{op: fuse.OpAndThen, check: none, ary: 2}, oc{op: fuse.OpOrElse, check: none, ary: 2}, oc{op: fuse.OpCond, check: none, ary: 3})
+	r := rand.New(rand.NewPCG(7, 8))
+	var cases []cCase
+	for _, o := range ocs {
+		f := &fuse.Func{Params: 3, Vars: 3}
+		chk := -1
+		if o.check != none {
+			f.Checks = []fuse.Check{{Kind: o.check, Imm: o.cimm, Msg: "check"}}
+			chk = 0
+		}
+		args := []*fuse.Expr{param(0), param(1), param(2)}[:o.ary]
+		if o.op == fuse.OpDeltaSwap && o.check == none {
+			// Unchecked, delta_swap is defined for every delta.
+			args[2] = op(fuse.OpAnd, 0, -1, param(2), konst(127))
+		}
+		f.Body = []fuse.Stmt{{Kind: fuse.SReturn, X: op(o.op, o.imm, chk, args...)}}
+		name := fmt.Sprintf("%s/%d/check%d", o.op, o.imm, o.check)
+		if o.op >= fuse.OpVar {
+			name = fmt.Sprintf("flow op %d", o.op)
+		}
+		inputs := edgeInputs(r, 200, 3)
+		if o.op == fuse.OpDeltaSwap && o.check != none {
+			// Valid (mask, delta) pairs now and then.
+			for i := 0; i < len(inputs); i += 3 {
+				d := r.Uint64N(64)
+				inputs[i][1] = r.Uint64() >> d & (^uint64(0) >> (64 - max(d, 1)))
+				inputs[i][2] = d
+			}
+		}
+		cases = append(cases, cCase{name, f, inputs})
+	}
+	return cases
+}
+
+// TestFuncCOps: each expression op, with and without its checks, computes
+// in the generated C what Eval computes, and fails with the same check and
+// value.
+func TestFuncCOps(t *testing.T) {
+	cc := needCC(t)
+	n := compareC(t, cc, opCases(), false, "-O2")
+	t.Logf("%d items compared", n)
+}
+
+// irCases are Funcs written as IR, for what the compiler does not make:
+// a continue of an outer loop, a select, a flat table read by row, a check
+// without a message (-1), a fail with a value, a body without return.
+func irCases() []cCase {
+	v := param
+	asg := func(i int, x *fuse.Expr) fuse.Stmt { return fuse.Stmt{Kind: fuse.SAssign, Var: i, X: x} }
+	add := func(a, b *fuse.Expr) *fuse.Expr { return op(fuse.OpAdd, 0, -1, a, b) }
+	r := rand.New(rand.NewPCG(9, 10))
+	var cases []cCase
+	// for i in range(8): for j in range(8): if j > i: continue outer; s += i*8+j
+	outer := &fuse.Func{Params: 1, Vars: 4, Labels: 2}
+	outer.Body = []fuse.Stmt{
+		asg(1, v(0)),
+		{Kind: fuse.SForRange, Var: 2, X: konst(0), Y: op(fuse.OpAnd, 0, -1, v(0), konst(15)), Z: konst(1), Label: 0, Check: -1, Body: []fuse.Stmt{
+			{Kind: fuse.SForRange, Var: 3, X: konst(0), Y: konst(8), Z: konst(1), Label: 1, Check: -1, Body: []fuse.Stmt{
+				{Kind: fuse.SIf, X: op(fuse.OpGt, 0, -1, v(3), v(2)), Body: []fuse.Stmt{{Kind: fuse.SContinue, Label: 0}}},
+				{Kind: fuse.SIf, X: op(fuse.OpEq, 0, -1, v(3), konst(6)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: 0}}},
+				asg(1, op(fuse.OpMul, 0, -1, add(v(1), op(fuse.OpSelect, 0, -1, op(fuse.OpBool, 0, -1, v(3)), v(2), konst(77))), konst(3))),
+			}},
+		}},
+		{Kind: fuse.SReturn, X: v(1)},
+	}
+	cases = append(cases, cCase{"continue outer", outer, edgeInputs(r, 100, 1)})
+	// A flat table read as rows, and a row table read flat; index checks
+	// of -1 (no message).
+	tabs := &fuse.Func{Params: 2, Vars: 2, Tables: []fuse.Table{{Name: "F", Flat: true, Rows: [][]uint64{{5, 6, 7}}}, {Name: "R", Rows: [][]uint64{{1}, {}, {2, 3, 4}}}}}
+	tabs.Body = []fuse.Stmt{{Kind: fuse.SReturn, X: add(add(
+		op(fuse.OpLoad2, 0, -1, op(fuse.OpAnd, 0, -1, v(0), konst(1)), v(1)),
+		op(fuse.OpLoad, 1, -1, op(fuse.OpAnd, 0, -1, v(1), konst(3)))),
+		op(fuse.OpRowLen, 1, -1, op(fuse.OpMod, 0, -1, v(0), konst(4))))}}
+	tin := edgeInputs(r, 300, 2)
+	for i := range tin {
+		tin[i][0], tin[i][1] = tin[i][0]%5-2, tin[i][1]%9-4
+	}
+	cases = append(cases, cCase{"tables", tabs, tin})
+	// fail with a value; a body that ends without return.
+	fail := &fuse.Func{Params: 1, Vars: 1, Checks: []fuse.Check{{Kind: fuse.CheckReturned, Msg: "x"}}}
+	fail.Body = []fuse.Stmt{
+		{Kind: fuse.SIf, X: op(fuse.OpAnd, 0, -1, v(0), konst(1)), Body: []fuse.Stmt{{Kind: fuse.SFail, Check: 0, X: add(v(0), konst(1))}}},
+		{Kind: fuse.SIf, X: op(fuse.OpAnd, 0, -1, v(0), konst(2)), Body: []fuse.Stmt{{Kind: fuse.SFail, Check: 0}}},
+		{Kind: fuse.SIf, X: op(fuse.OpAnd, 0, -1, v(0), konst(4)), Body: []fuse.Stmt{{Kind: fuse.SReturn, X: v(0)}}},
+	}
+	cases = append(cases, cCase{"fail", fail, edgeInputs(r, 100, 1)})
+	// A scratch array: stores, fresh, reads before and after; a store
+	// whose index check is -1.
+	scr := &fuse.Func{Params: 2, Vars: 3, Scratch: []fuse.Scratch{{Name: "a", Len: 5, Init: 9}}, Checks: []fuse.Check{{Kind: fuse.CheckIndex, Msg: "a"}}, Labels: 1}
+	sread := func(i *fuse.Expr) *fuse.Expr { return op(fuse.OpScratch, 0, 0, i) }
+	scr.Body = []fuse.Stmt{
+		{Kind: fuse.SFresh, Arr: 0},
+		{Kind: fuse.SStore, Arr: 0, X: op(fuse.OpMod, 0, -1, v(0), konst(7)), Y: v(1), Check: -1},
+		asg(2, sread(op(fuse.OpMod, 0, -1, v(1), konst(5)))),
+		{Kind: fuse.SForBits, Var: 1, X: op(fuse.OpAnd, 0, -1, v(0), konst(0x3c)), Label: 0, Body: []fuse.Stmt{
+			{Kind: fuse.SStore, Arr: 0, X: op(fuse.OpSub, 0, -1, konst(0), op(fuse.OpShr, 0, -1, v(1), konst(1))), Y: add(v(1), sread(konst(0))), Check: 0},
+			{Kind: fuse.SIf, X: op(fuse.OpEq, 0, -1, v(1), konst(4)), Body: []fuse.Stmt{{Kind: fuse.SFresh, Arr: 0}}},
+		}},
+		{Kind: fuse.SReturn, X: add(v(2), add(sread(konst(0)), add(sread(konst(1)), sread(konst(4)))))},
+	}
+	cases = append(cases, cCase{"scratch", scr, edgeInputs(r, 300, 2)})
+	return cases
+}
+
+// TestFuncCConstructs runs the constructs of the fused language (the
+// shared Starlark cases, compiled) and IR written by hand as C and
+// compares them with Eval.
+func TestFuncCConstructs(t *testing.T) {
+	cc := needCC(t)
+	var cases []cCase
+	for _, tc := range fusescript.Constructs {
+		cases = append(cases, cCase{tc.Name, compileScript(t, tc.Src), fusescript.Inputs(300, tc.Params, tc.Small)})
+	}
+	cases = append(cases, irCases()...)
+	n := compareC(t, cc, cases, false, "-O1")
+	t.Logf("%d items compared", n)
+}
+
+// TestFuncCStops: a while that never ends stops at a poll once the flag
+// is set, as Eval stops when its poll says so.
+func TestFuncCStops(t *testing.T) {
+	cc := needCC(t)
+	f := compileScript(t, `
+def f(x):
+    n = 0
+    while x | 1:
+        n += 1
+    return n
+`)
+	n := compareC(t, cc, []cCase{{"endless", f, [][]uint64{{0}, {1}}}}, true, "-O1")
+	if n != 2 {
+		t.Fatalf("%d items compared", n)
+	}
+}
+
+// TestFuncCRandom compares the C of random functions (package randfunc)
+// with Eval, with many functions in one C program.
+func TestFuncCRandom(t *testing.T) {
+	cc := needCC(t)
+	funcs, inputs := 60, 60
+	if testing.Short() {
+		funcs = 20
+	}
+	var cases []cCase
+	for seed := uint64(0); seed < uint64(funcs); seed++ {
+		r := rand.New(rand.NewPCG(seed, 0xc0de))
+		src := randfunc.Source(r)
+		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, inputs, 2)})
+	}
+	// -O0: the random functions are many, and gcc at -O1 takes seconds.
+	n := compareC(t, cc, cases, false, "-O0")
+	t.Logf("%d items of %d functions compared", n, funcs)
+}
