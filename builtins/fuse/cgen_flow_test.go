@@ -376,3 +376,146 @@ func TestFuncCRandom(t *testing.T) {
 	n := compareC(t, cc, cases, false, "-O0")
 	t.Logf("%d items of %d functions compared", n, funcs)
 }
+
+// TestFuncCUDAKernelAsC runs the CUDA kernel of fused functions, compiled
+// as C with the shim of the straight-line kernel's test, over a small grid
+// (3 blocks of 4 threads: the grid-stride loop, the per-thread states and
+// reductions are exercised) for both space kinds and every method, and
+// compares the accumulator and the results with Eval item by item. This is
+// how the GPU path of a Func is checked where no GPU is at hand.
+func TestFuncCUDAKernelAsC(t *testing.T) {
+	cc := needCC(t)
+	var cases []cCase
+	for _, tc := range fusescript.Constructs {
+		if tc.Params <= 3 {
+			cases = append(cases, cCase{tc.Name, compileScript(t, tc.Src), fusescript.Inputs(90, tc.Params, tc.Small)})
+		}
+	}
+	for seed := uint64(0); seed < 4; seed++ {
+		r := rand.New(rand.NewPCG(seed, 0xc0de))
+		src := randfunc.Source(r)
+		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, 90, 2)})
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	compared := 0
+	for _, c := range cases {
+		f := c.f
+		n := len(c.inputs)
+		base := uint64(r.IntN(100))
+		start, step := c.inputs[0][0]%8, uint64(1+r.IntN(2))
+		cols := make([][]uint64, 3)
+		for i := range cols {
+			cols[i] = make([]uint64, n)
+			for j, in := range c.inputs {
+				if i < len(in) {
+					cols[i][j] = in[i]
+				}
+			}
+		}
+		var src strings.Builder
+		src.WriteString(fuse.CUDAShim)
+		src.WriteString("#include <string.h>\n")
+		src.WriteString(fuse.FuncCUDASource(f))
+		fmt.Fprintf(&src, "static const u64 tab[] = {%s};\n", words(fuse.CTableWords(f)))
+		fmt.Fprintf(&src, "static u64 state[%d];\n", 12*fuse.CStateWords(f)+1)
+		for i, col := range cols {
+			fmt.Fprintf(&src, "static u64 x%d[] = {%s};\n", i, words(col))
+		}
+		fmt.Fprintf(&src, "static u64 out[%d];\n", n)
+		src.WriteString("int main(void) {\n\tstatic volatile int stop = 0;\n\tgridDim.x = 3; blockDim.x = 4;\n")
+		src.WriteString("\tfor (int kind = 0; kind < 2; kind++) for (int m = 0; m < 7; m++) {\n")
+		src.WriteString("\t\tu64 acc[4] = {m == 3 ? ~0ULL : 0, 0, ~0ULL, ~0ULL};\n\t\tmemset(out, 0, sizeof out);\n")
+		src.WriteString("\t\tfor (unsigned b = 0; b < 3; b++) for (unsigned t = 0; t < 4; t++) {\n\t\t\tblockIdx.x = b; threadIdx.x = t;\n")
+		x1, x2 := "0", "0"
+		if f.Params > 1 {
+			x1 = "(u64)x1"
+		}
+		if f.Params > 2 {
+			x2 = "(u64)x2"
+		}
+		fmt.Fprintf(&src, "\t\t\tfuse_run_func(m, kind, %#xULL, %#xULL, (u64)x0, %s, %s, %d, %d, (u64)out, (u64)acc, (u64)state, (u64)tab, (u64)&stop);\n", start, step, x1, x2, base, n)
+		src.WriteString("\t\t}\n\t\tprintf(\"%llu %llu %llu %llu\", acc[0], acc[1], acc[2], acc[3]);\n")
+		fmt.Fprintf(&src, "\t\tfor (int i = 0; i < %d; i++) printf(\" %%llu\", out[i]);\n", n)
+		src.WriteString("\t\tprintf(\"\\n\");\n\t}\n\treturn 0;\n}\n")
+		lines := strings.Split(strings.TrimSpace(runProgram(t, cc, src.String(), "-O1")), "\n")
+		if len(lines) != 14 {
+			t.Fatalf("%s: %d lines of output", c.name, len(lines))
+		}
+		st := f.NewState(nil)
+		for kind := 0; kind < 2; kind++ {
+			// What each item gives under Eval.
+			outs := make([]cOut, n)
+			for i := range outs {
+				in := []uint64{cols[0][i], cols[1][i], cols[2][i]}[:f.Params]
+				if kind == fuse.KindRange {
+					in[0] = start + (base+uint64(i))*step
+				}
+				outs[i] = evalOut(st, in)
+			}
+			for m := 0; m < 7; m++ {
+				fs := strings.Fields(lines[kind*7+m])
+				got := make([]uint64, len(fs))
+				for i, s := range fs {
+					fmt.Sscan(s, &got[i])
+				}
+				acc, res := got[:4], got[4:]
+				var lo, hi uint64
+				if m == 3 {
+					lo = ^uint64(0)
+				}
+				first, bad := ^uint64(0), ^uint64(0)
+				for i, o := range outs {
+					pos := base + uint64(i)
+					if o.status != fuse.CReturned {
+						bad = min(bad, pos)
+						continue
+					}
+					switch m {
+					case 0, 6:
+						if res[i] != o.val {
+							t.Fatalf("%s kind %d method %d: item %d gives %#x on the kernel, %#x under Eval", c.name, kind, m, i, res[i], o.val)
+						}
+					case 1:
+						lo += b2w(o.val != 0)
+					case 2:
+						s := lo + o.val
+						hi += b2w(s < lo)
+						lo = s
+					case 3:
+						lo = min(lo, o.val)
+					case 4:
+						lo = max(lo, o.val)
+					case 5:
+						if o.val != 0 {
+							first = min(first, pos)
+						}
+					}
+				}
+				what := fmt.Sprintf("%s kind %d method %d", c.name, kind, m)
+				switch {
+				case m == 5 && first < bad:
+					if acc[fuse.AccFirst] != first || acc[fuse.AccErr] < first {
+						t.Fatalf("%s: kernel first %d error %d; Eval first %d", what, acc[fuse.AccFirst], acc[fuse.AccErr], first)
+					}
+				case m == 5:
+					if acc[fuse.AccErr] != bad {
+						t.Fatalf("%s: kernel first %d error %d; Eval error %d", what, acc[fuse.AccFirst], acc[fuse.AccErr], bad)
+					}
+				default:
+					if acc[fuse.AccErr] != bad || acc[fuse.AccLo] != lo || acc[fuse.AccHi] != hi {
+						t.Fatalf("%s: kernel acc %#x; Eval lo %#x hi %#x error %d", what, acc, lo, hi, bad)
+					}
+				}
+				compared++
+			}
+		}
+	}
+	t.Logf("%d (function, kind, method) runs compared", compared)
+}
+
+func b2w(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
