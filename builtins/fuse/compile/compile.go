@@ -183,7 +183,7 @@ func (c *compiler) emit(s fuse.Stmt) { *c.out = append(*c.out, s) }
 func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, format string, args ...any) int {
 	msg := fmt.Sprintf(format, args...)
 	if c.sc != nil && c.sc.retLabel >= 0 {
-		msg = "in " + c.sc.src.Name + ": " + msg
+		msg += " (in " + c.sc.src.Name + ")"
 	}
 	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, Line: int(at.Line), Col: int(at.Col)})
 	return len(c.f.Checks) - 1
@@ -337,7 +337,10 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	call, _ := s.X.(*syntax.CallExpr)
 	name, isID := callee(call)
 	hint := "loop over range(...), subsets(M), subsets(M, k) or bits(B)"
-	if !isID || (name != "range" && name != "subsets" && name != "bits") || !c.isBuiltin(name) {
+	if isID && (name == "range" || name == "subsets" || name == "bits") && !c.isBuiltin(name) {
+		return errAt(pos(s.X), "%s here is the script's own %s, not the builtin: rename it to loop over %s(...)", name, name, name)
+	}
+	if !isID || (name != "range" && name != "subsets" && name != "bits") {
 		if tid, ok := s.X.(*syntax.Ident); ok {
 			if b, ok := c.lookupTable(tid); ok == nil && b >= 0 {
 				return errAt(pos(s.X), "a for loop over the table %s is not allowed in a fused function (use for i in range(len(%s)) and %s[i])", tid.Name, tid.Name, tid.Name)
