@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -265,7 +266,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 	var firstErr error
 	texts := srcs.Texts(p.Filename())
 	for i := len(texts) - 1; i >= 0; i-- {
-		file, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
+		file, err := dialect.FileOptions().Parse(p.Filename(), texts[i], 0)
 		if err != nil {
 			continue
 		}

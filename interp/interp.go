@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/bitsh/bitsh/builtins"
+	bitshdialect "github.com/bitsh/bitsh/interp/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
@@ -36,21 +37,13 @@ import (
 // StdlibPrefix is the load prefix of bitsh's embedded stdlib modules.
 const StdlibPrefix = "@stdlib/"
 
-// Options is the Starlark dialect bitsh scripts use.
-var dialect = syntax.FileOptions{
-	Set:             true,
-	While:           true,
-	TopLevelControl: true,
-	GlobalReassign:  true,
-	Recursion:       true,
-}
+// dialect is the Starlark dialect bitsh scripts use (package dialect).
+var dialect = *bitshdialect.FileOptions()
 
 // FileOptions returns the syntax options of bitsh's dialect, for callers
-// that parse bitsh code themselves (the REPL parses input with it).
-func FileOptions() *syntax.FileOptions {
-	opts := dialect
-	return &opts
-}
+// that parse bitsh code themselves (the REPL parses input with it). It is
+// dialect.FileOptions.
+func FileOptions() *syntax.FileOptions { return bitshdialect.FileOptions() }
 
 // An Option configures an Interp.
 type Option func(*Interp)
