@@ -498,7 +498,7 @@ func (k *kernel) inspect(sock zmq4.Socket, m *message) {
 	json.Unmarshal(m.Content, &req)
 	name := nameAt(req.Code, len(runePrefix(req.Code, req.CursorPos)))
 	content := map[string]any{"status": "ok", "found": false, "data": map[string]any{}, "metadata": map[string]any{}}
-	if doc, ok := docOf(name); ok {
+	if doc, ok := tooling.DocOf(k.in, name); ok {
 		content["found"] = true
 		content["data"] = map[string]any{"text/plain": doc}
 	}
@@ -522,15 +522,6 @@ func nameAt(code string, i int) string {
 		return nameAt(code, start-1)
 	}
 	return strings.Trim(code[start:end], ".")
-}
-
-// docOf returns what help(name) prints, for builtins.
-func docOf(name string) (string, bool) {
-	b, ok := builtins.Lookup(name)
-	if !ok {
-		return "", false
-	}
-	return strings.TrimSpace(b.Doc), true
 }
 
 func (k *kernel) isComplete(sock zmq4.Socket, m *message) {
