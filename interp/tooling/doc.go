@@ -16,6 +16,13 @@ func Doc(name string) (string, bool) {
 	if err != nil || doc == "" {
 		return "", false
 	}
+	if mod, _, ok := strings.Cut(name, "."); ok && !strings.HasPrefix(name, "@") {
+		// help falls back to the module's doc for a member it cannot
+		// find: that is no member's doc.
+		if modDoc, err := builtins.Doc(starlark.String(mod)); err == nil && modDoc == doc {
+			return "", false
+		}
+	}
 	return doc, true
 }
 
