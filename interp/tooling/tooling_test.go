@@ -55,7 +55,7 @@ func TestDiagnostics(t *testing.T) {
 	m := analyze(t, "main.star", mainSrc)
 	want := []string{
 		"main.star:1:26: load: module lib.star has no public name nothere",
-		`main.star:2:6: load: cannot read module "missing.star": open missing.star: file does not exist`,
+		`main.star:2:6: load: cannot read module "missing.star": file does not exist`,
 		"main.star:11:7: popcount: got 2 arguments, want at most 1 (popcount(x))",
 		"main.star:12:7: rotl: unexpected keyword argument size (rotl(x, k, width=64))",
 		"main.star:13:13: chess has no member rook_attacked (did you mean chess.rook_attacks?)",
