@@ -75,8 +75,10 @@ type Checker struct {
 	in          *interp.Interp
 	predeclared starlark.StringDict
 	stdlibNames starlark.StringDict
-	modules     map[string]*Module // by module key
-	loading     []string           // keys being analysed, to report cycles
+	modules     map[string]*Module    // by module key
+	loading     []string              // keys being analysed, to report cycles
+	members     map[string][]string   // a predeclared module's member names
+	signatures  map[string]*Signature // a builtin's signature, nil for none
 }
 
 // NewChecker returns a checker for files run by an interpreter made with
@@ -90,7 +92,36 @@ func NewChecker(opts ...interp.Option) *Checker {
 		predeclared: in.PredeclaredFor(""),
 		stdlibNames: in.PredeclaredFor(interp.StdlibPrefix),
 		modules:     map[string]*Module{},
+		members:     map[string][]string{},
+		signatures:  map[string]*Signature{},
 	}
+}
+
+// memberNames returns the sorted member names of the predeclared module
+// mod, remembered.
+func (c *Checker) memberNames(mod string, ha starlark.HasAttrs) []string {
+	names, ok := c.members[mod]
+	if !ok {
+		names = ha.AttrNames()
+		slices.Sort(names)
+		c.members[mod] = names
+	}
+	return names
+}
+
+// signature returns BuiltinSignature(name), remembered.
+func (c *Checker) signature(name string) (Signature, bool) {
+	sig, ok := c.signatures[name]
+	if !ok {
+		if s, found := BuiltinSignature(name); found {
+			sig = &s
+		}
+		c.signatures[name] = sig
+	}
+	if sig == nil {
+		return Signature{}, false
+	}
+	return *sig, true
 }
 
 // A Module is one analysed file: its text, its syntax tree (nil when it

@@ -56,8 +56,8 @@ func (m *Module) lintMember(d *syntax.DotExpr) {
 	if !ok {
 		return
 	}
-	names := ha.AttrNames()
-	if slices.Contains(names, d.Name.Name) {
+	names := m.c.memberNames(mod, ha)
+	if _, found := slices.BinarySearch(names, d.Name.Name); found {
 		return
 	}
 	msg := fmt.Sprintf("%s has no member %s", mod, d.Name.Name)
@@ -98,7 +98,10 @@ func (m *Module) lintCall(call *syntax.CallExpr) {
 	// range(start, stop)): only bitsh's are checked.
 	b, isBitsh := builtins.Lookup(name)
 	checked := isBitsh && b.Fn != nil || strings.Contains(name, ".")
-	if sig, ok := BuiltinSignature(name); ok && checked {
+	if !checked {
+		return
+	}
+	if sig, ok := m.c.signature(name); ok {
 		if msg := sig.checkCall(call); msg != "" {
 			start, _ := call.Span()
 			m.add(start, Error, msg)
