@@ -9,6 +9,8 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/sourcegraph/jsonrpc2 v0.2.0
+	github.com/tliron/glsp v0.2.2
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 	golang.org/x/term v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
@@ -16,8 +18,6 @@ require (
 
 require (
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
-	github.com/sourcegraph/jsonrpc2 v0.2.0 // indirect
-	github.com/tliron/glsp v0.2.2 // indirect
 	golang.org/x/sync v0.8.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/text v0.15.0 // indirect
