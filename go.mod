@@ -9,7 +9,9 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/sourcegraph/jsonrpc2 v0.2.0
 	github.com/tetratelabs/wazero v1.12.0
+	github.com/tliron/glsp v0.2.2
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
 	golang.org/x/term v0.44.0
 	gopkg.in/yaml.v3 v3.0.1

@@ -10,6 +10,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -350,7 +351,7 @@ func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
 	var out []keptSource
 	texts := srcs.Texts(p.Filename())
 	for i := len(texts) - 1; i >= 0; i-- {
-		file, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(p.Filename(), texts[i], 0)
+		file, err := dialect.FileOptions().Parse(p.Filename(), texts[i], 0)
 		if err != nil {
 			continue
 		}

@@ -36,6 +36,14 @@ func help(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	return starlark.None, nil
 }
 
+// Doc returns what help(v) prints: the docstring of a value (a builtin, a
+// module, a Starlark function with its signature, a fused value) or of a
+// name given as a string ("popcount", "chess.ray", "@stdlib/board.star").
+func Doc(v starlark.Value) (string, error) {
+	doc, err := docOf(v)
+	return strings.TrimSpace(doc), err
+}
+
 // docOf finds the docstring of a value or of a name.
 func docOf(v starlark.Value) (string, error) {
 	var key string
@@ -239,6 +247,10 @@ func signature(fn *starlark.Function) string {
 	}
 	return fn.Name() + "(" + strings.Join(parts, ", ") + ")"
 }
+
+// CleanDoc returns a Starlark docstring as help prints it: trimmed, with
+// the common indentation of its lines after the first removed.
+func CleanDoc(doc string) string { return cleanDoc(doc) }
 
 // cleanDoc trims a docstring and removes the common indentation of its
 // lines after the first, as Python's inspect.cleandoc does.

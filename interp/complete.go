@@ -58,6 +58,15 @@ func (in *Interp) Completions(before string) (names []string, partial string) {
 			names = ha.AttrNames()
 		}
 	}
+	return MatchCompletions(names, word), word
+}
+
+// MatchCompletions is the rule that picks completions from candidate
+// names: those that start with word, without the private ones (a leading
+// underscore) unless word starts with one, sorted and without repeats. It
+// reorders names in place. Every completer (the REPL, the notebook
+// kernel, the language server) applies it.
+func MatchCompletions(names []string, word string) []string {
 	slices.Sort(names)
 	names = slices.Compact(names)
 	out := names[:0]
@@ -66,8 +75,12 @@ func (in *Interp) Completions(before string) (names []string, partial string) {
 			out = append(out, n)
 		}
 	}
-	return out, word
+	return out
 }
+
+// Keywords returns the Starlark keywords and constants that completion
+// offers beside names.
+func Keywords() []string { return slices.Clone(keywords) }
 
 func isWordByte(b byte) bool {
 	return b == '_' || b == '.' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/bitsh/bitsh/builtins"
+	bitshdialect "github.com/bitsh/bitsh/interp/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
@@ -36,21 +37,13 @@ import (
 // StdlibPrefix is the load prefix of bitsh's embedded stdlib modules.
 const StdlibPrefix = "@stdlib/"
 
-// Options is the Starlark dialect bitsh scripts use.
-var dialect = syntax.FileOptions{
-	Set:             true,
-	While:           true,
-	TopLevelControl: true,
-	GlobalReassign:  true,
-	Recursion:       true,
-}
+// dialect is the Starlark dialect bitsh scripts use (package dialect).
+var dialect = *bitshdialect.FileOptions()
 
 // FileOptions returns the syntax options of bitsh's dialect, for callers
-// that parse bitsh code themselves (the REPL parses input with it).
-func FileOptions() *syntax.FileOptions {
-	opts := dialect
-	return &opts
-}
+// that parse bitsh code themselves (the REPL parses input with it). It is
+// dialect.FileOptions.
+func FileOptions() *syntax.FileOptions { return bitshdialect.FileOptions() }
 
 // An Option configures an Interp.
 type Option func(*Interp)
@@ -341,17 +334,11 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	if m, ok := in.modules[key]; ok {
 		return m.globals, m.err
 	}
-	var src []byte
-	predeclared := in.predeclared
-	if strings.HasPrefix(key, StdlibPrefix) {
-		src, err = fs.ReadFile(stdlib.FS, strings.TrimPrefix(key, StdlibPrefix))
-		predeclared = stdlibPredeclared(in.predeclared)
-	} else {
-		src, err = in.readFile(key)
-	}
+	src, err := in.moduleSource(key)
 	if err != nil {
 		return nil, err
 	}
+	predeclared := in.PredeclaredFor(key)
 	in.src.keep(key, src)
 	m := &module{}
 	r.stack = append(r.stack, key)
@@ -369,6 +356,42 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 		in.modules[key] = m
 	}
 	return m.globals, m.err
+}
+
+// ModuleSource returns what load(name) in the module from (a file name,
+// or "<stdin>" for a snippet) would run, by the same rules and with the
+// same errors as a load at run time: the module's key (its path, or
+// "@stdlib/x.star") and its source. It runs nothing. Source tools (bitsh
+// check, the language server) follow loads with it.
+func (in *Interp) ModuleSource(from, name string) (key string, src []byte, err error) {
+	key, err = in.resolve(from, name)
+	if err != nil {
+		return "", nil, err
+	}
+	src, err = in.moduleSource(key)
+	return key, src, err
+}
+
+// moduleSource reads the module of a key resolve returned.
+func (in *Interp) moduleSource(key string) ([]byte, error) {
+	if file, ok := strings.CutPrefix(key, StdlibPrefix); ok {
+		return fs.ReadFile(stdlib.FS, file)
+	}
+	return in.readFile(key)
+}
+
+// PredeclaredFor returns the names predeclared to the module of key, as a
+// new dictionary: the interpreter's, and for stdlib modules also the
+// private helpers they are written with.
+func (in *Interp) PredeclaredFor(key string) starlark.StringDict {
+	if strings.HasPrefix(key, StdlibPrefix) {
+		return stdlibPredeclared(in.predeclared)
+	}
+	d := make(starlark.StringDict, len(in.predeclared))
+	for k, v := range in.predeclared {
+		d[k] = v
+	}
+	return d
 }
 
 // resolve turns a load argument into a module key: "@stdlib/x.star" as is,

@@ -31,3 +31,62 @@ func addressSpaceRoom() int64 {
 	}
 	return int64(lim.Cur) - pages*int64(os.Getpagesize())
 }
+
+// DefaultMemoryBudget is the budget the bitsh command gives a run when
+// -max-memory is not set: 3/4 of the memory the process may use (the
+// machine's, or its cgroup's when lower), leaving the rest to the system
+// and to the garbage above the live heap; under an address-space limit
+// (ulimit -v), at most half the room above what the process has already
+// reserved (about 1.25 GiB at start; the budget holds in twice its size
+// above that, docs/reliability.md). 0 (no budget) where none of these can
+// be read. The result is a whole number of MiB.
+func DefaultMemoryBudget() int64 {
+	mem := meminfoTotal()
+	if cg := readInt("/sys/fs/cgroup/memory.max"); cg > 0 && (mem == 0 || cg < mem) {
+		mem = cg
+	}
+	budget := mem / 4 * 3
+	if room := addressSpaceRoom(); room >= 0 {
+		room /= 2
+		if room < 64<<20 {
+			room = 64 << 20
+		}
+		if budget == 0 || room < budget {
+			budget = room
+		}
+	}
+	// Round down to a whole MiB so that messages print a plain size.
+	return budget &^ (1<<20 - 1)
+}
+
+// meminfoTotal returns MemTotal from /proc/meminfo, in bytes (0 if unknown).
+func meminfoTotal() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			fields := strings.Fields(rest)
+			if len(fields) == 0 {
+				return 0
+			}
+			n, _ := strconv.ParseInt(fields[0], 10, 64)
+			if len(fields) > 1 && fields[1] == "kB" {
+				n <<= 10
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// readInt reads a file holding one integer ("max" and errors give 0).
+func readInt(path string) int64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	return n
+}

@@ -6,11 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bitsh/bitsh/interp/dialect"
+
 	"go.starlark.net/syntax"
 )
-
-// parseOptions accepts everything bitsh's dialect does; Doc only reads.
-var parseOptions = syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 
 // Doc returns the help text of the stdlib module file (such as
 // "board.star"): its docstring, then each exported name (a top-level def
@@ -21,7 +20,7 @@ func Doc(file string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no stdlib module %q (there are %s)", file, strings.Join(Modules(), ", "))
 	}
-	f, err := parseOptions.Parse(file, src, 0)
+	f, err := dialect.FileOptions().Parse(file, src, 0)
 	if err != nil {
 		return "", err
 	}

@@ -20,9 +20,9 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/interp"
+	"github.com/bitsh/bitsh/interp/tooling"
 	"github.com/go-zeromq/zmq4"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 const kernelUsage = `usage: bitsh kernel -f CONNECTION_FILE
@@ -398,7 +398,7 @@ func (k *kernel) execute(sock zmq4.Socket, m *message) {
 	k.runMu.Unlock()
 	k.out.begin(m)
 	k.errOut.begin(m)
-	v, err := runCell(ctx, k.in, fmt.Sprintf("<cell %d>", count), req.Code)
+	v, err := tooling.RunCell(ctx, k.in, fmt.Sprintf("<cell %d>", count), req.Code)
 	k.out.end()
 	k.errOut.end()
 	k.runMu.Lock()
@@ -440,51 +440,6 @@ func displayData(v starlark.Value) map[string]any {
 		data["image/svg+xml"] = p.PictureSVG()
 	}
 	return data
-}
-
-// runCell runs a notebook cell: its statements, then, when the last one
-// is an expression, that expression, whose value it returns (as IPython
-// shows a cell's last value).
-func runCell(ctx context.Context, in *interp.Interp, name, code string) (starlark.Value, error) {
-	f, err := interp.FileOptions().Parse(name, code, 0)
-	if err != nil {
-		return nil, err
-	}
-	if len(f.Stmts) == 0 {
-		return starlark.None, nil
-	}
-	last, ok := f.Stmts[len(f.Stmts)-1].(*syntax.ExprStmt)
-	if !ok || len(f.Stmts) == 1 {
-		return in.Exec(ctx, name, code)
-	}
-	start, _ := last.Span()
-	off := offsetOf(code, start)
-	// The expression keeps its line numbers in errors: pad it with the
-	// newlines and indentation that preceded it.
-	head, tail := code[:off], code[off:]
-	if _, err := in.Exec(ctx, name, head); err != nil {
-		return nil, err
-	}
-	pad := strings.Repeat("\n", strings.Count(head, "\n"))
-	return in.Exec(ctx, name, pad+tail)
-}
-
-// offsetOf converts a position (1-based line, rune column) of src into a
-// byte offset.
-func offsetOf(src string, p syntax.Position) int {
-	off := 0
-	for line := int32(1); line < p.Line; line++ {
-		i := strings.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return len(src)
-		}
-		off += i + 1
-	}
-	for c := int32(1); c < p.Col && off < len(src); c++ {
-		_, size := utf8.DecodeRuneInString(src[off:])
-		off += size
-	}
-	return off
 }
 
 // errorText is what printError writes for err, as a string.
@@ -543,7 +498,7 @@ func (k *kernel) inspect(sock zmq4.Socket, m *message) {
 	json.Unmarshal(m.Content, &req)
 	name := nameAt(req.Code, len(runePrefix(req.Code, req.CursorPos)))
 	content := map[string]any{"status": "ok", "found": false, "data": map[string]any{}, "metadata": map[string]any{}}
-	if doc, ok := docOf(name); ok {
+	if doc, ok := tooling.DocOf(k.in, name); ok {
 		content["found"] = true
 		content["data"] = map[string]any{"text/plain": doc}
 	}
@@ -567,15 +522,6 @@ func nameAt(code string, i int) string {
 		return nameAt(code, start-1)
 	}
 	return strings.Trim(code[start:end], ".")
-}
-
-// docOf returns what help(name) prints, for builtins.
-func docOf(name string) (string, bool) {
-	b, ok := builtins.Lookup(name)
-	if !ok {
-		return "", false
-	}
-	return strings.TrimSpace(b.Doc), true
 }
 
 func (k *kernel) isComplete(sock zmq4.Socket, m *message) {

@@ -64,7 +64,7 @@ func versionString() string {
 
 const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
        bitsh [flags] -c CODE [ARGS...]
-       bitsh fmt|check|kernel|merge ...   (each with -h for its usage)
+       bitsh fmt|check|kernel|lsp|merge ...   (each with -h for its usage)
 
 With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).

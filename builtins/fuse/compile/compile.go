@@ -52,6 +52,9 @@ type Options struct {
 	// Known reports whether name is one of bitsh's builtins at all, for
 	// the message that says it cannot be used in a fused function.
 	Known func(name string) bool
+	// CheckOnly compiles without the helpers' sources (for editors and
+	// bitsh check): a helper's call is taken to return a word.
+	CheckOnly bool
 }
 
 // Limits on scratch arrays.
@@ -1363,6 +1366,14 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 	c.inlined++
 	if c.inlined > maxInline {
 		return nil, errAt(pos(e.Fn), "a fused function inlines at most %d helper calls", maxInline)
+	}
+	if c.opt.CheckOnly {
+		for _, a := range e.Args {
+			if _, err := c.word(a); err != nil {
+				return nil, err
+			}
+		}
+		return varExpr(c.newVar()), nil
 	}
 	if c.opt.Helper == nil {
 		return nil, errAt(pos(e.Fn), "%s: calling a helper is not allowed here", name)

@@ -1,4 +1,4 @@
-package main
+package tooling_test
 
 import (
 	"bytes"
@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bitsh/bitsh/interp"
+	"github.com/bitsh/bitsh/interp/dialect"
+	"github.com/bitsh/bitsh/interp/tooling"
 )
 
 // TestFormatRepository formats every .star file of the repository: the
@@ -28,18 +29,18 @@ func TestFormatRepository(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		once, err := formatStar(name, src)
+		once, err := tooling.Format(name, src)
 		if err != nil {
-			t.Errorf("formatStar(%s): %v", name, err)
+			t.Errorf("tooling.Format(%s): %v", name, err)
 			continue
 		}
-		if _, err := interp.FileOptions().Parse(name, once, 0); err != nil {
+		if _, err := dialect.FileOptions().Parse(name, once, 0); err != nil {
 			t.Errorf("formatted %s does not parse: %v", name, err)
 			continue
 		}
-		twice, err := formatStar(name, once)
+		twice, err := tooling.Format(name, once)
 		if err != nil {
-			t.Errorf("formatStar(formatted %s): %v", name, err)
+			t.Errorf("tooling.Format(formatted %s): %v", name, err)
 			continue
 		}
 		if !bytes.Equal(once, twice) {

@@ -1,0 +1,52 @@
+package builtins
+
+import (
+	"errors"
+
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// CheckFuse compiles a def or lambda (fn, a *syntax.DefStmt or a
+// *syntax.LambdaExpr of a parsed file) as fuse(fn) compiles it, without
+// running anything, and returns fuse's own error when it cannot be fused
+// ("fuse: 4:12: ..."), with the position the message names (the zero
+// Position when it names none). free resolves the function's free names
+// to values (a source tool that has not run the file may answer with a
+// stand-in int); callable reports whether a called name is bitsh's builtin
+// rather than the script's own function.
+func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), callable func(name string) bool) (syntax.Position, error) {
+	var params []syntax.Expr
+	var body []syntax.Stmt
+	switch n := fn.(type) {
+	case *syntax.DefStmt:
+		params, body = n.Params, n.Body
+	case *syntax.LambdaExpr:
+		params = n.Params
+		body = []syntax.Stmt{&syntax.ReturnStmt{Return: pos(n.Body), Result: n.Body}}
+	default:
+		return syntax.Position{}, errors.New("fuse: fn: not a lambda or a def")
+	}
+	for _, p := range params {
+		if _, ok := p.(*syntax.Ident); !ok {
+			return pos(p), errors.New("fuse: " + errAt(pos(p), "only plain parameters are allowed in a fused function").Error())
+		}
+	}
+	_, end := fn.Span()
+	if _, err := compileFunc(identParams(params), body, end, free, callable); err == nil {
+		return syntax.Position{}, nil
+	}
+	opts := compileOptions(nil)
+	opts.CheckOnly = true
+	src := &compile.Source{Name: "fn", Params: identParams(params), Body: body, End: end, Free: free, Builtin: callable}
+	_, err := compile.Func(src, opts)
+	if err == nil {
+		return syntax.Position{}, nil
+	}
+	var ce *compile.Error
+	if errors.As(err, &ce) {
+		return ce.Pos, errors.New("fuse: " + err.Error())
+	}
+	return pos(fn), errors.New("fuse: " + err.Error())
+}

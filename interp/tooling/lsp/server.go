@@ -1,0 +1,470 @@
+// Package lsp is bitsh's language server: the Language Server Protocol
+// (3.16) over a byte stream, answering with the source tooling of package
+// tooling. It publishes diagnostics when a document is opened, changed or
+// saved, and answers hover, completion, signature help, go-to-definition
+// and formatting requests. docs/editors.md shows how editors start it
+// (bitsh lsp).
+//
+// The protocol's types and method dispatch are github.com/tliron/glsp's,
+// the connection is github.com/sourcegraph/jsonrpc2's. A message that is
+// not JSON, or not a JSON-RPC message, is answered with a JSON-RPC error
+// and the server reads on; only a stream whose framing is lost (no
+// Content-Length header) ends the connection.
+//
+// The server reads files only below the workspace root, through the same
+// load rules as scripts (interp.WithFS): open documents as the editor has
+// them, other modules from disk.
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/bitsh/bitsh/interp"
+	"github.com/bitsh/bitsh/interp/tooling"
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+	"go.starlark.net/syntax"
+)
+
+// MaxDocument is the largest document the server analyses, in bytes; a
+// larger one gets a single diagnostic saying so.
+const MaxDocument = 8 << 20
+
+// Options configure a server.
+type Options struct {
+	// Root is the workspace directory used when the client names none.
+	Root string
+	// Log receives the server's own errors (os.Stderr when nil).
+	Log io.Writer
+	// Version is reported to the client as the server's version.
+	Version string
+}
+
+// A server is one connection's state.
+type server struct {
+	opts    Options
+	handler protocol.Handler
+	conn    *jsonrpc2.Conn
+
+	mu      sync.Mutex
+	root    string
+	overlay *overlay
+	checker *tooling.Checker
+	docs    map[string]*document // by URI
+}
+
+// A document is an open file as the editor has it.
+type document struct {
+	uri  string
+	name string // its path relative to the root, with slashes
+	text []byte
+	mod  *tooling.Module // the latest analysis
+	good *tooling.Module // the latest analysis that parsed
+}
+
+// Serve runs the language server on rwc until the client sends exit, the
+// stream ends or ctx is cancelled.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	if opts.Log == nil {
+		opts.Log = os.Stderr
+	}
+	s := &server{opts: opts, docs: map[string]*document{}}
+	s.setRoot(opts.Root)
+	s.handler = protocol.Handler{
+		Initialize:                     s.initialize,
+		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:                       func(*glsp.Context) error { return nil },
+		Exit:                           func(*glsp.Context) error { return nil },
+		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		CancelRequest:                  func(*glsp.Context, *protocol.CancelParams) error { return nil },
+		TextDocumentDidOpen:            s.didOpen,
+		TextDocumentDidChange:          s.didChange,
+		TextDocumentDidSave:            s.didSave,
+		TextDocumentDidClose:           s.didClose,
+		TextDocumentHover:              s.hover,
+		TextDocumentCompletion:         s.completion,
+		TextDocumentSignatureHelp:      s.signatureHelp,
+		TextDocumentDefinition:         s.definition,
+		TextDocumentFormatting:         s.formatting,
+		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
+	}
+	stream := jsonrpc2.NewBufferedStream(rwc, &codec{w: rwc, log: opts.Log})
+	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle))
+	select {
+	case <-s.conn.DisconnectNotify():
+	case <-ctx.Done():
+		s.conn.Close()
+	}
+	return nil
+}
+
+// handle dispatches one request or notification through glsp's handler,
+// turning its answers into JSON-RPC errors as glsp's own server does, and
+// a panic into an internal error rather than the end of the server.
+func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(s.opts.Log, "bitsh lsp: panic in %s: %v\n%s", req.Method, p, debug.Stack())
+			result, err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("%s: internal error: %v", req.Method, p)}
+		}
+	}()
+	gc := &glsp.Context{
+		Method: req.Method,
+		Notify: func(method string, params any) {
+			if err := conn.Notify(ctx, method, params); err != nil {
+				fmt.Fprintf(s.opts.Log, "bitsh lsp: %s: %v\n", method, err)
+			}
+		},
+		Call: func(method string, params, result any) {
+			if err := conn.Call(ctx, method, params, result); err != nil {
+				fmt.Fprintf(s.opts.Log, "bitsh lsp: %s: %v\n", method, err)
+			}
+		},
+	}
+	if req.Params != nil {
+		gc.Params = *req.Params
+	} else {
+		gc.Params = []byte("null")
+	}
+	if req.Method == protocol.MethodExit {
+		return nil, conn.Close()
+	}
+	r, validMethod, validParams, err := s.handler.Handle(gc)
+	switch {
+	case !validMethod:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
+	case !validParams:
+		msg := "invalid params for " + req.Method
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+	case err != nil:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
+	}
+	return r, nil
+}
+
+// setRoot makes dir the workspace: the checker reads modules below it.
+func (s *server) setRoot(dir string) {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	s.root = dir
+	s.overlay = &overlay{base: os.DirFS(dir), docs: map[string][]byte{}}
+	s.checker = tooling.NewChecker(interp.WithFS(s.overlay))
+}
+
+func (s *server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case p.RootURI != nil && *p.RootURI != "":
+		if dir, ok := uriPath(*p.RootURI); ok {
+			s.setRoot(dir)
+		}
+	case p.RootPath != nil && *p.RootPath != "":
+		s.setRoot(*p.RootPath)
+	case len(p.WorkspaceFolders) > 0:
+		if dir, ok := uriPath(p.WorkspaceFolders[0].URI); ok {
+			s.setRoot(dir)
+		}
+	}
+	caps := s.handler.CreateServerCapabilities()
+	caps.TextDocumentSync = map[string]any{
+		"openClose": true,
+		"change":    protocol.TextDocumentSyncKindFull,
+		"save":      map[string]any{"includeText": true},
+	}
+	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{"."}}
+	caps.SignatureHelpProvider = &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}}
+	version := s.opts.Version
+	return protocol.InitializeResult{
+		Capabilities: caps,
+		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "bitsh", Version: &version},
+	}, nil
+}
+
+// uriPath returns the file path of a file: URI.
+func uriPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return "", false
+	}
+	return filepath.FromSlash(u.Path), true
+}
+
+// fileURI returns the file: URI of a path.
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// nameOf returns the name the checker knows a document by: its path
+// relative to the root, with slashes. A document outside the workspace
+// is known by its base name, so that its loads resolve in the workspace
+// and never outside it.
+func (s *server) nameOf(uri string) string {
+	path, ok := uriPath(uri)
+	if !ok {
+		return strings.TrimPrefix(uri, "untitled:")
+	}
+	rel, err := filepath.Rel(s.root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.Base(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// update records a document's new text, analyses it and publishes its
+// diagnostics.
+func (s *server) update(ctx *glsp.Context, uri string, text []byte) {
+	s.mu.Lock()
+	d, ok := s.docs[uri]
+	if !ok {
+		d = &document{uri: uri, name: s.nameOf(uri)}
+		s.docs[uri] = d
+	}
+	d.text = text
+	s.overlay.set(d.name, text)
+	var diags []tooling.Diagnostic
+	if len(text) > MaxDocument {
+		d.mod = nil
+		diags = []tooling.Diagnostic{{Pos: syntax.MakePosition(&d.name, 1, 1), Severity: tooling.Warning,
+			Message: fmt.Sprintf("bitsh lsp: %d bytes is more than the %d the server analyses", len(text), MaxDocument)}}
+	} else {
+		d.mod = s.checker.Analyze(d.name, text)
+		if d.mod.File != nil {
+			d.good = d.mod
+		}
+		diags = d.mod.Diagnostics
+	}
+	lines := newLineIndex(text)
+	out := make([]protocol.Diagnostic, 0, len(diags))
+	source := "bitsh"
+	for _, dg := range diags {
+		if dg.Pos.Filename() != d.name && dg.Pos.Line != 0 {
+			continue // a problem of another module, reported where it is loaded
+		}
+		sev := protocol.DiagnosticSeverity(dg.Severity)
+		out = append(out, protocol.Diagnostic{Range: lines.diagRange(dg), Severity: &sev, Source: &source, Message: dg.Message})
+	}
+	s.mu.Unlock()
+	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: out})
+}
+
+func (s *server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	s.update(ctx, p.TextDocument.URI, []byte(p.TextDocument.Text))
+	return nil
+}
+
+func (s *server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+	// The server asks for whole documents: the last change holds the text.
+	for i := len(p.ContentChanges) - 1; i >= 0; i-- {
+		switch c := p.ContentChanges[i].(type) {
+		case protocol.TextDocumentContentChangeEventWhole:
+			s.update(ctx, p.TextDocument.URI, []byte(c.Text))
+			return nil
+		case protocol.TextDocumentContentChangeEvent:
+			return fmt.Errorf("textDocument/didChange: the server takes whole documents, not ranges")
+		}
+	}
+	return nil
+}
+
+func (s *server) didSave(ctx *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+	if p.Text != nil {
+		s.update(ctx, p.TextDocument.URI, []byte(*p.Text))
+		return nil
+	}
+	s.mu.Lock()
+	d, ok := s.docs[p.TextDocument.URI]
+	s.mu.Unlock()
+	if ok {
+		s.update(ctx, d.uri, d.text)
+	}
+	return nil
+}
+
+func (s *server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	if d, ok := s.docs[p.TextDocument.URI]; ok {
+		s.overlay.set(d.name, nil)
+		delete(s.docs, p.TextDocument.URI)
+	}
+	s.mu.Unlock()
+	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	return nil
+}
+
+// doc returns an open document and the starlark position of an LSP one.
+func (s *server) doc(uri string, p protocol.Position) (*document, int, int, error) {
+	d, ok := s.docs[uri]
+	if !ok {
+		return nil, 0, 0, fmt.Errorf("%s is not open", uri)
+	}
+	line, col := newLineIndex(d.text).fromLSP(p)
+	return d, line, col, nil
+}
+
+// module returns the analysis to answer from: the latest, or the latest
+// that parsed when the text is mid-edit.
+func (d *document) module() *tooling.Module {
+	if d.mod != nil && d.mod.File == nil && d.good != nil {
+		return d.good
+	}
+	return d.mod
+}
+
+func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, line, col, err := s.doc(p.TextDocument.URI, p.Position)
+	if err != nil || d.mod == nil {
+		return nil, err
+	}
+	text, ok := d.mod.Hover(line, col)
+	if !ok {
+		return nil, nil
+	}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindPlainText, Value: text}}, nil
+}
+
+func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, line, col, err := s.doc(p.TextDocument.URI, p.Position)
+	if err != nil || d.module() == nil {
+		return nil, err
+	}
+	items := []protocol.CompletionItem{}
+	for _, c := range d.module().Complete(d.text, line, col) {
+		kind := completionKinds[c.Kind]
+		item := protocol.CompletionItem{Label: c.Label, Kind: &kind}
+		if c.Detail != "" {
+			detail := c.Detail
+			item.Detail = &detail
+		}
+		items = append(items, item)
+	}
+	return items, nil
+}
+
+var completionKinds = map[tooling.CompletionKind]protocol.CompletionItemKind{
+	tooling.Variable:   protocol.CompletionItemKindVariable,
+	tooling.Function:   protocol.CompletionItemKindFunction,
+	tooling.ModuleKind: protocol.CompletionItemKindModule,
+	tooling.Keyword:    protocol.CompletionItemKindKeyword,
+	tooling.Argument:   protocol.CompletionItemKindProperty,
+}
+
+func (s *server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, line, col, err := s.doc(p.TextDocument.URI, p.Position)
+	if err != nil || d.module() == nil {
+		return nil, err
+	}
+	sig, arg, ok := d.module().SignatureHelp(d.text, line, col)
+	if !ok {
+		return nil, nil
+	}
+	info := protocol.SignatureInformation{Label: sig.Text}
+	if sig.Doc != "" {
+		info.Documentation = protocol.MarkupContent{Kind: protocol.MarkupKindPlainText, Value: sig.Doc}
+	}
+	for _, prm := range sig.Params {
+		label := prm.Name
+		if prm.Default != "" {
+			label += "=" + prm.Default
+		}
+		info.Parameters = append(info.Parameters, protocol.ParameterInformation{Label: label})
+	}
+	zero, active := protocol.UInteger(0), protocol.UInteger(arg)
+	return &protocol.SignatureHelp{Signatures: []protocol.SignatureInformation{info}, ActiveSignature: &zero, ActiveParameter: &active}, nil
+}
+
+func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, line, col, err := s.doc(p.TextDocument.URI, p.Position)
+	if err != nil || d.mod == nil {
+		return nil, err
+	}
+	loc, ok := d.mod.Definition(line, col)
+	if !ok || strings.HasPrefix(loc.File, interp.StdlibPrefix) {
+		return nil, nil // an embedded stdlib module has no file to open
+	}
+	uri := fileURI(filepath.Join(s.root, filepath.FromSlash(loc.File)))
+	var text []byte
+	if od, ok := s.docs[uri]; ok {
+		text = od.text
+	} else if data, err := fs.ReadFile(s.overlay, loc.File); err == nil {
+		text = data
+	}
+	pos := newLineIndex(text).toLSP(int(loc.Pos.Line), int(loc.Pos.Col))
+	return protocol.Location{URI: uri, Range: protocol.Range{Start: pos, End: pos}}, nil
+}
+
+func (s *server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[p.TextDocument.URI]
+	if !ok {
+		return nil, fmt.Errorf("%s is not open", p.TextDocument.URI)
+	}
+	out, err := tooling.Format(d.name, d.text)
+	if err != nil {
+		return nil, fmt.Errorf("bitsh fmt: %v", err)
+	}
+	if string(out) == string(d.text) {
+		return []protocol.TextEdit{}, nil
+	}
+	lines := newLineIndex(d.text)
+	end := lines.toLSP(len(lines.starts), 1<<30)
+	return []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{}, End: end}, NewText: string(out)}}, nil
+}
+
+// overlay is the workspace as the checker reads it: open documents as
+// the editor has them, other files from disk.
+type overlay struct {
+	mu   sync.Mutex
+	base fs.FS
+	docs map[string][]byte
+}
+
+func (o *overlay) set(name string, text []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if text == nil {
+		delete(o.docs, name)
+		return
+	}
+	o.docs[name] = text
+}
+
+// Open opens a file of the workspace on disk.
+func (o *overlay) Open(name string) (fs.File, error) { return o.base.Open(name) }
+
+// ReadFile returns an open document's text, else the file's on disk.
+func (o *overlay) ReadFile(name string) ([]byte, error) {
+	o.mu.Lock()
+	text, ok := o.docs[name]
+	o.mu.Unlock()
+	if ok {
+		return text, nil
+	}
+	return fs.ReadFile(o.base, name)
+}
