@@ -8,7 +8,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
-	"github.com/bitsh/bitsh/builtins/fuse/internal/randfunc"
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 	"go.starlark.net/starlark"
 )
 

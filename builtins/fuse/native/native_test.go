@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
-	fusescript "github.com/bitsh/bitsh/builtins/fuse/internal/script"
+	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 )
 

@@ -1,4 +1,4 @@
-package script
+package fusescript
 
 import "math/rand/v2"
 

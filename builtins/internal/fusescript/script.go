@@ -1,6 +1,6 @@
-// Package script runs Starlark source with bitsh's builtins and compiles
+// Package fusescript runs Starlark source with bitsh's builtins and compiles
 // its functions into Funcs, for the tests of the fuse packages.
-package script
+package fusescript
 
 import (
 	"fmt"

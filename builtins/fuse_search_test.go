@@ -1,0 +1,152 @@
+package builtins
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// runStarCtx runs src as runStar does, under ctx.
+func runStarCtx(ctx context.Context, src string, workers int) (starlark.StringDict, error) {
+	thread := &starlark.Thread{Name: "fuse"}
+	SetSources(thread, testSources{"fuse.star": src})
+	SetWorkers(thread, workers)
+	SetContext(thread, ctx)
+	thread.SetLocal("context", ctx)
+	go func() {
+		<-ctx.Done()
+		thread.Cancel("cancelled")
+	}()
+	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true}
+	return starlark.ExecFileOptions(opts, thread, "fuse.star", src, Predeclared())
+}
+
+// TestFusedSearchAgrees fuses random functions with loops, tables, scratch
+// arrays and helpers and checks every method on 1, 2 and 3 workers against
+// the plain function.
+func TestFusedSearchAgrees(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	checked := 0
+	for seed := 0; seed < n; seed++ {
+		src := randfunc.Source(rand.New(rand.NewPCG(uint64(seed), 7)))
+		check := `
+xs = [x * 0x9e3779b97f4a7c15 & U64 if x % 3 else x for x in range(300)]
+ys = [(x * 7 + 3) % 64 for x in range(300)]
+plain = []
+ok = True
+for i in range(300):
+    plain.append(f(xs[i], ys[i]))
+g = fuse(f)
+got = list(g.map(words(xs), words(ys)))
+nz = [xs[i] for i in range(300) if plain[i]]
+res = (got == plain, g.count(words(xs), words(ys)) == len(nz), list(g.filter(words(xs), words(ys))) == nz,
+       g.first(words(xs), words(ys)) == (nz + [None])[0])
+`
+		// Random functions fail on some items on purpose: keep those
+		// whose plain function runs on every item of this space.
+		plainOnly := src + "\nxs = [x * 0x9e3779b97f4a7c15 & U64 if x % 3 else x for x in range(300)]\nys = [(x * 7 + 3) % 64 for x in range(300)]\n[f(xs[i], ys[i]) for i in range(300)]\n"
+		if _, err := runStar(t, plainOnly, 1); err != nil {
+			continue
+		}
+		checked++
+		for _, w := range []int{1, 2, 3} {
+			g, err := runStar(t, src+check, w)
+			if err != nil {
+				t.Fatalf("seed %d, %d workers: %v\n%s", seed, w, err, src)
+			}
+			if got := g["res"].String(); got != "(True, True, True, True)" {
+				t.Fatalf("seed %d, %d workers: map, count, filter, first agree: %s\n%s", seed, w, got, src)
+			}
+		}
+	}
+	if checked < n/4 {
+		t.Errorf("only %d of %d random functions ran on every item", checked, n)
+	}
+	t.Logf("%d of %d random functions checked", checked, n)
+}
+
+// TestFusedSearchStops: a loop that never ends stops when the run is
+// cancelled (a timeout, Ctrl-C), on every method, in a call and over a
+// space, on several workers.
+func TestFusedSearchStops(t *testing.T) {
+	src := `
+def forever(s):
+    n = 0
+    while s >= 0:
+        n += 1
+    return n
+f = fuse(forever)
+`
+	for _, call := range []string{"f(1)", "f.count(range(10))", "f.first(range(1 << 40))", "f.map(range(1000))"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		_, err := runStarCtx(ctx, src+call+"\n", 2)
+		cancel()
+		elapsed := time.Since(start)
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("%s: %v; want cancelled", call, err)
+		}
+		// Generous: the bound is on stopping at all, not on the latency
+		// (bench/fuse_search.sh measures that).
+		if elapsed > 5*time.Second {
+			t.Errorf("%s: stopped %v after a 100ms timeout", call, elapsed)
+		}
+	}
+}
+
+// TestFusedFirstEndsTheRun: first over a huge range returns at the first
+// hit without visiting the rest.
+func TestFusedFirstEndsTheRun(t *testing.T) {
+	for _, w := range []int{1, 2, 3} {
+		g, err := runStar(t, `
+def hit(i):
+    n = 0
+    for j in range(100):
+        n += j
+    return i == 1000000 + n - 4950
+r = fuse(hit).first(range(1 << 40))
+`, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g["r"].String(); got != "1000000" {
+			t.Errorf("%d workers: first = %s, want 1000000", w, got)
+		}
+	}
+}
+
+// TestFusedScratchBudget: the memory budget counts scratch arrays and
+// tables, once per worker.
+func TestFusedScratchBudget(t *testing.T) {
+	src := `
+def f(s):
+    a = [0] * (1 << 20)
+    b = [0] * (1 << 20)
+    a[s] = 1
+    return a[s] + b[s]
+`
+	for _, tc := range []struct {
+		budget int64
+		ok     bool
+	}{{1 << 30, true}, {16 << 20, false}} {
+		thread := &starlark.Thread{Name: "fuse"}
+		SetSources(thread, testSources{"fuse.star": src + "g = fuse(f)\n"})
+		SetWorkers(thread, 2)
+		SetContext(thread, context.Background())
+		SetMaxMemory(thread, tc.budget)
+		opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true}
+		_, err := starlark.ExecFileOptions(opts, thread, "fuse.star", src+"g = fuse(f)\n", Predeclared())
+		if (err == nil) != tc.ok {
+			t.Errorf("budget %d: %v; want ok %v", tc.budget, err, tc.ok)
+		}
+	}
+}
