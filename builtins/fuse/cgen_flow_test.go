@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
-	"github.com/bitsh/bitsh/builtins/fuse/internal/randfunc"
-	fusescript "github.com/bitsh/bitsh/builtins/fuse/internal/script"
+	"github.com/bitsh/bitsh/builtins/internal/fusescript"
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 )
 
 // cOut is what fused_func gave for one item: a status and a word.
@@ -518,4 +518,38 @@ func b2w(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// TestFuncCUDASourceIsCXX: NVRTC compiles C++, whose rules C lacks (no
+// jump past an initialised declaration, stricter conversions), so the
+// kernel's text, with the shim, must also pass a C++ compiler.
+func TestFuncCUDASourceIsCXX(t *testing.T) {
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		if cxx, err = exec.LookPath("clang++"); err != nil {
+			t.Skip("no C++ compiler (g++ or clang++): the CUDA C is not checked as C++")
+		}
+	}
+	var b strings.Builder
+	b.WriteString(fuse.CUDAShim)
+	add := func(k int, f *fuse.Func) {
+		// Rename every global of the kernel's text, so that many fit in one file.
+		fmt.Fprintf(&b, "#define fused_func fused_func_%d\n#define fuse_run_func fuse_run_func_%d\n#undef FUSE_STATE_WORDS\n%s#undef fused_func\n#undef fuse_run_func\n", k, k, fuse.FuncCUDASource(f))
+	}
+	k := 0
+	for _, tc := range fusescript.Constructs {
+		add(k, compileScript(t, tc.Src))
+		k++
+	}
+	for seed := uint64(0); seed < 10; seed++ {
+		add(k, compileScript(t, randfunc.Source(rand.New(rand.NewPCG(seed, 0xc0de)))))
+		k++
+	}
+	file := filepath.Join(t.TempDir(), "k.cc")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cxx, "-fsyntax-only", "-w", "-x", "c++", file).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cxx, err, out)
+	}
 }
