@@ -288,15 +288,31 @@ func (e *emitter) stmts(ss []fuse.Stmt) {
 	}
 }
 
-// tick counts a loop iteration and polls every PollEvery.
-func (e *emitter) tick() {
+// loop emits the frame of a loop s:
+//
+//	block (break) { loop (outer) { loop (inner) { pre; block (continue) {
+//	  body }; post; fuel--; br_if inner (fuel != 0) }; poll; br outer } }
+//
+// pre and post leave the loop with a branch to the break block (e.brk) when
+// it is done. The hot inner loop makes no call: every fuse.PollEvery
+// iterations it falls out to the outer loop, which calls poll (to stop, and
+// to let the Go runtime reach the goroutine) and goes round again.
+func (e *emitter) loop(s *fuse.Stmt, pre func(), post func()) {
 	c := &e.c
+	e.open(opBlock, tVoid, s.Label, 'b')
+	e.open(opLoop, tVoid, -1, 0)
+	e.open(opLoop, tVoid, s.Label, 'l')
+	pre()
+	e.open(opBlock, tVoid, s.Label, 'c')
+	e.stmts(s.Body)
+	e.end()
+	post()
 	c.get(lFuel)
 	c.i32(1)
 	c.byte(opI32Sub)
 	c.tee(lFuel)
-	c.byte(opI32Eqz)
-	e.open(opIf, tVoid, -1, 0)
+	e.br(opBrIf, s.Label, 'l')
+	e.end() // inner
 	c.i32(fuse.PollEvery)
 	c.set(lFuel)
 	c.call(fnPoll)
@@ -305,30 +321,16 @@ func (e *emitter) tick() {
 	c.set(lStatus)
 	e.br(opBr, -1, 'x')
 	e.end()
-	e.end()
+	c.byte(opBr)
+	c.u32(0) // outer
+	e.end() // outer
+	e.end() // break
 }
 
-// loop emits the frame of a loop: block (break) { loop { pre; block
-// (continue) { body }; tick; post } }. pre leaves the loop with a branch
-// of depth 2 (to the break block) when done; post branches back (depth 0)
-// or falls out.
-func (e *emitter) loop(s *fuse.Stmt, pre func(), post func()) {
-	e.open(opBlock, tVoid, s.Label, 'b')
-	e.open(opLoop, tVoid, -1, 0)
-	pre()
-	e.open(opBlock, tVoid, s.Label, 'c')
-	e.stmts(s.Body)
-	e.end()
-	e.tick()
-	post()
-	e.end()
-	e.end()
-}
+// brk leaves the loop s when the i32 on the stack is non-zero.
+func (e *emitter) brk(s *fuse.Stmt) { e.br(opBrIf, s.Label, 'b') }
 
-func (e *emitter) brBack() {
-	e.c.byte(opBr)
-	e.c.u32(0)
-}
+func nothing() {}
 
 func (e *emitter) stmt(s *fuse.Stmt) {
 	c := &e.c
@@ -370,9 +372,8 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.loop(s, func() {
 			e.expr(s.X)
 			c.byte(opI64Eqz)
-			c.byte(opBrIf)
-			c.u32(1)
-		}, e.brBack)
+			e.brk(s)
+		}, nothing)
 	case fuse.SForRange:
 		cur, cnt, step := e.temp(), e.temp(), e.temp()
 		e.expr(s.X)
@@ -390,8 +391,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.loop(s, func() {
 			c.get(cnt)
 			c.byte(opI64Eqz)
-			c.byte(opBrIf)
-			c.u32(1)
+			e.brk(s)
 			c.get(cur)
 			c.set(lVars + s.Var)
 			c.get(cur)
@@ -402,7 +402,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.i64(1)
 			c.byte(opI64Sub)
 			c.set(cnt)
-		}, e.brBack)
+		}, nothing)
 	case fuse.SForSubsets:
 		m, cur := e.temp(), e.temp()
 		e.expr(s.X)
@@ -421,10 +421,8 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 				c.set(cur)
 			}, func() {
 				c.get(cur)
-				c.i64(0)
-				c.byte(opI64Ne)
-				c.byte(opBrIf)
-				c.u32(0)
+				c.byte(opI64Eqz)
+				e.brk(s)
 			})
 			return
 		}
@@ -464,10 +462,8 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.set(cur)
 		}, func() {
 			c.get(cur)
-			c.i64(0)
-			c.byte(opI64Ne)
-			c.byte(opBrIf)
-			c.u32(0)
+			c.byte(opI64Eqz)
+			e.brk(s)
 		})
 		e.end()
 	case fuse.SForBits:
@@ -477,8 +473,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.loop(s, func() {
 			c.get(cur)
 			c.byte(opI64Eqz)
-			c.byte(opBrIf)
-			c.u32(1)
+			e.brk(s)
 			c.get(cur)
 			c.byte(opI64Ctz)
 			c.set(lVars + s.Var)
@@ -488,7 +483,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.byte(opI64Sub)
 			c.byte(opI64And)
 			c.set(cur)
-		}, e.brBack)
+		}, nothing)
 	case fuse.SBlock:
 		e.open(opBlock, tVoid, s.Label, 'b')
 		e.stmts(s.Body)
