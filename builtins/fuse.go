@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"runtime"
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
@@ -265,8 +266,15 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 			return nil, err
 		}
 		f.cpu = flowRunner{f: f.flow, p: p}
-		if device == "gpu" {
-			return nil, fmt.Errorf("fuse: device = \"gpu\": %s has loops, tables or scratch arrays, which run on the CPU", f.name)
+		if device != "cpu" {
+			g, release, err := newGPUFuncRunner(f.flow)
+			switch {
+			case err == nil:
+				f.device, f.gpu = "gpu", g
+				runtime.AddCleanup(f, func(release func()) { release() }, release)
+			case device == "gpu":
+				return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
+			}
 		}
 		return f, nil
 	}

@@ -32,6 +32,26 @@ func newGPURunner(p *fuse.Program) (gpuRunner, error) {
 	return cudaRunner{k}, nil
 }
 
+type cudaFuncRunner struct{ k *cuda.FuncKernel }
+
+func (r cudaFuncRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	return r.k.Run(ctx, spaces, method, opt)
+}
+
+// newGPUFuncRunner compiles a function with control flow for the GPU and
+// uploads its tables, or says what it looked for.
+func newGPUFuncRunner(f *fuse.Func) (gpuRunner, func(), error) {
+	dev, err := cuda.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := dev.CompileFunc(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cudaFuncRunner{k}, k.Close, nil
+}
+
 // gpuName returns the name of the usable GPU, or why there is none.
 func gpuName() (string, error) {
 	dev, err := cuda.Open()
