@@ -27,14 +27,20 @@ on words. A space is a word array, a range, or a lazy value (subsets,
 debruijn_sequences, ...), also the parts share() makes. The body may use int
 literals, its parameters and locals, free ints and bools (read once, now),
 + - * // % & | ^ ~ << >> and unary -, comparisons, and/or/not, conditional
-expressions, assignment and augmented assignment, if/elif/else, return,
-for i in range(A, B) with constant bounds (at most 64 steps), True, False,
-and calls of popcount, bsf, bsr, lsb, rotl, rotr, reverse_bits, swap_bytes,
-pdep, pext, delta_swap, parity, gray, gray_inverse and debruijn_bsf;
-anything else is an error naming it with its line and column. Values are
-words: arithmetic wraps mod 2^64, a shift by 64 or more gives 0,
-comparisons give 0 or 1. fn may also be the source text of a lambda or def,
-its free names given as keyword arguments:
+expressions, assignment, augmented and tuple assignment, if/elif/else,
+return anywhere, True, False, calls of popcount, bsf, bsr, lsb, rotl,
+rotr, reverse_bits, swap_bytes, pdep, pext, delta_swap, parity, gray,
+gray_inverse, debruijn_bsf, min, max and abs, and, for searches: while,
+break, continue, for over range(A, B, C) with any bounds, subsets(M),
+subsets(M, k) and bits(B); read-only tables (free lists, tuples and word
+arrays of words, or lists of them: T[i], T[i][j], len); scratch arrays
+(a = [0] * N, fresh for every item at no cost: a[i], a[i] = x); and calls
+of the script's own functions that fuse (inlined; no recursion). Anything
+else is an error naming it with its line and column. Values are words:
+arithmetic wraps mod 2^64, a shift by 64 or more gives 0, comparisons give
+0 or 1. A straight-line body runs on the block executor; one with loops,
+tables or scratch arrays runs as machine code. fn may also be the source
+text of a lambda or def, its free names given as keyword arguments:
 fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"
 or "auto" (the GPU when one is usable, else the CPU). See docs/fuse.md.`},
 		Builtin{Name: "devices", Topic: "fuse", Fn: devicesFn, Doc: `devices()
