@@ -783,11 +783,34 @@ func mkImm(op fuse.Op, imm uint64, args ...*fuse.Expr) *fuse.Expr {
 	var a [3]uint64
 	for i, x := range args {
 		if x.Op != fuse.OpConst {
-			return e
+			return identity(e)
 		}
 		a[i] = x.Imm
 	}
 	return konst(fuse.Eval1(fuse.Instr{Op: op, Imm: imm}, a[0], a[1], a[2]))
+}
+
+// identity drops an operation that leaves its operand as it is: x & U64
+// (which keeps plain Starlark in words and costs a fused function nothing),
+// x | 0, x ^ 0, x + 0, x - 0, x * 1, x << 0, x >> 0.
+func identity(e *fuse.Expr) *fuse.Expr {
+	if len(e.Args) != 2 {
+		return e
+	}
+	x, k := e.Args[0], e.Args[1]
+	if k.Op != fuse.OpConst && (e.Op == fuse.OpAnd || e.Op == fuse.OpOr || e.Op == fuse.OpXor || e.Op == fuse.OpAdd || e.Op == fuse.OpMul) {
+		x, k = k, x
+	}
+	if k.Op != fuse.OpConst {
+		return e
+	}
+	switch {
+	case e.Op == fuse.OpAnd && k.Imm == ^uint64(0),
+		(e.Op == fuse.OpOr || e.Op == fuse.OpXor || e.Op == fuse.OpAdd || e.Op == fuse.OpSub || e.Op == fuse.OpShl || e.Op == fuse.OpShr) && k.Imm == 0,
+		e.Op == fuse.OpMul && k.Imm == 1:
+		return x
+	}
+	return e
 }
 
 func (c *compiler) isBuiltin(name string) bool {

@@ -135,3 +135,71 @@ def pre(i):
 	defer p.Close()
 	benchRange(b, p, func(i uint64) uint64 { return i })
 }
+
+// BenchmarkTrivialRunOnly times Run alone on a block filled once: the cost
+// of an item in the compiled loop.
+func BenchmarkTrivialRunOnly(b *testing.B) {
+	_, p := compileSrc(b, "def f(x):\n    return x + 1\n", "f")
+	defer p.Close()
+	w, err := p.NewWorker(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	for j := range w.Params(0) {
+		w.Params(0)[j] = uint64(j)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i += native.Block {
+		if _, _, err := w.Run(native.Block, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScratchLoop times the magic check's inner loop without its early
+// exit: ns/op divided by 1024 is the cost of one iteration.
+func BenchmarkScratchLoop(b *testing.B) {
+	_, p := compileSrc(b, magicSrc+`
+def loop(i):
+    seen = [0] * 4096
+    n = 0
+    for j in range(len(occ)):
+        k = ((occ[j] * (i * 0x9e3779b97f4a7c15 | 1)) & U64) >> 54
+        if seen[k] == 0:
+            seen[k] = att[j]
+        elif seen[k] != att[j]:
+            n += 1
+    return n
+`, "loop")
+	defer p.Close()
+	benchRange(b, p, func(i uint64) uint64 { return i })
+}
+
+func BenchmarkLoopVariants(b *testing.B) {
+	for _, v := range []struct{ name, body string }{
+		{"sum", "        n += occ[j] * i\n"},
+		{"hash", "        n += ((occ[j] * (i | 1)) & U64) >> 54\n"},
+		{"scratchread", "        n += seen[((occ[j] * (i | 1)) & U64) >> 54]\n"},
+		{"scratchwrite", "        seen[((occ[j] * (i | 1)) & U64) >> 54] = j\n"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			_, p := compileSrc(b, magicSrc+"def loop(i):\n    seen = [0] * 4096\n    n = 0\n    for j in range(len(occ)):\n"+v.body+"    return n + seen[i & 4095]\n", "loop")
+			defer p.Close()
+			benchRange(b, p, func(i uint64) uint64 { return i })
+		})
+	}
+}
+
+func BenchmarkCountingLoop(b *testing.B) {
+	for _, v := range []struct{ name, src string }{
+		{"while", "def f(x):\n    n = 0\n    while n < 1000:\n        n += 1\n    return n + x\n"},
+		{"range", "def f(x):\n    n = 0\n    for j in range(1000):\n        n += j\n    return n + x\n"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			_, p := compileSrc(b, v.src, "f")
+			defer p.Close()
+			benchRange(b, p, func(i uint64) uint64 { return i })
+		})
+	}
+}
