@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
-	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 )
 
 // magicSrc is the magic check of docs/fuse.md: a candidate for the rook on

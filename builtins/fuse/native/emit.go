@@ -323,8 +323,8 @@ func (e *emitter) loop(s *fuse.Stmt, pre func(), post func()) {
 	e.end()
 	c.byte(opBr)
 	c.u32(0) // outer
-	e.end() // outer
-	e.end() // break
+	e.end()  // outer
+	e.end()  // break
 }
 
 // brk leaves the loop s when the i32 on the stack is non-zero.
@@ -370,8 +370,8 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.end()
 	case fuse.SWhile:
 		e.loop(s, func() {
-			e.expr(s.X)
-			c.byte(opI64Eqz)
+			e.cond(s.X)
+			c.byte(opI32Eqz)
 			e.brk(s)
 		}, nothing)
 	case fuse.SForRange:
@@ -535,12 +535,13 @@ var binOps = map[fuse.Op]byte{fuse.OpAdd: opI64Add, fuse.OpSub: opI64Sub, fuse.O
 
 // index emits the resolution of the index x into an array of n elements
 // (n a constant when nLocal < 0, else the i64 local nLocal): a local
-// holding an index in range, or a failure of check naming the index.
+// holding an index in range, or a failure of check naming the index. It
+// makes no branch that joins again (a negative index gets the length
+// added arithmetically, and the failure leaves run), so that wazero keeps
+// the memory's base and length in registers across it.
 func (e *emitter) index(x *fuse.Expr, n uint64, nLocal int, check int) int {
 	c := &e.c
-	t := e.temp()
-	e.expr(x)
-	c.tee(t)
+	t, r := e.temp(), e.temp()
 	length := func() {
 		if nLocal >= 0 {
 			c.get(nLocal)
@@ -548,28 +549,22 @@ func (e *emitter) index(x *fuse.Expr, n uint64, nLocal int, check int) int {
 			c.i64(n)
 		}
 	}
-	length()
-	c.byte(opI64GeU)
-	e.open(opIf, tVoid, -1, 0)
-	// Only a negative index of at most the length in size is in range.
+	e.expr(x)
+	c.tee(t)
+	// r = t + (t < 0 ? n : 0), in range iff r < n (unsigned).
 	c.get(t)
-	c.i64(0)
-	c.byte(opI64GeS)
-	c.get(t)
+	c.i64(63)
+	c.byte(opI64ShrS)
 	length()
+	c.byte(opI64And)
 	c.byte(opI64Add)
+	c.tee(r)
 	length()
 	c.byte(opI64GeU)
-	c.byte(opI32Or)
 	e.open(opIf, tVoid, -1, 0)
 	e.fail(check, t)
 	e.end()
-	c.get(t)
-	length()
-	c.byte(opI64Add)
-	c.set(t)
-	e.end()
-	return t
+	return r
 }
 
 func (e *emitter) scratchIndex(arr int, x *fuse.Expr, check int) int {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
-	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 )
 
 // runAll runs p on the inputs a block at a time and returns each item's

@@ -64,6 +64,7 @@ const (
 	opI64Or       = 0x84
 	opI64Xor      = 0x85
 	opI64Shl      = 0x86
+	opI64ShrS     = 0x87
 	opI64ShrU     = 0x88
 	opI64Rotl     = 0x89
 	opI64Rotr     = 0x8a
