@@ -324,7 +324,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 	for _, src := range sourcesOf(srcs, fn) {
 		f := &fusedValue{name: fn.Name(), where: p.String(), params: identNames(src.Params), src: src.text}
 		var err error
-		if f.prog, err = compileFunc(src.Params, src.Body, src.End, src.Free, src.Builtin); err != nil {
+		if f.prog, err = compile.Program(&src.Source, opts); err != nil {
 			f.prog = nil
 			f.flow, err = compile.Func(&src.Source, opts)
 		}
@@ -496,7 +496,7 @@ func agrees(thread *starlark.Thread, fn *starlark.Function, c *fusedValue) bool 
 		if err != nil {
 			continue
 		}
-		w, ok := wordOf(v)
+		w, ok := compile.WordOf(v)
 		if !ok {
 			continue
 		}
@@ -594,7 +594,7 @@ func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*f
 		}
 		for _, p := range lam.Params {
 			if _, ok := p.(*syntax.Ident); !ok {
-				return nil, errors.New("fuse: " + errAt(pos(p), "only plain parameters are allowed in a fused function").Error())
+				return nil, plainParamsError(p)
 			}
 		}
 		_, end := lam.Span()
@@ -614,7 +614,7 @@ func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*f
 	}
 	for _, p := range def.Params {
 		if _, ok := p.(*syntax.Ident); !ok {
-			return nil, errors.New("fuse: " + errAt(pos(p), "only plain parameters are allowed in a fused function").Error())
+			return nil, plainParamsError(p)
 		}
 	}
 	_, end := def.Span()
@@ -627,13 +627,14 @@ func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*f
 func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident, body []syntax.Stmt, end syntax.Position,
 	free func(string) (starlark.Value, bool), builtin func(string) bool) (*fusedValue, error) {
 	var err error
-	if f.prog, err = compileFunc(params, body, end, free, builtin); err == nil {
+	srcs, _ := thread.Local(sourcesKey).(Sources)
+	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
+	opts := compileOptions(srcs)
+	if f.prog, err = compile.Program(src, opts); err == nil {
 		return f, nil
 	}
 	f.prog = nil
-	srcs, _ := thread.Local(sourcesKey).(Sources)
-	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
-	if f.flow, err = compile.Func(src, compileOptions(srcs)); err != nil {
+	if f.flow, err = compile.Func(src, opts); err != nil {
 		return nil, fmt.Errorf("fuse: %w", err)
 	}
 	return f, nil
@@ -676,7 +677,7 @@ func spaceOf(fn string, v starlark.Value) (fuse.Space, error) {
 			if err != nil {
 				return 0
 			}
-			w, _ := wordOf(x)
+			w, _ := compile.WordOf(x)
 			return w
 		}
 		return fuse.Subsets{D: v.d, K: k, N: cnt, Seek: seek}, nil
@@ -687,10 +688,10 @@ func spaceOf(fn string, v starlark.Value) (fuse.Space, error) {
 		if n == 0 {
 			return fuse.Range{}, nil
 		}
-		start, _ := wordOf(r.Index(0))
+		start, _ := compile.WordOf(r.Index(0))
 		var step uint64 = 1
 		if n > 1 {
-			s1, _ := wordOf(r.Index(1))
+			s1, _ := compile.WordOf(r.Index(1))
 			step = s1 - start
 		}
 		return fuse.Range{Start: start, Step: step, N: n}, nil
@@ -895,7 +896,7 @@ func (f *fusedValue) stream(thread *starlark.Thread, fn string, method fuse.Meth
 	}
 	var x starlark.Value
 	for iter.Next(&x) {
-		w, ok := wordOf(x)
+		w, ok := compile.WordOf(x)
 		if !ok {
 			if _, isInt := x.(starlark.Int); isInt {
 				return nil, fmt.Errorf("%s: item %d = %s does not fit in 64 bits", fn, base+uint64(len(chunk)), x)
@@ -960,4 +961,16 @@ func devicesFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		list = append(list, starlark.String("gpu: "+name))
 	}
 	return starlark.NewList(list), nil
+}
+
+// pos returns where a node starts.
+func pos(e syntax.Node) syntax.Position {
+	start, _ := e.Span()
+	return start
+}
+
+// plainParamsError refuses a parameter with a default or a star.
+func plainParamsError(p syntax.Node) error {
+	at := pos(p)
+	return fmt.Errorf("fuse: %d:%d: only plain parameters are allowed in a fused function", at.Line, at.Col)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -199,7 +200,7 @@ func starOutcome(thread *starlark.Thread, f starlark.Value, item []uint64) outco
 	if err != nil {
 		return outcome{err: true}
 	}
-	w, ok := wordOf(v)
+	w, ok := compile.WordOf(v)
 	if !ok || v == starlark.None {
 		return outcome{err: true}
 	}

@@ -30,16 +30,16 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 	}
 	for _, p := range params {
 		if _, ok := p.(*syntax.Ident); !ok {
-			return pos(p), errors.New("fuse: " + errAt(pos(p), "only plain parameters are allowed in a fused function").Error())
+			return pos(p), plainParamsError(p)
 		}
 	}
 	_, end := fn.Span()
-	if _, err := compileFunc(identParams(params), body, end, free, callable); err == nil {
-		return syntax.Position{}, nil
-	}
 	opts := compileOptions(nil)
 	opts.CheckOnly = true
 	src := &compile.Source{Name: "fn", Params: identParams(params), Body: body, End: end, Free: free, Builtin: callable}
+	if _, err := compile.Program(src, opts); err == nil {
+		return syntax.Position{}, nil
+	}
 	_, err := compile.Func(src, opts)
 	if err == nil {
 		return syntax.Position{}, nil

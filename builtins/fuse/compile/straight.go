@@ -1,4 +1,4 @@
-package builtins
+package compile
 
 import (
 	"fmt"
@@ -9,26 +9,6 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
-
-// compileError is a construct outside the fused subset, at a position of
-// the function's source.
-type compileError struct {
-	pos syntax.Position
-	msg string
-}
-
-func (e *compileError) Error() string { return fmt.Sprintf("%d:%d: %s", e.pos.Line, e.pos.Col, e.msg) }
-
-func errAt(pos syntax.Position, format string, args ...any) error {
-	return &compileError{pos: pos, msg: fmt.Sprintf(format, args...)}
-}
-
-// fuseBuiltins are the word builtins a fused body may call.
-var fuseBuiltins = map[string]bool{
-	"popcount": true, "bsf": true, "bsr": true, "lsb": true, "rotl": true, "rotr": true,
-	"reverse_bits": true, "swap_bytes": true, "pdep": true, "pext": true, "delta_swap": true,
-	"parity": true, "gray": true, "gray_inverse": true, "debruijn_bsf": true,
-}
 
 // fcomp translates one def or lambda into the IR. Control flow becomes
 // predication: mask is the 0/1 value of "this item executes the code being
@@ -43,19 +23,27 @@ type fcomp struct {
 	// callable reports whether name, called, is bitsh's builtin (and not a
 	// script's own function of the same name).
 	callable func(name string) bool
-	mask     fuse.Value
-	done     fuse.Value
-	ret      fuse.Value
+	// known reports whether name is one of bitsh's builtins at all.
+	known func(name string) bool
+	mask  fuse.Value
+	done  fuse.Value
+	ret   fuse.Value
 }
 
-// compileFunc compiles params and body (a lambda's body is one return).
-func compileFunc(params []*syntax.Ident, body []syntax.Stmt, end syntax.Position,
-	free func(string) (starlark.Value, bool), callable func(string) bool) (*fuse.Program, error) {
+// Program compiles src into a straight line of word operations (a Program
+// for the block executor), or fails when src uses anything beyond the
+// straight-line subset (loops other than range with constant bounds of at
+// most 64 steps, tables, scratch arrays, helpers, ...): Func compiles those.
+func Program(src *Source, opt Options) (*fuse.Program, error) {
+	params, body, end := src.Params, src.Body, src.End
 	if len(params) < 1 || len(params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(params))
 	}
 	c := &fcomp{b: fuse.NewBuilder(len(params)), env: map[string]fuse.Value{}, locals: map[string]bool{},
-		free: free, callable: callable, mask: fuse.NoMask}
+		free: src.Free, callable: src.Builtin, known: opt.Known, mask: fuse.NoMask}
+	if c.callable == nil {
+		c.callable = func(string) bool { return true }
+	}
 	c.done, c.ret = c.b.Const(0), c.b.Const(0)
 	for i, p := range params {
 		c.env[p.Name] = c.b.Param(i)
@@ -278,76 +266,6 @@ func (c *fcomp) constRange(x syntax.Expr) (lo, hi, step int64, err error) {
 	return lo, hi, step, nil
 }
 
-func callee(call *syntax.CallExpr) (string, bool) {
-	if call == nil {
-		return "", false
-	}
-	id, ok := call.Fn.(*syntax.Ident)
-	if !ok {
-		return "", false
-	}
-	return id.Name, true
-}
-
-func pos(e syntax.Node) syntax.Position {
-	start, _ := e.Span()
-	return start
-}
-
-// describe names a construct for an error message.
-func describe(e syntax.Node) string {
-	switch e := e.(type) {
-	case *syntax.TupleExpr:
-		return "a tuple"
-	case *syntax.ListExpr:
-		return "a list"
-	case *syntax.DictExpr:
-		return "a dict"
-	case *syntax.IndexExpr:
-		return "an index expression"
-	case *syntax.SliceExpr:
-		return "a slice"
-	case *syntax.DotExpr:
-		return "an attribute (." + e.Name.Name + ")"
-	case *syntax.Comprehension:
-		return "a comprehension"
-	case *syntax.LambdaExpr:
-		return "a lambda"
-	case *syntax.CallExpr:
-		return "a call"
-	case *syntax.Literal:
-		switch e.Token {
-		case syntax.STRING:
-			return "a string"
-		case syntax.BYTES:
-			return "bytes"
-		case syntax.FLOAT:
-			return "a float"
-		}
-		return "a literal"
-	}
-	return "this expression"
-}
-
-// wordOf converts an int or bool to a word, or says why not.
-func wordOf(v starlark.Value) (uint64, bool) {
-	switch v := v.(type) {
-	case starlark.Bool:
-		if v {
-			return 1, true
-		}
-		return 0, true
-	case starlark.Int:
-		if u, ok := v.Uint64(); ok {
-			return u, true
-		}
-		if i, ok := v.Int64(); ok {
-			return uint64(i), true
-		}
-	}
-	return 0, false
-}
-
 func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 	switch e := e.(type) {
 	case *syntax.Literal:
@@ -361,7 +279,7 @@ func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 		case *big.Int:
 			x = starlark.MakeBigInt(v)
 		}
-		w, ok := wordOf(x)
+		w, ok := WordOf(x)
 		if !ok {
 			return 0, errAt(e.TokenPos, "%s does not fit in 64 bits", x)
 		}
@@ -381,15 +299,15 @@ func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 		}
 		v, ok := c.free(e.Name)
 		if !ok {
-			if fuseBuiltins[e.Name] {
+			if WordBuiltins[e.Name] {
 				return 0, errAt(e.NamePos, "%s is a builtin: call it, %s(x)", e.Name, e.Name)
 			}
-			if _, isBuiltin := Lookup(e.Name); isBuiltin {
+			if c.known != nil && c.known(e.Name) {
 				return 0, errAt(e.NamePos, "%s is not allowed in a fused function", e.Name)
 			}
 			return 0, errAt(e.NamePos, "%s is not defined", e.Name)
 		}
-		w, ok := wordOf(v)
+		w, ok := WordOf(v)
 		if !ok {
 			if _, isInt := v.(starlark.Int); isInt {
 				return 0, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, v)
@@ -444,13 +362,6 @@ func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 	return 0, errAt(pos(e), "%s is not allowed in a fused function", describe(e))
 }
 
-var binOps = map[syntax.Token]fuse.Op{
-	syntax.PLUS: fuse.OpAdd, syntax.MINUS: fuse.OpSub, syntax.STAR: fuse.OpMul, syntax.SLASHSLASH: fuse.OpDiv,
-	syntax.PERCENT: fuse.OpMod, syntax.AMP: fuse.OpAnd, syntax.PIPE: fuse.OpOr, syntax.CIRCUMFLEX: fuse.OpXor,
-	syntax.LTLT: fuse.OpShl, syntax.GTGT: fuse.OpShr, syntax.EQL: fuse.OpEq, syntax.NEQ: fuse.OpNe,
-	syntax.LT: fuse.OpLt, syntax.LE: fuse.OpLe, syntax.GT: fuse.OpGt, syntax.GE: fuse.OpGe,
-}
-
 func (c *fcomp) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Expr) (fuse.Value, error) {
 	x, err := c.expr(xe)
 	if err != nil {
@@ -496,7 +407,7 @@ func (c *fcomp) call(e *syntax.CallExpr) (fuse.Value, error) {
 	if !ok {
 		return 0, errAt(pos(e.Fn), "calling %s is not allowed in a fused function", describe(e.Fn))
 	}
-	if !fuseBuiltins[name] || !c.callable(name) {
+	if !WordBuiltins[name] || !c.callable(name) {
 		return 0, errAt(pos(e.Fn), "%s is not allowed in a fused function", name)
 	}
 	var names []string
