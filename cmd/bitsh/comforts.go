@@ -70,6 +70,15 @@ func echoValue(w io.Writer, v starlark.Value, color bool) {
 	fmt.Fprintln(w, v.String())
 }
 
+// exitHint returns what the REPL says, instead of echoing the builtin,
+// when the input is a bare exit or quit (as Python's REPL does), or "".
+func exitHint(input string, v starlark.Value) string {
+	if b, ok := v.(*starlark.Builtin); ok && (input == "exit" || input == "quit") && b.Name() == input {
+		return "Use " + input + "() or Ctrl-D to exit"
+	}
+	return ""
+}
+
 // indented reports whether the first line of src starts with white space.
 func indented(src string) bool {
 	first, _, _ := strings.Cut(src, "\n")

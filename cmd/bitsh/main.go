@@ -64,12 +64,13 @@ func versionString() string {
 
 const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
        bitsh [flags] -c CODE [ARGS...]
+       bitsh help [NAME]                  help() or help(NAME), as in the REPL
        bitsh fmt|check|kernel|merge ...   (each with -h for its usage)
 
 With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).
 The script sees ARGS as the list of strings argv. A script named like a
-subcommand (merge) runs as ./NAME.
+subcommand (help, merge) runs as ./NAME.
 Exit status: 0 on success, 1 on a script error (timeout and memory budget
 included), 2 on bad usage, 130 when Ctrl-C stopped the script.
 

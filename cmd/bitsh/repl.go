@@ -194,7 +194,14 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	color := useColor(stdout)
 	t0 := time.Now()
 	p := start(func() error {
-		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
+		bare := strings.TrimSpace(src)
+		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) {
+			if hint := exitHint(bare, v); hint != "" {
+				fmt.Fprintln(stdout, hint)
+				return
+			}
+			echoValue(stdout, v, color)
+		})
 	})
 	err, stuck := p.wait(ctx, hardStopGrace)
 	if stuck {

@@ -171,3 +171,22 @@ func TestREPLHelpStarlark(t *testing.T) {
 	s.expect(primary)
 	s.exit()
 }
+
+// Python habits get their hints in the REPL too, and a bare exit says
+// how to leave instead of echoing the builtin.
+func TestREPLHabitHints(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	s.send("2**10\r")
+	s.expect("hint: Starlark has no ** operator: write pow(a, b), or 1 << n for 2 to the n\r\n")
+	s.expect(primary)
+	s.send("import math\r")
+	s.expect("hint: Starlark has no import")
+	s.expect(primary)
+	s.send("exit\r")
+	s.expect("Use exit() or Ctrl-D to exit\r\n")
+	s.expect(primary)
+	s.send("quit\r")
+	s.expect("Use quit() or Ctrl-D to exit\r\n")
+	s.expect(primary)
+	s.exit()
+}
