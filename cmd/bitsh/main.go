@@ -107,7 +107,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usageText)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	// As for FILE (and as python -c does), the arguments after -c CODE
+	// are the script's, flags included.
+	flagArgs, codeArgs := splitAtCode(fs, args)
+	if err := fs.Parse(flagArgs); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage()
 			return exitOK
@@ -140,7 +143,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	)
 	switch {
 	case codeSet:
-		filename, src, argv = cmdLineArg, []byte(*code), rest
+		filename, src, argv = cmdLineArg, []byte(*code), append(rest, codeArgs...)
 	case len(rest) > 0 && rest[0] != "-":
 		data, err := os.ReadFile(rest[0])
 		if err != nil {
@@ -180,6 +183,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	return sh.run(in, opts, filename, src, argv, *timeout, stdout, stderr)
+}
+
+// splitAtCode cuts args after the flag -c CODE: it returns the flags up
+// to CODE, for fs to parse, and the arguments after it. Without -c it
+// returns args whole.
+func splitAtCode(fs *flag.FlagSet, args []string) (flags, after []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			break // the flags end here
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if name == "c" {
+			if hasValue {
+				return args[:i+1], args[i+1:]
+			}
+			if i+1 < len(args) {
+				return args[:i+2], args[i+2:]
+			}
+			break
+		}
+		if f := fs.Lookup(name); f != nil && !hasValue {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				i++ // the flag's value
+			}
+		}
+	}
+	return args, nil
 }
 
 // withTimeout returns ctx with a deadline d from now (none when d == 0)
