@@ -158,7 +158,7 @@ func TestREPLPictures(t *testing.T) {
 func TestREPLHelpStarlark(t *testing.T) {
 	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
 	s.send("help(print)\r")
-	s.expect("print(*args, sep=\" \")")
+	s.expect("print(*args, sep=\" \", end=")
 	s.expect(primary)
 	s.send("help(math)\r")
 	s.expect("sqrt(x)")
