@@ -30,8 +30,12 @@ const timeMagic = "%time"
 
 // cutTimeMagic returns src without a leading "%time" and whether it was
 // there ("%timer = 1" is not the magic).
-func cutTimeMagic(src string) (string, bool) {
-	rest, ok := strings.CutPrefix(src, timeMagic)
+func cutTimeMagic(src string) (string, bool) { return cutMagic(src, timeMagic) }
+
+// cutMagic returns src without a leading magic (%time, %prun) and whether
+// it was there.
+func cutMagic(src, magic string) (string, bool) {
+	rest, ok := strings.CutPrefix(src, magic)
 	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n' {
 		return src, false
 	}

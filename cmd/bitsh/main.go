@@ -11,7 +11,7 @@
 // The script sees ARGS, as strings, in the list argv.
 //
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
-// -shard I/N, -j N, -o PATH (docs/cluster.md), -version. The exit status
+// -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -version. The exit status
 // is 0 on success, 1 on a script error (a timeout or the memory budget
 // included), 2 on bad usage and 130 when Ctrl-C stopped a script.
 // See docs/scripting.md and docs/repl.md.
@@ -100,6 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		maxMem   = fs.String("max-memory", "", "stop a run when the heap exceeds `SIZE` (512M, 2G; 0: no budget); default 3/4 of the memory available")
 		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
 		showVer  = fs.Bool("version", false, "print the version and exit")
+		profOut  = fs.String("profile", "", "write a profile of the run's Starlark functions (wall time, pprof format) to `FILE`; go tool pprof -top FILE reads it")
 		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
@@ -178,6 +179,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
 	}
 	in := interp.New(append(opts, sh.options()...)...)
+	if *profOut != "" {
+		stop, err := profileFile(*profOut, stderr)
+		if err != nil {
+			return usageError(stderr, "-profile: %v", err)
+		}
+		defer stop()
+	}
 	if repl {
 		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
 	}

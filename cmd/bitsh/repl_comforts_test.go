@@ -190,3 +190,20 @@ func TestREPLHabitHints(t *testing.T) {
 	s.expect(primary)
 	s.exit()
 }
+
+// %prun runs one input under the profiler and lists its top functions.
+func TestREPLPrun(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	s.send("def slow(n):\r")
+	s.send("    t = 0\r")
+	s.send("    for i in range(n): t += popcount(i)\r")
+	s.send("    return t\r")
+	s.send("\r")
+	s.expect(primary)
+	s.send("%prun slow(200000)\r")
+	s.expect("1730048\r\n")
+	s.expect("flat  flat%        cum   cum%  function\r\n")
+	s.expect("  slow\r\n")
+	s.expect(primary)
+	s.exit()
+}
