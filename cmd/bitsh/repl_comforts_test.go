@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Pseudo-terminal tests of SPEC §11's REPL comforts.
+// Pseudo-terminal tests of docs/repl.md's REPL comforts.
 
 // exitWith waits for bitsh to exit on its own (exit(), quit()) and checks
 // the status.
