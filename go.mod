@@ -8,6 +8,7 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/ebitengine/purego v0.11.3
 	github.com/go-zeromq/zmq4 v0.17.0
+	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sourcegraph/jsonrpc2 v0.2.0
 	github.com/tetratelabs/wazero v1.12.0

@@ -1,8 +1,8 @@
-/* C references for builtins/debruijn (documents 001, 002).
+/* C references for builtins/debruijn (the Chess Programming Wiki's De Bruijn pages).
  * Prints "label ns_per_op" lines for bench/compare.sh:
  *   debruijn_bsf      one De Bruijn bitscan (serialising the bits of words)
  *   debruijn_enum64   one 64-bit magic of the full enumeration of all 2^26,
- *                     by the backtracking search of document 002 (written
+ *                     by the backtracking search of Isenberg's De Bruijn generator (written
  *                     anew here in C: lock the windows in use, place the
  *                     even successor before the odd one, allow at most 32
  *                     zeros, reserve window 32 = 100000b for the wrap-around)

@@ -1,4 +1,4 @@
-/* C references for the flips of builtins/endgame (document 003), n = 5 pieces.
+/* C references for the flips of builtins/endgame (the packed-index flip puzzle), n = 5 pieces.
  * Prints "label ns_per_op" lines for bench/compare.sh; one op is one flip of
  * one packed index. Two styles, as in the Go benchmarks:
  *   endgame_{nat,sym}_flip_{horizontal,vertical,diag}_5        loop-free flips

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The popcount-sum experiment of issue 8, bitsh against CPython, in one
+# The popcount-sum experiment, bitsh against CPython, in one
 # interleaved run: each round runs
 #   bitsh:   n = 0; for s in subsets(D): n += popcount(s)
 #   CPython: n = 0; for s in range(2**24): n += (s << SHIFT).bit_count()

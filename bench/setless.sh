@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times document 004's whole computation, setless(), through the bitsh
+# Times Knuth's whole computation, setless(), through the bitsh
 # binary: wall time, CPU time and peak memory, for each worker count given
 # (default: 1 and every core).
 #

@@ -1,4 +1,4 @@
-/* C references for the subset kernels of builtins/subset (document 000).
+/* C references for the subset kernels of builtins/subset (the Chess Programming Wiki, Traversing Subsets of a Set).
  * Prints "label ns_per_op" lines for bench/compare.sh; one op is one subset.
  * Build: gcc -O2 -o subsets subsets.c */
 #include <stdint.h>

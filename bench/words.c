@@ -1,4 +1,4 @@
-/* C references for builtins/words (SPEC §8, word arrays).
+/* C references for builtins/words (docs/words.md, word arrays).
  * Prints "label ns_per_op" lines for bench/compare.sh. One op is one word
  * of 2^20-word arrays (8 MiB each), as in builtins/words/bench_test.go;
  * words_find_magic_candidate's op is one candidate of a magic search.

@@ -102,7 +102,7 @@ func hexWord(x Word) string { return fmt.Sprintf("%#x", uint64(x)) }
 // wordValue converts a kernel result to a Starlark int in [0, 2^64).
 func wordValue(x uint64) starlark.Value { return starlark.MakeUint64(x) }
 
-// argWord returns the word an int argument stands for (SPEC §1, negative
+// argWord returns the word an int argument stands for (docs/scripting.md, negative
 // values as their two's complement) without allocating: the fast paths'
 // conversion. ok is false for a non-int or an int outside [-2^63, 2^64);
 // the general path then reports it.

@@ -7,7 +7,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/bitops"
 )
 
-// The word builtins of SPEC §2 that have an elementwise form (§8), each
+// The word builtins of docs/builtins.md that have an elementwise form (docs/words.md), each
 // declared once as a wordOp: parameters, check, scalar kernel, array
 // kernel.
 

@@ -50,7 +50,7 @@ func readMetric(name string) int64 {
 }
 
 // CheckAlloc reports an error naming fn when allocating bytes more bytes
-// would exceed the run's memory budget (SPEC §8, issue 12). Collecting
+// would exceed the run's memory budget (docs/words.md). Collecting
 // builtins and word arrays call it before they allocate, so that a request
 // too big for the budget fails as an ordinary Starlark error instead of
 // growing the heap until the watchdog (or the operating system) stops it.

@@ -9,7 +9,7 @@ import (
 	"go.starlark.net/starlarkstruct"
 )
 
-// Bindings of SPEC section 10: the predeclared chess module, with
+// Bindings of docs/chess.md: the predeclared chess module, with
 // python-chess's names and meanings. Every argument that is a square or a
 // bitboard may also be a word array; the result is then an array.
 
@@ -73,13 +73,13 @@ func ray2(f func(int, int) uint64) func(x, y uint64) uint64 {
 const flipVerticalDoc = `flip_vertical(b)
 Swaps rank r with rank 7-r (a1 to a8), as python-chess's chess.flip_vertical.
 It moves squares as the packed-index flip_horizontal(index, n) of the
-endgame topic does: document 003 names flips by their axis, python-chess by
+endgame topic does: the packed-index flip puzzle names flips by their axis, python-chess by
 the direction squares move. ` + boardDoc
 
 const flipHorizontalDoc = `flip_horizontal(b)
 Swaps file f with file 7-f (a1 to h1), as python-chess's
 chess.flip_horizontal. It moves squares as the packed-index
-flip_vertical(index, n) of the endgame topic does (document 003 names flips
+flip_vertical(index, n) of the endgame topic does (the packed-index flip puzzle names flips
 by their axis). ` + boardDoc
 
 var chessFns = []chessFn{

@@ -7,7 +7,7 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// Bindings of SPEC section 5 (document 003): packed endgame indices.
+// Bindings of docs/builtins.md (the packed-index flip puzzle): packed endgame indices.
 
 const numberingDoc = `numbering is "natural" (square = 8*rank + file, a1 = 0, h1 = 7, a8 = 56)
 or "symmetric" (the second numbering of the "Bit Manipulation Problem" blog post

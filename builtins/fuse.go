@@ -22,7 +22,7 @@ func init() {
 Compiles fn, a def or lambda of 1 to 3 word parameters, into a fused value
 (type "fused") that runs the whole function as one native pass over a
 space: f.map(space, *arrays), f.count(space), f.sum(space), f.min(space),
-f.max(space), f.first(space), f.filter(space, limit=2**27), and f(x, ...)
+f.max(space), f.first(space), f.filter(space, limit=1 << 27), and f(x, ...)
 on words. A space is a word array, a range, or a lazy value (subsets,
 debruijn_sequences, ...), also the parts share() makes. The body may use int
 literals, its parameters and locals, free ints and bools (read once, now),
@@ -469,7 +469,9 @@ func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident
 		return true
 	})
 	for name := range fn.Globals() {
-		if !idents[name] {
+		// Names that are not identifiers (the interpreter's own, such as
+		// the guard it puts on [x] * n) are never in a text.
+		if !idents[name] && !strings.Contains(name, ".") {
 			return false
 		}
 	}

@@ -64,7 +64,11 @@ func docOf(v starlark.Value) (string, error) {
 	case *starlark.Builtin:
 		key = v.Name()
 		if e, ok := registry[key]; ok && e.Fn != nil {
-			return e.Doc, nil
+			// math.round and math.pow share their names with builtins:
+			// those fall through to the module lookup below.
+			if memberKey(v) == "" {
+				return e.Doc, nil
+			}
 		}
 		if _, ok := universeDocs[key]; !ok || starlark.Universe[key] != v {
 			// A module's member: find which module holds this very builtin.

@@ -22,7 +22,7 @@ func WriteMarkdown(w io.Writer) error {
 		sig, rest, _ := strings.Cut(strings.TrimSpace(bi.Doc), "\n")
 		fmt.Fprintf(&b, "\n### `%s`\n\n", sig)
 		if rest = strings.TrimSpace(rest); rest != "" {
-			b.WriteString("```\n" + rest + "\n```\n")
+			b.WriteString("```text\n" + rest + "\n```\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -2,7 +2,7 @@ package builtins
 
 import "go.starlark.net/starlark"
 
-// A Pictured value has a picture (SPEC §11): the REPL prints its text
+// A Pictured value has a picture (docs/repl.md): the REPL prints its text
 // form when it echoes the value, and the notebook kernel sends its SVG
 // beside the text/plain repr.
 type Pictured interface {

@@ -1,6 +1,6 @@
 package builtins
 
-// Bindings of SPEC section 11's pictures: board, cards and table. The
+// Bindings of docs/repl.md's pictures: board, cards and table. The
 // drawing is in builtins/picture; here are the Starlark values.
 
 import (
@@ -78,7 +78,7 @@ func boardFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 	return Board(bb), nil
 }
 
-// String returns the labelled diagram (SPEC §5).
+// String returns the labelled diagram (docs/builtins.md).
 func (b Board) String() string { return picture.Board(uint64(b), false) }
 
 // Repr returns board(0x...).

@@ -1,6 +1,6 @@
 package builtins
 
-// Bindings of SPEC section 11: the random module.
+// Bindings of docs/repl.md: the random module.
 
 import (
 	"fmt"

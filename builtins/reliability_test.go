@@ -206,7 +206,7 @@ func sweep(t testing.TB, cs []callable, calls []struct {
 	return n
 }
 
-// TestBadArguments is the catalogue of issue 12: every builtin, with wrong
+// TestBadArguments is the catalogue of bad arguments (docs/reliability.md): every builtin, with wrong
 // types, lazy values, word arrays, None, negatives, 2^64, 10^100, wrong
 // arity and unknown keywords, fails with a Starlark error that names it
 // (or succeeds, where the value happens to be valid), and never panics.

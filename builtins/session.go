@@ -1,6 +1,6 @@
 package builtins
 
-// dir(), exit() and quit(): the REPL habits of Python users (SPEC §11).
+// dir(), exit() and quit(): the REPL habits of Python users (docs/repl.md).
 
 import (
 	"fmt"

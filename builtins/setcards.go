@@ -273,7 +273,7 @@ func intArg(fn, name string, v starlark.Value, lo, hi int) (int, error) {
 }
 
 // setcardError is a kernel error as a user sees it: the builtin's name
-// and what went wrong, never the kernel package's name (SPEC §11); the
+// and what went wrong, never the kernel package's name (docs/repl.md); the
 // kernel's error stays reachable with errors.Is and errors.As.
 type setcardError struct {
 	msg string
@@ -585,7 +585,7 @@ func (s *setClasses) Attr(name string) (starlark.Value, error) {
 // AttrNames lists the attributes of set_classes values.
 func (s *setClasses) AttrNames() []string { return []string{"count"} }
 
-// share returns shard index's part of count (SPEC §9): many subtrees of
+// share returns shard index's part of count (docs/cluster.md): many subtrees of
 // the canonical search dealt round-robin (setcard.Part), a set_classes
 // value of the same k whose sets come in ascending order. With one shard
 // the part is s itself.

@@ -172,7 +172,7 @@ func TestKernelError(t *testing.T) {
 
 // TestSetCardsCancelLatency cancels setless and a set_classes loop in the
 // middle of their searches and measures how long the builtins take to
-// return (SPEC: 100 ms; asserted: under a second, for loaded machines;
+// return (the contract, docs/reliability.md: 100 ms; asserted: under a second, for loaded machines;
 // the figure is logged and recorded in docs/performance.md). The message
 // names the builtin and says "cancelled".
 func TestSetCardsCancelLatency(t *testing.T) {

@@ -54,9 +54,6 @@ there are several; key maps each to what is compared.`,
 	"ord": `ord(s)
 Returns the code point of the one-character string s (or the value of a
 one-byte bytes).`,
-	"print": `print(*args, sep=" ")
-Writes the str() of each argument, separated by sep, and a newline, to
-standard output (the interpreter's stdout when embedded).`,
 	"range": `range(stop) or range(start, stop, step=1)
 Returns the sequence of ints from start (default 0) up to, not including,
 stop, step apart. Lazy: range(10**9) costs nothing until iterated.`,

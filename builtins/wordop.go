@@ -17,7 +17,7 @@ import (
 //     result is at or above 2^31 (go.starlark.net allocates those ints);
 //   - the general path (keywords, defaults, every error), which parses
 //     the arguments and then runs the same check and the same kernel;
-//   - the elementwise array path (SPEC §8): the first argument is a word
+//   - the elementwise array path (docs/words.md): the first argument is a word
 //     array, the other word arguments words or arrays of its length, and
 //     the result an array computed by the array kernel in blocks.
 //
@@ -43,7 +43,7 @@ type wordOp struct {
 type paramKind uint8
 
 const (
-	kWord      paramKind = iota // a word (SPEC §1); may be an array
+	kWord      paramKind = iota // a word (docs/scripting.md); may be an array
 	kWidth                      // 8, 16, 32 or 64; a scalar
 	kCount                      // rotl's k: any int, kept modulo 64 (every width divides 64); may be an array
 	kInt                        // an int of Go's int range (delta), range-checked by check; may be an array
@@ -71,7 +71,7 @@ func newWordOp(op wordOp) *wordOp {
 }
 
 // argNames names the arguments in errors: "x" in a scalar call, "a[17]"
-// for element 17 of the first argument (as SPEC §8 writes it) and
+// for element 17 of the first argument (as docs/words.md writes it) and
 // "mask[17]" for element 17 of another array argument.
 type argNames struct {
 	params []param

@@ -12,7 +12,7 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// Words is the word array of SPEC §8 (type "words"): an immutable slice
+// Words is the word array of docs/words.md (type "words"): an immutable slice
 // of 64-bit words. Other bindings (chess, fuse, shards) take and return
 // arrays through NewWords and Uint64s.
 type Words struct {

@@ -81,7 +81,7 @@ func TestWordsThroughPlainThread(t *testing.T) {
 	}
 }
 
-// The chunked count of SPEC §8 against the same count written as a loop,
+// The chunked count of docs/words.md against the same count written as a loop,
 // per subset. With popcount taking arrays (the elementwise bit builtins)
 // the chunked script is the one the contract quotes; without them it
 // counts with a SWAR popcount made of array operators, so the figure says

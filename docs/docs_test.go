@@ -17,8 +17,12 @@
 //     follows, which its output must equal (skipped with -short). Any other
 //     go block is a fragment: it must parse as statements (or, when it
 //     starts with func or type, as declarations).
-//   - Blocks without a tag, or tagged otherwise (python, sh), are
-//     illustrations and are not checked.
+//   - Blocks tagged output after something else, text (messages, tables,
+//     files that are not code), sh, bash or json are shown, not run. Every
+//     block has a tag (TestBlockTags), so that no Starlark or Go snippet
+//     escapes the tests: Starlark is tagged starlark or repl, never python.
+//   - Starlark blocks see argv = [] and, for the load examples, stand-in
+//     modules lib/util.star and util.star that define double.
 package docs_test
 
 import (
@@ -28,12 +32,14 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/bitsh/bitsh/builtins"
@@ -104,6 +110,33 @@ func errorText(err error) string {
 	return err.Error()
 }
 
+// standIns are the modules that the docs' load examples load.
+var standIns = fstest.MapFS{
+	"lib/util.star": {Data: []byte("def double(x):\n    return 2 * x\n")},
+	"util.star":     {Data: []byte("def double(x):\n    return 2 * x\n")},
+}
+
+// newInterp returns the interpreter a page's starlark blocks run in.
+func newInterp(out io.Writer) *interp.Interp {
+	return interp.New(interp.WithStdout(out), interp.WithStderr(out), interp.WithFS(standIns),
+		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(nil)}))
+}
+
+// blockTags are the tags a fenced block may have.
+var blockTags = map[string]bool{"starlark": true, "repl": true, "go": true, "output": true, "text": true, "sh": true, "bash": true, "json": true,
+	// Editor configurations (docs/editors.md), which their editors read.
+	"lua": true, "toml": true, "elisp": true}
+
+func TestBlockTags(t *testing.T) {
+	for _, page := range pages(t) {
+		for _, b := range blocks(t, page) {
+			if !blockTags[b.tag] {
+				t.Errorf("%s:%d: a block tagged %q; want one of starlark, repl, go (run by these tests), output, text, sh, bash or json", page, b.line, b.tag)
+			}
+		}
+	}
+}
+
 func TestStarlarkSnippets(t *testing.T) {
 	for _, page := range pages(t) {
 		bs := blocks(t, page)
@@ -114,7 +147,7 @@ func TestStarlarkSnippets(t *testing.T) {
 				continue
 			}
 			if in == nil {
-				in = interp.New(interp.WithStdout(&out), interp.WithStderr(&out))
+				in = newInterp(&out)
 			}
 			out.Reset()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -193,7 +193,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	opts.LoadBindsGlobally = true
 	f, err := opts.Parse(filename, src, 0)
 	if err != nil {
-		return nil, err
+		return nil, explainHabit(err, func(string) string { return src })
 	}
 	guardRepeats(f)
 	in.src.keep(filename, src)
@@ -300,6 +300,7 @@ func (r *run) wrap(err error) error {
 		return nil
 	}
 	err = r.in.explainLoad(err)
+	err = explainHabit(err, r.in.newestSource)
 	if r.ctx.Err() != nil {
 		return &CancelledError{Err: err, Cause: context.Cause(r.ctx)}
 	}

@@ -26,7 +26,7 @@ func (in *Interp) ExecInteractive(ctx context.Context, filename, src string, ech
 	opts.LoadBindsGlobally = true
 	f, err := opts.Parse(filename, src, 0)
 	if err != nil {
-		return err
+		return explainHabit(err, func(string) string { return src })
 	}
 	guardRepeats(f)
 	in.src.keep(filename, src)

@@ -4,7 +4,7 @@ import "math/bits"
 
 // The elementwise kernels below apply one word function to every element
 // of equal-length slices (dst[i] = f(x[i], ...)); dst may be x. They are
-// the loops behind the array forms of the bit builtins (SPEC §8), written
+// the loops behind the array forms of the bit builtins (docs/words.md), written
 // out one by one so that each compiles to a tight loop with the operation
 // inlined. A kernel whose function has a precondition reports whether
 // every element met it (ok == false: at least one did not, and the

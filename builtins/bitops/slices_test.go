@@ -227,7 +227,7 @@ func FuzzSlices(f *testing.F) {
 }
 
 // The array kernels on 2^20 words: the loops behind popcount(a) and the
-// others (SPEC §8: well under 1 ns per word). ns/op is per array; divide
+// others (docs/words.md: well under 1 ns per word). ns/op is per array; divide
 // by 1048576 for ns per word, or read the ns/word metric.
 func benchSlice(b *testing.B, f func(dst, x, m []uint64)) {
 	const n = 1 << 20

@@ -1,6 +1,6 @@
 //go:generate sh -c "go run gen_magics.go > magics.go"
 
-// Package chess holds the bitboard kernels of the chess module (SPEC §10):
+// Package chess holds the bitboard kernels of the chess module (docs/chess.md):
 // squares, masks, shifts, flips and attack sets with python-chess's names
 // and meanings. Squares are 0..63 with a1 = 0, h1 = 7, a8 = 56, h8 = 63,
 // and bit i of a bitboard is square i.
@@ -160,12 +160,12 @@ func ShiftDownLeft(b uint64) uint64 { return b >> 9 &^ FileH }
 func ShiftDownRight(b uint64) uint64 { return b >> 7 &^ FileA }
 
 // FlipVertical swaps rank r with rank 7-r (a1 to a8), python-chess's
-// flip_vertical. The packed-index flip_horizontal of SPEC §5 moves squares
-// the same way; document 003 names flips by their axis.
+// flip_vertical. The packed-index flip_horizontal of docs/builtins.md moves squares
+// the same way; the packed-index flip puzzle names flips by their axis.
 func FlipVertical(b uint64) uint64 { return bits.ReverseBytes64(b) }
 
 // FlipHorizontal swaps file f with file 7-f (a1 to h1), python-chess's
-// flip_horizontal (the packed-index flip_vertical of SPEC §5).
+// flip_horizontal (the packed-index flip_vertical of docs/builtins.md).
 func FlipHorizontal(b uint64) uint64 {
 	// Reverse the bits within each byte (chessprogramming.org,
 	// "Flipping Mirroring and Rotating", MirrorHorizontally).

@@ -174,7 +174,7 @@ func stepBig(a, b, c, d, p int64) int64 {
 
 // Nth returns the n-th (counting from 1) magic for width in ascending
 // order among those whose top log2(width) bits are zero, the order of
-// document 002's generator; ok is false when width is invalid or n is not
+// Isenberg's generator; ok is false when width is invalid or n is not
 // in 1..Count(width). It counts completions instead of enumerating, so any
 // n takes the same few milliseconds.
 func Nth(n uint64, width int) (m uint64, ok bool) {

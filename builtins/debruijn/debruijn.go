@@ -1,5 +1,6 @@
-// Package debruijn finds, checks and uses De Bruijn magics (documents 001
-// and 002). For a width w in {8, 16, 32, 64} and s = log2(w), a magic m is
+// Package debruijn finds, checks and uses De Bruijn magics (the Chess
+// Programming Wiki's De Bruijn pages: the 8-bit example, and Gerd Isenberg's
+// generator). For a width w in {8, 16, 32, 64} and s = log2(w), a magic m is
 // a w-bit word whose w windows ((m << i) mod 2^w) >> (w - s), i = 0..w-1,
 // are pairwise distinct, so that ((x & -x) * m mod 2^w) >> (w - s) hashes
 // each one-bit word x to a distinct table index.
@@ -11,7 +12,7 @@
 // theorem, and Iter enumerates them by backtracking.
 package debruijn
 
-// Default64 is the 64-bit magic of document 000's modified snoob,
+// Default64 is the 64-bit magic of the Chess Programming Wiki's modified snoob,
 // 0x03f79d71b4cb0a89 (the magic of bitsh's debruijn_bsf by default).
 const Default64 = 0x03f79d71b4cb0a89
 
@@ -123,7 +124,8 @@ var table64 = func() (t [64]uint8) {
 
 // Bsf64 returns the index of the least significant one bit of x by the
 // De Bruijn bitscan with Default64, table64[((x & -x) * Default64) >> 58]
-// (document 000); the result is 0 for x == 0.
+// (the Chess Programming Wiki, Traversing Subsets of a Set); the result is
+// 0 for x == 0.
 func Bsf64(x uint64) int { return int(table64[(x&-x)*Default64>>58]) }
 
 // Count returns the number of magics for width whose top log2(width) bits

@@ -122,9 +122,9 @@ func TestIsMagic(t *testing.T) {
 func TestTable(t *testing.T) {
 	got, ok := debruijn.Table(0x1d, 8)
 	if want := []int{0, 1, 6, 2, 7, 5, 4, 3}; !ok || !slices.Equal(got, want) {
-		t.Errorf("Table(0x1d, 8) = %v; want %v (document 001's table minus one)", got, want)
+		t.Errorf("Table(0x1d, 8) = %v; want %v (the Chess Programming Wiki's table minus one)", got, want)
 	}
-	// Document 002's printed table for its 4061955th magic.
+	// Isenberg's printed table for its 4061955th magic.
 	want002 := []int{
 		0, 1, 2, 53, 3, 7, 54, 27,
 		4, 38, 41, 8, 34, 55, 48, 28,
@@ -136,9 +136,9 @@ func TestTable(t *testing.T) {
 		50, 31, 19, 15, 30, 14, 13, 12,
 	}
 	if got, ok := debruijn.Table(0x022fdd63cc95386d, 64); !ok || !slices.Equal(got, want002) {
-		t.Errorf("Table(0x022fdd63cc95386d) = %v; want document 002's", got)
+		t.Errorf("Table(0x022fdd63cc95386d) = %v; want Isenberg's", got)
 	}
-	// Document 000's deBruijnLookup for the default magic.
+	// the Chess Programming Wiki's deBruijnLookup for the default magic.
 	want000 := []int{
 		0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
 		62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
@@ -146,7 +146,7 @@ func TestTable(t *testing.T) {
 		46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6,
 	}
 	if got, _ := debruijn.Table(debruijn.Default64, 64); !slices.Equal(got, want000) {
-		t.Errorf("Table(Default64) = %v; want document 000's", got)
+		t.Errorf("Table(Default64) = %v; want the Chess Programming Wiki's", got)
 	}
 	if _, ok := debruijn.Table(0x1e, 8); ok {
 		t.Error("Table(0x1e, 8) accepted a non-magic")
@@ -291,7 +291,7 @@ func TestEnumeration64(t *testing.T) {
 
 func TestNth(t *testing.T) {
 	if m, ok := debruijn.Nth(4061955, 64); !ok || m != 0x022fdd63cc95386d {
-		t.Errorf("Nth(4061955, 64) = %#x; want document 002's 0x022fdd63cc95386d", m)
+		t.Errorf("Nth(4061955, 64) = %#x; want Isenberg's 0x022fdd63cc95386d", m)
 	}
 	if m, _ := debruijn.Nth(1<<26, 64); m != debruijn.Default64 {
 		t.Errorf("Nth(2^26, 64) = %#x; want the default magic %#x", m, uint64(debruijn.Default64))

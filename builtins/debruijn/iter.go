@@ -7,7 +7,7 @@ import (
 
 // An Iter enumerates the magics of one width whose top log2(width) bits
 // are zero, in ascending order, by backtracking over the bits from the top
-// (the search of document 002, written as a resumable loop so that a caller
+// (the search of Isenberg's De Bruijn generator, written as a resumable loop so that a caller
 // can pull one magic at a time).
 //
 // It searches in the space of choices that matter. Windows x and
@@ -18,7 +18,7 @@ import (
 // when the fixed successors close a cycle that is not the whole sequence,
 // and reads the magic off the cycle when the last pair is fixed. Every
 // choice point therefore has a magic below it, and the search visits
-// about two choice points per magic instead of document 002's dozens of
+// about two choice points per magic instead of Isenberg's dozens of
 // window tests.
 type Iter struct {
 	width int

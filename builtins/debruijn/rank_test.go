@@ -33,7 +33,7 @@ func TestRankTable(t *testing.T) {
 		n  uint64
 		ok bool
 	}{
-		{0x022fdd63cc95386d, 64, 4061955, true}, // document 002's example
+		{0x022fdd63cc95386d, 64, 4061955, true}, // Isenberg's example
 		{debruijn.Default64, 64, 1 << 26, true}, // the last one
 		{0x1D, 8, 2, true},
 		{0x17, 8, 1, true},

@@ -18,7 +18,7 @@ func layout(t testing.TB, n int, m endgame.Numbering) endgame.Layout {
 }
 
 func TestSymmetricTable(t *testing.T) {
-	// Document 003's anchors, as SPEC quotes them.
+	// the puzzle's anchors, as the puzzle gives them.
 	for _, c := range []struct {
 		name string
 		sq   int
@@ -91,7 +91,7 @@ func TestPack(t *testing.T) {
 		squares []int
 		want    uint64
 	}{
-		{[]int{0o52, 0o46}, 0o4562}, // document 003
+		{[]int{0o52, 0o46}, 0o4562}, // the packed-index flip puzzle
 		{[]int{0}, 0},
 		{[]int{63}, 0o77},
 		{[]int{0o12, 0o34, 0o56}, 0o531642},

@@ -1,4 +1,4 @@
-// Package endgame holds the kernels of document 003: packed n-piece
+// Package endgame holds the kernels of the packed-index flip puzzle: packed n-piece
 // endgame indices in two square numberings, their flips about the
 // horizontal, vertical and a1-h8 diagonal axes done on every piece at once
 // with a fixed number of word operations, the 8 symmetries of the square,
@@ -6,7 +6,7 @@
 //
 // A square is 0..63 in a numbering. Natural: square = 8*rank + file (rank
 // and file 0..7, a1 = 0, h1 = 7, a8 = 56). Symmetric: the second table of
-// document 003 (a1 = 0o60, e4 = 0o73, h8 = 0o66), in which the three high
+// the packed-index flip puzzle (a1 = 0o60, e4 = 0o73, h8 = 0o66), in which the three high
 // bits of a square name its orbit under the symmetries of the board and
 // the three low bits say where in the orbit it is.
 package endgame
@@ -24,7 +24,7 @@ const (
 	// Natural numbers a square 8*rank + file: the high octal digit is the
 	// rank, the low one the file.
 	Natural Numbering = iota
-	// Symmetric is document 003's second numbering.
+	// Symmetric is the puzzle's second numbering.
 	Symmetric
 )
 
@@ -54,7 +54,7 @@ func ParseNumbering(name string) (m Numbering, ok bool) {
 	return 0, false
 }
 
-// symmetricTable is document 003's second numbering exactly as the
+// symmetricTable is the puzzle's second numbering exactly as the
 // document prints it: one line per rank, rank 8 first, files a..h, square
 // numbers in octal. It is the only statement of the numbering in the code;
 // symSquare and symFileRank are parsed from it.

@@ -8,7 +8,7 @@ import "github.com/bitsh/bitsh/builtins/endgame"
 // fr is a square as (file, rank), each 0..7.
 type fr struct{ f, r int }
 
-// symMaps are the 8 symmetries of the square on (file, rank), in SPEC order.
+// symMaps are the 8 symmetries of the square on (file, rank), in the order of docs/builtins.md's symmetries.
 var symMaps = [endgame.NumSymmetries]func(fr) fr{
 	func(p fr) fr { return p },                    // identity
 	func(p fr) fr { return fr{7 - p.f, p.r} },     // flip_vertical: file f to 7-f
@@ -21,7 +21,7 @@ var symMaps = [endgame.NumSymmetries]func(fr) fr{
 }
 
 // refSym[sq] is (file, rank) of symmetric square sq, and refSymOf the
-// inverse, both built from first principles (not from document 003's
+// inverse, both built from first principles (not from the puzzle's
 // table, which the kernel holds; TestSymmetricTable compares the two).
 //
 // The high octal digit of a symmetric square is its orbit under the

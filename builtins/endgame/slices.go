@@ -1,7 +1,7 @@
 package endgame
 
-// Elementwise forms of the flips and of Canonical for word arrays (SPEC
-// §8): dst[i] = f(x[i]) over equal-length slices, dst may be x. Every x[i]
+// Elementwise forms of the flips and of Canonical for word arrays (docs/words.md
+//): dst[i] = f(x[i]) over equal-length slices, dst may be x. Every x[i]
 // must be below 2^(6n) (see Fit).
 
 // Fit reports whether every x[i] is below 2^(6n) for n = 1..MaxPieces.

@@ -3,7 +3,7 @@ package setcard
 import "sync"
 
 // Canon returns the canonical form of h, the least of its images under the
-// 31104 symmetries in document 004's order (see Hand.Less), and the number
+// 31104 symmetries in Knuth's order (see Hand.Less), and the number
 // of symmetries that fix h; h's orbit has NumSymmetries/automorphisms
 // members. The empty hand is its own canonical form with all 31104
 // symmetries; every other canonical form contains card 0.

@@ -9,7 +9,7 @@ import (
 )
 
 // bruteCanon applies all 31104 symmetries and keeps the least image in
-// document 004's order, comparing sorted card lists lexicographically.
+// Knuth's order, comparing sorted card lists lexicographically.
 func bruteCanon(h setcard.Hand) (setcard.Hand, int) {
 	syms := allSyms()
 	best := h
@@ -65,7 +65,7 @@ func TestCanonKnown(t *testing.T) {
 	}{
 		{nil, nil, 31104},
 		{[]setcard.Card{80}, []setcard.Card{0}, 384},
-		// Document 004: {1223, 2233} is isomorphic to {1111, 1122}, which
+		// Knuth's SETSET: {1223, 2233} is isomorphic to {1111, 1122}, which
 		// has 32 automorphisms (orbit 972).
 		{[]setcard.Card{1*9 + 1*3 + 2, 27 + 9 + 2*3 + 2}, []setcard.Card{0, 4}, 32},
 		// 1111, 1112: 3! coordinate orders times 2^3 value maps fixing 1

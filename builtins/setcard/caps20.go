@@ -10,7 +10,7 @@ import (
 // The 20-card SET-less sets, the maximal caps of the affine space F_3^4,
 // without walking the canonical search tree (hours of CPU at k = 20).
 //
-// The symmetries of document 004 form the subgroup G = translations x
+// The symmetries of Knuth's SETSET form the subgroup G = translations x
 // signed coordinate permutations (each value permutation of a coordinate is
 // x -> +-x + b) of the affine group AGL(4,3), and every affine map sends a
 // SET-less set to a SET-less set. Take one 20-cap C0 (the first found by a

@@ -1,7 +1,7 @@
 // Package setcard holds the kernels for the cards of the game SET: the 81
 // cards as the points of the affine space F_3^4, SET-freeness, canonical
 // forms under the 31104 symmetries, and the counts of SET-less sets
-// (document 004, Knuth's SETSET).
+// (Knuth's SETSET, cs.stanford.edu/~knuth/programs.html).
 package setcard
 
 import "math/bits"
@@ -89,7 +89,7 @@ func (h Hand) Cards() []Card {
 	return out
 }
 
-// Less reports whether h precedes g in document 004's order for sets of
+// Less reports whether h precedes g in Knuth's order for sets of
 // equal size: sort both ascending and compare lexicographically. For equal
 // sizes that is: the smallest card in exactly one of them belongs to h.
 // (For sets of different sizes the result is that of this rule too, which

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 )
 
-// The counting kernels give document 004's two columns without visiting the
+// The counting kernels give Knuth's two columns without visiting the
 // half-billion canonical sets.
 //
 // total[k] is the number of SET-less k-sets, counted by the slice method
@@ -49,7 +49,7 @@ func Totals(ctx context.Context, kmax, workers int, progress func(done, total in
 
 // Classes returns, for k = 0..kmax, total[k] as Totals does and classes[k],
 // the number of SET-less k-sets up to the 31104 symmetries (the number of
-// canonical k-sets of document 004), by Burnside's lemma. Arguments,
+// canonical k-sets of Knuth's SETSET), by Burnside's lemma. Arguments,
 // progress and cancellation are as for Totals.
 func Classes(ctx context.Context, kmax, workers int, progress func(done, total int64)) (totals, classes []uint64, err error) {
 	if kmax < 0 || kmax > NumCards {

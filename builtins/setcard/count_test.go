@@ -169,7 +169,7 @@ func TestFullTable(t *testing.T) {
 			t.Errorf("k = %d: total %d, classes %d: want 0 < total/31104 <= classes <= total", k, tot[k], cls[k])
 		}
 	}
-	// Known values, in addition: the canonical sets document 004's
+	// Known values, in addition: the canonical sets Knuth's
 	// program visits (all sizes, the empty set included), and its k = 20
 	// line.
 	var sum uint64

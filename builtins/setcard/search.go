@@ -10,14 +10,14 @@ import (
 )
 
 // MaxSetFree is the largest number of cards without a SET (Pellegrino 1971,
-// cited in document 004): no 21 cards are SET-free. Search relies on it to
+// cited in Knuth's SETSET): no 21 cards are SET-free. Search relies on it to
 // stop at once for larger k; the counting kernels confirm total[21] = 0.
 const MaxSetFree = 20
 
-// The canonical search (document 004, sections 2 and 9-33).
+// The canonical search (Knuth's SETSET, sections 2 and 9-33).
 //
 // A set S = {s1 < ... < sl} is canonical when S <= aS for each of the 31104
-// symmetries a, in document 004's order. Every canonical k-set is a
+// symmetries a, in Knuth's order. Every canonical k-set is a
 // canonical (k-1)-set plus one card above its maximum, so a depth-first
 // walk that appends cards in ascending order and keeps only canonical sets
 // meets each canonical set once, in ascending order.
@@ -360,16 +360,16 @@ func (p Part) check() error {
 }
 
 // Search calls fn, from the calling goroutine, for each canonical SET-less
-// k-set in ascending order (document 004's order), with the number of
+// k-set in ascending order (Knuth's order), with the number of
 // symmetries that fix it. It is SearchPart for the whole search.
 func Search(ctx context.Context, k, workers int, progress func(done, total int64), fn func(h Hand, automorphisms int) error) error {
 	return SearchPart(ctx, k, Part{}, workers, progress, fn)
 }
 
 // SearchPart calls fn, from the calling goroutine, for each canonical
-// SET-less k-set of the part in ascending order (document 004's order),
+// SET-less k-set of the part in ascending order (Knuth's order),
 // with the number of symmetries that fix it. The sets are found by a
-// canonical search (document 004's isomorph rejection) on up to workers
+// canonical search (Knuth's isomorph rejection) on up to workers
 // goroutines (workers < 1 means 1) and streamed: one goroutine enumerates
 // the roots of the subtrees (the canonical sets jobDepth(k) levels down, or
 // ShardDepth(k) for a part of several), the workers search the subtrees
@@ -652,7 +652,7 @@ const countSplitDepth = 5
 // SearchCounts walks the canonical search tree up to kmax cards and returns
 // classes[k], the number of canonical SET-less k-sets, and totals[k], the
 // number of all SET-less k-sets (the sum of 31104/automorphisms), for k =
-// 0..kmax. It is the direct count of document 004 (feasible for small kmax
+// 0..kmax. It is the direct count of Knuth's SETSET (feasible for small kmax
 // only; kmax = 20 is hours of CPU). progress, if not nil, is called with
 // the jobs done so far and their total, from any goroutine but never
 // concurrently.

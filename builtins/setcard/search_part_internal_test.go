@@ -182,7 +182,7 @@ func TestSearchProgress(t *testing.T) {
 }
 
 // TestSearchCancelLatency cancels searches in full flight and measures how
-// long they take to return (SPEC: within 100 ms; the bound asserted is
+// long they take to return (the contract, docs/reliability.md: within 100 ms; the bound asserted is
 // looser, for loaded machines, and the figure is logged).
 func TestSearchCancelLatency(t *testing.T) {
 	for _, part := range []Part{{}, {1, 3}} {

@@ -214,7 +214,7 @@ func TestCaps20(t *testing.T) {
 		}
 		total += uint64(setcard.NumSymmetries / c.Automorphisms)
 	}
-	// Known values (document 004's output and the literature), checked in
+	// Known values (Knuth's output and the literature), checked in
 	// addition to the structure above; the count of all 20-caps is
 	// compared with the Burnside kernel in count tests.
 	if len(cl) != 80 || total != 682344 {

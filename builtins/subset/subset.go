@@ -1,4 +1,4 @@
-// Package subset traverses the subsets of a 64-bit set (document 000):
+// Package subset traverses the subsets of a 64-bit set (the Chess Programming Wiki, Traversing Subsets of a Set):
 // every subset in ascending order with the carry-rippler, the subsets of a
 // fixed size with snoob ("same number of one bits") over any set, and
 // direct access to the i-th subset in either order.

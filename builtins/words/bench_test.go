@@ -10,7 +10,7 @@ import (
 )
 
 // The benchmarks count one op per word of 2^20-word arrays (8 MiB each),
-// the size SPEC §8's targets name, so ns/op reads as ns per word; bench/
+// the size docs/words.md's targets name, so ns/op reads as ns per word; bench/
 // words.c runs the same loops in C for bench/compare.sh.
 const benchN = 1 << 20
 

@@ -8,7 +8,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/words"
 )
 
-// TestDebruijnMagics checks SPEC §8's promise: with the 64 one-bit words
+// TestDebruijnMagics checks docs/words.md's promise: with the 64 one-bit words
 // as keys and 6-bit hashes, a word passes HashOK exactly when it is a De
 // Bruijn magic. Every magic of the enumeration passes (all 2^26 without
 // -short, the first 2^18 and 64 spread by Nth with it), and one in 8 with

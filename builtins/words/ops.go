@@ -1,4 +1,4 @@
-// Package words holds the kernels of bitsh's word arrays (SPEC §8): the
+// Package words holds the kernels of bitsh's word arrays (docs/words.md): the
 // elementwise operators, comparisons and reductions over []uint64, sorting
 // and counting, the seeded generator behind random_words, the fills that
 // turn subsets into arrays, and multiply-shift hashing (HashOK, FindMagic).

@@ -30,8 +30,12 @@ const timeMagic = "%time"
 
 // cutTimeMagic returns src without a leading "%time" and whether it was
 // there ("%timer = 1" is not the magic).
-func cutTimeMagic(src string) (string, bool) {
-	rest, ok := strings.CutPrefix(src, timeMagic)
+func cutTimeMagic(src string) (string, bool) { return cutMagic(src, timeMagic) }
+
+// cutMagic returns src without a leading magic (%time, %prun) and whether
+// it was there.
+func cutMagic(src, magic string) (string, bool) {
+	rest, ok := strings.CutPrefix(src, magic)
 	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\n' {
 		return src, false
 	}
@@ -68,6 +72,15 @@ func echoValue(w io.Writer, v starlark.Value, color bool) {
 		return
 	}
 	fmt.Fprintln(w, v.String())
+}
+
+// exitHint returns what the REPL says, instead of echoing the builtin,
+// when the input is a bare exit or quit (as Python's REPL does), or "".
+func exitHint(input string, v starlark.Value) string {
+	if b, ok := v.(*starlark.Builtin); ok && (input == "exit" || input == "quit") && b.Name() == input {
+		return "Use " + input + "() or Ctrl-D to exit"
+	}
+	return ""
 }
 
 // indented reports whether the first line of src starts with white space.

@@ -24,6 +24,21 @@ func TestNotebook(t *testing.T) {
 	runClient(t, dir, "all outputs as expected", "testdata/notebook/check.py", nb, filepath.Join(dir, "out.ipynb"))
 }
 
+// TestNotebookUnattended runs the same notebook as jupyter nbconvert
+// --execute would: with nobody to interrupt the long cell, and no error
+// allowed outside the cell tagged raises-exception.
+func TestNotebookUnattended(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: the long cell runs its 5 s")
+	}
+	dir := installForClient(t)
+	nb, err := filepath.Abs("../../examples/notebooks/tour.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runClient(t, dir, "ran unattended", "testdata/notebook/unattended.py", nb)
+}
+
 // TestKernelProtocol checks kernel_info, complete, inspect, is_complete,
 // interrupt_request and shutdown with jupyter_client.
 func TestKernelProtocol(t *testing.T) {

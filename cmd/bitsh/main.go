@@ -11,7 +11,7 @@
 // The script sees ARGS, as strings, in the list argv.
 //
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
-// -shard I/N, -j N, -o PATH (docs/cluster.md), -version. The exit status
+// -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -version. The exit status
 // is 0 on success, 1 on a script error (a timeout or the memory budget
 // included), 2 on bad usage and 130 when Ctrl-C stopped a script.
 // See docs/scripting.md and docs/repl.md.
@@ -64,12 +64,13 @@ func versionString() string {
 
 const usageText = `usage: bitsh [flags] [FILE [ARGS...]]
        bitsh [flags] -c CODE [ARGS...]
-       bitsh fmt|check|kernel|lsp|merge ...   (each with -h for its usage)
+       bitsh help [NAME]                  help() or help(NAME), as in the REPL
+       bitsh fmt|check|kernel|lsp|merge ... (each with -h for its usage)
 
 With no FILE, bitsh starts the REPL when standard input is a terminal and
 otherwise runs standard input as a script ("-" names standard input).
 The script sees ARGS as the list of strings argv. A script named like a
-subcommand (merge) runs as ./NAME.
+subcommand (help, merge) runs as ./NAME.
 Exit status: 0 on success, 1 on a script error (timeout and memory budget
 included), 2 on bad usage, 130 when Ctrl-C stopped the script.
 
@@ -99,6 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		maxMem   = fs.String("max-memory", "", "stop a run when the heap exceeds `SIZE` (512M, 2G; 0: no budget); default 3/4 of the memory available")
 		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
 		showVer  = fs.Bool("version", false, "print the version and exit")
+		profOut  = fs.String("profile", "", "write a profile of the run's Starlark functions (wall time, pprof format) to `FILE`; go tool pprof -top FILE reads it")
 		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
@@ -106,7 +108,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usageText)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	// As for FILE (and as python -c does), the arguments after -c CODE
+	// are the script's, flags included.
+	flagArgs, codeArgs := splitAtCode(fs, args)
+	if err := fs.Parse(flagArgs); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage()
 			return exitOK
@@ -139,7 +144,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	)
 	switch {
 	case codeSet:
-		filename, src, argv = cmdLineArg, []byte(*code), rest
+		filename, src, argv = cmdLineArg, []byte(*code), append(rest, codeArgs...)
 	case len(rest) > 0 && rest[0] != "-":
 		data, err := os.ReadFile(rest[0])
 		if err != nil {
@@ -174,11 +179,46 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
 	}
 	in := interp.New(append(opts, sh.options()...)...)
+	if *profOut != "" {
+		stop, err := profileFile(*profOut, stderr)
+		if err != nil {
+			return usageError(stderr, "-profile: %v", err)
+		}
+		defer stop()
+	}
 	if repl {
 		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
 	}
 
 	return sh.run(in, opts, filename, src, argv, *timeout, stdout, stderr)
+}
+
+// splitAtCode cuts args after the flag -c CODE: it returns the flags up
+// to CODE, for fs to parse, and the arguments after it. Without -c it
+// returns args whole.
+func splitAtCode(fs *flag.FlagSet, args []string) (flags, after []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			break // the flags end here
+		}
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if name == "c" {
+			if hasValue {
+				return args[:i+1], args[i+1:]
+			}
+			if i+1 < len(args) {
+				return args[:i+2], args[i+2:]
+			}
+			break
+		}
+		if f := fs.Lookup(name); f != nil && !hasValue {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				i++ // the flag's value
+			}
+		}
+	}
+	return args, nil
 }
 
 // withTimeout returns ctx with a deadline d from now (none when d == 0)

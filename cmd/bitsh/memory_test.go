@@ -14,7 +14,7 @@ import (
 	"github.com/bitsh/bitsh/builtins"
 )
 
-// budgetCases are the scripts of issue 12 that used to kill the process
+// budgetCases are the scripts that used to kill the process
 // with Go's "fatal error: runtime: out of memory" under an address-space
 // limit. Each must end with the budget's error instead.
 var budgetCases = []struct{ name, code string }{

@@ -144,7 +144,7 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 // readInput reads lines until interp.IsComplete accepts them (a blank
 // line ends a block, as in Python; a syntax error inside a block is kept
 // until the block ends, so that it is reported once) and returns their
-// text. A leading %time is left in the text. It returns io.EOF on Ctrl-D
+// text. A leading %time or %prun is left in the text. It returns io.EOF on Ctrl-D
 // at the primary prompt and readline.ErrInterrupt on Ctrl-C or on Ctrl-D
 // in a block (both drop the input).
 func readInput(rl *readline.Instance) (string, error) {
@@ -161,6 +161,7 @@ func readInput(rl *readline.Instance) (string, error) {
 		rl.SetPrompt(contPrompt)
 		text.WriteString(line + "\n")
 		body, _ := cutTimeMagic(text.String())
+		body, _ = cutMagic(body, prunMagic)
 		if strings.TrimSpace(body) == "" || interp.IsComplete(body) != interp.Incomplete {
 			return text.String(), nil
 		}
@@ -169,7 +170,8 @@ func readInput(rl *readline.Instance) (string, error) {
 
 // evalInput runs one input, cancelling it on SIGINT or after the timeout.
 // Each expression statement's value (None excepted) is echoed as it is
-// computed; an error is printed. With %time, the wall time follows. It
+// computed; an error is printed. With %time, the wall time follows; with
+// %prun, the input's top functions by wall time (profile.go). It
 // reports whether the input called exit() or quit(), and the status, and
 // whether it ran without error.
 func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) (exit bool, code int, ok bool) {
@@ -178,6 +180,7 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	default:
 	}
 	src, timed := cutTimeMagic(src)
+	src, profiled := cutMagic(src, prunMagic)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
@@ -193,8 +196,21 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	}()
 	color := useColor(stdout)
 	t0 := time.Now()
+	exec := func() error {
+		bare := strings.TrimSpace(src)
+		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) {
+			if hint := exitHint(bare, v); hint != "" {
+				fmt.Fprintln(stdout, hint)
+				return
+			}
+			echoValue(stdout, v, color)
+		})
+	}
 	p := start(func() error {
-		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) { echoValue(stdout, v, color) })
+		if profiled {
+			return prunReport(exec, stdout, stderr)
+		}
+		return exec()
 	})
 	err, stuck := p.wait(ctx, hardStopGrace)
 	if stuck {

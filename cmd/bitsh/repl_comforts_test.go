@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Pseudo-terminal tests of SPEC §11's REPL comforts.
+// Pseudo-terminal tests of docs/repl.md's REPL comforts.
 
 // exitWith waits for bitsh to exit on its own (exit(), quit()) and checks
 // the status.
@@ -158,7 +158,7 @@ func TestREPLPictures(t *testing.T) {
 func TestREPLHelpStarlark(t *testing.T) {
 	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
 	s.send("help(print)\r")
-	s.expect("print(*args, sep=\" \")")
+	s.expect("print(*args, sep=\" \", end=")
 	s.expect(primary)
 	s.send("help(math)\r")
 	s.expect("sqrt(x)")
@@ -168,6 +168,42 @@ func TestREPLHelpStarlark(t *testing.T) {
 	s.expect(primary)
 	s.send(`help("@stdlib/board.star")` + "\r")
 	s.expect("diagram(index, n, pieces = None, numbering = \"natural\", labels = False)")
+	s.expect(primary)
+	s.exit()
+}
+
+// Python habits get their hints in the REPL too, and a bare exit says
+// how to leave instead of echoing the builtin.
+func TestREPLHabitHints(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	s.send("2**10\r")
+	s.expect("hint: Starlark has no ** operator: write pow(a, b), or 1 << n for 2 to the n\r\n")
+	s.expect(primary)
+	s.send("import math\r")
+	s.expect("hint: Starlark has no import")
+	s.expect(primary)
+	s.send("exit\r")
+	s.expect("Use exit() or Ctrl-D to exit\r\n")
+	s.expect(primary)
+	s.send("quit\r")
+	s.expect("Use quit() or Ctrl-D to exit\r\n")
+	s.expect(primary)
+	s.exit()
+}
+
+// %prun runs one input under the profiler and lists its top functions.
+func TestREPLPrun(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	s.send("def slow(n):\r")
+	s.send("    t = 0\r")
+	s.send("    for i in range(n): t += popcount(i)\r")
+	s.send("    return t\r")
+	s.send("\r")
+	s.expect(primary)
+	s.send("%prun slow(200000)\r")
+	s.expect("1730048\r\n")
+	s.expect("flat  flat%        cum   cum%  function\r\n")
+	s.expect("  slow\r\n")
 	s.expect(primary)
 	s.exit()
 }

@@ -1,0 +1,100 @@
+package interp
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// A Python habit that Starlark refuses: the error it causes (a syntax
+// error's message, or a run-time error's) and the one-line hint added to
+// it, which says what to write instead.
+type habit struct {
+	msg  *regexp.Regexp
+	line *regexp.Regexp // when set, the error's source line must match too
+	hint string
+}
+
+// fString matches an f-string's opening (f"..., F'..., rf"...) in a line.
+var fString = regexp.MustCompile(`(^|[^\w"'])[rR]?[fF][rR]?["']`)
+
+var syntaxHabits = []habit{
+	{msg: regexp.MustCompile(`^got '\*\*=?', want`),
+		hint: "Starlark has no ** operator: write pow(a, b), or 1 << n for 2 to the n"},
+	{msg: regexp.MustCompile(`^got string literal, want`), line: fString,
+		hint: `Starlark has no f-strings: write "%d" % x, "{}".format(x) or format(x, "08b")`},
+	{msg: regexp.MustCompile(`^got (import|from), want`),
+		hint: `Starlark has no import: math, json, time and random are predeclared; other modules come with load("file.star", "name")`},
+	{msg: regexp.MustCompile(`^got (try|except|finally|raise), want`),
+		hint: "Starlark has no exceptions: an error stops the script (fail(msg) raises one), so test for the bad case first"},
+	{msg: regexp.MustCompile(`^got class, want`),
+		hint: "Starlark has no classes: use struct(name=value, ...) or a dict, and functions"},
+	{msg: regexp.MustCompile(`^got is, want`),
+		hint: "Starlark has no is operator: write == (x == None)"},
+}
+
+var evalHabits = []habit{
+	{msg: regexp.MustCompile(`^unknown conversion %[-+ #0-9.*]`),
+		hint: `Starlark's % takes no width, flags or precision ("%.2f", "%5d"): write format(x, ".2f") or format(x, "5d")`},
+}
+
+// hintPrefix starts the line that explainHabit adds to a message.
+const hintPrefix = "\nhint: "
+
+// explainHabit adds a hint line to an error that a Python habit causes
+// (2**n, f-strings, import, try, class, "%.2f" % x), saying what to write
+// instead. source returns the text run under a file name, or "".
+func explainHabit(err error, source func(filename string) string) error {
+	if se, ok := err.(syntax.Error); ok {
+		if h := findHabit(syntaxHabits, se.Msg, func() string { return sourceLine(source(se.Pos.Filename()), se.Pos) }); h != "" {
+			se.Msg += hintPrefix + h
+		}
+		return se
+	}
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) && !strings.Contains(ee.Msg, hintPrefix) {
+		if h := findHabit(evalHabits, ee.Msg, nil); h != "" {
+			ee.Msg += hintPrefix + h
+		}
+	}
+	return err
+}
+
+// findHabit returns the hint of the first habit that matches msg (and the
+// source line, for a habit that looks at it), or "".
+func findHabit(habits []habit, msg string, line func() string) string {
+	for _, h := range habits {
+		if !h.msg.MatchString(msg) {
+			continue
+		}
+		if h.line != nil && (line == nil || !h.line.MatchString(line())) {
+			continue
+		}
+		return h.hint
+	}
+	return ""
+}
+
+// sourceLine returns the line of src at pos, or "".
+func sourceLine(src string, pos syntax.Position) string {
+	if pos.Line < 1 {
+		return ""
+	}
+	lines := strings.SplitN(src, "\n", int(pos.Line)+1)
+	if int(pos.Line) > len(lines) {
+		return ""
+	}
+	return lines[pos.Line-1]
+}
+
+// newestSource returns the newest text run under name, or "".
+func (in *Interp) newestSource(name string) string {
+	t := in.src.Texts(name)
+	if len(t) == 0 {
+		return ""
+	}
+	return t[len(t)-1]
+}
