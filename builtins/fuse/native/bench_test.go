@@ -203,3 +203,51 @@ func BenchmarkCountingLoop(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkCompileParts(b *testing.B) {
+	s, err := fusescript.Load(magicSrc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := s.Compile("is_magic")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("starlark-to-func", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := s.Compile("is_magic"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("emit", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, _, err := native.Module(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("wazero", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			p, err := native.Compile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.Close()
+		}
+	})
+	b.Run("worker", func(b *testing.B) {
+		p, err := native.Compile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		for i := 0; i < b.N; i++ {
+			w, err := p.NewWorker(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w.Close()
+		}
+	})
+}

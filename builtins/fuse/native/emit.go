@@ -99,12 +99,19 @@ type ctl struct {
 }
 
 type emitter struct {
+	used  [numFuncs]bool // the helper functions run calls
 	f     *fuse.Func
 	l     *layout
 	c     code
 	ctl   []ctl
 	nI64  int // i64 locals so far, from lValue
 	epoch []int
+}
+
+// call calls helper function f of the module.
+func (e *emitter) call(f int) {
+	e.used[f] = true
+	e.c.call(f)
 }
 
 func (e *emitter) temp() int {
@@ -191,6 +198,13 @@ func Module(f *fuse.Func) ([]byte, *layout, error) {
 	expMem := append(str("memory"), 0x02, 0x00)
 	mod = section(mod, 7, vec(exp, expMem))
 	bodies := [][]byte{body, pdepBody(false), pdepBody(true), rev64Body(), bswap64Body(), snoobBody(), lowestBody(), rangeLenBody()}
+	// A helper that run never calls compiles as unreachable: less for
+	// wazero to compile.
+	for i := fnPdep; i < numFuncs; i++ {
+		if !e.used[i] {
+			bodies[i-fnRun] = funcBody([]byte{opUnreachable})
+		}
+	}
 	mod = section(mod, 10, vec(bodies...))
 	return mod, l, nil
 }
@@ -386,7 +400,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.fail(s.Check, -1)
 		e.end()
 		c.get(step)
-		c.call(fnRangeLen)
+		e.call(fnRangeLen)
 		c.set(cnt)
 		e.loop(s, func() {
 			c.get(cnt)
@@ -444,7 +458,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		c.byte(opElse)
 		c.get(m)
 		c.get(k)
-		c.call(fnLowest)
+		e.call(fnLowest)
 		c.set(cur)
 		e.end()
 		e.loop(s, func() {
@@ -457,7 +471,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.byte(opElse)
 			c.get(cur)
 			c.get(m)
-			c.call(fnSnoob)
+			e.call(fnSnoob)
 			e.end()
 			c.set(cur)
 		}, func() {
@@ -915,9 +929,9 @@ func (e *emitter) expr(x *fuse.Expr) {
 		}
 		get(0)
 		if x.Op == fuse.OpReverse {
-			c.call(fnRev64)
+			e.call(fnRev64)
 		} else {
-			c.call(fnBswap64)
+			e.call(fnBswap64)
 		}
 		if w < 64 {
 			c.i64(64 - w)
@@ -927,9 +941,9 @@ func (e *emitter) expr(x *fuse.Expr) {
 		get(0)
 		get(1)
 		if x.Op == fuse.OpPdep {
-			c.call(fnPdep)
+			e.call(fnPdep)
 		} else {
-			c.call(fnPext)
+			e.call(fnPext)
 		}
 	case fuse.OpDeltaSwap:
 		// t = (x ^ x>>d) & m; x ^ t ^ t<<d

@@ -42,31 +42,52 @@ func Compile(f *fuse.Func) (*Program, error) {
 		return nil, fmt.Errorf("native: %w", err)
 	}
 	ctx := context.Background()
-	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig())
-	_, err = rt.NewHostModuleBuilder("env").NewFunctionBuilder().
-		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
-			stack[0] = 0
-			if poll, _ := ctx.Value(pollKey{}).(func() bool); poll != nil && poll() {
-				stack[0] = 1
-			}
-		}), nil, []api.ValueType{api.ValueTypeI32}).Export("poll").Instantiate(ctx)
+	rt, err := sharedRuntime()
 	if err != nil {
-		rt.Close(ctx)
-		return nil, fmt.Errorf("native: %w", err)
+		return nil, err
 	}
 	cm, err := rt.CompileModule(ctx, bin)
 	if err != nil {
-		rt.Close(ctx)
 		return nil, fmt.Errorf("native: compiling the module: %w", err)
 	}
 	p := &Program{f: f, l: l, rt: rt, cm: cm}
-	runtime.AddCleanup(p, func(rt wazero.Runtime) { rt.Close(context.Background()) }, rt)
+	runtime.AddCleanup(p, func(cm wazero.CompiledModule) { cm.Close(context.Background()) }, cm)
 	return p, nil
+}
+
+// The runtime that compiles and runs every program of the process: it is
+// safe for concurrent use, holds no state of a program once the program's
+// compiled module is closed, and costs a few milliseconds to make.
+var (
+	rtOnce sync.Once
+	rt     wazero.Runtime
+	rtErr  error
+)
+
+func sharedRuntime() (wazero.Runtime, error) {
+	rtOnce.Do(func() {
+		ctx := context.Background()
+		r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig())
+		_, err := r.NewHostModuleBuilder("env").NewFunctionBuilder().
+			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
+				stack[0] = 0
+				if poll, _ := ctx.Value(pollKey{}).(func() bool); poll != nil && poll() {
+					stack[0] = 1
+				}
+			}), nil, []api.ValueType{api.ValueTypeI32}).Export("poll").Instantiate(ctx)
+		if err != nil {
+			r.Close(ctx)
+			rtErr = fmt.Errorf("native: %w", err)
+			return
+		}
+		rt = r
+	})
+	return rt, rtErr
 }
 
 // Close releases the compiled code; the program's workers must be done.
 func (p *Program) Close() {
-	p.once.Do(func() { p.rt.Close(context.Background()) })
+	p.once.Do(func() { p.cm.Close(context.Background()) })
 }
 
 // MemoryBytes returns the bytes of memory one worker takes: its tables,
