@@ -25,7 +25,6 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/stdlib"
-	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/lib/time"
 	"go.starlark.net/starlark"
@@ -134,7 +133,7 @@ func Predeclared() starlark.StringDict {
 	d := builtins.Predeclared()
 	d["struct"] = starlark.NewBuiltin("struct", starlarkstruct.Make)
 	d["math"] = math.Module
-	d["json"] = json.Module
+	d["json"] = builtins.JSON
 	d["time"] = time.Module
 	return d
 }
