@@ -197,7 +197,7 @@ func (in *Interp) Exec(ctx context.Context, filename, src string) (starlark.Valu
 	// As in a REPL, a load binds its names for later snippets too.
 	opts := dialect
 	opts.LoadBindsGlobally = true
-	f, err := opts.Parse(filename, src, 0)
+	f, err := parse(&opts, filename, src)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +229,14 @@ func (in *Interp) Eval(ctx context.Context, expr string) (starlark.Value, error)
 	thread := r.thread("<expr>", in.maxSteps)
 	defer in.runs.Enter(thread)()
 	in.src.keep("<expr>", expr)
-	v, err := starlark.EvalOptions(&dialect, thread, "<expr>", expr, in.globals)
+	e, err := dialect.ParseExpr("<expr>", expr, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckNesting(e); err != nil {
+		return nil, err
+	}
+	v, err := starlark.EvalExprOptions(&dialect, thread, e, in.globals)
 	return v, r.wrap(err)
 }
 

@@ -106,6 +106,9 @@ func (c *checker) checkFile(name string) []string {
 // error) and its problems.
 func (c *checker) resolve(name string, src []byte, predeclared starlark.StringDict) (*syntax.File, []string) {
 	f, err := interp.FileOptions().Parse(name, src, 0)
+	if err == nil {
+		err = interp.CheckNesting(f)
+	}
 	if err != nil {
 		var se syntax.Error
 		if errors.As(err, &se) {

@@ -108,6 +108,9 @@ const whileMark = "__bitsh_while__"
 func formatStar(filename string, src []byte) ([]byte, error) {
 	opts := interp.FileOptions()
 	f, err := opts.Parse(filename, src, syntax.RetainComments)
+	if err == nil {
+		err = interp.CheckNesting(f) // before any recursive walk, here or in buildifier
+	}
 	if err != nil {
 		return nil, err
 	}
