@@ -413,11 +413,35 @@ func (in *Interp) clean(name string) string {
 	return filepath.Clean(name)
 }
 
+// readFile reads a script. Under a memory budget it reads at most the
+// budget and refuses a longer file: load("/dev/zero", ...) used to read
+// on, without polling, far past the budget.
 func (in *Interp) readFile(name string) ([]byte, error) {
-	if in.fsys != nil {
-		return fs.ReadFile(in.fsys, name)
+	if in.maxMemory <= 0 {
+		if in.fsys != nil {
+			return fs.ReadFile(in.fsys, name)
+		}
+		return os.ReadFile(name)
 	}
-	return os.ReadFile(name)
+	var f fs.File
+	var err error
+	if in.fsys != nil {
+		f, err = in.fsys.Open(name)
+	} else {
+		f, err = os.Open(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, in.maxMemory+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if int64(len(data)) > in.maxMemory {
+		return nil, fmt.Errorf("%s is larger than the memory budget of %s", name, builtins.FormatSize(in.maxMemory))
+	}
+	return data, nil
 }
 
 // stdlibPredeclared adds the private helpers stdlib modules are written
