@@ -276,6 +276,18 @@ func elemWord(fn, arg string, i int, v starlark.Value) (uint64, error) {
 	return w, nil
 }
 
+// knownLen returns the number of items of v, the argument arg of fn, when
+// it is known without iterating v (an array, a list, a range, a lazy value
+// that counts itself).
+func knownLen(fn, arg string, v starlark.Value) (*big.Int, bool) {
+	src, count, err := sourceOf(fn, arg, v)
+	if err != nil {
+		return nil, false
+	}
+	closeSource(src)
+	return count, count != nil
+}
+
 // closeSource releases an iterator a source holds.
 func closeSource(s wordSource) {
 	if c, ok := s.(interface{ close() }); ok {
@@ -529,7 +541,10 @@ func randomWordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	rng.New(uint64(seed)).Fill(dst, sparse)
+	g := rng.New(uint64(seed))
+	if err := inChunks(thread, b.Name(), n, pollWords/sparse, func(lo, hi int) { g.Fill(dst[lo:hi], sparse) }); err != nil {
+		return nil, err
+	}
 	return newWords(dst, OriginOf(thread)), nil
 }
 
@@ -550,6 +565,11 @@ func hashArgs(thread *starlark.Thread, fn string, keysV, valuesV starlark.Value,
 	}
 	var values []uint64
 	if valuesV != starlark.None {
+		// A lazy source knows its length: refuse a mismatch before
+		// computing its words (2^26 de Bruijn sequences take seconds).
+		if n, ok := knownLen(fn, "values", valuesV); ok && n.Cmp(big.NewInt(int64(len(keys)))) != 0 {
+			return nil, fmt.Errorf("%s: values has %s words and keys %d, want equal lengths", fn, n, len(keys))
+		}
 		if values, err = collectWords(thread, fn, "values", valuesV); err != nil {
 			return nil, err
 		}
