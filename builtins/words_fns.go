@@ -125,9 +125,16 @@ func sourceOf(fn, arg string, v starlark.Value) (src wordSource, count *big.Int,
 
 type sliceSource struct{ w []uint64 }
 
-func (s *sliceSource) fill(_ context.Context, dst []uint64) (int, error) {
-	n := copy(dst, s.w)
-	s.w = s.w[n:]
+func (s *sliceSource) fill(ctx context.Context, dst []uint64) (int, error) {
+	n := 0
+	for n < len(dst) && len(s.w) > 0 {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		k := copy(dst[n:min(len(dst), n+pollWords)], s.w)
+		s.w = s.w[k:]
+		n += k
+	}
 	return n, nil
 }
 
@@ -169,10 +176,14 @@ type rangeSource struct {
 	n, pos      int
 }
 
-func (s *rangeSource) fill(_ context.Context, dst []uint64) (int, error) {
+func (s *rangeSource) fill(ctx context.Context, dst []uint64) (int, error) {
 	k := min(len(dst), s.n-s.pos)
 	x := uint64(s.first + int64(s.pos)*s.step)
 	for i := range dst[:k] {
+		if i%pollWords == 0 && ctx.Err() != nil {
+			s.pos += i
+			return i, ctx.Err()
+		}
 		dst[i] = x
 		x += uint64(s.step)
 	}
