@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,4 +80,29 @@ func firstLine(err error) string {
 	}
 	line, _, _ := strings.Cut(err.Error(), "\n")
 	return fmt.Sprintf("%.200s", line)
+}
+
+// TestLoadChain loads a chain of MaxLoadDepth+100 files, each loading
+// the next: it must fail at the limit with a short message (a chain of
+// 8,000 files failing at its end took 13 s and printed 223 KB).
+func TestLoadChain(t *testing.T) {
+	dir := t.TempDir()
+	n := interp.MaxLoadDepth + 100
+	for i := range n {
+		src := fmt.Sprintf("load(\"m%d.star\", \"x\")\n", i+1)
+		if i == n-1 {
+			src = "x = 1\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%d.star", i)), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := interp.New(interp.WithStdout(io.Discard))
+	_, err := in.ExecFile(context.Background(), filepath.Join(dir, "m0.star"), nil)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("loads nested more than %d deep", interp.MaxLoadDepth)) {
+		t.Fatalf("got %v, want the load depth limit", firstLine(err))
+	}
+	if len(err.Error()) > 200<<10 {
+		t.Errorf("the message has %d bytes", len(err.Error()))
+	}
 }
