@@ -33,10 +33,14 @@ func memoryBudget(flagValue string) (int64, error) {
 // defaultBudget is 3/4 of the memory the process may use (the machine's,
 // or its cgroup's when lower), leaving the rest to the system and to the
 // garbage above the live heap; under an address-space limit (ulimit -v),
-// at most half the room above what the process has already reserved
-// (about 1.25 GiB at start; the budget holds in twice its size above
-// that, docs/reliability.md). 0 (no budget) where none of these can be
-// read (not Linux).
+// at most a third of the room above what the process has already
+// reserved (about 1.25 GiB at start): one step of a doubling loop
+// (s = s + s, l.extend(l)) allocates twice the live data at once, and
+// the budget's cancellation reaches the loop only after that step, so
+// the room must hold the budget and twice as much again, or the step
+// that cannot reserve its address space kills the process
+// (docs/reliability.md). 0 (no budget) where none of these can be read
+// (not Linux).
 func defaultBudget() int64 {
 	mem := meminfoTotal()
 	if cg := readInt("/sys/fs/cgroup/memory.max"); cg > 0 && (mem == 0 || cg < mem) {
@@ -44,7 +48,7 @@ func defaultBudget() int64 {
 	}
 	budget := mem / 4 * 3
 	if as := addressSpaceLimit(); as > 0 {
-		room := (as - vmSize()) / 2
+		room := (as - vmSize()) / 3
 		if room < 64<<20 {
 			room = 64 << 20
 		}
