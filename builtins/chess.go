@@ -226,13 +226,17 @@ func (c chessFn) call(thread *starlark.Thread, b *starlark.Builtin, args starlar
 		return nil, err
 	}
 	out := make([]uint64, n)
-	switch {
-	case c.slice != nil && !in[0].is:
-		c.slice(int(in[0].w), in[1].arr, out)
-	default:
-		for i := range out {
-			out[i] = c.f(in[0].at(i), in[1].at(i))
+	if err := inChunks(thread, b.Name(), n, pollWords, func(lo, hi int) {
+		switch {
+		case c.slice != nil && !in[0].is:
+			c.slice(int(in[0].w), in[1].arr[lo:hi], out[lo:hi])
+		default:
+			for i := lo; i < hi; i++ {
+				out[i] = c.f(in[0].at(i), in[1].at(i))
+			}
 		}
+	}); err != nil {
+		return nil, err
 	}
 	return NewWords(out), nil
 }

@@ -84,7 +84,10 @@ func sumFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	var f, c float64
 	floating := false
 	for i := 0; it.Next(&x); i++ {
-		if i%4096 == 4095 && ctx.Err() != nil {
+		// Every 4096 numbers, or every item when the sum is something
+		// else (a word array adds a whole array per item).
+		_, isInt := acc.(starlark.Int)
+		if (i%4096 == 4095 || !isInt && !floating) && ctx.Err() != nil {
 			return nil, fmt.Errorf("sum: %v", context.Cause(ctx))
 		}
 		if !floating {

@@ -161,7 +161,7 @@ func randomShuffle(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	g, ctx := randomOf(thread), Context(thread)
 	for i := list.Len() - 1; i > 0; i-- {
 		if i%randomPollEvery == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: cancelled", b.Name())
+			return nil, interrupted(b.Name(), ctx)
 		}
 		j := int(g.Uint64n(uint64(i + 1)))
 		if i == j {
@@ -209,7 +209,7 @@ func randomSample(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	out := make([]starlark.Value, k)
 	for i := range k {
 		if i%randomPollEvery == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("%s: cancelled", b.Name())
+			return nil, interrupted(b.Name(), ctx)
 		}
 		j := i + int(g.Uint64n(uint64(n-i)))
 		pi, pj := at(i), at(j)

@@ -5,7 +5,6 @@ package builtins
 // help(range) and help(math) answer as help(popcount) does.
 
 import (
-	"go.starlark.net/lib/json"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/lib/time"
 	"go.starlark.net/starlark"
@@ -113,12 +112,13 @@ return ints.
   math.radians(x)      degrees to radians
   math.e               2.718281828459045
   math.pi              3.141592653589793`},
-	"json": {json.Module, `json
+	"json": {JSON, `json
 JSON encoding (go.starlark.net/lib/json).
   json.encode(x)                 the JSON text of x (None, bools, ints, floats,
                                  strings, lists, tuples, dicts with string keys, structs)
   json.decode(s, default=unset)  the Starlark value of the JSON text s; default
                                  is returned instead of failing on bad input
+                                 (nesting deeper than 1000 is an error)
   json.encode_indent(x, prefix="", indent="\t")  as encode, indented
   json.indent(s, prefix="", indent="\t")         re-indents the JSON text s`},
 	"time": {time.Module, `time

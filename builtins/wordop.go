@@ -265,7 +265,7 @@ func (op *wordOp) elementwise(thread *starlark.Thread, fn string, first *Words, 
 		if !others {
 			lim = 1
 		}
-		if err := op.checkElems(fn, v, cols, &nm, lim); err != nil {
+		if err := op.checkElems(thread, fn, v, cols, &nm, lim); err != nil {
 			return nil, err
 		}
 	}
@@ -277,7 +277,11 @@ func (op *wordOp) elementwise(thread *starlark.Thread, fn string, first *Words, 
 	var bcast []uint64
 	ok := true
 	var c [4][]uint64
+	ctx := Context(thread)
 	for lo := 0; lo < n; lo += blk {
+		if lo%pollWords == 0 && ctx.Err() != nil { // blk divides pollWords
+			return nil, interrupted(fn, ctx)
+		}
 		hi := min(lo+blk, n)
 		for i := range op.params {
 			if cols[i] != nil {
@@ -298,7 +302,7 @@ func (op *wordOp) elementwise(thread *starlark.Thread, fn string, first *Words, 
 		ok = op.array(dst[lo:hi], c) && ok
 	}
 	if !ok {
-		if err := op.checkElems(fn, v, cols, &nm, n); err != nil {
+		if err := op.checkElems(thread, fn, v, cols, &nm, n); err != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: internal error: the array kernel rejected an element that check accepts", fn)
@@ -326,9 +330,14 @@ func (op *wordOp) blockMap(v [4]uint64) func(dst, src []uint64) {
 	}
 }
 
-// checkElems runs check on elements 0..lim-1 and returns the first error.
-func (op *wordOp) checkElems(fn string, v [4]uint64, cols [4][]uint64, nm *argNames, lim int) error {
+// checkElems runs check on elements 0..lim-1 and returns the first error,
+// or the interruption when the run of thread is cancelled meanwhile.
+func (op *wordOp) checkElems(thread *starlark.Thread, fn string, v [4]uint64, cols [4][]uint64, nm *argNames, lim int) error {
+	ctx := Context(thread)
 	for j := 0; j < lim; j++ {
+		if j%pollWords == 0 && ctx.Err() != nil {
+			return interrupted(fn, ctx)
+		}
 		for i := range op.params {
 			if cols[i] != nil {
 				v[i] = cols[i][j]

@@ -316,8 +316,16 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 		if left {
 			l, r = r, l
 		}
-		if i := words.Apply(kop, dst, l, r); i >= 0 {
-			return nil, fmt.Errorf("%s: b[%d] = 0, division by zero", fn, i)
+		zero := -1
+		if err := inChunks(origin.Thread(), fn, a.n, pollWords, func(lo, hi int) {
+			if i := words.Apply(kop, dst[lo:hi], l[lo:hi], r[lo:hi]); i >= 0 && zero < 0 {
+				zero = lo + i
+			}
+		}); err != nil {
+			return nil, err
+		}
+		if zero >= 0 {
+			return nil, fmt.Errorf("%s: b[%d] = 0, division by zero", fn, zero)
 		}
 		return newWords(dst, origin), nil
 	case starlark.Int:
@@ -331,13 +339,23 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 		if words.Deferrable(kop) && a.canDefer() {
 			return newLazy(a.asLazy().OpWord(kop, x, left), origin), nil
 		}
+		if !left && (kop == words.Div || kop == words.Mod) && x == 0 {
+			return nil, fmt.Errorf("%s: b = 0, division by zero", fn)
+		}
 		dst := make([]uint64, a.n)
-		if !left {
-			if !words.ApplyRight(kop, dst, a.words(), x) {
-				return nil, fmt.Errorf("%s: b = 0, division by zero", fn)
+		src := a.words()
+		zero := -1
+		if err := inChunks(origin.Thread(), fn, a.n, pollWords, func(lo, hi int) {
+			if !left {
+				words.ApplyRight(kop, dst[lo:hi], src[lo:hi], x)
+			} else if i := words.ApplyLeft(kop, dst[lo:hi], x, src[lo:hi]); i >= 0 && zero < 0 {
+				zero = lo + i
 			}
-		} else if i := words.ApplyLeft(kop, dst, x, a.words()); i >= 0 {
-			return nil, fmt.Errorf("%s: b[%d] = 0, division by zero", fn, i)
+		}); err != nil {
+			return nil, err
+		}
+		if zero >= 0 {
+			return nil, fmt.Errorf("%s: b[%d] = 0, division by zero", fn, zero)
 		}
 		return newWords(dst, origin), nil
 	}
@@ -357,7 +375,10 @@ func (a *Words) Unary(op syntax.Token) (starlark.Value, error) {
 		}
 		if !a.canDefer() {
 			dst := make([]uint64, a.n)
-			kern(dst, a.words())
+			src := a.words()
+			if err := inChunks(a.thread(), op.String(), a.n, pollWords, func(lo, hi int) { kern(dst[lo:hi], src[lo:hi]) }); err != nil {
+				return nil, err
+			}
 			return newWords(dst, a.origin), nil
 		}
 		return newLazy(a.asLazy().Map(kern), a.origin), nil

@@ -125,9 +125,16 @@ func sourceOf(fn, arg string, v starlark.Value) (src wordSource, count *big.Int,
 
 type sliceSource struct{ w []uint64 }
 
-func (s *sliceSource) fill(_ context.Context, dst []uint64) (int, error) {
-	n := copy(dst, s.w)
-	s.w = s.w[n:]
+func (s *sliceSource) fill(ctx context.Context, dst []uint64) (int, error) {
+	n := 0
+	for n < len(dst) && len(s.w) > 0 {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		k := copy(dst[n:min(len(dst), n+pollWords)], s.w)
+		s.w = s.w[k:]
+		n += k
+	}
 	return n, nil
 }
 
@@ -169,10 +176,14 @@ type rangeSource struct {
 	n, pos      int
 }
 
-func (s *rangeSource) fill(_ context.Context, dst []uint64) (int, error) {
+func (s *rangeSource) fill(ctx context.Context, dst []uint64) (int, error) {
 	k := min(len(dst), s.n-s.pos)
 	x := uint64(s.first + int64(s.pos)*s.step)
 	for i := range dst[:k] {
+		if i%pollWords == 0 && ctx.Err() != nil {
+			s.pos += i
+			return i, ctx.Err()
+		}
 		dst[i] = x
 		x += uint64(s.step)
 	}
@@ -274,6 +285,18 @@ func elemWord(fn, arg string, i int, v starlark.Value) (uint64, error) {
 		return 0, fmt.Errorf("%s: %s[%d] = %s does not fit in 64 bits", fn, arg, i, x)
 	}
 	return w, nil
+}
+
+// knownLen returns the number of items of v, the argument arg of fn, when
+// it is known without iterating v (an array, a list, a range, a lazy value
+// that counts itself).
+func knownLen(fn, arg string, v starlark.Value) (*big.Int, bool) {
+	src, count, err := sourceOf(fn, arg, v)
+	if err != nil {
+		return nil, false
+	}
+	closeSource(src)
+	return count, count != nil
 }
 
 // closeSource releases an iterator a source holds.
@@ -529,7 +552,10 @@ func randomWordsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	rng.New(uint64(seed)).Fill(dst, sparse)
+	g := rng.New(uint64(seed))
+	if err := inChunks(thread, b.Name(), n, pollWords/sparse, func(lo, hi int) { g.Fill(dst[lo:hi], sparse) }); err != nil {
+		return nil, err
+	}
 	return newWords(dst, OriginOf(thread)), nil
 }
 
@@ -550,6 +576,11 @@ func hashArgs(thread *starlark.Thread, fn string, keysV, valuesV starlark.Value,
 	}
 	var values []uint64
 	if valuesV != starlark.None {
+		// A lazy source knows its length: refuse a mismatch before
+		// computing its words (2^26 de Bruijn sequences take seconds).
+		if n, ok := knownLen(fn, "values", valuesV); ok && n.Cmp(big.NewInt(int64(len(keys)))) != 0 {
+			return nil, fmt.Errorf("%s: values has %s words and keys %d, want equal lengths", fn, n, len(keys))
+		}
 		if values, err = collectWords(thread, fn, "values", valuesV); err != nil {
 			return nil, err
 		}

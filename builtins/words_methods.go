@@ -94,10 +94,15 @@ func compareMethod(c words.Cmp) wordsMethod {
 			if err != nil {
 				return nil, err
 			}
-			if arr != nil {
-				words.Compare(c, dst, a.words(), arr)
-			} else {
-				words.CompareWord(c, dst, a.words(), x)
+			src := a.words()
+			if err := inChunks(thread, fn, a.n, pollWords, func(lo, hi int) {
+				if arr != nil {
+					words.Compare(c, dst[lo:hi], src[lo:hi], arr[lo:hi])
+				} else {
+					words.CompareWord(c, dst[lo:hi], src[lo:hi], x)
+				}
+			}); err != nil {
+				return nil, err
 			}
 			return newWords(dst, a.origin), nil
 		}
@@ -121,23 +126,25 @@ func compareMethod(c words.Cmp) wordsMethod {
 	}
 }
 
-func wordsSum(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func wordsSum(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
 	var hi, lo uint64
-	a.blocks(func(blk []uint64) bool {
+	if err := a.scan(thread, fn, func(blk []uint64) bool {
 		h, l := words.Sum(blk)
 		var c uint64
 		lo, c = bits.Add64(lo, l, 0)
 		hi += h + c
 		return true
-	})
+	}); err != nil {
+		return nil, err
+	}
 	return sumValue(hi, lo), nil
 }
 
 func wordsMinMax(isMax bool) wordsMethod {
-	return func(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if err := noArgs(fn, args, kwargs); err != nil {
 			return nil, err
 		}
@@ -148,7 +155,7 @@ func wordsMinMax(isMax bool) wordsMethod {
 		if !isMax {
 			m = ^uint64(0)
 		}
-		a.blocks(func(blk []uint64) bool {
+		if err := a.scan(thread, fn, func(blk []uint64) bool {
 			if isMax {
 				x, _ := words.Max(blk)
 				m = max(m, x)
@@ -157,35 +164,43 @@ func wordsMinMax(isMax bool) wordsMethod {
 				m = min(m, x)
 			}
 			return true
-		})
+		}); err != nil {
+			return nil, err
+		}
 		return starlark.MakeUint64(m), nil
 	}
 }
 
-func wordsCount(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func wordsCount(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
 	n := 0
-	a.blocks(func(blk []uint64) bool { n += words.Count(blk); return true })
+	if err := a.scan(thread, fn, func(blk []uint64) bool { n += words.Count(blk); return true }); err != nil {
+		return nil, err
+	}
 	return starlark.MakeInt(n), nil
 }
 
-func wordsAny(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func wordsAny(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
 	found := false
-	a.blocks(func(blk []uint64) bool { found = words.Any(blk); return !found })
+	if err := a.scan(thread, fn, func(blk []uint64) bool { found = words.Any(blk); return !found }); err != nil {
+		return nil, err
+	}
 	return starlark.Bool(found), nil
 }
 
-func wordsAll(_ *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func wordsAll(thread *starlark.Thread, fn string, a *Words, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := noArgs(fn, args, kwargs); err != nil {
 		return nil, err
 	}
 	all := true
-	a.blocks(func(blk []uint64) bool { all = words.All(blk); return all })
+	if err := a.scan(thread, fn, func(blk []uint64) bool { all = words.All(blk); return all }); err != nil {
+		return nil, err
+	}
 	return starlark.Bool(all), nil
 }
 
@@ -201,12 +216,20 @@ func wordsFilter(thread *starlark.Thread, fn string, a *Words, args starlark.Tup
 	if m.n != a.n {
 		return nil, fmt.Errorf("%s: mask has %d words, want %d like the array", fn, m.n, a.n)
 	}
-	mw := m.words()
-	dst, err := allocWords(thread, fn, words.Count(mw))
+	mw, aw := m.words(), a.words()
+	n := 0
+	if err := inChunks(thread, fn, len(mw), pollWords, func(lo, hi int) { n += words.Count(mw[lo:hi]) }); err != nil {
+		return nil, err
+	}
+	dst, err := allocWords(thread, fn, n)
 	if err != nil {
 		return nil, err
 	}
-	return newWords(words.Filter(dst[:0], a.words(), mw), a.origin), nil
+	dst = dst[:0]
+	if err := inChunks(thread, fn, len(mw), pollWords, func(lo, hi int) { dst = words.Filter(dst, aw[lo:hi], mw[lo:hi]) }); err != nil {
+		return nil, err
+	}
+	return newWords(dst, a.origin), nil
 }
 
 // sortedCopy returns a sorted copy of a's words, polling the run's context.
@@ -303,8 +326,13 @@ func wordsToList(thread *starlark.Thread, fn string, a *Words, args starlark.Tup
 		return nil, err
 	}
 	elems := make([]starlark.Value, a.n)
-	for i, x := range a.words() {
-		elems[i] = starlark.MakeUint64(x)
+	src := a.words()
+	if err := inChunks(thread, fn, a.n, pollWords/16, func(lo, hi int) {
+		for i, x := range src[lo:hi] {
+			elems[lo+i] = starlark.MakeUint64(x)
+		}
+	}); err != nil {
+		return nil, err
 	}
 	return starlark.NewList(elems), nil
 }

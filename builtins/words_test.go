@@ -204,3 +204,23 @@ func TestDeferredArrayShared(t *testing.T) {
 		}
 	}
 }
+
+// TestHashOKLengthMismatchFirst wants hash_ok and find_magic to refuse
+// values whose length differs from the keys' before computing them: all
+// 2^26 de Bruijn sequences used to be built (10 s) before the error. The
+// error names both lengths; the test's deadline makes a regression fail
+// rather than wait.
+func TestHashOKLengthMismatchFirst(t *testing.T) {
+	for _, src := range []string{
+		"hash_ok([1, 2, 3], 7, 4, values = debruijn_sequences())",
+		"find_magic([1, 2, 3], 4, values = debruijn_sequences())",
+		"hash_ok([1, 2, 3], 7, 4, values = range(1 << 40))",
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := execLazy(t, ctx, src)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "keys 3, want equal lengths") {
+			t.Errorf("%s: %v, want the length mismatch", src, err)
+		}
+	}
+}

@@ -65,14 +65,26 @@ func (e *MemoryLimitError) Error() string {
 // lets the heap pass the budget by some tens of MB at most.
 const watchInterval = 5 * time.Millisecond
 
-// watchMemory returns ctx, cancelled with a *MemoryLimitError when the
-// heap exceeds the budget, and the function that ends the watch.
-func (in *Interp) watchMemory(ctx context.Context) (context.Context, func()) {
-	limit := in.maxMemory
+// MaxMemory returns the interpreter's memory budget in bytes (0: none).
+func (in *Interp) MaxMemory() int64 { return in.maxMemory }
+
+// watchKey marks a context that WatchMemory watches; its value is the
+// budget.
+type watchKey struct{}
+
+// WatchMemory returns ctx, cancelled with a *MemoryLimitError as cause
+// when the heap exceeds limit bytes (ctx itself when limit is 0), and the
+// function that ends the watch. A run given such a context, by an
+// interpreter whose budget is not below limit, starts no watchdog of its
+// own: so a caller that waits on the context sees every cause of a
+// cancellation (its own, a deadline, the budget) there, and can give up
+// on a run that does not stop in time whatever the cause, as the bitsh
+// command does.
+func WatchMemory(ctx context.Context, limit int64) (context.Context, func()) {
 	if limit <= 0 {
 		return ctx, func() {}
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, watchKey{}, limit))
 	done := make(chan struct{})
 	go func() {
 		var w watchdog
@@ -96,6 +108,16 @@ func (in *Interp) watchMemory(ctx context.Context) (context.Context, func()) {
 		close(done)
 		cancel(nil)
 	}
+}
+
+// watchMemory returns ctx watched for the interpreter's budget (unless
+// WatchMemory already watches it for that budget or a smaller one), and
+// the function that ends the watch.
+func (in *Interp) watchMemory(ctx context.Context) (context.Context, func()) {
+	if w, ok := ctx.Value(watchKey{}).(int64); ok && w <= in.maxMemory {
+		return ctx, func() {}
+	}
+	return WatchMemory(ctx, in.maxMemory)
 }
 
 // A watchdog is the state of one run's watch.

@@ -47,7 +47,12 @@ func DefaultMemoryBudget() int64 {
 	}
 	budget := mem / 4 * 3
 	if room := addressSpaceRoom(); room >= 0 {
-		room /= 2
+		// A third: one step of a doubling loop (s = s + s, l.extend(l))
+		// allocates twice the live data at once, and the budget's
+		// cancellation reaches the loop only after that step, so the room
+		// must hold the budget and twice as much again
+		// (docs/reliability.md).
+		room /= 3
 		if room < 64<<20 {
 			room = 64 << 20
 		}

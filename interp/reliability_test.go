@@ -6,10 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 )
@@ -95,7 +97,12 @@ func TestMemoryLimitErrorMessage(t *testing.T) {
 }
 
 func TestRepeatGuard(t *testing.T) {
-	in := interp.New(interp.WithMaxMemory(256<<20), interp.WithStdout(io.Discard))
+	// The budget bounds the process's heap, which other tests' data and
+	// garbage share: set it 512M above what is live now, so that only
+	// this test's allocations can reach it ([0] * 100000000 is 1.6G).
+	runtime.GC()
+	budget := (builtins.LiveHeapBytes() + 512<<20) &^ (1<<20 - 1)
+	in := interp.New(interp.WithMaxMemory(budget), interp.WithStdout(io.Discard))
 	for _, src := range []string{
 		"[1, 2] * 3 == [1, 2, 1, 2, 1, 2]",
 		"3 * [0] == [0, 0, 0]",
@@ -113,7 +120,7 @@ func TestRepeatGuard(t *testing.T) {
 		}
 	}
 	_, err := in.Exec(context.Background(), "<test>", "x = [0] * 100000000")
-	if err == nil || !strings.Contains(err.Error(), "memory limit of 256M exceeded") {
+	if want := "memory limit of " + builtins.FormatSize(budget) + " exceeded"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("[0] * 100000000: got %v, want the budget's error", err)
 	}
 	_, err = in.Exec(context.Background(), "<test>", `x = [1] * "a"`)

@@ -173,7 +173,7 @@ func withoutHidden(names []string) []string {
 
 // execFile is starlark.ExecFileOptions with the repetitions guarded.
 func execFile(opts *syntax.FileOptions, thread *starlark.Thread, filename string, src any, predeclared starlark.StringDict) (starlark.StringDict, error) {
-	f, err := opts.Parse(filename, src, 0)
+	f, err := parse(opts, filename, src)
 	if err != nil {
 		return nil, err
 	}

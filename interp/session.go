@@ -24,7 +24,7 @@ func (in *Interp) ExecInteractive(ctx context.Context, filename, src string, ech
 	defer in.mu.Unlock()
 	opts := dialect
 	opts.LoadBindsGlobally = true
-	f, err := opts.Parse(filename, src, 0)
+	f, err := parse(&opts, filename, src)
 	if err != nil {
 		return explainHabit(err, func(string) string { return src })
 	}

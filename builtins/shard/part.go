@@ -197,7 +197,7 @@ func ReadPart(name string, data []byte) (*Part, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decode(dec)
+	v, err := decode(dec, 0)
 	if err != nil {
 		return fail("not a bitsh shard part: %v", err)
 	}
@@ -289,20 +289,38 @@ func jsonOr(v any) string {
 	return "?"
 }
 
-// decode reads one JSON value, keeping object member order and integers
-// exact; a number that is not an integer is an error.
-func decode(dec *json.Decoder) (any, error) {
+// MaxDepth is how deeply a part's JSON may nest: the part's own object,
+// results and entry, and a value nested as deeply as emit allows (100),
+// with room to spare. Deeper input is refused before it can exhaust the
+// stack of the recursive decoder.
+const MaxDepth = 128
+
+// MaxIntDigits is the most decimal digits an int of a part may have (a
+// minus sign aside). Converting decimal digits to binary takes time
+// quadratic in their number (10,000 digits take about a millisecond, a
+// million minutes), so emit refuses a larger int and a reader refuses to
+// parse one.
+const MaxIntDigits = 10000
+
+// decode reads one JSON value at nesting depth depth, keeping object
+// member order and integers exact; a number that is not an integer is an
+// error, and so are nesting deeper than MaxDepth, an int of more than
+// MaxIntDigits digits and a key given twice in an object.
+func decode(dec *json.Decoder, depth int) (any, error) {
 	t, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := t.(type) {
 	case json.Delim:
+		if depth >= MaxDepth {
+			return nil, fmt.Errorf("JSON nested more than %d deep", MaxDepth)
+		}
 		switch t {
 		case '[':
 			l := []any{}
 			for dec.More() {
-				v, err := decode(dec)
+				v, err := decode(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -312,16 +330,18 @@ func decode(dec *json.Decoder) (any, error) {
 			return l, err
 		case '{':
 			o := &Object{}
+			seen := map[string]bool{}
 			for dec.More() {
 				kt, err := dec.Token()
 				if err != nil {
 					return nil, err
 				}
 				k := kt.(string)
-				if slices.Contains(o.Keys, k) {
+				if seen[k] {
 					return nil, fmt.Errorf("object key %q given twice", k)
 				}
-				v, err := decode(dec)
+				seen[k] = true
+				v, err := decode(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -333,6 +353,9 @@ func decode(dec *json.Decoder) (any, error) {
 		}
 		return nil, fmt.Errorf("unexpected %v", t)
 	case json.Number:
+		if digits := len(strings.TrimPrefix(string(t), "-")); digits > MaxIntDigits {
+			return nil, fmt.Errorf("number of %d digits: ints of a part have at most %d", digits, MaxIntDigits)
+		}
 		n, ok := new(big.Int).SetString(string(t), 10)
 		if !ok {
 			return nil, fmt.Errorf("number %s is not an integer", t)

@@ -1,6 +1,7 @@
 package shard_test
 
 import (
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -290,6 +291,87 @@ func BenchmarkMerge(b *testing.B) {
 	for b.Loop() {
 		if _, err := shard.Merge(parts, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestReadPartHostile feeds parts built to exhaust the decoder: nesting
+// far past MaxDepth (8 MB of brackets), an int of too many digits, and a
+// key given twice among many; each must be refused with its reason.
+func TestReadPartHostile(t *testing.T) {
+	head := `{"format": "bitsh-shard/1", "script_sha256": "a", "hash": "h", "count": 1, "args": [], "shards": [0], "results": {"k": {"op": "max", "value": `
+	tail := `}}}`
+	deep := strings.Repeat("[", 4<<20) + strings.Repeat("]", 4<<20)
+	many := new(strings.Builder)
+	many.WriteString(`{"format": "bitsh-shard/1", "script_sha256": "a", "hash": "h", "count": 1, "args": [], "shards": [0], "results": {`)
+	for i := range 100000 {
+		fmt.Fprintf(many, `"k%d": {"op": "sum", "value": 1}, `, i)
+	}
+	many.WriteString(`"k5": {"op": "sum", "value": 1}}}`)
+	for _, tc := range []struct{ name, data, want string }{
+		{"nesting bomb", head + deep + tail, fmt.Sprintf("nested more than %d deep", shard.MaxDepth)},
+		{"object bomb", strings.Repeat(`{"a":`, 1<<20), fmt.Sprintf("nested more than %d deep", shard.MaxDepth)},
+		{"huge int", head + strings.Repeat("9", shard.MaxIntDigits+1) + tail, fmt.Sprintf("at most %d", shard.MaxIntDigits)},
+		{"duplicate among 100000 keys", many.String(), `key "k5" given twice`},
+	} {
+		_, err := shard.ReadPart("p.json", []byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ReadPart = %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	// The largest int allowed reads back.
+	big9 := strings.Repeat("9", shard.MaxIntDigits)
+	if _, err := shard.ReadPart("p.json", []byte(head+"-"+big9+tail)); err != nil {
+		t.Errorf("an int of %d digits: %v", shard.MaxIntDigits, err)
+	}
+}
+
+// TestEmitRefusesWhatReadPartWould checks that emit refuses an int a part
+// could not hold, so that every part bitsh writes reads back.
+func TestEmitRefusesWhatReadPartWould(t *testing.T) {
+	r := &shard.Results{}
+	ok := new(big.Int).Exp(I(10), I(shard.MaxIntDigits-1), nil) // MaxIntDigits digits
+	if err := r.Emit("a", shard.Max, ok); err != nil {
+		t.Errorf("an int of %d digits: %v", shard.MaxIntDigits, err)
+	}
+	tooBig := new(big.Int).Exp(I(10), I(shard.MaxIntDigits+1), nil)
+	if err := r.Emit("b", shard.Max, []any{tooBig}); err == nil || !strings.Contains(err.Error(), "digits") {
+		t.Errorf("an int of %d digits: %v", shard.MaxIntDigits+2, err)
+	}
+}
+
+// TestMergeManyKeys merges two parts of 100,000 keys each (a quadratic
+// duplicate check took a minute on this) and checks the sums.
+func TestMergeManyKeys(t *testing.T) {
+	const n = 100000
+	var parts []*shard.Part
+	for s := range 2 {
+		p := part(t, "x", nil, 2, s, func(r *shard.Results) {
+			for i := range n {
+				r.Emit(fmt.Sprint("k", i), shard.Sum, I(int64(i+s)))
+			}
+		})
+		data, err := p.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := shard.ReadPart("p.json", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, q)
+	}
+	m, err := shard.Merge(parts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Results.Len() != n {
+		t.Fatalf("merged %d keys, want %d", m.Results.Len(), n)
+	}
+	for _, i := range []int{0, 1, n / 2, n - 1} {
+		e, _ := m.Results.Get(fmt.Sprint("k", i))
+		if want := int64(2*i + 1); e.Value.(*big.Int).Int64() != want {
+			t.Errorf("k%d = %v, want %d", i, e.Value, want)
 		}
 	}
 }

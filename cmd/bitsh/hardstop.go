@@ -72,11 +72,14 @@ func (p *pending) wait(ctx context.Context, grace time.Duration) (err error, stu
 }
 
 // runContext returns the context of a command-line run: cancelled after
-// timeout (when not 0) and, with errInterrupted as its cause, on Ctrl-C.
-// stop releases it and the signal.
-func runContext(timeout time.Duration) (ctx context.Context, stop func()) {
+// timeout (when not 0), with errInterrupted as its cause on Ctrl-C, and
+// with a *interp.MemoryLimitError when the heap exceeds budget (when not
+// 0). Every cause cancels this one context, which the hard stop waits
+// on. stop releases it, the signal and the memory watch.
+func runContext(timeout time.Duration, budget int64) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
+	ctx, unwatch := interp.WatchMemory(ctx, budget)
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt)
 	go func() {
@@ -88,6 +91,7 @@ func runContext(timeout time.Duration) (ctx context.Context, stop func()) {
 	}()
 	return ctx, func() {
 		signal.Stop(sigc)
+		unwatch()
 		cancelTimeout()
 		cancel(nil)
 	}
@@ -97,7 +101,7 @@ func runContext(timeout time.Duration) (ctx context.Context, stop func()) {
 // hard stop, and returns the exit status: 0, 1 for an error (a timeout or
 // a memory budget included), 130 for Ctrl-C.
 func runScript(in *interp.Interp, filename string, src []byte, timeout time.Duration, stderr io.Writer) int {
-	ctx, stop := runContext(timeout)
+	ctx, stop := runContext(timeout, in.MaxMemory())
 	defer stop()
 
 	p := start(func() error {

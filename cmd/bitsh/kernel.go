@@ -199,6 +199,22 @@ func (k *kernel) heartbeat() {
 	}
 }
 
+// controlRequests are the requests the control socket serves: none of
+// them waits on the interpreter, so that an interrupt or a shutdown is
+// answered while a cell runs. Others get an error reply there.
+var controlRequests = map[string]bool{
+	"kernel_info_request": true,
+	"interrupt_request":   true,
+	"shutdown_request":    true,
+	"inspect_request":     true, // the builtins' docstrings only
+	"is_complete_request": true, // parses, runs nothing
+	"comm_info_request":   true,
+	"history_request":     true,
+	"debug_request":       false,
+	"execute_request":     false, // would replace the running cell's cancel function and wait for the interpreter
+	"complete_request":    false, // reads the interpreter's globals, which the running cell holds
+}
+
 // loop answers the requests of the shell or control socket in order.
 func (k *kernel) loop(sock zmq4.Socket) {
 	for {
@@ -211,8 +227,26 @@ func (k *kernel) loop(sock zmq4.Socket) {
 			fmt.Fprintf(os.Stderr, "%s: kernel: dropped a message: %v\n", progName, err)
 			continue
 		}
+		if sock == k.control && !controlRequests[m.Header.MsgType] {
+			k.refuseOnControl(sock, m)
+			continue
+		}
 		k.handle(sock, m)
 	}
+}
+
+// refuseOnControl answers a request the control socket does not serve
+// with an error reply naming the socket that does.
+func (k *kernel) refuseOnControl(sock zmq4.Socket, m *message) {
+	if !strings.HasSuffix(m.Header.MsgType, "_request") {
+		return // not a request: nothing to answer
+	}
+	k.reply(sock, m, map[string]any{
+		"status":    "error",
+		"ename":     "ControlChannel",
+		"evalue":    m.Header.MsgType + " is served on the shell channel, not on control",
+		"traceback": []string{},
+	})
 }
 
 // A message is one Jupyter message with the routing identities it came with.
@@ -498,30 +532,41 @@ func (k *kernel) inspect(sock zmq4.Socket, m *message) {
 	json.Unmarshal(m.Content, &req)
 	name := nameAt(req.Code, len(runePrefix(req.Code, req.CursorPos)))
 	content := map[string]any{"status": "ok", "found": false, "data": map[string]any{}, "metadata": map[string]any{}}
-	if doc, ok := tooling.DocOf(k.in, name); ok {
+	// On control, a cell may be running and hold the interpreter: only
+	// bitsh's own docstrings, which need no interpreter.
+	lookup := func(name string) (string, bool) { return tooling.DocOf(k.in, name) }
+	if sock == k.control {
+		lookup = tooling.Doc
+	}
+	if doc, ok := lookup(name); ok {
 		content["found"] = true
 		content["data"] = map[string]any{"text/plain": doc}
 	}
 	k.reply(sock, m, content)
 }
 
-// nameAt returns the (dotted) name around byte offset i of code.
+// nameAt returns the (dotted) name around byte offset i of code. It
+// loops rather than recursing: a message's code is untrusted, and a
+// recursion per '(' let "(" * 20000000 exhaust the stack.
 func nameAt(code string, i int) string {
 	isName := func(b byte) bool {
 		return b == '_' || b == '.' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 	}
-	start, end := i, i
-	for start > 0 && isName(code[start-1]) {
-		start--
+	for {
+		start, end := i, i
+		for start > 0 && isName(code[start-1]) {
+			start--
+		}
+		for end < len(code) && isName(code[end]) {
+			end++
+		}
+		// A call's name when the cursor sits in its argument list: "popcount(|".
+		if start == end && start > 0 && code[start-1] == '(' {
+			i = start - 1
+			continue
+		}
+		return strings.Trim(code[start:end], ".")
 	}
-	for end < len(code) && isName(code[end]) {
-		end++
-	}
-	// A call's name when the cursor sits in its argument list: "popcount(|".
-	if start == end && start > 0 && code[start-1] == '(' {
-		return nameAt(code, start-1)
-	}
-	return strings.Trim(code[start:end], ".")
 }
 
 func (k *kernel) isComplete(sock zmq4.Socket, m *message) {

@@ -46,6 +46,15 @@ func TestKernelProtocol(t *testing.T) {
 	runClient(t, dir, "all replies as expected", "testdata/notebook/protocol.py")
 }
 
+// TestKernelHostile sends the requests that used to wedge the kernel
+// (execute and complete on the control channel during a cell) or kill it
+// (inspect of "(" * 20000000), then an interrupt and a shutdown during a
+// cell, and checks every reply and that the kernel stays alive.
+func TestKernelHostile(t *testing.T) {
+	dir := installForClient(t)
+	runClient(t, dir, "all hostile requests answered", "testdata/notebook/hostile.py")
+}
+
 // installForClient skips the test without Debian's Jupyter client, else
 // installs the kernelspec (pointing at this test binary acting as bitsh)
 // in a temporary Jupyter data directory, which it returns.

@@ -185,6 +185,8 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	defer cancel(nil)
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
 	defer cancelTimeout()
+	ctx, unwatch := interp.WatchMemory(ctx, in.MaxMemory()) // so that the hard stop sees the budget's cancellation too
+	defer unwatch()
 	done := make(chan struct{})
 	defer close(done)
 	go func() {

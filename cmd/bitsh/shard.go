@@ -103,7 +103,7 @@ func (sf *shardFlags) run(in *interp.Interp, opts []interp.Option, filename stri
 	if sf.jobs > 0 {
 		count = sf.jobs
 		var status int
-		if results, status = runJobs(count, opts, filename, src, timeout, stdout, stderr); results == nil {
+		if results, status = runJobs(count, opts, filename, src, timeout, in.MaxMemory(), stdout, stderr); results == nil {
 			return status
 		}
 		shards = make([]int, count)
@@ -137,8 +137,8 @@ func (sf *shardFlags) run(in *interp.Interp, opts []interp.Option, filename stri
 // runJobs is -j: count shards at once, with the timeout, Ctrl-C and the
 // hard stop as runScript has them. It returns the merged results, or nil
 // and the exit status.
-func runJobs(count int, opts []interp.Option, filename string, src []byte, timeout time.Duration, stdout, stderr io.Writer) (*shard.Results, int) {
-	ctx, stop := runContext(timeout)
+func runJobs(count int, opts []interp.Option, filename string, src []byte, timeout time.Duration, budget int64, stdout, stderr io.Writer) (*shard.Results, int) {
+	ctx, stop := runContext(timeout, budget)
 	defer stop()
 
 	var rs []*shard.Results

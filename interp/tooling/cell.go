@@ -16,6 +16,9 @@ import (
 // shows a cell's last value).
 func RunCell(ctx context.Context, in *interp.Interp, name, code string) (starlark.Value, error) {
 	f, err := dialect.FileOptions().Parse(name, code, 0)
+	if err == nil {
+		err = interp.CheckNesting(f)
+	}
 	if err != nil {
 		return nil, err
 	}

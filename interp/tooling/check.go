@@ -258,6 +258,9 @@ func (c *Checker) resolve(name string, src []byte, predeclared starlark.StringDi
 	m := &Module{Name: name, Src: src, c: c, predeclared: predeclared,
 		defs: map[*resolve.Binding]syntax.Node{}, loads: map[*resolve.Binding]loadedName{}}
 	f, err := dialect.FileOptions().Parse(name, src, syntax.RetainComments)
+	if err == nil {
+		err = interp.CheckNesting(f) // before any recursive walk
+	}
 	if err != nil {
 		var se syntax.Error
 		if errors.As(err, &se) {

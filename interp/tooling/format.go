@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bazelbuild/buildtools/build"
+	"github.com/bitsh/bitsh/interp"
 	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/syntax"
 )
@@ -22,6 +23,9 @@ const whileMark = "__bitsh_while__"
 func Format(filename string, src []byte) ([]byte, error) {
 	opts := dialect.FileOptions()
 	f, err := opts.Parse(filename, src, syntax.RetainComments)
+	if err == nil {
+		err = interp.CheckNesting(f) // before any recursive walk, here or in buildifier
+	}
 	if err != nil {
 		return nil, err
 	}

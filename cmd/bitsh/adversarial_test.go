@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// doublingCases allocate, in one step of the interpreter, as much as they
+// hold or more: the step in flight when the memory budget cancels the run
+// used to reach several times the budget, and under ulimit -v to kill the
+// process (Go's "fatal error: out of memory"). go.starlark.net's own
+// builtins (str) do not poll, so the hard stop ends the last one.
+var doublingCases = []struct{ name, code string }{
+	{"s + s", "s = \"ab\"\nwhile True:\n    s = s + s"},
+	{"l + l", "l = [1]\nwhile True:\n    l = l + l"},
+	{"l.extend(l)", "l = [1]\nwhile True:\n    l.extend(l)"},
+	{"str of a huge list", "l = list(range(3000000))\nx = str([l] * 40)"},
+}
+
+// TestDoublingLoops runs each doubling case in a real process with
+// -max-memory 128M, two processes at a time; each must exit 1 with the
+// budget's message (the hard stop ends the step in flight) and never with
+// Go's fatal error. Under ulimit -v the step in flight can still fail to
+// reserve its address space and kill the process (docs/reliability.md
+// says when), so that is not asserted here.
+func TestDoublingLoops(t *testing.T) {
+	skipUnlessUnix(t)
+	if testing.Short() {
+		t.Skip("runs processes to their memory budget")
+	}
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for _, c := range doublingCases {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			code, stderr, took := runLimited(0, "128M", c.code)
+			t.Logf("%s: exit %d after %v: %s", c.name, code, took, lastLine(stderr))
+			if code != exitError || !strings.Contains(stderr, "memory limit of 128M exceeded") || strings.Contains(stderr, "fatal error") {
+				t.Errorf("%s: exit %d, want %d and the budget's message; stderr:\n%.2000s", c.name, code, exitError, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
+}
+
+// TestMergeHostileParts runs bitsh merge on parts built to exhaust its
+// decoder (8 MB of brackets, an int of a million digits): each must be
+// refused with status 1 and the reason, naming the file.
+func TestMergeHostileParts(t *testing.T) {
+	dir := t.TempDir()
+	head := `{"format": "bitsh-shard/1", "script_sha256": "a", "hash": "h", "count": 1, "args": [], "shards": [0], "results": {"k": {"op": "max", "value": `
+	for _, c := range []struct{ name, value, want string }{
+		{"deep.json", strings.Repeat("[", 4<<20) + strings.Repeat("]", 4<<20), "nested more than"},
+		{"digits.json", strings.Repeat("7", 1000000), "digits"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(head+c.value+`}}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"merge", path}, nil, &stdout, &stderr)
+		if code != exitError || !strings.Contains(stderr.String(), c.want) || !strings.Contains(stderr.String(), c.name) {
+			t.Errorf("merge %s: exit %d, stderr %.300q; want %d and %q", c.name, code, stderr.String(), exitError, c.want)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package interp
+
+import (
+	"fmt"
+
+	"go.starlark.net/syntax"
+)
+
+// MaxNesting is how deep a script's syntax tree may be. go.starlark.net's
+// parser refuses brackets nested more than about 80 deep ("excessive
+// nesting"), but builds chains of binary operators, calls, indexes and
+// attributes (1+1+1+..., f()()()..., a.b.b...) in a loop, as trees as deep
+// as the chain is long, which its resolver, its compiler and syntax.Walk
+// then descend recursively: a chain of four million additions exhausted
+// the stack and killed the process. A chain of 100,000 compiles in a
+// fraction of a second.
+const MaxNesting = 100000
+
+// CheckNesting returns a syntax.Error when the tree under n is more than
+// MaxNesting deep. It descends at most MaxNesting levels itself, so it
+// is safe on any tree the parser returns. Call it on a parsed file before
+// resolving, compiling or walking it recursively; bitsh's ways of running
+// code (Exec, ExecFile, Eval, ExecInteractive) do.
+func CheckNesting(n syntax.Node) error {
+	depth := 0
+	var deep syntax.Node
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if n == nil {
+			depth--
+			return false
+		}
+		if deep != nil {
+			return false
+		}
+		if depth++; depth > MaxNesting {
+			deep = n
+			depth-- // Walk does not call f(nil) for a node it does not descend
+			return false
+		}
+		return true
+	})
+	if deep == nil {
+		return nil
+	}
+	pos, _ := deep.Span()
+	return syntax.Error{Pos: pos, Msg: fmt.Sprintf("expression nested more than %d deep (a chain of operators, calls or attributes this long: split it)", MaxNesting)}
+}
+
+// parse parses src with opts and checks its nesting.
+func parse(opts *syntax.FileOptions, filename string, src any) (*syntax.File, error) {
+	f, err := opts.Parse(filename, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckNesting(f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
