@@ -5,9 +5,11 @@
 package starlark
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"reflect"
 	"strconv"
 
@@ -29,7 +31,10 @@ func MakeInt64(x int64) Int {
 	if math.MinInt32 <= x && x <= math.MaxInt32 {
 		return makeSmallInt(x)
 	}
-	return makeBigInt(big.NewInt(x))
+	if x < 0 {
+		return makeBigInt(newBig128(true, 0, uint64(-x))) // -MinInt64 wraps to 2^63, right
+	}
+	return makeBigInt(newBig128(false, 0, uint64(x)))
 }
 
 // MakeUint returns a Starlark int for the specified unsigned integer.
@@ -40,7 +45,7 @@ func MakeUint64(x uint64) Int {
 	if x <= math.MaxInt32 {
 		return makeSmallInt(int64(x))
 	}
-	return makeBigInt(new(big.Int).SetUint64(x))
+	return makeBigInt(newBig128(false, 0, x))
 }
 
 // MakeBigInt returns a Starlark int for the specified big.Int.
@@ -49,8 +54,146 @@ func MakeBigInt(x *big.Int) Int {
 	if isSmall(x) {
 		return makeSmallInt(x.Int64())
 	}
+	if w := x.Bits(); len(w) <= 128/bits.UintSize && bits.UintSize == 64 {
+		var hi, lo uint64
+		if len(w) == 2 {
+			hi = uint64(w[1])
+		}
+		lo = uint64(w[0]) // x is not small, so len(w) >= 1
+		return makeBigInt(newBig128(x.Sign() < 0, hi, lo))
+	}
 	z := new(big.Int).Set(x)
 	return makeBigInt(z)
+}
+
+// --- one-allocation big ints and the fast paths of [0, 2^64) (bitsh fork) ---
+
+// big128 is a big.Int and the words of its value, at most 128 bits, in a
+// single allocation: a result built here costs one allocation where
+// new(big.Int).SetUint64 costs two. Int values are immutable, so no
+// operation ever writes to the words.
+type big128 struct {
+	i big.Int
+	w [128 / bits.UintSize]big.Word
+}
+
+// newBig128 returns the big.Int of value ±(hi*2^64 + lo), whose magnitude
+// is not 0. Callers ensure it is not small.
+func newBig128(neg bool, hi, lo uint64) *big.Int {
+	if bits.UintSize != 64 {
+		z := new(big.Int).SetUint64(hi)
+		z.Lsh(z, 64).Or(z, new(big.Int).SetUint64(lo))
+		if neg {
+			z.Neg(z)
+		}
+		return z
+	}
+	b := new(big128)
+	b.w[0] = big.Word(lo)
+	n := 1
+	if hi != 0 {
+		b.w[1] = big.Word(hi)
+		n = 2
+	}
+	b.i.SetBits(b.w[:n])
+	if neg {
+		b.i.Neg(&b.i)
+	}
+	return &b.i
+}
+
+// makeUint128 returns the Int hi*2^64 + lo.
+func makeUint128(hi, lo uint64) Int {
+	if hi == 0 && lo <= math.MaxInt32 {
+		return makeSmallInt(int64(lo))
+	}
+	return makeBigInt(newBig128(false, hi, lo))
+}
+
+// u64 returns the value of an Int from get() when it is in [0, 2^64).
+func u64(small int64, big *big.Int) (uint64, bool) {
+	if big == nil {
+		return uint64(small), small >= 0
+	}
+	return big.Uint64(), big.IsUint64()
+}
+
+// both64 returns x and y as uint64s when both are in [0, 2^64).
+func both64(x, y Int) (a, b uint64, ok bool) {
+	a, ok = u64(x.get())
+	if !ok {
+		return 0, 0, false
+	}
+	b, ok = u64(y.get())
+	return a, b, ok
+}
+
+// The binary operators below with at least one big operand: a uint64
+// fast path when both operands are in [0, 2^64), else math/big. They are
+// apart from their callers so that the int32 path stays as it was.
+
+func addBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		lo, carry := bits.Add64(a, b, 0)
+		return makeUint128(carry, lo)
+	}
+	return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
+}
+
+func subBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		if a >= b {
+			return makeUint128(0, a-b)
+		}
+		if d := b - a; d > -math.MinInt32 {
+			return makeBigInt(newBig128(true, 0, d))
+		}
+		return makeSmallInt(-int64(b - a))
+	}
+	return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
+}
+
+func mulBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		return makeUint128(bits.Mul64(a, b))
+	}
+	return MakeBigInt(new(big.Int).Mul(x.bigInt(), y.bigInt()))
+}
+
+func orBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		return makeUint128(0, a|b)
+	}
+	return MakeBigInt(new(big.Int).Or(x.bigInt(), y.bigInt()))
+}
+
+func andBig(x, y Int) Int {
+	// Non-negative operands, one of them below 2^64: so is the result,
+	// from the low words of both (x & (2^64-1) after a 64x64 product).
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if a, ok := u64(xSmall, xBig); ok && (yBig == nil && ySmall >= 0 || yBig != nil && yBig.Sign() >= 0) {
+		return makeUint128(0, a&u64low(ySmall, yBig))
+	}
+	if b, ok := u64(ySmall, yBig); ok && xBig != nil && xBig.Sign() >= 0 {
+		return makeUint128(0, b&xBig.Uint64())
+	}
+	return MakeBigInt(new(big.Int).And(x.bigInt(), y.bigInt()))
+}
+
+// u64low returns the low 64 bits of a non-negative value from get().
+func u64low(small int64, big *big.Int) uint64 {
+	if big == nil {
+		return uint64(small)
+	}
+	return big.Uint64()
+}
+
+func xorBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		return makeUint128(0, a^b)
+	}
+	return MakeBigInt(new(big.Int).Xor(x.bigInt(), y.bigInt()))
 }
 
 func isSmall(x *big.Int) bool {
@@ -198,6 +341,11 @@ func (i Int) Cmp(v Value, depth int) (int, error) {
 	iSmall, iBig := i.get()
 	jSmall, jBig := j.get()
 	if iBig != nil || jBig != nil {
+		if a, ok := u64(iSmall, iBig); ok {
+			if b, ok := u64(jSmall, jBig); ok {
+				return cmp.Compare(a, b), nil
+			}
+		}
 		return i.bigInt().Cmp(j.bigInt()), nil
 	}
 	return signum64(iSmall - jSmall), nil // safe: int32 operands
@@ -248,7 +396,7 @@ func (x Int) Add(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
+		return addBig(x, y)
 	}
 	return MakeInt64(xSmall + ySmall)
 }
@@ -256,7 +404,7 @@ func (x Int) Sub(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
+		return subBig(x, y)
 	}
 	return MakeInt64(xSmall - ySmall)
 }
@@ -264,7 +412,7 @@ func (x Int) Mul(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Mul(x.bigInt(), y.bigInt()))
+		return mulBig(x, y)
 	}
 	return MakeInt64(xSmall * ySmall)
 }
@@ -272,7 +420,7 @@ func (x Int) Or(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Or(x.bigInt(), y.bigInt()))
+		return orBig(x, y)
 	}
 	return makeSmallInt(xSmall | ySmall)
 }
@@ -280,7 +428,7 @@ func (x Int) And(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).And(x.bigInt(), y.bigInt()))
+		return andBig(x, y)
 	}
 	return makeSmallInt(xSmall & ySmall)
 }
@@ -288,7 +436,7 @@ func (x Int) Xor(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Xor(x.bigInt(), y.bigInt()))
+		return xorBig(x, y)
 	}
 	return makeSmallInt(xSmall ^ ySmall)
 }
@@ -299,8 +447,26 @@ func (x Int) Not() Int {
 	}
 	return makeSmallInt(^xSmall)
 }
-func (x Int) Lsh(y uint) Int { return MakeBigInt(new(big.Int).Lsh(x.bigInt(), y)) }
-func (x Int) Rsh(y uint) Int { return MakeBigInt(new(big.Int).Rsh(x.bigInt(), y)) }
+func (x Int) Lsh(y uint) Int {
+	xSmall, xBig := x.get()
+	if xBig == nil && y < 32 {
+		return MakeInt64(xSmall << y) // |xSmall| <= 2^31: no overflow
+	}
+	if a, ok := u64(xSmall, xBig); ok && y < 64 {
+		return makeUint128(a>>(64-y), a<<y) // a>>64 is 0 in Go
+	}
+	return MakeBigInt(new(big.Int).Lsh(x.bigInt(), y))
+}
+func (x Int) Rsh(y uint) Int {
+	xSmall, xBig := x.get()
+	if xBig == nil {
+		return makeSmallInt(xSmall >> min(y, 63)) // arithmetic shift floors, as big.Int.Rsh
+	}
+	if a, ok := u64(xSmall, xBig); ok {
+		return makeUint128(0, a>>y) // a>>y is 0 for y >= 64 in Go
+	}
+	return MakeBigInt(new(big.Int).Rsh(x.bigInt(), y))
+}
 
 // Precondition: y is nonzero.
 func (x Int) Div(y Int) Int {
