@@ -2,6 +2,7 @@
 attacks of the setup come from a plain ray walk (not timed).
 Prints "magic CANDIDATES STEPS FOUND NS"."""
 
+import sys
 import time
 
 M = (1 << 64) - 1
@@ -74,7 +75,12 @@ def search(n, seed):
     return steps, found
 
 
-t0 = time.perf_counter_ns()
-steps, found = search(5000, 0x9E3779B97F4A7C15)
-ns = time.perf_counter_ns() - t0
-print("magic", 5000, steps, found, ns)
+def main():
+    t0 = time.perf_counter_ns()
+    steps, found = search(5000, 0x9E3779B97F4A7C15)
+    ns = time.perf_counter_ns() - t0
+    print("magic", 5000, steps, found, ns)
+
+
+if sys.argv[1:] != ["setup"]:
+    main()
