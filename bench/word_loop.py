@@ -3,7 +3,7 @@
 import sys
 import time
 
-N = 1000000
+N = 4000000
 
 
 def loop(x, a, b, n):

@@ -193,3 +193,38 @@ func BenchmarkIntOps(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIntLoop: the loop x = (x + a) ^ b of bitsh's bench/word_loop.star,
+// per iteration, with int32 values and with values in [2^40, 2^64).
+func BenchmarkIntLoop(b *testing.B) {
+	const src = `
+def loop(x, a, b, n):
+    for _ in range(n):
+        x = (x + a) ^ b
+    return x
+`
+	thread := new(starlark.Thread)
+	g, err := starlark.ExecFile(thread, "loop.star", src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 1 << 16
+	for _, c := range []struct {
+		name    string
+		x, a, c uint64
+	}{
+		{"small", 1, 3, 0x55},
+		{"u64", 1<<40 + 12345, 1<<41 + 1, 0x5555555555555},
+	} {
+		args := starlark.Tuple{starlark.MakeUint64(c.x), starlark.MakeUint64(c.a), starlark.MakeUint64(c.c), starlark.MakeInt(n)}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := starlark.Call(thread, g["loop"], args, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/iter")
+		})
+	}
+}
