@@ -25,3 +25,5 @@ require (
 	golang.org/x/text v0.15.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
+
+replace go.starlark.net => ./third_party/starlark

@@ -13,13 +13,36 @@ const maxMemoryKey = "bitsh.maxmemory"
 // for builtins called from thread (0 or less: none). The interpreter sets
 // it from interp.WithMaxMemory; its watchdog enforces the same budget on
 // everything else the run allocates.
-func SetMaxMemory(thread *starlark.Thread, n int64) { thread.SetLocal(maxMemoryKey, n) }
+func SetMaxMemory(thread *starlark.Thread, n int64) {
+	thread.SetLocal(maxMemoryKey, &budget{limit: max(n, 0)})
+}
 
 // MaxMemory returns the budget set by SetMaxMemory (0: none).
 func MaxMemory(thread *starlark.Thread) int64 {
-	n, _ := thread.Local(maxMemoryKey).(int64)
-	return max(n, 0)
+	if b, ok := thread.Local(maxMemoryKey).(*budget); ok {
+		return b.limit
+	}
+	return 0
 }
+
+// A budget is one thread's memory budget and its allowance: the bytes
+// CheckAlloc may still grant without reading the heap, a fraction of the
+// room the last reading found. A thread runs on one goroutine at a time,
+// so the allowance needs no lock.
+type budget struct {
+	limit     int64
+	allowance int64
+}
+
+// Granting without a reading: at most this share of the room the last
+// reading found, and at most maxAllowance bytes, before the next reading.
+// Reading the heap costs microseconds, so a builtin that collects ten
+// items would otherwise spend most of its time there; between readings
+// the run's watchdog still samples the whole heap every few milliseconds.
+const (
+	allowanceShare = 8
+	maxAllowance   = 4 << 20
+)
 
 // Heap samples: heap objects (live and not yet swept) and the live heap as
 // of the last garbage collection. Reading them does not stop the world.
@@ -55,20 +78,34 @@ func readMetric(name string) int64 {
 // too big for the budget fails as an ordinary Starlark error instead of
 // growing the heap until the watchdog (or the operating system) stops it.
 // Without a budget it returns nil.
+//
+// Small requests are cheap: after reading the heap, CheckAlloc grants
+// without reading again up to an eighth of the room it found (at most 4
+// MiB in all), so that list(p) of a few items does not pay for a reading.
 func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
-	limit := MaxMemory(thread)
-	if limit <= 0 {
+	b, ok := thread.Local(maxMemoryKey).(*budget)
+	if !ok || b.limit <= 0 {
 		return nil
 	}
+	limit := b.limit
 	if bytes < 0 || bytes > limit {
 		return allocError(fn, limit, bytes)
+	}
+	if bytes <= b.allowance {
+		b.allowance -= bytes
+		return nil
 	}
 	// Heap objects include garbage not yet collected; only when that sum is
 	// over the budget does the live heap of the last collection decide, so
 	// that garbage alone never fails a request.
-	if HeapBytes()+bytes > limit && heapLive()+bytes > limit {
-		return allocError(fn, limit, bytes)
+	inUse := HeapBytes()
+	if inUse+bytes > limit {
+		if inUse = heapLive(); inUse+bytes > limit {
+			b.allowance = 0
+			return allocError(fn, limit, bytes)
+		}
 	}
+	b.allowance = min((limit-inUse-bytes)/allowanceShare, maxAllowance)
 	return nil
 }
 

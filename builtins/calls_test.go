@@ -3,6 +3,7 @@ package builtins_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
@@ -45,8 +46,15 @@ func BenchmarkCall(b *testing.B) {
 		{"is_debruijn", "is_debruijn", starlark.Tuple{w(0x1D), w(8)}},
 		{"hex", "hex", starlark.Tuple{w(0x3f), w(6)}},
 		{"gray_inverse", "gray_inverse", starlark.Tuple{w(0x1234)}},
+		{"chess_knight", "chess.knight_attacks", starlark.Tuple{w(12)}},
+		{"chess_rook_high", "chess.rook_attacks", starlark.Tuple{w(27), w(0xffff00000000ffff)}},
+		{"chess_pawn", "chess.pawn_attacks", starlark.Tuple{w(12), starlark.False}},
 	} {
 		fn, ok := env[c.fn]
+		if mod, member, dotted := strings.Cut(c.fn, "."); dotted {
+			fn, _ = env[mod].(starlark.HasAttrs).Attr(member)
+			ok = fn != nil
+		}
 		if !ok {
 			fn, ok = starlark.Universe[c.fn]
 		}

@@ -195,7 +195,35 @@ func (c chessArg) at(i int) uint64 {
 	return c.w
 }
 
+// scalarArg returns the word of a positional int argument of kind k when
+// it is valid, without allocating: the fast path of a scalar call.
+func scalarArg(k chessKind, v starlark.Value) (uint64, bool) {
+	x, ok := argWord(v)
+	switch {
+	case !ok:
+		return 0, false
+	case k == kindSquare:
+		return x, x <= 63
+	case k == kindCoord:
+		return x, x <= 7
+	}
+	return x, true
+}
+
 func (c chessFn) call(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	// The common call, every argument a valid positional int: no unpacking.
+	if len(kwargs) == 0 && len(args) == len(c.params) {
+		var w [2]uint64
+		ok := true
+		for i, p := range c.params {
+			if w[i], ok = scalarArg(p.kind, args[i]); !ok {
+				break
+			}
+		}
+		if ok {
+			return wordValue(c.f(w[0], w[1])), nil
+		}
+	}
 	raw := make([]starlark.Value, len(c.params))
 	pairs := make([]any, 0, 2*len(c.params))
 	for i, p := range c.params {
@@ -273,6 +301,9 @@ func chessParseSquare(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 }
 
 func chessPawnAttacks(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if sq, ok := pawnFast(args, kwargs); ok {
+		return wordValue(chess.PawnAttacks(int(sq&63), sq < 64)), nil
+	}
 	var v starlark.Value
 	white := true
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "sq", &v, "white?", &white); err != nil {
@@ -290,6 +321,34 @@ func chessPawnAttacks(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		out[i] = chess.PawnAttacks(int(sq), white)
 	}
 	return NewWords(out), nil
+}
+
+// pawnFast reads the common calls pawn_attacks(sq), pawn_attacks(sq, b)
+// and pawn_attacks(sq, white=b) with a valid square and a bool, without
+// unpacking: it returns sq, plus 64 when white is False.
+func pawnFast(args starlark.Tuple, kwargs []starlark.Tuple) (uint64, bool) {
+	var white starlark.Value = starlark.True
+	switch {
+	case len(args) == 2 && len(kwargs) == 0:
+		white = args[1]
+	case len(args) == 1 && len(kwargs) == 1 && kwargs[0][0] == starlark.String("white"):
+		white = kwargs[0][1]
+	case len(args) == 1 && len(kwargs) == 0:
+	default:
+		return 0, false
+	}
+	w, ok := white.(starlark.Bool)
+	if !ok || len(args) == 0 {
+		return 0, false
+	}
+	sq, ok := scalarArg(kindSquare, args[0])
+	if !ok {
+		return 0, false
+	}
+	if !w {
+		sq += 64
+	}
+	return sq, true
 }
 
 const chessModuleDoc = `chess

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,4 +186,32 @@ func tail(s string) string {
 		return "..." + s[len(s)-2000:]
 	}
 	return s
+}
+
+// TestBudgetSetsGOGC: under a budget the command sets GOGC to gcPercent,
+// unless the environment sets GOGC; without a budget it leaves Go's.
+func TestBudgetSetsGOGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	prevLimit := debug.SetMemoryLimit(-1)
+	defer func() {
+		debug.SetGCPercent(prev)
+		debug.SetMemoryLimit(prevLimit)
+	}()
+	for _, c := range []struct {
+		flag, env string
+		want      int
+	}{
+		{"512M", "", gcPercent},
+		{"0", "", 100},
+		{"512M", "150", 100}, // GOGC=150 is the runtime's to read at start; the command leaves it
+	} {
+		debug.SetGCPercent(100)
+		t.Setenv("GOGC", c.env)
+		if _, err := memoryBudget(c.flag); err != nil {
+			t.Fatal(err)
+		}
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("-max-memory %s, GOGC=%q: GC percent %d, want %d", c.flag, c.env, got, c.want)
+		}
+	}
 }

@@ -1,0 +1,627 @@
+// Copyright 2017 The Bazel Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package starlark
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"reflect"
+	"strconv"
+
+	"go.starlark.net/syntax"
+)
+
+// Int is the type of a Starlark int.
+//
+// The zero value is not a legal value; use MakeInt(0).
+type Int struct{ impl intImpl }
+
+// --- high-level accessors ---
+
+// MakeInt returns a Starlark int for the specified signed integer.
+func MakeInt(x int) Int { return MakeInt64(int64(x)) }
+
+// MakeInt64 returns a Starlark int for the specified int64.
+func MakeInt64(x int64) Int {
+	if math.MinInt32 <= x && x <= math.MaxInt32 {
+		return makeSmallInt(x)
+	}
+	if x < 0 {
+		return makeBigInt(newBig128(true, 0, uint64(-x))) // -MinInt64 wraps to 2^63, right
+	}
+	return makeBigInt(newBig128(false, 0, uint64(x)))
+}
+
+// MakeUint returns a Starlark int for the specified unsigned integer.
+func MakeUint(x uint) Int { return MakeUint64(uint64(x)) }
+
+// MakeUint64 returns a Starlark int for the specified uint64.
+func MakeUint64(x uint64) Int {
+	if x <= math.MaxInt32 {
+		return makeSmallInt(int64(x))
+	}
+	return makeBigInt(newBig128(false, 0, x))
+}
+
+// MakeBigInt returns a Starlark int for the specified big.Int.
+// The new Int value will contain a copy of x. The caller is safe to modify x.
+func MakeBigInt(x *big.Int) Int {
+	if isSmall(x) {
+		return makeSmallInt(x.Int64())
+	}
+	if w := x.Bits(); len(w) <= 128/bits.UintSize && bits.UintSize == 64 {
+		var hi, lo uint64
+		if len(w) == 2 {
+			hi = uint64(w[1])
+		}
+		lo = uint64(w[0]) // x is not small, so len(w) >= 1
+		return makeBigInt(newBig128(x.Sign() < 0, hi, lo))
+	}
+	z := new(big.Int).Set(x)
+	return makeBigInt(z)
+}
+
+// --- one-allocation big ints and the fast paths of [0, 2^64) (bitsh fork) ---
+
+// big128 is a big.Int and the words of its value, at most 128 bits, in a
+// single allocation: a result built here costs one allocation where
+// new(big.Int).SetUint64 costs two. Int values are immutable, so no
+// operation ever writes to the words.
+type big128 struct {
+	i big.Int
+	w [128 / bits.UintSize]big.Word
+}
+
+// newBig128 returns the big.Int of value ±(hi*2^64 + lo), whose magnitude
+// is not 0. Callers ensure it is not small.
+func newBig128(neg bool, hi, lo uint64) *big.Int {
+	if bits.UintSize != 64 {
+		z := new(big.Int).SetUint64(hi)
+		z.Lsh(z, 64).Or(z, new(big.Int).SetUint64(lo))
+		if neg {
+			z.Neg(z)
+		}
+		return z
+	}
+	b := new(big128)
+	b.w[0] = big.Word(lo)
+	n := 1
+	if hi != 0 {
+		b.w[1] = big.Word(hi)
+		n = 2
+	}
+	b.i.SetBits(b.w[:n])
+	if neg {
+		b.i.Neg(&b.i)
+	}
+	return &b.i
+}
+
+// makeUint128 returns the Int hi*2^64 + lo.
+func makeUint128(hi, lo uint64) Int {
+	if hi == 0 && lo <= math.MaxInt32 {
+		return makeSmallInt(int64(lo))
+	}
+	return makeBigInt(newBig128(false, hi, lo))
+}
+
+// u64 returns the value of an Int from get() when it is in [0, 2^64).
+func u64(small int64, big *big.Int) (uint64, bool) {
+	if big == nil {
+		return uint64(small), small >= 0
+	}
+	return big.Uint64(), big.IsUint64()
+}
+
+// both64 returns x and y as uint64s when both are in [0, 2^64).
+func both64(x, y Int) (a, b uint64, ok bool) {
+	a, ok = u64(x.get())
+	if !ok {
+		return 0, 0, false
+	}
+	b, ok = u64(y.get())
+	return a, b, ok
+}
+
+// The binary operators below with at least one big operand: a uint64
+// fast path when both operands are in [0, 2^64), else math/big. They are
+// apart from their callers so that the int32 path stays as it was.
+
+func addBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		lo, carry := bits.Add64(a, b, 0)
+		return makeUint128(carry, lo)
+	}
+	return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
+}
+
+func subBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		if a >= b {
+			return makeUint128(0, a-b)
+		}
+		if d := b - a; d > -math.MinInt32 {
+			return makeBigInt(newBig128(true, 0, d))
+		}
+		return makeSmallInt(-int64(b - a))
+	}
+	return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
+}
+
+func mulBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		return makeUint128(bits.Mul64(a, b))
+	}
+	return MakeBigInt(new(big.Int).Mul(x.bigInt(), y.bigInt()))
+}
+
+func orBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		return makeUint128(0, a|b)
+	}
+	return MakeBigInt(new(big.Int).Or(x.bigInt(), y.bigInt()))
+}
+
+func andBig(x, y Int) Int {
+	// Non-negative operands, one of them below 2^64: so is the result,
+	// from the low words of both (x & (2^64-1) after a 64x64 product).
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if a, ok := u64(xSmall, xBig); ok && (yBig == nil && ySmall >= 0 || yBig != nil && yBig.Sign() >= 0) {
+		return makeUint128(0, a&u64low(ySmall, yBig))
+	}
+	if b, ok := u64(ySmall, yBig); ok && xBig != nil && xBig.Sign() >= 0 {
+		return makeUint128(0, b&xBig.Uint64())
+	}
+	return MakeBigInt(new(big.Int).And(x.bigInt(), y.bigInt()))
+}
+
+// u64low returns the low 64 bits of a non-negative value from get().
+func u64low(small int64, big *big.Int) uint64 {
+	if big == nil {
+		return uint64(small)
+	}
+	return big.Uint64()
+}
+
+func xorBig(x, y Int) Int {
+	if a, b, ok := both64(x, y); ok {
+		return makeUint128(0, a^b)
+	}
+	return MakeBigInt(new(big.Int).Xor(x.bigInt(), y.bigInt()))
+}
+
+func isSmall(x *big.Int) bool {
+	n := x.BitLen()
+	return n < 32 || n == 32 && x.Int64() == math.MinInt32
+}
+
+var (
+	zero, one = makeSmallInt(0), makeSmallInt(1)
+	oneBig    = big.NewInt(1)
+
+	_ HasUnary = Int{}
+)
+
+// Unary implements the operations +int, -int, and ~int.
+func (i Int) Unary(op syntax.Token) (Value, error) {
+	switch op {
+	case syntax.MINUS:
+		return zero.Sub(i), nil
+	case syntax.PLUS:
+		return i, nil
+	case syntax.TILDE:
+		return i.Not(), nil
+	}
+	return nil, nil
+}
+
+// Int64 returns the value as an int64.
+// If it is not exactly representable the result is undefined and ok is false.
+func (i Int) Int64() (_ int64, ok bool) {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		x, acc := bigintToInt64(iBig)
+		if acc != big.Exact {
+			return // inexact
+		}
+		return x, true
+	}
+	return iSmall, true
+}
+
+// BigInt returns a new big.Int with the same value as the Int.
+func (i Int) BigInt() *big.Int {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		return new(big.Int).Set(iBig)
+	}
+	return big.NewInt(iSmall)
+}
+
+// bigInt returns the value as a big.Int.
+// It differs from BigInt in that this method returns the actual
+// reference and any modification will change the state of i.
+func (i Int) bigInt() *big.Int {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		return iBig
+	}
+	return big.NewInt(iSmall)
+}
+
+// Uint64 returns the value as a uint64.
+// If it is not exactly representable the result is undefined and ok is false.
+func (i Int) Uint64() (_ uint64, ok bool) {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		x, acc := bigintToUint64(iBig)
+		if acc != big.Exact {
+			return // inexact
+		}
+		return x, true
+	}
+	if iSmall < 0 {
+		return // inexact
+	}
+	return uint64(iSmall), true
+}
+
+// The math/big API should provide this function.
+func bigintToInt64(i *big.Int) (int64, big.Accuracy) {
+	sign := i.Sign()
+	if sign > 0 {
+		if i.Cmp(maxint64) > 0 {
+			return math.MaxInt64, big.Below
+		}
+	} else if sign < 0 {
+		if i.Cmp(minint64) < 0 {
+			return math.MinInt64, big.Above
+		}
+	}
+	return i.Int64(), big.Exact
+}
+
+// The math/big API should provide this function.
+func bigintToUint64(i *big.Int) (uint64, big.Accuracy) {
+	sign := i.Sign()
+	if sign > 0 {
+		if i.BitLen() > 64 {
+			return math.MaxUint64, big.Below
+		}
+	} else if sign < 0 {
+		return 0, big.Above
+	}
+	return i.Uint64(), big.Exact
+}
+
+var (
+	minint64 = new(big.Int).SetInt64(math.MinInt64)
+	maxint64 = new(big.Int).SetInt64(math.MaxInt64)
+)
+
+func (i Int) Format(s fmt.State, ch rune) {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		iBig.Format(s, ch)
+		return
+	}
+	big.NewInt(iSmall).Format(s, ch)
+}
+func (i Int) String() string {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		return iBig.Text(10)
+	}
+	return strconv.FormatInt(iSmall, 10)
+}
+func (i Int) Type() string { return "int" }
+func (i Int) Freeze()      {} // immutable
+func (i Int) Truth() Bool  { return i.Sign() != 0 }
+func (i Int) Hash() (uint32, error) {
+	iSmall, iBig := i.get()
+	var lo big.Word
+	if iBig != nil {
+		lo = iBig.Bits()[0]
+	} else {
+		lo = big.Word(iSmall)
+	}
+	return 12582917 * uint32(lo+3), nil
+}
+
+// Cmp implements comparison of two Int values.
+// Required by the TotallyOrdered interface.
+func (i Int) Cmp(v Value, depth int) (int, error) {
+	j := v.(Int)
+	iSmall, iBig := i.get()
+	jSmall, jBig := j.get()
+	if iBig != nil || jBig != nil {
+		if a, ok := u64(iSmall, iBig); ok {
+			if b, ok := u64(jSmall, jBig); ok {
+				return cmp.Compare(a, b), nil
+			}
+		}
+		return i.bigInt().Cmp(j.bigInt()), nil
+	}
+	return signum64(iSmall - jSmall), nil // safe: int32 operands
+}
+
+// Float returns the float value nearest i.
+func (i Int) Float() Float {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		// Fast path for hardware int-to-float conversions.
+		if iBig.IsUint64() {
+			return Float(iBig.Uint64())
+		} else if iBig.IsInt64() {
+			return Float(iBig.Int64())
+		} else {
+			// Fast path for very big ints.
+			const maxFiniteLen = 1023 + 1 // max exponent value + implicit mantissa bit
+			if iBig.BitLen() > maxFiniteLen {
+				return Float(math.Inf(iBig.Sign()))
+			}
+		}
+
+		f, _ := new(big.Float).SetInt(iBig).Float64()
+		return Float(f)
+	}
+	return Float(iSmall)
+}
+
+// finiteFloat returns the finite float value nearest i,
+// or an error if the magnitude is too large.
+func (i Int) finiteFloat() (Float, error) {
+	f := i.Float()
+	if math.IsInf(float64(f), 0) {
+		return 0, fmt.Errorf("int too large to convert to float")
+	}
+	return f, nil
+}
+
+func (x Int) Sign() int {
+	xSmall, xBig := x.get()
+	if xBig != nil {
+		return xBig.Sign()
+	}
+	return signum64(xSmall)
+}
+
+func (x Int) Add(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		return addBig(x, y)
+	}
+	return MakeInt64(xSmall + ySmall)
+}
+func (x Int) Sub(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		return subBig(x, y)
+	}
+	return MakeInt64(xSmall - ySmall)
+}
+func (x Int) Mul(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		return mulBig(x, y)
+	}
+	return MakeInt64(xSmall * ySmall)
+}
+func (x Int) Or(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		return orBig(x, y)
+	}
+	return makeSmallInt(xSmall | ySmall)
+}
+func (x Int) And(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		return andBig(x, y)
+	}
+	return makeSmallInt(xSmall & ySmall)
+}
+func (x Int) Xor(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		return xorBig(x, y)
+	}
+	return makeSmallInt(xSmall ^ ySmall)
+}
+func (x Int) Not() Int {
+	xSmall, xBig := x.get()
+	if xBig != nil {
+		return MakeBigInt(new(big.Int).Not(xBig))
+	}
+	return makeSmallInt(^xSmall)
+}
+func (x Int) Lsh(y uint) Int {
+	xSmall, xBig := x.get()
+	if xBig == nil && y < 32 {
+		return MakeInt64(xSmall << y) // |xSmall| <= 2^31: no overflow
+	}
+	if a, ok := u64(xSmall, xBig); ok && y < 64 {
+		return makeUint128(a>>(64-y), a<<y) // a>>64 is 0 in Go
+	}
+	return MakeBigInt(new(big.Int).Lsh(x.bigInt(), y))
+}
+func (x Int) Rsh(y uint) Int {
+	xSmall, xBig := x.get()
+	if xBig == nil {
+		return makeSmallInt(xSmall >> min(y, 63)) // arithmetic shift floors, as big.Int.Rsh
+	}
+	if a, ok := u64(xSmall, xBig); ok {
+		return makeUint128(0, a>>y) // a>>y is 0 for y >= 64 in Go
+	}
+	return MakeBigInt(new(big.Int).Rsh(x.bigInt(), y))
+}
+
+// Precondition: y is nonzero.
+func (x Int) Div(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	// http://python-history.blogspot.com/2010/08/why-pythons-integer-division-floors.html
+	if xBig != nil || yBig != nil {
+		xb, yb := x.bigInt(), y.bigInt()
+
+		var quo, rem big.Int
+		quo.QuoRem(xb, yb, &rem)
+		if (xb.Sign() < 0) != (yb.Sign() < 0) && rem.Sign() != 0 {
+			quo.Sub(&quo, oneBig)
+		}
+		return MakeBigInt(&quo)
+	}
+	quo := xSmall / ySmall
+	rem := xSmall % ySmall
+	if (xSmall < 0) != (ySmall < 0) && rem != 0 {
+		quo -= 1
+	}
+	return MakeInt64(quo)
+}
+
+// Precondition: y is nonzero.
+func (x Int) Mod(y Int) Int {
+	xSmall, xBig := x.get()
+	ySmall, yBig := y.get()
+	if xBig != nil || yBig != nil {
+		xb, yb := x.bigInt(), y.bigInt()
+
+		var quo, rem big.Int
+		quo.QuoRem(xb, yb, &rem)
+		if (xb.Sign() < 0) != (yb.Sign() < 0) && rem.Sign() != 0 {
+			rem.Add(&rem, yb)
+		}
+		return MakeBigInt(&rem)
+	}
+	rem := xSmall % ySmall
+	if (xSmall < 0) != (ySmall < 0) && rem != 0 {
+		rem += ySmall
+	}
+	return makeSmallInt(rem)
+}
+
+func (i Int) rational() *big.Rat {
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		return new(big.Rat).SetInt(iBig)
+	}
+	return new(big.Rat).SetInt64(iSmall)
+}
+
+// AsInt32 returns the value of x if is representable as an int32.
+func AsInt32(x Value) (int, error) {
+	i, ok := x.(Int)
+	if !ok {
+		return 0, fmt.Errorf("got %s, want int", x.Type())
+	}
+	iSmall, iBig := i.get()
+	if iBig != nil {
+		return 0, fmt.Errorf("%s out of range", i)
+	}
+	return int(iSmall), nil
+}
+
+// AsInt sets *ptr to the value of Starlark int x, if it is exactly representable,
+// otherwise it returns an error.
+// The type of ptr must be one of the pointer types *int, *int8, *int16, *int32, or *int64,
+// or one of their unsigned counterparts including *uintptr.
+func AsInt(x Value, ptr any) error {
+	xint, ok := x.(Int)
+	if !ok {
+		return fmt.Errorf("got %s, want int", x.Type())
+	}
+
+	ptrt := reflect.TypeOf(ptr)
+	bits := ptrt.Elem().Size() * 8
+	switch ptr.(type) {
+	case *int, *int8, *int16, *int32, *int64:
+		i, ok := xint.Int64()
+		if !ok || bits < 64 && !(-1<<(bits-1) <= i && i < 1<<(bits-1)) {
+			return fmt.Errorf("%s out of range (want value in signed %d-bit range)", xint, bits)
+		}
+		switch ptr := ptr.(type) {
+		case *int:
+			*ptr = int(i)
+		case *int8:
+			*ptr = int8(i)
+		case *int16:
+			*ptr = int16(i)
+		case *int32:
+			*ptr = int32(i)
+		case *int64:
+			*ptr = int64(i)
+		}
+
+	case *uint, *uint8, *uint16, *uint32, *uint64, *uintptr:
+		i, ok := xint.Uint64()
+		if !ok || bits < 64 && i >= 1<<bits {
+			return fmt.Errorf("%s out of range (want value in unsigned %d-bit range)", xint, bits)
+		}
+		switch ptr := ptr.(type) {
+		case *uint:
+			*ptr = uint(i)
+		case *uint8:
+			*ptr = uint8(i)
+		case *uint16:
+			*ptr = uint16(i)
+		case *uint32:
+			*ptr = uint32(i)
+		case *uint64:
+			*ptr = uint64(i)
+		case *uintptr:
+			*ptr = uintptr(i)
+		}
+	default:
+		// Avoid %T, as it would cause *ptr to escape.
+		panic(fmt.Sprintf("invalid argument type: %s", ptrt))
+	}
+	return nil
+}
+
+// NumberToInt converts a number x to an integer value.
+// An int is returned unchanged, a float is truncated towards zero.
+// NumberToInt reports an error for all other values.
+func NumberToInt(x Value) (Int, error) {
+	switch x := x.(type) {
+	case Int:
+		return x, nil
+	case Float:
+		f := float64(x)
+		if math.IsInf(f, 0) {
+			return zero, fmt.Errorf("cannot convert float infinity to integer")
+		} else if math.IsNaN(f) {
+			return zero, fmt.Errorf("cannot convert float NaN to integer")
+		}
+		return finiteFloatToInt(x), nil
+
+	}
+	return zero, fmt.Errorf("cannot convert %s to int", x.Type())
+}
+
+// finiteFloatToInt converts f to an Int, truncating towards zero.
+// f must be finite.
+func finiteFloatToInt(f Float) Int {
+	// We avoid '<= MaxInt64' so that both constants are exactly representable as floats.
+	// See https://github.com/google/starlark-go/issues/375.
+	if math.MinInt64 <= f && f < math.MaxInt64+1 {
+		// small values
+		return MakeInt64(int64(f))
+	}
+	rat := f.rational()
+	if rat == nil {
+		panic(f) // non-finite
+	}
+	return MakeBigInt(new(big.Int).Div(rat.Num(), rat.Denom()))
+}

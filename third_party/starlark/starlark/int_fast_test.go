@@ -1,0 +1,230 @@
+// bitsh fork: tests of the uint64 fast paths and one-allocation big ints
+// of int.go against math/big (see ../README.bitsh.md).
+
+package starlark_test
+
+import (
+	"math/big"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// edgeInts are values around every boundary the fast paths test: int32,
+// uint32, int64, uint64 and 2^128, on both sides of zero.
+func edgeInts() []*big.Int {
+	var out []*big.Int
+	for _, e := range []uint{0, 1, 30, 31, 32, 33, 62, 63, 64, 65, 100, 127, 128, 129} {
+		p := new(big.Int).Lsh(big.NewInt(1), e)
+		for _, d := range []int64{-1, 0, 1} {
+			v := new(big.Int).Add(p, big.NewInt(d))
+			out = append(out, v, new(big.Int).Neg(v))
+		}
+	}
+	out = append(out, big.NewInt(0x5555555555555), new(big.Int).SetUint64(0x9E3779B97F4A7C15))
+	return out
+}
+
+// wantBinary computes x op y with math/big, as Python defines it.
+func wantBinary(op syntax.Token, x, y *big.Int) (*big.Int, bool) {
+	z := new(big.Int)
+	switch op {
+	case syntax.PLUS:
+		return z.Add(x, y), true
+	case syntax.MINUS:
+		return z.Sub(x, y), true
+	case syntax.STAR:
+		return z.Mul(x, y), true
+	case syntax.AMP:
+		return z.And(x, y), true
+	case syntax.PIPE:
+		return z.Or(x, y), true
+	case syntax.CIRCUMFLEX:
+		return z.Xor(x, y), true
+	case syntax.SLASHSLASH, syntax.PERCENT:
+		if y.Sign() == 0 {
+			return nil, false
+		}
+		var m big.Int
+		z.DivMod(x, y, &m) // Euclidean (0 <= m < |y|): adjust to floored
+		if m.Sign() != 0 && y.Sign() < 0 {
+			z.Sub(z, big.NewInt(1))
+			m.Add(&m, y)
+		}
+		if op == syntax.PERCENT {
+			return &m, true
+		}
+		return z, true
+	}
+	return nil, false
+}
+
+func TestIntFastPaths(t *testing.T) {
+	vals := edgeInts()
+	ops := []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.AMP, syntax.PIPE,
+		syntax.CIRCUMFLEX, syntax.SLASHSLASH, syntax.PERCENT}
+	for _, xb := range vals {
+		x := starlark.MakeBigInt(xb)
+		for _, yb := range vals {
+			y := starlark.MakeBigInt(yb)
+			for _, op := range ops {
+				want, ok := wantBinary(op, xb, yb)
+				if !ok {
+					continue
+				}
+				got, err := starlark.Binary(op, x, y)
+				if err != nil {
+					t.Fatalf("%v %v %v: %v", xb, op, yb, err)
+				}
+				if g := got.(starlark.Int).BigInt(); g.Cmp(want) != 0 {
+					t.Errorf("%v %v %v = %v, want %v", xb, op, yb, g, want)
+				}
+			}
+			c, err := x.Cmp(y, 0)
+			if err != nil || c != xb.Cmp(yb) {
+				t.Errorf("Cmp(%v, %v) = %d, %v, want %d", xb, yb, c, err, xb.Cmp(yb))
+			}
+		}
+		for _, n := range []int{0, 1, 7, 31, 32, 33, 63, 64, 65, 127, 128, 200} {
+			for _, op := range []syntax.Token{syntax.LTLT, syntax.GTGT} {
+				want := new(big.Int).Lsh(xb, uint(n))
+				if op == syntax.GTGT {
+					want = new(big.Int).Rsh(xb, uint(n))
+				}
+				got, err := starlark.Binary(op, x, starlark.MakeInt(n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g := got.(starlark.Int).BigInt(); g.Cmp(want) != 0 {
+					t.Errorf("%v %v %d = %v, want %v", xb, op, n, g, want)
+				}
+			}
+		}
+	}
+}
+
+// TestIntMakers checks MakeInt64, MakeUint64 and MakeBigInt round trips,
+// and that MakeBigInt copies its argument.
+func TestIntMakers(t *testing.T) {
+	for _, v := range edgeInts() {
+		if v.IsInt64() {
+			if got := starlark.MakeInt64(v.Int64()).BigInt(); got.Cmp(v) != 0 {
+				t.Errorf("MakeInt64(%v) = %v", v, got)
+			}
+		}
+		if v.IsUint64() {
+			if got := starlark.MakeUint64(v.Uint64()).BigInt(); got.Cmp(v) != 0 {
+				t.Errorf("MakeUint64(%v) = %v", v, got)
+			}
+		}
+		w := new(big.Int).Set(v)
+		i := starlark.MakeBigInt(w)
+		w.Add(w, big.NewInt(12345))
+		if got := i.BigInt(); got.Cmp(v) != 0 {
+			t.Errorf("MakeBigInt(%v) = %v after changing its argument", v, got)
+		}
+		if s := i.String(); s != v.String() {
+			t.Errorf("String() = %s, want %s", s, v)
+		}
+	}
+}
+
+func FuzzIntFastPaths(f *testing.F) {
+	f.Add(uint64(1<<40), uint64(3), uint8(0), false, false)
+	f.Add(^uint64(0), uint64(1), uint8(2), false, true)
+	ops := []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.AMP, syntax.PIPE,
+		syntax.CIRCUMFLEX, syntax.SLASHSLASH, syntax.PERCENT, syntax.LTLT, syntax.GTGT}
+	f.Fuzz(func(t *testing.T, a, b uint64, o uint8, negA, negB bool) {
+		xb, yb := new(big.Int).SetUint64(a), new(big.Int).SetUint64(b)
+		if negA {
+			xb.Neg(xb)
+		}
+		if negB {
+			yb.Neg(yb)
+		}
+		op := ops[int(o)%len(ops)]
+		var want *big.Int
+		y := starlark.MakeBigInt(yb)
+		switch op {
+		case syntax.LTLT, syntax.GTGT:
+			n := uint(b % 200)
+			y = starlark.MakeInt(int(n))
+			want = new(big.Int).Lsh(xb, n)
+			if op == syntax.GTGT {
+				want = new(big.Int).Rsh(xb, n)
+			}
+		default:
+			var ok bool
+			if want, ok = wantBinary(op, xb, yb); !ok {
+				return
+			}
+		}
+		got, err := starlark.Binary(op, starlark.MakeBigInt(xb), y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := got.(starlark.Int).BigInt(); g.Cmp(want) != 0 {
+			t.Errorf("%v %v %v = %v, want %v", xb, op, y, g, want)
+		}
+	})
+}
+
+// BenchmarkIntOps: one operation per iteration on values below 2^31
+// (int32, allocation-free), in [2^40, 2^64) and beyond 2^64.
+func BenchmarkIntOps(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		x, y starlark.Int
+	}{
+		{"small", starlark.MakeInt(12345), starlark.MakeInt(678)},
+		{"u64", starlark.MakeUint64(1<<40 + 12345), starlark.MakeUint64(1<<41 + 1)},
+		{"u64x2", starlark.MakeUint64(1<<63 + 12345), starlark.MakeUint64(1<<62 + 1)},
+	} {
+		for _, op := range []syntax.Token{syntax.PLUS, syntax.CIRCUMFLEX, syntax.AMP, syntax.STAR} {
+			b.Run(c.name+"/"+op.String(), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := starlark.Binary(op, c.x, c.y); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkIntLoop: the loop x = (x + a) ^ b of bitsh's bench/word_loop.star,
+// per iteration, with int32 values and with values in [2^40, 2^64).
+func BenchmarkIntLoop(b *testing.B) {
+	const src = `
+def loop(x, a, b, n):
+    for _ in range(n):
+        x = (x + a) ^ b
+    return x
+`
+	thread := new(starlark.Thread)
+	g, err := starlark.ExecFile(thread, "loop.star", src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 1 << 16
+	for _, c := range []struct {
+		name    string
+		x, a, c uint64
+	}{
+		{"small", 1, 3, 0x55},
+		{"u64", 1<<40 + 12345, 1<<41 + 1, 0x5555555555555},
+	} {
+		args := starlark.Tuple{starlark.MakeUint64(c.x), starlark.MakeUint64(c.a), starlark.MakeUint64(c.c), starlark.MakeInt(n)}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := starlark.Call(thread, g["loop"], args, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/iter")
+		})
+	}
+}
