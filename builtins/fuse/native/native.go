@@ -9,6 +9,7 @@ package native
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"runtime"
 	"sync"
@@ -25,12 +26,21 @@ const Block = 4096
 
 // Program is a Func compiled to machine code, ready to run on workers.
 type Program struct {
-	f    *fuse.Func
-	l    *layout
-	rt   wazero.Runtime
-	cm   wazero.CompiledModule
-	once sync.Once
+	f   *fuse.Func
+	l   *layout
+	rt  wazero.Runtime
+	cm  wazero.CompiledModule
+	rel *releaser
 }
+
+// releaser gives a program's hold on its compiled module back once, by
+// Close or when the program is collected.
+type releaser struct {
+	once sync.Once
+	cm   wazero.CompiledModule
+}
+
+func (r *releaser) release() { r.once.Do(func() { release(r.cm) }) }
 
 type pollKey struct{}
 
@@ -46,13 +56,57 @@ func Compile(f *fuse.Func) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	cm, err := acquire(ctx, rt, bin)
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{f: f, l: l, rt: rt, cm: cm, rel: &releaser{cm: cm}}
+	runtime.AddCleanup(p, (*releaser).release, p.rel)
+	return p, nil
+}
+
+// wazero keeps one compiled module per distinct binary, and closing it
+// closes it for every holder: two fused values of the same function share
+// one, counted here, and the last to go closes it.
+var (
+	modulesMu sync.Mutex
+	modules   = map[[32]byte]*sharedModule{}
+)
+
+type sharedModule struct {
+	key  [32]byte
+	cm   wazero.CompiledModule
+	refs int
+}
+
+func acquire(ctx context.Context, rt wazero.Runtime, bin []byte) (wazero.CompiledModule, error) {
+	key := sha256.Sum256(bin)
+	modulesMu.Lock()
+	defer modulesMu.Unlock()
+	if m := modules[key]; m != nil {
+		m.refs++
+		return m.cm, nil
+	}
 	cm, err := rt.CompileModule(ctx, bin)
 	if err != nil {
 		return nil, fmt.Errorf("native: compiling the module: %w", err)
 	}
-	p := &Program{f: f, l: l, rt: rt, cm: cm}
-	runtime.AddCleanup(p, func(cm wazero.CompiledModule) { cm.Close(context.Background()) }, cm)
-	return p, nil
+	modules[key] = &sharedModule{key: key, cm: cm, refs: 1}
+	return cm, nil
+}
+
+func release(cm wazero.CompiledModule) {
+	modulesMu.Lock()
+	defer modulesMu.Unlock()
+	for k, m := range modules {
+		if m.cm == cm {
+			if m.refs--; m.refs == 0 {
+				delete(modules, k)
+				cm.Close(context.Background())
+			}
+			return
+		}
+	}
 }
 
 // The runtime that compiles and runs every program of the process: it is
@@ -87,7 +141,7 @@ func sharedRuntime() (wazero.Runtime, error) {
 
 // Close releases the compiled code; the program's workers must be done.
 func (p *Program) Close() {
-	p.once.Do(func() { p.cm.Close(context.Background()) })
+	p.rel.release()
 }
 
 // MemoryBytes returns the bytes of memory one worker takes: its tables,

@@ -2,11 +2,13 @@ package native_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 )
 
 // runAll runs p on the inputs a block at a time and returns each item's
@@ -72,4 +74,96 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkNative compiles the random function of seed and compares the
+// machine code with Eval on the inputs (results and failing checks).
+func checkNative(t *testing.T, seed uint64, inputs [][]uint64) {
+	t.Helper()
+	src := randfunc.Source(rand.New(rand.NewPCG(seed, 3)))
+	s, err := fusescript.Load(src)
+	if err != nil {
+		t.Fatalf("seed %d: %v\n%s", seed, err, src)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatalf("seed %d: %v\n%s", seed, err, src)
+	}
+	p, err := native.Compile(f)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	defer p.Close()
+	w, err := p.NewWorker(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	got, errs := runAll(t, w, f.Params, inputs)
+	st := f.NewState(nil)
+	for i, in := range inputs {
+		want, werr := st.Eval(in)
+		var fe, we *fuse.FlowError
+		switch {
+		case werr == nil && (errs[i] != nil || got[i] != want),
+			errors.As(werr, &we) && (!errors.As(errs[i], &fe) || *fe != *we):
+			t.Fatalf("seed %d: f%v = %#x, %v; Eval gives %#x, %v\n%s", seed, in, got[i], errs[i], want, werr, src)
+		}
+	}
+}
+
+// TestRandomFunctionsNative: random functions over the whole fused subset
+// give the same words (and the same failing checks) as machine code as
+// under Eval.
+func TestRandomFunctionsNative(t *testing.T) {
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		checkNative(t, seed, fusescript.Inputs(50, 2, seed%2 == 0))
+	}
+}
+
+// FuzzNative compares the machine code of random functions with Eval.
+func FuzzNative(f *testing.F) {
+	for seed := uint64(0); seed < 4; seed++ {
+		f.Add(seed, seed*0x9e3779b97f4a7c15, uint64(seed%3))
+	}
+	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
+		checkNative(t, seed%1024, [][]uint64{{x, y}, {x % 64, y % 64}, {y, x}})
+	})
+}
+
+// TestSameFunctionTwice: two programs of the same function share wazero's
+// compiled module; closing one leaves the other usable.
+func TestSameFunctionTwice(t *testing.T) {
+	s, err := fusescript.Load("def f(x):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, err := native.Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := native.Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1.Close()
+	p1.Close() // twice is harmless
+	w, err := p2.NewWorker(nil)
+	if err != nil {
+		t.Fatalf("the second program after the first closed: %v", err)
+	}
+	defer w.Close()
+	w.Params(0)[0] = 0xff
+	if _, res, err := w.Run(1, false); err != nil || res[0] != 8 {
+		t.Errorf("f(0xff) = %v, %v; want 8", res, err)
+	}
+	p2.Close()
 }
