@@ -1203,6 +1203,12 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 	}
 	id, ok := unparen(e.X).(*syntax.Ident)
 	if !ok {
+		if c.opt.CheckOnly {
+			if _, err := c.word(e.Y); err != nil {
+				return nil, err
+			}
+			return varExpr(c.newVar()), nil
+		}
 		return nil, errAt(e.Lbrack, "indexing %s is not allowed in a fused function (index a table, a row or a scratch array)", describe(e.X))
 	}
 	i, err := c.word(e.Y)
@@ -1218,6 +1224,9 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the row %s of %s", id.Name, c.f.Tables[b.table].Name)
 			return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id), i}, Check: chk}, nil
 		}
+		if c.opt.CheckOnly {
+			return varExpr(c.newVar()), nil
+		}
 		return nil, errAt(e.Lbrack, "%s is a word; index a table, a row or a scratch array", id.Name)
 	}
 	t, err := c.lookupTable(id)
@@ -1230,6 +1239,9 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		}
 		if _, ok := c.sc.src.Free(id.Name); !ok {
 			return nil, errAt(id.NamePos, "%s is not defined", id.Name)
+		}
+		if c.opt.CheckOnly {
+			return varExpr(c.newVar()), nil
 		}
 		return nil, errAt(e.Lbrack, "%s is not a table; a fused function indexes lists, tuples and word arrays of words, or lists of them", id.Name)
 	}
@@ -1255,6 +1267,10 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		}
 	}
 	if !c.isBuiltin(name) {
+		if c.opt.CheckOnly {
+			// The checker reads globals it has not run as stand-ins.
+			return c.opaqueCall(e)
+		}
 		return nil, errAt(pos(e.Fn), "%s is not a function a fused function can call", name)
 	}
 	switch name {
@@ -1311,6 +1327,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 		case bRow:
 			return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}, nil
 		}
+		if c.opt.CheckOnly {
+			return varExpr(c.newVar()), nil
+		}
 		return nil, errAt(id.NamePos, "len of the word %s is not allowed (popcount counts its bits)", id.Name)
 	}
 	t, err := c.lookupTable(id)
@@ -1320,6 +1339,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if t < 0 {
 		if _, ok := c.sc.src.Free(id.Name); !ok && !c.sc.locals[id.Name] {
 			return nil, errAt(id.NamePos, "%s is not defined", id.Name)
+		}
+		if c.opt.CheckOnly && !c.sc.locals[id.Name] {
+			return varExpr(c.newVar()), nil
 		}
 		return nil, errAt(id.NamePos, "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", id.Name)
 	}
@@ -1391,12 +1413,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 		return nil, errAt(pos(e.Fn), "a fused function inlines at most %d helper calls", maxInline)
 	}
 	if c.opt.CheckOnly {
-		for _, a := range e.Args {
-			if _, err := c.word(a); err != nil {
-				return nil, err
-			}
-		}
-		return varExpr(c.newVar()), nil
+		return c.opaqueCall(e)
 	}
 	if c.opt.Helper == nil {
 		return nil, errAt(pos(e.Fn), "%s: calling a helper is not allowed here", name)
@@ -1448,6 +1465,20 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
+}
+
+// opaqueCall compiles the arguments of a call whose callee is not known
+// (CheckOnly) and takes its result to be a word.
+func (c *compiler) opaqueCall(e *syntax.CallExpr) (*fuse.Expr, error) {
+	for _, a := range e.Args {
+		if kv, ok := a.(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
+			a = kv.Y
+		}
+		if _, err := c.word(a); err != nil {
+			return nil, err
+		}
+	}
+	return varExpr(c.newVar()), nil
 }
 
 // builtinParams are the parameter names of the word builtins.
