@@ -57,6 +57,14 @@ type Sources interface {
 	Texts(filename string) []string
 }
 
+// ParsedSources are Sources that also keep each text parsed in bitsh's
+// dialect (nil where a text does not parse), in the order of Texts, so
+// that fuse does not parse a text again for every function it compiles.
+type ParsedSources interface {
+	Sources
+	Files(filename string) []*syntax.File
+}
+
 const sourcesKey = "bitsh.sources"
 
 // SetSources makes the source texts of the interpreter running thread
@@ -364,9 +372,18 @@ func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
 	p := fn.Position()
 	var out []keptSource
 	texts := srcs.Texts(p.Filename())
+	var files []*syntax.File
+	if ps, ok := srcs.(ParsedSources); ok {
+		files = ps.Files(p.Filename())
+	}
 	for i := len(texts) - 1; i >= 0; i-- {
-		file, err := dialect.FileOptions().Parse(p.Filename(), texts[i], 0)
-		if err != nil {
+		var file *syntax.File
+		if i < len(files) {
+			file = files[i]
+		} else {
+			file, _ = dialect.FileOptions().Parse(p.Filename(), texts[i], 0)
+		}
+		if file == nil {
 			continue
 		}
 		params, body, end, node := findFunc(file, p, fn.Name())

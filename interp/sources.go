@@ -1,6 +1,10 @@
 package interp
 
-import "sync"
+import (
+	"sync"
+
+	"go.starlark.net/syntax"
+)
 
 // sources keeps the text of everything an interpreter runs (files, -c
 // snippets, stdin, REPL inputs, loaded modules) under the name it ran as,
@@ -11,6 +15,10 @@ import "sync"
 type sources struct {
 	mu    sync.Mutex
 	texts map[string][]string
+	// files caches the parse of each text (nil until asked; a text that
+	// does not parse keeps a nil file), so that fuse parses a text once
+	// however many functions it compiles from it.
+	files map[string][]*syntax.File
 }
 
 // keep records src (a string or []byte) as run under name.
@@ -41,4 +49,25 @@ func (s *sources) Texts(name string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.texts[name]...)
+}
+
+// Files returns the texts run under name parsed in bitsh's dialect, oldest
+// first, parsing each text once (a text that does not parse is nil).
+func (s *sources) Files(name string) []*syntax.File {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	texts := s.texts[name]
+	if s.files == nil {
+		s.files = map[string][]*syntax.File{}
+	}
+	files := s.files[name]
+	for i := len(files); i < len(texts); i++ {
+		f, err := dialect.Parse(name, texts[i], 0)
+		if err != nil {
+			f = nil
+		}
+		files = append(files, f)
+	}
+	s.files[name] = files
+	return append([]*syntax.File(nil), files...)
 }
