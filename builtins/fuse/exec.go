@@ -1,6 +1,10 @@
 package fuse
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/bitsh/bitsh/builtins/bitops"
+)
 
 // Block is the number of items the CPU executor runs each instruction over.
 // 256 words per register keep a typical function's live registers in L1.
@@ -417,11 +421,11 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			}
 		case OpPdep:
 			for i := range d {
-				d[i] = Pdep(a[i], b[i])
+				d[i] = bitops.Pdep(a[i], b[i])
 			}
 		case OpPext:
 			for i := range d {
-				d[i] = Pext(a[i], b[i])
+				d[i] = bitops.Pext(a[i], b[i])
 			}
 		case OpParity:
 			for i := range d {

@@ -1,9 +1,17 @@
 package fuse
 
-import "math/bits"
+import (
+	"math/bits"
 
-// Eval1 computes one operation on words. It is the definition of each op:
-// the block executor and the generated C must agree with it.
+	"github.com/bitsh/bitsh/builtins/bitops"
+)
+
+// Eval1 computes one operation on words. It is the definition of each op
+// for every back end (the block executor, the machine code of
+// builtins/fuse/native, the generated C and CUDA), which must agree with
+// it; the word builtins' own meaning comes from their kernels in
+// builtins/bitops, the same functions the interpreter and word arrays
+// call.
 func Eval1(in Instr, a, b, c uint64) uint64 {
 	switch in.Op {
 	case OpConst:
@@ -78,41 +86,34 @@ func Eval1(in Instr, a, b, c uint64) uint64 {
 	case opXorShlMul:
 		return (a ^ a<<in.Imm) * b
 	case OpBsf:
-		return uint64(bits.TrailingZeros64(a))
+		return uint64(bitops.Bsf(a))
 	case OpBsr:
-		return uint64(63 - bits.LeadingZeros64(a))
+		return uint64(bitops.Bsr(a))
 	case OpLsb:
-		return a & -a
+		return bitops.Lsb(a)
 	case OpRotl:
 		return rot(a, b, in.Imm)
 	case OpRotr:
 		return rot(a, -b, in.Imm)
 	case OpReverse:
-		return bits.Reverse64(a) >> (64 - in.Imm)
+		return bitops.Reverse(a, uint(in.Imm))
 	case OpSwapBytes:
-		return bits.ReverseBytes64(a) >> (64 - in.Imm)
+		return bitops.SwapBytes(a, uint(in.Imm))
 	case OpPdep:
-		return Pdep(a, b)
+		return bitops.Pdep(a, b)
 	case OpPext:
-		return Pext(a, b)
+		return bitops.Pext(a, b)
 	case OpDeltaSwap:
 		if c > 63 {
 			return a
 		}
-		t := (a ^ a>>c) & b
-		return a ^ t ^ t<<c
+		return bitops.DeltaSwap(a, b, uint(c))
 	case OpParity:
-		return uint64(bits.OnesCount64(a) & 1)
+		return bitops.Parity(a)
 	case OpGray:
-		return a ^ a>>1
+		return bitops.Gray(a)
 	case OpGrayInv:
-		a ^= a >> 1
-		a ^= a >> 2
-		a ^= a >> 4
-		a ^= a >> 8
-		a ^= a >> 16
-		a ^= a >> 32
-		return a
+		return bitops.GrayInverse(a)
 	}
 	panic("fuse: Eval1 of " + in.Op.String())
 }
@@ -124,43 +125,10 @@ func b2w(b bool) uint64 {
 	return 0
 }
 
-// rot rotates the low w bits of x left by k mod w (w is 8, 16, 32 or 64; x
-// fits in w bits, which a CheckFits guarantees where it matters).
+// rot rotates the low w bits of x left by k mod w (w is 8, 16, 32 or 64;
+// x fits in w bits, which a CheckFits guarantees where it matters).
 func rot(x, k, w uint64) uint64 {
-	if w == 64 {
-		return bits.RotateLeft64(x, int(k&63))
-	}
-	k &= w - 1
-	m := uint64(1)<<w - 1
-	x &= m
-	if k == 0 {
-		return x
-	}
-	return (x<<k | x>>(w-k)) & m
-}
-
-// Pdep deposits the low bits of x at the one bits of mask.
-func Pdep(x, mask uint64) uint64 {
-	var r uint64
-	for bb := uint64(1); mask != 0; bb <<= 1 {
-		if x&bb != 0 {
-			r |= mask & -mask
-		}
-		mask &= mask - 1
-	}
-	return r
-}
-
-// Pext gathers the bits of x at the one bits of mask into the low bits.
-func Pext(x, mask uint64) uint64 {
-	var r uint64
-	for bb := uint64(1); mask != 0; bb <<= 1 {
-		if x&mask&-mask != 0 {
-			r |= bb
-		}
-		mask &= mask - 1
-	}
-	return r
+	return bitops.RotateLeft(x&bitops.Mask(uint(w)), int(k&(w-1)), uint(w))
 }
 
 // Eval runs p on one item (len(params) == p.Params). It returns the result,
