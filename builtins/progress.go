@@ -57,12 +57,14 @@ func progressUnits(thread *starlark.Thread, enabled bool, what string, start tim
 	// finish, both on the thread's own goroutine.
 	prevPrint := thread.Print
 	thread.Print = func(t *starlark.Thread, msg string) {
+		// Hold the bar until the line is out, so that no redraw comes
+		// between the clearing and the line.
 		b.mu.Lock()
+		defer b.mu.Unlock()
 		if b.shown {
 			io.WriteString(b.w, "\r\x1b[K")
 			b.shown = false
 		}
-		b.mu.Unlock()
 		if prevPrint != nil {
 			prevPrint(t, msg)
 		} else {
