@@ -283,35 +283,11 @@ func (k *FuncKernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.M
 		if err := ctx.Err(); err != nil {
 			return nil, err // the kernel may have stopped part way
 		}
-		var a [fuse.AccWords]uint64
-		if err := acc.download(a[:]); err != nil {
+		done, err := absorbLaunch(acc, out, needOut, spaces, method, opt, res, base, m, k.itemError)
+		if err != nil {
 			return nil, err
 		}
-		if a[fuse.AccErr] != ^uint64(0) && (method != fuse.First || a[fuse.AccFirst] > a[fuse.AccErr]) {
-			return nil, k.itemError(spaces, a[fuse.AccErr])
-		}
-		if needOut {
-			rs := make([]uint64, m)
-			if err := out.download(rs); err != nil {
-				return nil, err
-			}
-			if method == fuse.Map {
-				copy(opt.Out[base:], rs)
-			} else {
-				items := make([]uint64, m)
-				spaces[0].Fill(base, items)
-				for i, v := range rs {
-					if v != 0 {
-						if uint64(len(res.Items)) >= opt.Limit {
-							return nil, &fuse.LimitError{Limit: opt.Limit}
-						}
-						res.Items = append(res.Items, items[i])
-					}
-				}
-			}
-		}
-		if method == fuse.First && a[fuse.AccFirst] != ^uint64(0) {
-			res.Found, res.Index = true, a[fuse.AccFirst]
+		if done {
 			return res, nil
 		}
 		base += m
@@ -323,17 +299,8 @@ func (k *FuncKernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.M
 			slice = max(1<<10, min(next, 2*slice))
 		}
 	}
-	var a [fuse.AccWords]uint64
-	if err := acc.download(a[:]); err != nil {
+	if err := finish(acc, method, n, res); err != nil {
 		return nil, err
-	}
-	switch method {
-	case fuse.Count:
-		res.Count = a[fuse.AccLo]
-	case fuse.Sum:
-		res.SumLo, res.SumHi = a[fuse.AccLo], a[fuse.AccHi]
-	case fuse.Min, fuse.Max:
-		res.Value, res.Found = a[fuse.AccLo], n > 0
 	}
 	return res, nil
 }

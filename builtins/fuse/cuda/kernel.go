@@ -198,35 +198,11 @@ func (k *Kernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.Metho
 			return nil, err
 		}
 		el := time.Since(t0)
-		var a [fuse.AccWords]uint64
-		if err := acc.download(a[:]); err != nil {
+		done, err := absorbLaunch(acc, out, needOut, spaces, method, opt, res, base, m, k.itemError)
+		if err != nil {
 			return nil, err
 		}
-		if a[fuse.AccErr] != ^uint64(0) && (method != fuse.First || a[fuse.AccFirst] > a[fuse.AccErr]) {
-			return nil, k.itemError(spaces, a[fuse.AccErr])
-		}
-		if needOut {
-			rs := make([]uint64, m)
-			if err := out.download(rs); err != nil {
-				return nil, err
-			}
-			if method == fuse.Map {
-				copy(opt.Out[base:], rs)
-			} else {
-				items := make([]uint64, m)
-				spaces[0].Fill(base, items)
-				for i, v := range rs {
-					if v != 0 {
-						if uint64(len(res.Items)) >= opt.Limit {
-							return nil, &fuse.LimitError{Limit: opt.Limit}
-						}
-						res.Items = append(res.Items, items[i])
-					}
-				}
-			}
-		}
-		if method == fuse.First && a[fuse.AccFirst] != ^uint64(0) {
-			res.Found, res.Index = true, a[fuse.AccFirst]
+		if done {
 			return res, nil
 		}
 		base += m
@@ -240,17 +216,8 @@ func (k *Kernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.Metho
 			slice = max(1<<16, min(next, 2*slice))
 		}
 	}
-	var a [fuse.AccWords]uint64
-	if err := acc.download(a[:]); err != nil {
+	if err := finish(acc, method, n, res); err != nil {
 		return nil, err
-	}
-	switch method {
-	case fuse.Count:
-		res.Count = a[fuse.AccLo]
-	case fuse.Sum:
-		res.SumLo, res.SumHi = a[fuse.AccLo], a[fuse.AccHi]
-	case fuse.Min, fuse.Max:
-		res.Value, res.Found = a[fuse.AccLo], n > 0
 	}
 	return res, nil
 }
@@ -271,4 +238,60 @@ func (k *Kernel) itemError(spaces []fuse.Space, pos uint64) error {
 		return err
 	}
 	return fmt.Errorf("gpu: item %d failed on the GPU but not on the CPU", pos)
+}
+
+// absorbLaunch takes what a launch over items [base, base+m) left in acc
+// (and in out, when the method needs each result) into res. done is true
+// when First found its item; an item that failed is worded by itemError.
+func absorbLaunch(acc, out *buffer, needOut bool, spaces []fuse.Space, method fuse.Method, opt fuse.Options,
+	res *fuse.Result, base, m uint64, itemError func([]fuse.Space, uint64) error) (done bool, err error) {
+	var a [fuse.AccWords]uint64
+	if err := acc.download(a[:]); err != nil {
+		return false, err
+	}
+	if a[fuse.AccErr] != ^uint64(0) && (method != fuse.First || a[fuse.AccFirst] > a[fuse.AccErr]) {
+		return false, itemError(spaces, a[fuse.AccErr])
+	}
+	if needOut {
+		rs := make([]uint64, m)
+		if err := out.download(rs); err != nil {
+			return false, err
+		}
+		if method == fuse.Map {
+			copy(opt.Out[base:], rs)
+		} else {
+			items := make([]uint64, m)
+			spaces[0].Fill(base, items)
+			for i, v := range rs {
+				if v != 0 {
+					if uint64(len(res.Items)) >= opt.Limit {
+						return false, &fuse.LimitError{Limit: opt.Limit}
+					}
+					res.Items = append(res.Items, items[i])
+				}
+			}
+		}
+	}
+	if method == fuse.First && a[fuse.AccFirst] != ^uint64(0) {
+		res.Found, res.Index = true, a[fuse.AccFirst]
+		return true, nil
+	}
+	return false, nil
+}
+
+// finish reads the accumulator of a run of n items into res.
+func finish(acc *buffer, method fuse.Method, n uint64, res *fuse.Result) error {
+	var a [fuse.AccWords]uint64
+	if err := acc.download(a[:]); err != nil {
+		return err
+	}
+	switch method {
+	case fuse.Count:
+		res.Count = a[fuse.AccLo]
+	case fuse.Sum:
+		res.SumLo, res.SumHi = a[fuse.AccLo], a[fuse.AccHi]
+	case fuse.Min, fuse.Max:
+		res.Value, res.Found = a[fuse.AccLo], n > 0
+	}
+	return nil
 }
