@@ -48,7 +48,15 @@ def f(b):
     return n
 `
 
-func compileSrc(tb testing.TB, src, name string) (*fuse.Func, *native.Program) {
+// eachEngine runs bench as a sub-benchmark for each engine this machine
+// runs (amd64, wasm), so that one run compares them.
+func eachEngine(b *testing.B, bench func(b *testing.B, e native.Engine)) {
+	for _, e := range engines(b) {
+		b.Run(e.String(), func(b *testing.B) { bench(b, e) })
+	}
+}
+
+func compileSrc(tb testing.TB, e native.Engine, src, name string) (*fuse.Func, *native.Program) {
 	tb.Helper()
 	s, err := fusescript.Load(src)
 	if err != nil {
@@ -59,11 +67,11 @@ func compileSrc(tb testing.TB, src, name string) (*fuse.Func, *native.Program) {
 		tb.Fatal(err)
 	}
 	start := time.Now()
-	p, err := native.Compile(f)
+	p, err := native.CompileWith(f, e)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Logf("%s: compiled in %v", name, time.Since(start))
+	tb.Logf("%s: compiled by %v in %v", name, e, time.Since(start))
 	return f, p
 }
 
@@ -91,15 +99,19 @@ func benchRange(b *testing.B, p *native.Program, gen func(i uint64) uint64) {
 }
 
 func BenchmarkMagicCheck(b *testing.B) {
-	_, p := compileSrc(b, magicSrc, "is_magic")
-	defer p.Close()
-	benchRange(b, p, func(i uint64) uint64 { return i })
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		_, p := compileSrc(b, e, magicSrc, "is_magic")
+		defer p.Close()
+		benchRange(b, p, func(i uint64) uint64 { return i })
+	})
 }
 
 func BenchmarkSerialise(b *testing.B) {
-	_, p := compileSrc(b, serialiseSrc, "f")
-	defer p.Close()
-	benchRange(b, p, func(i uint64) uint64 { return i * 0x9e3779b97f4a7c15 })
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		_, p := compileSrc(b, e, serialiseSrc, "f")
+		defer p.Close()
+		benchRange(b, p, func(i uint64) uint64 { return i * 0x9e3779b97f4a7c15 })
+	})
 }
 
 func BenchmarkCompileMagic(b *testing.B) {
@@ -107,101 +119,115 @@ func BenchmarkCompileMagic(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for i := 0; i < b.N; i++ {
-		f, err := s.Compile("is_magic")
-		if err != nil {
-			b.Fatal(err)
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		for i := 0; i < b.N; i++ {
+			f, err := s.Compile("is_magic")
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := native.CompileWith(f, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.Close()
 		}
-		p, err := native.Compile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.Close()
-	}
+	})
 }
 
 func BenchmarkTrivial(b *testing.B) {
-	_, p := compileSrc(b, "def f(x):\n    return x + 1\n", "f")
-	defer p.Close()
-	benchRange(b, p, func(i uint64) uint64 { return i })
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		_, p := compileSrc(b, e, "def f(x):\n    return x + 1\n", "f")
+		defer p.Close()
+		benchRange(b, p, func(i uint64) uint64 { return i })
+	})
 }
 
 func BenchmarkMixOnly(b *testing.B) {
-	_, p := compileSrc(b, magicSrc+`
-def pre(i):
-    m = candidate(i)
-    return popcount(((mask * m) & U64) >> 56) < 6
-`, "pre")
-	defer p.Close()
-	benchRange(b, p, func(i uint64) uint64 { return i })
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		_, p := compileSrc(b, e, magicSrc+`
+	def pre(i):
+	    m = candidate(i)
+	    return popcount(((mask * m) & U64) >> 56) < 6
+	`, "pre")
+		defer p.Close()
+		benchRange(b, p, func(i uint64) uint64 { return i })
+	})
 }
 
 // BenchmarkTrivialRunOnly times Run alone on a block filled once: the cost
 // of an item in the compiled loop.
 func BenchmarkTrivialRunOnly(b *testing.B) {
-	_, p := compileSrc(b, "def f(x):\n    return x + 1\n", "f")
-	defer p.Close()
-	w, err := p.NewWorker(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	for j := range w.Params(0) {
-		w.Params(0)[j] = uint64(j)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i += native.Block {
-		if _, _, err := w.Run(native.Block, false); err != nil {
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		_, p := compileSrc(b, e, "def f(x):\n    return x + 1\n", "f")
+		defer p.Close()
+		w, err := p.NewWorker(nil)
+		if err != nil {
 			b.Fatal(err)
 		}
-	}
+		defer w.Close()
+		for j := range w.Params(0) {
+			w.Params(0)[j] = uint64(j)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i += native.Block {
+			if _, _, err := w.Run(native.Block, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkScratchLoop times the magic check's inner loop without its early
 // exit: ns/op divided by 1024 is the cost of one iteration.
 func BenchmarkScratchLoop(b *testing.B) {
-	_, p := compileSrc(b, magicSrc+`
-def loop(i):
-    seen = [0] * 4096
-    n = 0
-    for j in range(len(occ)):
-        k = ((occ[j] * (i * 0x9e3779b97f4a7c15 | 1)) & U64) >> 54
-        if seen[k] == 0:
-            seen[k] = att[j]
-        elif seen[k] != att[j]:
-            n += 1
-    return n
-`, "loop")
-	defer p.Close()
-	benchRange(b, p, func(i uint64) uint64 { return i })
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		_, p := compileSrc(b, e, magicSrc+`
+	def loop(i):
+	    seen = [0] * 4096
+	    n = 0
+	    for j in range(len(occ)):
+	        k = ((occ[j] * (i * 0x9e3779b97f4a7c15 | 1)) & U64) >> 54
+	        if seen[k] == 0:
+	            seen[k] = att[j]
+	        elif seen[k] != att[j]:
+	            n += 1
+	    return n
+	`, "loop")
+		defer p.Close()
+		benchRange(b, p, func(i uint64) uint64 { return i })
+	})
 }
 
 func BenchmarkLoopVariants(b *testing.B) {
-	for _, v := range []struct{ name, body string }{
-		{"sum", "        n += occ[j] * i\n"},
-		{"hash", "        n += ((occ[j] * (i | 1)) & U64) >> 54\n"},
-		{"scratchread", "        n += seen[((occ[j] * (i | 1)) & U64) >> 54]\n"},
-		{"scratchwrite", "        seen[((occ[j] * (i | 1)) & U64) >> 54] = j\n"},
-	} {
-		b.Run(v.name, func(b *testing.B) {
-			_, p := compileSrc(b, magicSrc+"def loop(i):\n    seen = [0] * 4096\n    n = 0\n    for j in range(len(occ)):\n"+v.body+"    return n + seen[i & 4095]\n", "loop")
-			defer p.Close()
-			benchRange(b, p, func(i uint64) uint64 { return i })
-		})
-	}
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		for _, v := range []struct{ name, body string }{
+			{"sum", "        n += occ[j] * i\n"},
+			{"hash", "        n += ((occ[j] * (i | 1)) & U64) >> 54\n"},
+			{"scratchread", "        n += seen[((occ[j] * (i | 1)) & U64) >> 54]\n"},
+			{"scratchwrite", "        seen[((occ[j] * (i | 1)) & U64) >> 54] = j\n"},
+		} {
+			b.Run(v.name, func(b *testing.B) {
+				_, p := compileSrc(b, e, magicSrc+"def loop(i):\n    seen = [0] * 4096\n    n = 0\n    for j in range(len(occ)):\n"+v.body+"    return n + seen[i & 4095]\n", "loop")
+				defer p.Close()
+				benchRange(b, p, func(i uint64) uint64 { return i })
+			})
+		}
+	})
 }
 
 func BenchmarkCountingLoop(b *testing.B) {
-	for _, v := range []struct{ name, src string }{
-		{"while", "def f(x):\n    n = 0\n    while n < 1000:\n        n += 1\n    return n + x\n"},
-		{"range", "def f(x):\n    n = 0\n    for j in range(1000):\n        n += j\n    return n + x\n"},
-	} {
-		b.Run(v.name, func(b *testing.B) {
-			_, p := compileSrc(b, v.src, "f")
-			defer p.Close()
-			benchRange(b, p, func(i uint64) uint64 { return i })
-		})
-	}
+	eachEngine(b, func(b *testing.B, e native.Engine) {
+		for _, v := range []struct{ name, src string }{
+			{"while", "def f(x):\n    n = 0\n    while n < 1000:\n        n += 1\n    return n + x\n"},
+			{"range", "def f(x):\n    n = 0\n    for j in range(1000):\n        n += j\n    return n + x\n"},
+		} {
+			b.Run(v.name, func(b *testing.B) {
+				_, p := compileSrc(b, e, v.src, "f")
+				defer p.Close()
+				benchRange(b, p, func(i uint64) uint64 { return i })
+			})
+		}
+	})
 }
 
 func BenchmarkCompileParts(b *testing.B) {
@@ -227,15 +253,17 @@ func BenchmarkCompileParts(b *testing.B) {
 			}
 		}
 	})
-	b.Run("wazero", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			p, err := native.Compile(f)
-			if err != nil {
-				b.Fatal(err)
+	for _, e := range engines(b) {
+		b.Run(e.String(), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				p, err := native.CompileWith(f, e)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Close()
 			}
-			p.Close()
-		}
-	})
+		})
+	}
 	b.Run("worker", func(b *testing.B) {
 		p, err := native.Compile(f)
 		if err != nil {

@@ -38,9 +38,38 @@ func runAll(t *testing.T, w *native.Worker, params int, inputs [][]uint64) ([]ui
 	return res, errs
 }
 
+// engines returns the engines this machine runs: WebAssembly, and AMD64
+// where it can.
+func engines(t testing.TB) []native.Engine {
+	s, err := fusescript.Load("def f(x):\n    return x\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := []native.Engine{native.WebAssembly}
+	if p, err := native.CompileWith(f, native.AMD64); err == nil {
+		p.Close()
+		es = append(es, native.AMD64)
+	} else {
+		t.Logf("no amd64 engine: %v", err)
+	}
+	return es
+}
+
 func TestConstructsAgreeWithEval(t *testing.T) {
-	for _, tc := range fusescript.Constructs {
-		t.Run(tc.Name, func(t *testing.T) {
+	for _, e := range engines(t) {
+		for _, tc := range fusescript.Constructs {
+			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
+		}
+	}
+}
+
+func constructAgrees(t *testing.T, e native.Engine, tc fusescript.Case) {
+	{
+		{
 			s, err := fusescript.Load(tc.Src)
 			if err != nil {
 				t.Fatal(err)
@@ -49,7 +78,7 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := native.Compile(f)
+			p, err := native.CompileWith(f, e)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,13 +101,13 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 					t.Fatalf("f%v: error %v; Eval gives %v", in, errs[i], werr)
 				}
 			}
-		})
+		}
 	}
 }
 
 // checkNative compiles the random function of seed and compares the
 // machine code with Eval on the inputs (results and failing checks).
-func checkNative(t *testing.T, seed uint64, inputs [][]uint64) {
+func checkNative(t *testing.T, e native.Engine, seed uint64, inputs [][]uint64) {
 	t.Helper()
 	src := randfunc.Source(rand.New(rand.NewPCG(seed, 3)))
 	s, err := fusescript.Load(src)
@@ -89,7 +118,7 @@ func checkNative(t *testing.T, seed uint64, inputs [][]uint64) {
 	if err != nil {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
-	p, err := native.Compile(f)
+	p, err := native.CompileWith(f, e)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -107,7 +136,7 @@ func checkNative(t *testing.T, seed uint64, inputs [][]uint64) {
 		switch {
 		case werr == nil && (errs[i] != nil || got[i] != want),
 			errors.As(werr, &we) && (!errors.As(errs[i], &fe) || *fe != *we):
-			t.Fatalf("seed %d: f%v = %#x, %v; Eval gives %#x, %v\n%s", seed, in, got[i], errs[i], want, werr, src)
+			t.Fatalf("%v seed %d: f%v = %#x, %v; Eval gives %#x, %v\n%s", e, seed, in, got[i], errs[i], want, werr, src)
 		}
 	}
 }
@@ -120,8 +149,10 @@ func TestRandomFunctionsNative(t *testing.T) {
 	if testing.Short() {
 		n = 15
 	}
-	for seed := uint64(0); seed < uint64(n); seed++ {
-		checkNative(t, seed, fusescript.Inputs(50, 2, seed%2 == 0))
+	for _, e := range engines(t) {
+		for seed := uint64(0); seed < uint64(n); seed++ {
+			checkNative(t, e, seed, fusescript.Inputs(50, 2, seed%2 == 0))
+		}
 	}
 }
 
@@ -130,8 +161,11 @@ func FuzzNative(f *testing.F) {
 	for seed := uint64(0); seed < 4; seed++ {
 		f.Add(seed, seed*0x9e3779b97f4a7c15, uint64(seed%3))
 	}
+	es := engines(f)
 	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
-		checkNative(t, seed%1024, [][]uint64{{x, y}, {x % 64, y % 64}, {y, x}})
+		for _, e := range es {
+			checkNative(t, e, seed%1024, [][]uint64{{x, y}, {x % 64, y % 64}, {y, x}})
+		}
 	})
 }
 

@@ -1,0 +1,1362 @@
+package native
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
+
+// This file generates x86-64 machine code for a Func (the amd64 engine).
+// The code has the WebAssembly module's memory layout and protocol (status
+// at address 0, parameter and result blocks, tables and scratch arrays),
+// addressed from RDI, plus a control area of its own:
+//
+//	ctl+0   the address to resume at (0: start)
+//	ctl+8   n, the items to run
+//	ctl+16  mode (1: stop after the first non-zero result)
+//	ctl+24  set to 1 when the code returns to be polled
+//	ctl+32  the home of each slot (variables and hidden loop state), then
+//	        the spill area of expressions
+//
+// Variables and the hidden state of loops are slots; the most used live in
+// registers, the others at their homes. Expressions are evaluated into the
+// pool's registers, with RAX and RDX as scratch for single instructions. A
+// loop counts its iterations in the fuel slot and, every fuse.PollEvery of
+// them, stores its registers, records where to resume, and returns to Go;
+// Go polls for cancellation (and lets the runtime reach the goroutine) and
+// calls again. Failing checks jump to stubs after the code that store the
+// check and its value.
+
+const (
+	ctlResume = 0
+	ctlN      = 8
+	ctlMode   = 16
+	ctlPoll   = 24
+	ctlSlots  = 32
+)
+
+// The registers of the pool, in the order they are handed out; RDI holds
+// the memory, RAX and RDX are scratch, RSP and RBP are left alone.
+var poolRegs = []reg{rBX, rCX, rSI, r8, r9, r10, r11, r12, r13, r14, r15}
+
+// maxSlotRegs is how many pool registers slots may take; the rest (at
+// least 4) evaluate expressions.
+const maxSlotRegs = 7
+
+type loopLabels struct{ brk, cont int }
+
+type failStub struct {
+	label, check int
+	value        reg
+	hasValue     bool
+}
+
+type amd64Gen struct {
+	f   *fuse.Func
+	l   *layout
+	ctl int32
+	a   assembler
+
+	slotReg  []int // the register of each slot, -1 for its home
+	slotHome []int32
+	nSlots   int
+	sIt      int
+	sFuel    int
+	sRes     int
+	sEpoch   []int
+	loopSlot map[*fuse.Stmt][]int
+	weight   []float64
+
+	free     uint16 // the free pool registers, by index in poolRegs
+	spill    int    // spill words in use
+	maxSpill int
+
+	labels   map[int]loopLabels
+	fails    []failStub
+	failExit int
+	retL     int
+
+	need     map[*fuse.Expr]int
+	varBound []uint64 // an exclusive bound of each variable's values (0: none known)
+}
+
+// amd64Out is the machine code of a Func, and where its control area is.
+type amd64Out struct {
+	code         []byte
+	ctl, ctlSize uint32
+	itSlot       int // the slot counting the items done
+}
+
+// amd64Code generates the machine code of f with layout l.
+func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
+	start := (uint64(l.size) + 63) / 64 * 64
+	if start > 1<<31-1<<20 {
+		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
+	}
+	g := &amd64Gen{f: f, l: l, ctl: int32(start), loopSlot: map[*fuse.Stmt][]int{}, labels: map[int]loopLabels{},
+		need: map[*fuse.Expr]int{}}
+	g.slots()
+	g.bounds()
+	g.free = uint16(1)<<len(poolRegs) - 1
+	for s, r := range g.slotReg {
+		if r >= 0 {
+			g.free &^= 1 << r
+		}
+		_ = s
+	}
+	g.run()
+	if err := g.a.finish(); err != nil {
+		return amd64Out{}, err
+	}
+	size := uint64(ctlSlots + 8*(g.nSlots+g.maxSpill))
+	if start+size > 1<<31-1 {
+		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
+	}
+	return amd64Out{g.a.b, uint32(start), uint32(size), g.sIt}, nil
+}
+
+// slots numbers the slots, weighs them by their uses (8 times more for
+// each loop around a use) and gives registers to the heaviest.
+func (g *amd64Gen) slots() {
+	g.nSlots = g.f.Vars
+	g.sIt = g.newSlot()
+	g.sFuel = g.newSlot()
+	g.sRes = g.newSlot()
+	for range g.f.Scratch {
+		g.sEpoch = append(g.sEpoch, g.newSlot())
+	}
+	g.weight = make([]float64, g.nSlots)
+	g.weigh(g.f.Body, 0)
+	g.weight = append(g.weight, make([]float64, g.nSlots-len(g.weight))...)
+	g.slotReg = make([]int, g.nSlots)
+	g.slotHome = make([]int32, g.nSlots)
+	order := make([]int, g.nSlots)
+	for s := range order {
+		order[s] = s
+		g.slotReg[s] = -1
+		g.slotHome[s] = g.ctl + ctlSlots + 8*int32(s)
+	}
+	for i, s := range g.sEpoch {
+		g.slotHome[s] = int32(g.l.epochs) + 8*int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case g.weight[a] > g.weight[b]:
+			return -1
+		case g.weight[a] < g.weight[b]:
+			return 1
+		}
+		return 0
+	})
+	for i, s := range order {
+		if i == maxSlotRegs || g.weight[s] == 0 {
+			break
+		}
+		g.slotReg[s] = i
+	}
+}
+
+func (g *amd64Gen) newSlot() int {
+	g.nSlots++
+	return g.nSlots - 1
+}
+
+func (g *amd64Gen) use(s int, depth int) {
+	for len(g.weight) <= s {
+		g.weight = append(g.weight, 0)
+	}
+	g.weight[s] += float64(uint64(1) << (3 * min(depth, 20)))
+}
+
+func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
+	g.use(g.sIt, 0)
+	g.use(g.sRes, 0)
+	for i := range ss {
+		s := &ss[i]
+		for _, x := range []*fuse.Expr{s.X, s.Y, s.Z} {
+			g.weighExpr(x, depth)
+		}
+		switch s.Kind {
+		case fuse.SAssign:
+			g.use(s.Var, depth)
+		case fuse.SStore:
+			g.use(g.sEpoch[s.Arr], depth)
+		case fuse.SFresh:
+			g.use(g.sEpoch[s.Arr], depth)
+		case fuse.SReturn:
+			g.use(g.sRes, depth)
+		}
+		if s.Kind == fuse.SWhile || s.Kind == fuse.SForRange || s.Kind == fuse.SForSubsets || s.Kind == fuse.SForBits {
+			var hidden []int
+			switch s.Kind {
+			case fuse.SForRange:
+				hidden = []int{g.newSlot(), g.newSlot(), g.newSlot()} // cur, cnt, step
+			case fuse.SForSubsets:
+				hidden = []int{g.newSlot(), g.newSlot(), g.newSlot()} // m, cur, k
+			case fuse.SForBits:
+				hidden = []int{g.newSlot()} // cur
+			}
+			g.loopSlot[s] = hidden
+			for _, h := range hidden {
+				g.use(h, depth+1)
+			}
+			if s.Kind != fuse.SWhile {
+				g.use(s.Var, depth+1)
+			}
+			g.use(g.sFuel, depth+1)
+			g.weigh(s.Body, depth+1)
+			continue
+		}
+		g.weigh(s.Body, depth)
+		g.weigh(s.Else, depth)
+	}
+}
+
+func (g *amd64Gen) weighExpr(x *fuse.Expr, depth int) {
+	if x == nil {
+		return
+	}
+	switch x.Op {
+	case fuse.OpVar:
+		g.use(int(x.Imm), depth)
+	case fuse.OpScratch:
+		g.use(g.sEpoch[x.Imm], depth)
+	}
+	for _, a := range x.Args {
+		g.weighExpr(a, depth)
+	}
+}
+
+// bounds finds, for the variables that only assignments set, an exclusive
+// bound of every value they are given, so that indexing with them needs no
+// check.
+func (g *amd64Gen) bounds() {
+	g.varBound = make([]uint64, g.f.Vars)
+	free := make([]bool, g.f.Vars) // set by something other than an assignment
+	for p := 0; p < g.f.Params; p++ {
+		free[p] = true
+	}
+	var walk func(ss []fuse.Stmt, f func(*fuse.Stmt))
+	walk = func(ss []fuse.Stmt, f func(*fuse.Stmt)) {
+		for i := range ss {
+			f(&ss[i])
+			walk(ss[i].Body, f)
+			walk(ss[i].Else, f)
+		}
+	}
+	walk(g.f.Body, func(s *fuse.Stmt) {
+		switch s.Kind {
+		case fuse.SForRange, fuse.SForSubsets:
+			free[s.Var] = true
+		}
+	})
+	for round := 0; round < 3; round++ {
+		next := make([]uint64, g.f.Vars)
+		known := make([]bool, g.f.Vars)
+		for v := range known {
+			known[v] = !free[v]
+		}
+		walk(g.f.Body, func(s *fuse.Stmt) {
+			var b uint64
+			switch s.Kind {
+			case fuse.SAssign:
+				b = g.bound(s.X)
+			case fuse.SForBits:
+				b = 64
+			default:
+				return
+			}
+			if b == 0 {
+				known[s.Var] = false
+			}
+			next[s.Var] = max(next[s.Var], b)
+		})
+		for v := range next {
+			if !known[v] {
+				next[v] = 0
+			}
+		}
+		g.varBound = next
+	}
+}
+
+// bound returns an exclusive upper bound of x's values, or 0 for none.
+func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
+	known := func(a, b uint64) uint64 { // the lesser known bound
+		switch {
+		case a == 0:
+			return b
+		case b == 0:
+			return a
+		}
+		return min(a, b)
+	}
+	switch x.Op {
+	case fuse.OpConst:
+		if x.Imm == ^uint64(0) {
+			return 0
+		}
+		return x.Imm + 1
+	case fuse.OpVar:
+		return g.varBound[x.Imm]
+	case fuse.OpShr:
+		if k := x.Args[1]; k.Op == fuse.OpConst {
+			if k.Imm >= 64 {
+				return 1
+			}
+			if k.Imm > 0 {
+				return known(uint64(1)<<(64-k.Imm), g.bound(x.Args[0]))
+			}
+		}
+		return g.bound(x.Args[0])
+	case fuse.OpAnd:
+		return known(g.bound(x.Args[0]), g.bound(x.Args[1]))
+	case fuse.OpMod:
+		return g.bound(x.Args[1])
+	case fuse.OpMin:
+		return known(g.bound(x.Args[0]), g.bound(x.Args[1]))
+	case fuse.OpMax, fuse.OpCond:
+		a, b := g.bound(x.Args[len(x.Args)-2]), g.bound(x.Args[len(x.Args)-1])
+		if a == 0 || b == 0 {
+			return 0
+		}
+		return max(a, b)
+	case fuse.OpPopcount, fuse.OpBsf:
+		return 65
+	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool, fuse.OpParity:
+		return 2
+	case fuse.OpLoad:
+		var m uint64
+		for _, v := range g.f.Tables[x.Imm].Rows[0] {
+			m = max(m, v)
+		}
+		if m == ^uint64(0) {
+			return 0
+		}
+		return m + 1
+	}
+	return 0
+}
+
+// Registers of the pool.
+
+func (g *amd64Gen) alloc() reg {
+	if g.free == 0 {
+		panic("amd64: out of registers")
+	}
+	i := bits.TrailingZeros16(g.free)
+	g.free &^= 1 << i
+	return poolRegs[i]
+}
+
+func poolIndex(r reg) int {
+	for i, p := range poolRegs {
+		if p == r {
+			return i
+		}
+	}
+	panic("amd64: not a pool register")
+}
+
+func (g *amd64Gen) release(r reg) { g.free |= 1 << poolIndex(r) }
+func (g *amd64Gen) take(r reg)    { g.free &^= 1 << poolIndex(r) }
+func (g *amd64Gen) nFree() int    { return bits.OnesCount16(g.free) }
+
+// Slots.
+
+func (g *amd64Gen) home(s int) mem { return at(rDI, g.slotHome[s]) }
+
+// slotRM returns slot s as an operand: its register or its home.
+func (g *amd64Gen) slotRM(s int) rm {
+	if r := g.slotReg[s]; r >= 0 {
+		return R(poolRegs[r])
+	}
+	return M(g.home(s))
+}
+
+func (g *amd64Gen) getSlot(d reg, s int) {
+	if r := g.slotReg[s]; r >= 0 {
+		g.a.movRR(d, poolRegs[r])
+	} else {
+		g.a.load(d, g.home(s))
+	}
+}
+
+func (g *amd64Gen) setSlot(s int, v reg) {
+	if r := g.slotReg[s]; r >= 0 {
+		g.a.movRR(poolRegs[r], v)
+	} else {
+		g.a.store(g.home(s), v)
+	}
+}
+
+func (g *amd64Gen) setSlotI(s int, v uint64) {
+	if r := g.slotReg[s]; r >= 0 {
+		g.a.movRI(poolRegs[r], v)
+	} else {
+		g.a.movRI(rAX, v)
+		g.a.store(g.home(s), rAX)
+	}
+}
+
+// slotAddI adds v to slot s.
+func (g *amd64Gen) slotAddI(s int, v int32) { g.a.aluI(aluAdd, g.slotRM(s), v) }
+
+// saveSlots stores the slots in registers at their homes; loadSlots loads
+// them back.
+func (g *amd64Gen) saveSlots() {
+	for s, r := range g.slotReg {
+		if r >= 0 {
+			g.a.store(g.home(s), poolRegs[r])
+		}
+	}
+}
+
+func (g *amd64Gen) loadSlots() {
+	for s, r := range g.slotReg {
+		if r >= 0 {
+			g.a.load(poolRegs[r], g.home(s))
+		}
+	}
+}
+
+// fail jumps to a stub failing check with the value in v (hasValue) or 0,
+// when condition c holds.
+func (g *amd64Gen) failIf(c cond, check int, v reg, hasValue bool) {
+	l := g.a.newLabel()
+	g.fails = append(g.fails, failStub{label: l, check: check, value: v, hasValue: hasValue})
+	g.a.jcc(c, l)
+}
+
+// run emits the whole function: the entry, the item loop, the exits and
+// the failure stubs.
+func (g *amd64Gen) run() {
+	a := &g.a
+	start, items, done, exit := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
+	g.failExit, g.retL = a.newLabel(), a.newLabel()
+	a.load(rAX, at(rDI, g.ctl+ctlResume))
+	a.test(rAX, rAX)
+	a.jcc(ccE, start)
+	a.jmpR(rAX)
+	a.bind(start)
+	g.loadSlots()
+	g.setSlotI(g.sIt, 0)
+	g.setSlotI(g.sFuel, fuse.PollEvery)
+	a.bind(items)
+	g.getSlot(rAX, g.sIt)
+	a.alu(aluCmp, rAX, M(at(rDI, g.ctl+ctlN)))
+	a.jcc(ccAE, done)
+	for p := 0; p < g.f.Params; p++ {
+		m := indexed(rDI, rAX, 8, int32(g.l.params)+int32(p)*Block*8)
+		if r := g.slotReg[p]; r >= 0 {
+			a.load(poolRegs[r], m)
+		} else {
+			a.load(rDX, m)
+			a.store(g.home(p), rDX)
+		}
+	}
+	for _, e := range g.sEpoch {
+		g.slotAddI(e, 1)
+	}
+	g.setSlotI(g.sRes, 0)
+	g.stmts(g.f.Body)
+	a.bind(g.retL)
+	g.getSlot(rAX, g.sIt)
+	g.getSlot(rDX, g.sRes)
+	a.store(indexed(rDI, rAX, 8, int32(g.l.out)), rDX)
+	g.slotAddI(g.sIt, 1)
+	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 0)
+	a.jcc(ccE, items)
+	a.test(rDX, rDX)
+	a.jcc(ccE, items)
+	a.bind(done)
+	a.store32I(at(rDI, 0), statusOK)
+	a.bind(exit)
+	g.saveSlots()
+	a.ret()
+	a.bind(g.failExit)
+	a.store32I(at(rDI, 0), statusFailed)
+	a.jmp(exit)
+	for _, s := range g.fails {
+		a.bind(s.label)
+		if s.hasValue {
+			a.store(at(rDI, 8), s.value)
+		} else {
+			a.storeI(at(rDI, 8), 0)
+		}
+		a.store32I(at(rDI, 4), uint32(s.check))
+		a.jmp(g.failExit)
+	}
+}
+
+func (g *amd64Gen) stmts(ss []fuse.Stmt) {
+	for i := range ss {
+		g.stmt(&ss[i])
+	}
+}
+
+// loop emits a loop: pre (which may leave by jumping to brk), the body,
+// post, and the count of fuel that returns to Go every fuse.PollEvery
+// iterations.
+func (g *amd64Gen) loop(s *fuse.Stmt, pre, post func(brk int)) {
+	a := &g.a
+	head, cont, brk, resume := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
+	g.labels[s.Label] = loopLabels{brk, cont}
+	a.bind(head)
+	pre(brk)
+	g.stmts(s.Body)
+	a.bind(cont)
+	post(brk)
+	g.slotAddI(g.sFuel, -1)
+	a.jcc(ccNE, head)
+	g.saveSlots()
+	a.leaRIP(rAX, resume)
+	a.store(at(rDI, g.ctl+ctlResume), rAX)
+	a.storeI(at(rDI, g.ctl+ctlPoll), 1)
+	a.ret()
+	a.bind(resume)
+	a.storeI(at(rDI, g.ctl+ctlResume), 0)
+	g.loadSlots()
+	g.setSlotI(g.sFuel, fuse.PollEvery)
+	a.jmp(head)
+	a.bind(brk)
+}
+
+func (g *amd64Gen) stmt(s *fuse.Stmt) {
+	a := &g.a
+	switch s.Kind {
+	case fuse.SAssign:
+		r := g.expr(s.X)
+		g.setSlot(s.Var, r)
+		g.release(r)
+	case fuse.SStore:
+		sc := g.f.Scratch[s.Arr]
+		i := g.index(s.X, uint64(sc.Len), s.Check)
+		held := []reg{i}
+		v := g.evalWith(s.Y, held)
+		i = held[0]
+		a.shiftI(shShl, i, 4)
+		off := int32(g.l.scratch[s.Arr])
+		a.store(indexed(rDI, i, 1, off), v)
+		e := g.slotRM(g.sEpoch[s.Arr])
+		if e.isMem {
+			a.load(rAX, e.m)
+			e = R(rAX)
+		}
+		a.store(indexed(rDI, i, 1, off+8), e.r)
+		g.release(i)
+		g.release(v)
+	case fuse.SFresh:
+		g.slotAddI(g.sEpoch[s.Arr], 1)
+	case fuse.SIf:
+		els, end := a.newLabel(), a.newLabel()
+		g.branch(s.X, els, false)
+		g.stmts(s.Body)
+		if len(s.Else) > 0 {
+			a.jmp(end)
+			a.bind(els)
+			g.stmts(s.Else)
+		} else {
+			a.bind(els)
+		}
+		a.bind(end)
+	case fuse.SWhile:
+		g.loop(s, func(brk int) { g.branch(s.X, brk, false) }, func(int) {})
+	case fuse.SForRange:
+		g.forRange(s)
+	case fuse.SForSubsets:
+		g.forSubsets(s)
+	case fuse.SForBits:
+		cur := g.loopSlot[s][0]
+		r := g.expr(s.X)
+		g.setSlot(cur, r)
+		g.release(r)
+		g.loop(s, func(brk int) {
+			c := g.slotRM(cur)
+			if c.isMem {
+				a.load(rDX, c.m)
+				c = R(rDX)
+			}
+			a.test(c.r, c.r)
+			a.jcc(ccE, brk)
+			a.tzcnt(rAX, c.r)
+			g.setSlot(s.Var, rAX)
+			a.lea(rAX, at(c.r, -1))
+			a.alu(aluAnd, rAX, R(c.r))
+			g.setSlot(cur, rAX)
+		}, func(int) {})
+	case fuse.SBlock:
+		brk := a.newLabel()
+		g.labels[s.Label] = loopLabels{brk, -1}
+		g.stmts(s.Body)
+		a.bind(brk)
+	case fuse.SBreak:
+		a.jmp(g.labels[s.Label].brk)
+	case fuse.SContinue:
+		a.jmp(g.labels[s.Label].cont)
+	case fuse.SReturn:
+		r := g.expr(s.X)
+		g.setSlot(g.sRes, r)
+		g.release(r)
+		a.jmp(g.retL)
+	case fuse.SFail:
+		if s.X != nil {
+			r := g.expr(s.X)
+			a.store(at(rDI, 8), r)
+			g.release(r)
+		} else {
+			a.storeI(at(rDI, 8), 0)
+		}
+		a.store32I(at(rDI, 4), uint32(s.Check))
+		a.jmp(g.failExit)
+	default:
+		panic(fmt.Sprintf("amd64: statement %d", s.Kind))
+	}
+}
+
+// forRange emits for Var in range(X, Y, Z): the count of items first
+// (fuse.RangeLen), then a loop that counts it down.
+func (g *amd64Gen) forRange(s *fuse.Stmt) {
+	a := &g.a
+	h := g.loopSlot[s]
+	cur, cnt, step := h[0], h[1], h[2]
+	ra := g.expr(s.X)
+	held := []reg{ra}
+	rb := g.evalWith(s.Y, held)
+	held = append(held, rb)
+	rs := g.evalWith(s.Z, held)
+	ra, rb = held[0], held[1]
+	g.setSlot(cur, ra)
+	g.setSlot(step, rs)
+	constStep := s.Z.Op == fuse.OpConst
+	if !constStep || s.Z.Imm == 0 {
+		a.test(rs, rs)
+		g.failIf(ccE, s.Check, 0, false)
+	}
+	zero, store := a.newLabel(), a.newLabel()
+	if constStep && s.Z.Imm == 1 {
+		a.alu(aluCmp, ra, R(rb))
+		a.jcc(ccGE, zero)
+		a.movRR(rAX, rb)
+		a.alu(aluSub, rAX, R(ra))
+		a.jmp(store)
+	} else {
+		neg := a.newLabel()
+		a.test(rs, rs)
+		a.jcc(ccLE, neg)
+		a.alu(aluCmp, ra, R(rb))
+		a.jcc(ccGE, zero)
+		a.movRR(rAX, rb)
+		a.alu(aluSub, rAX, R(ra))
+		g.countDiv(rs, store)
+		a.bind(neg)
+		a.alu(aluCmp, ra, R(rb))
+		a.jcc(ccLE, zero)
+		a.movRR(rAX, ra)
+		a.alu(aluSub, rAX, R(rb))
+		a.neg(rs)
+		g.countDiv(rs, store)
+	}
+	a.bind(zero)
+	a.movRI(rAX, 0)
+	a.bind(store)
+	g.setSlot(cnt, rAX)
+	g.release(ra)
+	g.release(rb)
+	g.release(rs)
+	g.loop(s, func(brk int) {
+		c := g.slotRM(cnt)
+		a.aluI(aluCmp, c, 0)
+		a.jcc(ccE, brk)
+		if r := g.slotReg[cur]; r >= 0 {
+			g.setSlot(s.Var, poolRegs[r])
+		} else {
+			a.load(rAX, g.home(cur))
+			g.setSlot(s.Var, rAX)
+		}
+		if constStep && int64(s.Z.Imm) == int64(int32(s.Z.Imm)) {
+			g.slotAddI(cur, int32(s.Z.Imm))
+		} else {
+			g.getSlot(rAX, step)
+			if r := g.slotReg[cur]; r >= 0 {
+				a.alu(aluAdd, poolRegs[r], R(rAX))
+			} else {
+				a.alu(aluAdd, rAX, M(g.home(cur)))
+				a.store(g.home(cur), rAX)
+			}
+		}
+		g.slotAddI(cnt, -1)
+	}, func(int) {})
+}
+
+// countDiv finishes a range's count: RAX = (RAX - 1) / s + 1, then jumps
+// to store.
+func (g *amd64Gen) countDiv(s reg, store int) {
+	a := &g.a
+	a.aluI(aluSub, R(rAX), 1)
+	a.movRI(rDX, 0)
+	a.div(s)
+	a.aluI(aluAdd, R(rAX), 1)
+	a.jmp(store)
+}
+
+// forSubsets emits for Var in subsets(X) or subsets(X, Y).
+func (g *amd64Gen) forSubsets(s *fuse.Stmt) {
+	a := &g.a
+	h := g.loopSlot[s]
+	m, cur, k := h[0], h[1], h[2]
+	rm := g.expr(s.X)
+	if s.Y == nil {
+		g.setSlot(m, rm)
+		g.release(rm)
+		g.setSlotI(cur, 0)
+		g.loop(s, func(int) {
+			g.getSlot(rAX, cur)
+			g.setSlot(s.Var, rAX)
+			if r := g.slotReg[m]; r >= 0 {
+				a.alu(aluSub, rAX, R(poolRegs[r]))
+				a.alu(aluAnd, rAX, R(poolRegs[r]))
+			} else {
+				a.alu(aluSub, rAX, M(g.home(m)))
+				a.alu(aluAnd, rAX, M(g.home(m)))
+			}
+			g.setSlot(cur, rAX)
+		}, func(brk int) {
+			g.curZero(cur, brk)
+		})
+		return
+	}
+	held := []reg{rm}
+	rk := g.evalWith(s.Y, held)
+	rm = held[0]
+	g.setSlot(m, rm)
+	g.setSlot(k, rk)
+	// k > popcount(m): no subsets; k == 0: the empty one; else from the
+	// lowest k bits of m.
+	skip, first, begin := a.newLabel(), a.newLabel(), a.newLabel()
+	a.popcnt(rAX, rm)
+	a.alu(aluCmp, rk, R(rAX))
+	a.jcc(ccA, skip)
+	a.test(rk, rk)
+	a.jcc(ccNE, first)
+	g.setSlotI(cur, 0)
+	a.jmp(begin)
+	a.bind(first)
+	a.movRI(rAX, ^uint64(0))
+	a.shlx(rDX, rAX, rk)
+	a.not(rDX)
+	a.aluI(aluCmp, R(rk), 64)
+	a.cmov(ccAE, rDX, rAX)
+	a.pdep(rDX, rDX, rm)
+	g.setSlot(cur, rDX)
+	a.bind(begin)
+	g.release(rm)
+	g.release(rk)
+	g.loop(s, func(int) {
+		x, set := g.alloc(), g.alloc()
+		g.getSlot(x, cur)
+		g.setSlot(s.Var, x)
+		g.getSlot(set, m)
+		zero, end := a.newLabel(), a.newLabel()
+		a.aluI(aluCmp, g.slotRM(k), 0)
+		a.jcc(ccE, zero)
+		// subset.Snoob: l = x & -x; s = (x | ^set) + l, none after
+		// a carry; r = s & set; then popcount(x &^ r) - 1 bits back at
+		// the lowest of set.
+		a.movRR(rAX, x)
+		a.neg(rAX)
+		a.alu(aluAnd, rAX, R(x))
+		a.movRR(rDX, set)
+		a.not(rDX)
+		a.alu(aluOr, rDX, R(x))
+		a.alu(aluAdd, rDX, R(rAX))
+		a.jcc(ccB, zero) // carry
+		a.alu(aluAnd, rDX, R(set))
+		a.movRR(rAX, rDX)
+		a.not(rAX)
+		a.alu(aluAnd, rAX, R(x))
+		a.popcnt(rAX, rAX)
+		a.aluI(aluSub, R(rAX), 1)
+		a.movRI(x, 1)
+		a.shlx(x, x, rAX)
+		a.aluI(aluSub, R(x), 1)
+		a.pdep(x, x, set)
+		a.alu(aluOr, rDX, R(x))
+		a.jmp(end)
+		a.bind(zero)
+		a.movRI(rDX, 0)
+		a.bind(end)
+		g.setSlot(cur, rDX)
+		g.release(x)
+		g.release(set)
+	}, func(brk int) {
+		g.curZero(cur, brk)
+	})
+	a.bind(skip)
+}
+
+// curZero leaves the loop (jumps to brk) when slot cur is 0.
+func (g *amd64Gen) curZero(cur, brk int) {
+	g.a.aluI(aluCmp, g.slotRM(cur), 0)
+	g.a.jcc(ccE, brk)
+}
+
+// needOf returns the pool registers evaluating x takes, evaluating the
+// operands in order (Sethi-Ullman).
+func (g *amd64Gen) needOf(x *fuse.Expr) int {
+	if n, ok := g.need[x]; ok {
+		return n
+	}
+	n := 1
+	switch x.Op {
+	case fuse.OpCond:
+		for _, a := range x.Args {
+			n = max(n, g.needOf(a))
+		}
+	case fuse.OpAndThen, fuse.OpOrElse:
+		n = max(g.needOf(x.Args[0]), g.needOf(x.Args[1]))
+	default:
+		for i, a := range x.Args {
+			n = max(n, g.needOf(a)+i)
+		}
+	}
+	if x.Op == fuse.OpScratch || x.Op == fuse.OpLoad2 {
+		n = max(n, 2)
+	}
+	g.need[x] = n
+	return n
+}
+
+// evalWith evaluates x into a new register while the registers of held
+// stay live: where x needs more registers than are free, held goes to the
+// spill area around it and comes back in (perhaps other) registers, which
+// evalWith writes back into held.
+func (g *amd64Gen) evalWith(x *fuse.Expr, held []reg) reg {
+	if len(held) == 0 || g.nFree() >= g.needOf(x) {
+		return g.expr(x)
+	}
+	base := g.spill
+	for i, r := range held {
+		g.a.store(g.spillAt(base+i), r)
+		g.release(r)
+	}
+	g.spill += len(held)
+	g.maxSpill = max(g.maxSpill, g.spill)
+	v := g.expr(x)
+	for i := range held {
+		held[i] = g.alloc()
+		g.a.load(held[i], g.spillAt(base+i))
+	}
+	g.spill = base
+	return v
+}
+
+func (g *amd64Gen) spillAt(i int) mem {
+	return at(rDI, g.ctl+ctlSlots+8*int32(g.nSlots+i))
+}
+
+// operands evaluates x's operands into registers and runs its check.
+func (g *amd64Gen) operands(x *fuse.Expr) []reg {
+	rs := make([]reg, 0, len(x.Args))
+	for _, e := range x.Args {
+		v := g.evalWith(e, rs)
+		rs = append(rs, v)
+	}
+	if x.Check < 0 {
+		return rs
+	}
+	a := &g.a
+	chk := g.f.Checks[x.Check]
+	switch chk.Kind {
+	case fuse.CheckNonZero:
+		v := rs[0]
+		if x.Op == fuse.OpDiv || x.Op == fuse.OpMod {
+			v = rs[1]
+		}
+		a.test(v, v)
+		g.failIf(ccE, x.Check, 0, false)
+	case fuse.CheckFits:
+		if chk.Imm < 64 {
+			a.movRR(rAX, rs[0])
+			if chk.Imm > 0 {
+				a.shiftI(shShr, rAX, uint8(chk.Imm))
+			}
+			a.test(rAX, rAX)
+			g.failIf(ccNE, x.Check, rs[0], true)
+		}
+	case fuse.CheckDelta:
+		m, d := rs[1], rs[2]
+		ok := a.newLabel()
+		a.aluI(aluCmp, R(d), 63)
+		g.failIf(ccA, x.Check, d, true)
+		a.shlx(rAX, m, d)
+		a.shrx(rDX, rAX, d)
+		a.alu(aluCmp, rDX, R(m))
+		g.failIf(ccNE, x.Check, d, true)
+		a.test(d, d)
+		a.jcc(ccE, ok)
+		a.alu(aluAnd, rAX, R(m))
+		g.failIf(ccNE, x.Check, d, true)
+		a.bind(ok)
+	default:
+		panic(fmt.Sprintf("amd64: check kind %d on an expression", chk.Kind))
+	}
+	return rs
+}
+
+// index evaluates x and resolves it as an index into n elements (a
+// negative one counting from the end), failing check when it is out of
+// range.
+func (g *amd64Gen) index(x *fuse.Expr, n uint64, check int) reg {
+	if x.Op == fuse.OpConst {
+		if i, ok := fuse.Index(x.Imm, int(n)); ok {
+			r := g.alloc()
+			g.a.movRI(r, i)
+			return r
+		}
+	}
+	r := g.expr(x)
+	if b := g.bound(x); b != 0 && b <= n {
+		return r
+	}
+	if n <= 1<<31-1 {
+		g.resolve(r, false, int32(n), check)
+	} else {
+		g.a.movRI(rDX, n)
+		g.resolve(r, true, 0, check)
+	}
+	return r
+}
+
+// resolve turns the index in r into one in range of the length (RDX where
+// inRDX, else the constant k): r + (r < 0 ? length : 0), which must be
+// below length.
+func (g *amd64Gen) resolve(r reg, inRDX bool, k int32, check int) {
+	a := &g.a
+	a.movRR(rAX, r)
+	a.shiftI(shSar, rAX, 63)
+	if inRDX {
+		a.alu(aluAnd, rAX, R(rDX))
+		a.alu(aluAdd, rAX, R(r))
+		a.alu(aluCmp, rAX, R(rDX))
+	} else {
+		a.aluI(aluAnd, R(rAX), k)
+		a.alu(aluAdd, rAX, R(r))
+		a.aluI(aluCmp, R(rAX), k)
+	}
+	g.failIf(ccAE, check, r, true)
+	a.movRR(r, rAX)
+}
+
+// operand returns y as an operand for an instruction on a register: a
+// variable's register or home, or a constant loaded into RAX.
+func (g *amd64Gen) operand(y *fuse.Expr) (rm, bool) {
+	switch y.Op {
+	case fuse.OpVar:
+		return g.slotRM(int(y.Imm)), true
+	case fuse.OpConst:
+		g.a.movRI(rAX, y.Imm)
+		return R(rAX), true
+	}
+	return rm{}, false
+}
+
+func leaf(x *fuse.Expr) bool { return x.Op == fuse.OpVar || x.Op == fuse.OpConst }
+
+var aluOps = map[fuse.Op]aluOp{fuse.OpAdd: aluAdd, fuse.OpSub: aluSub, fuse.OpAnd: aluAnd, fuse.OpOr: aluOr,
+	fuse.OpXor: aluXor}
+
+var cmpConds = map[fuse.Op]cond{fuse.OpEq: ccE, fuse.OpNe: ccNE, fuse.OpLt: ccB, fuse.OpLe: ccBE,
+	fuse.OpGt: ccA, fuse.OpGe: ccAE}
+
+// binary evaluates x's first operand into a register and applies op with
+// the second: directly from a variable or a constant where it is one.
+func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d reg, k int32)) reg {
+	p, q := x.Args[0], x.Args[1]
+	commutative := x.Op != fuse.OpSub && x.Op < fuse.OpEq
+	if commutative && leaf(p) && !leaf(q) {
+		p, q = q, p
+	}
+	if q.Op == fuse.OpConst && applyI != nil && int64(q.Imm) == int64(int32(q.Imm)) {
+		d := g.expr(p)
+		applyI(d, int32(q.Imm))
+		return d
+	}
+	if leaf(q) {
+		d := g.expr(p)
+		o, _ := g.operand(q)
+		apply(d, o)
+		return d
+	}
+	d := g.expr(p)
+	held := []reg{d}
+	v := g.evalWith(q, held)
+	d = held[0]
+	apply(d, R(v))
+	g.release(v)
+	return d
+}
+
+// branch jumps to l when x's truth is when.
+func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
+	a := &g.a
+	if c, ok := cmpConds[x.Op]; ok {
+		var d reg
+		d = g.binary(x, func(d reg, o rm) { a.alu(aluCmp, d, o) }, func(d reg, k int32) { a.aluI(aluCmp, R(d), k) })
+		g.release(d)
+		if !when {
+			c = c.not()
+		}
+		a.jcc(c, l)
+		return
+	}
+	switch x.Op {
+	case fuse.OpLNot:
+		g.branch(x.Args[0], l, !when)
+		return
+	case fuse.OpBool:
+		g.branch(x.Args[0], l, when)
+		return
+	case fuse.OpAndThen, fuse.OpOrElse:
+		if (x.Op == fuse.OpAndThen) != when {
+			g.branch(x.Args[0], l, when)
+			g.branch(x.Args[1], l, when)
+			return
+		}
+		skip := a.newLabel()
+		g.branch(x.Args[0], skip, !when)
+		g.branch(x.Args[1], l, when)
+		a.bind(skip)
+		return
+	}
+	r := g.expr(x)
+	a.test(r, r)
+	g.release(r)
+	if when {
+		a.jcc(ccNE, l)
+	} else {
+		a.jcc(ccE, l)
+	}
+}
+
+// expr evaluates x into a register of the pool, which the caller owns.
+func (g *amd64Gen) expr(x *fuse.Expr) reg {
+	a := &g.a
+	switch x.Op {
+	case fuse.OpConst:
+		r := g.alloc()
+		a.movRI(r, x.Imm)
+		return r
+	case fuse.OpVar:
+		r := g.alloc()
+		g.getSlot(r, int(x.Imm))
+		return r
+	case fuse.OpLoad:
+		t := int(x.Imm)
+		i := g.index(x.Args[0], uint64(len(g.f.Tables[t].Rows[0])), x.Check)
+		a.load(i, indexed(rDI, i, 8, int32(g.l.tables[t])))
+		return i
+	case fuse.OpLoad2, fuse.OpRowLen:
+		t := int(x.Imm)
+		off := int32(g.l.tables[t])
+		i := g.index(x.Args[0], uint64(len(g.f.Tables[t].Rows)), x.Check)
+		if x.Op == fuse.OpRowLen {
+			a.load32(i, indexed(rDI, i, 8, off+4))
+			return i
+		}
+		held := []reg{i}
+		j := g.evalWith(x.Args[1], held)
+		i = held[0]
+		a.load32(rDX, indexed(rDI, i, 8, off+4))
+		g.resolve(j, true, 0, x.Check)
+		a.load32(i, indexed(rDI, i, 8, off))
+		a.alu(aluAdd, i, R(rDI))
+		a.load(i, indexed(i, j, 8, 0))
+		g.release(j)
+		return i
+	case fuse.OpScratch:
+		arr := int(x.Imm)
+		i := g.index(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
+		off := int32(g.l.scratch[arr])
+		a.shiftI(shShl, i, 4)
+		a.movRI(rDX, g.f.Scratch[arr].Init)
+		a.load(rAX, indexed(rDI, i, 1, off+8))
+		a.load(i, indexed(rDI, i, 1, off))
+		a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
+		a.cmov(ccNE, i, rDX)
+		return i
+	case fuse.OpAndThen, fuse.OpOrElse:
+		r := g.expr(x.Args[0])
+		end := a.newLabel()
+		a.test(r, r)
+		if x.Op == fuse.OpAndThen {
+			a.jcc(ccE, end)
+		} else {
+			a.jcc(ccNE, end)
+		}
+		g.release(r)
+		v := g.expr(x.Args[1])
+		a.movRR(r, v)
+		g.release(v)
+		g.take(r)
+		a.bind(end)
+		return r
+	case fuse.OpCond:
+		els, end := a.newLabel(), a.newLabel()
+		g.branch(x.Args[0], els, false)
+		free := g.free
+		r := g.expr(x.Args[1])
+		a.jmp(end)
+		a.bind(els)
+		g.free = free
+		v := g.expr(x.Args[2])
+		a.movRR(r, v)
+		g.release(v)
+		g.take(r)
+		a.bind(end)
+		return r
+	}
+	if op, ok := aluOps[x.Op]; ok && x.Check < 0 {
+		return g.binary(x, func(d reg, o rm) { a.alu(op, d, o) }, func(d reg, k int32) { a.aluI(op, R(d), k) })
+	}
+	if x.Op == fuse.OpMul && x.Check < 0 {
+		return g.binary(x, func(d reg, o rm) { a.imul(d, o) }, func(d reg, k int32) { a.imulI(d, d, k) })
+	}
+	if c, ok := cmpConds[x.Op]; ok && x.Check < 0 {
+		d := g.binary(x, func(d reg, o rm) { a.alu(aluCmp, d, o) }, func(d reg, k int32) { a.aluI(aluCmp, R(d), k) })
+		a.setcc(c, d)
+		return d
+	}
+	if (x.Op == fuse.OpShl || x.Op == fuse.OpShr || x.Op == fuse.OpRotl || x.Op == fuse.OpRotr) &&
+		x.Args[1].Op == fuse.OpConst && x.Check < 0 && (x.Imm == 0 || x.Imm == 64 || x.Op == fuse.OpShl || x.Op == fuse.OpShr) {
+		d := g.expr(x.Args[0])
+		k := x.Args[1].Imm
+		switch x.Op {
+		case fuse.OpShl, fuse.OpShr:
+			if k >= 64 {
+				a.movRI(d, 0)
+			} else if k > 0 {
+				op := shShl
+				if x.Op == fuse.OpShr {
+					op = shShr
+				}
+				a.shiftI(op, d, uint8(k))
+			}
+		case fuse.OpRotl, fuse.OpRotr:
+			if k &= 63; k != 0 {
+				op := shRol
+				if x.Op == fuse.OpRotr {
+					op = shRor
+				}
+				a.shiftI(op, d, uint8(k))
+			}
+		}
+		return d
+	}
+	rs := g.operands(x)
+	d := rs[0]
+	for _, r := range rs[1:] {
+		defer g.release(r)
+	}
+	switch x.Op {
+	case fuse.OpAdd, fuse.OpSub, fuse.OpAnd, fuse.OpOr, fuse.OpXor:
+		a.alu(aluOps[x.Op], d, R(rs[1]))
+	case fuse.OpMul:
+		a.imul(d, R(rs[1]))
+	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe:
+		a.alu(aluCmp, d, R(rs[1]))
+		a.setcc(cmpConds[x.Op], d)
+	case fuse.OpDiv, fuse.OpMod:
+		zero, end := a.newLabel(), a.newLabel()
+		a.test(rs[1], rs[1])
+		a.jcc(ccE, zero)
+		a.movRR(rAX, d)
+		a.movRI(rDX, 0)
+		a.div(rs[1])
+		if x.Op == fuse.OpDiv {
+			a.movRR(d, rAX)
+		} else {
+			a.movRR(d, rDX)
+		}
+		a.jmp(end)
+		a.bind(zero)
+		a.movRI(d, 0)
+		a.bind(end)
+	case fuse.OpShl, fuse.OpShr:
+		if x.Op == fuse.OpShl {
+			a.shlx(d, d, rs[1])
+		} else {
+			a.shrx(d, d, rs[1])
+		}
+		a.movRI(rAX, 0)
+		a.aluI(aluCmp, R(rs[1]), 64)
+		a.cmov(ccAE, d, rAX)
+	case fuse.OpNot:
+		a.not(d)
+	case fuse.OpNeg:
+		a.neg(d)
+	case fuse.OpLNot:
+		a.test(d, d)
+		a.setcc(ccE, d)
+	case fuse.OpBool:
+		a.test(d, d)
+		a.setcc(ccNE, d)
+	case fuse.OpPopcount:
+		a.popcnt(d, d)
+	case fuse.OpParity:
+		a.popcnt(d, d)
+		a.aluI(aluAnd, R(d), 1)
+	case fuse.OpBsf:
+		a.tzcnt(d, d)
+	case fuse.OpBsr:
+		// 63 - lzcnt(d), which is -1 for 0: bsr, with -1 where it finds
+		// no bit.
+		a.movRI(rAX, ^uint64(0))
+		a.enc(0, true, []byte{0x0f, 0xbd}, d, R(d), false) // bsr d, d
+		a.cmov(ccE, d, rAX)
+	case fuse.OpLsb:
+		a.movRR(rAX, d)
+		a.neg(rAX)
+		a.alu(aluAnd, d, R(rAX))
+	case fuse.OpGray:
+		a.movRR(rAX, d)
+		a.shiftI(shShr, rAX, 1)
+		a.alu(aluXor, d, R(rAX))
+	case fuse.OpGrayInv:
+		for _, k := range []uint8{1, 2, 4, 8, 16, 32} {
+			a.movRR(rAX, d)
+			a.shiftI(shShr, rAX, k)
+			a.alu(aluXor, d, R(rAX))
+		}
+	case fuse.OpRotl, fuse.OpRotr:
+		g.rotate(x, d, rs[1])
+	case fuse.OpReverse, fuse.OpSwapBytes:
+		w := x.Imm
+		if w == 0 {
+			w = 64
+		}
+		if x.Op == fuse.OpReverse {
+			for _, st := range []struct {
+				k uint8
+				m uint64
+			}{{1, 0x5555555555555555}, {2, 0x3333333333333333}, {4, 0x0f0f0f0f0f0f0f0f}} {
+				a.movRR(rAX, d)
+				a.shiftI(shShr, rAX, st.k)
+				a.movRI(rDX, st.m)
+				a.alu(aluAnd, rAX, R(rDX))
+				a.alu(aluAnd, d, R(rDX))
+				a.shiftI(shShl, d, st.k)
+				a.alu(aluOr, d, R(rAX))
+			}
+		}
+		a.bswap(d)
+		if w < 64 {
+			a.shiftI(shShr, d, uint8(64-w))
+		}
+	case fuse.OpPdep:
+		a.pdep(d, d, rs[1])
+	case fuse.OpPext:
+		a.pext(d, d, rs[1])
+	case fuse.OpDeltaSwap:
+		m, k := rs[1], rs[2]
+		a.shrx(rAX, d, k)
+		a.alu(aluXor, rAX, R(d))
+		a.alu(aluAnd, rAX, R(m))
+		a.alu(aluXor, d, R(rAX))
+		a.shlx(rAX, rAX, k)
+		a.alu(aluXor, d, R(rAX))
+	case fuse.OpMin, fuse.OpMax:
+		a.alu(aluCmp, d, R(rs[1]))
+		if x.Op == fuse.OpMin {
+			a.cmov(ccA, d, rs[1])
+		} else {
+			a.cmov(ccB, d, rs[1])
+		}
+	case fuse.OpAbs:
+		a.movRR(rAX, d)
+		a.neg(rAX)
+		a.cmov(ccNS, d, rAX)
+	case fuse.OpSelect:
+		// rs[0] != 0 ? rs[1] : rs[2], into rs[1]; rs[0] is given back
+		// and rs[1] kept instead.
+		a.test(d, d)
+		a.cmov(ccE, rs[1], rs[2])
+		a.movRR(d, rs[1])
+	default:
+		panic(fmt.Sprintf("amd64: op %v", x.Op))
+	}
+	return d
+}
+
+// rotate rotates d by the count in k within x.Imm bits (0: 64).
+func (g *amd64Gen) rotate(x *fuse.Expr, d, k reg) {
+	a := &g.a
+	w := x.Imm
+	if w == 0 {
+		w = 64
+	}
+	if w == 64 {
+		a.movRR(rAX, k)
+		a.neg(rAX)
+		if x.Op == fuse.OpRotl {
+			a.shrx(rDX, d, rAX)
+			a.shlx(d, d, k)
+		} else {
+			a.shlx(rDX, d, rAX)
+			a.shrx(d, d, k)
+		}
+		a.alu(aluOr, d, R(rDX))
+		return
+	}
+	// k = (rotl ? k : -k) mod w; d &= m; (d<<k | d>>(w-k)) & m.
+	if x.Op == fuse.OpRotr {
+		a.neg(k)
+	}
+	a.aluI(aluAnd, R(k), int32(w-1))
+	mask := uint64(1)<<w - 1
+	a.movRI(rAX, mask)
+	a.alu(aluAnd, d, R(rAX))
+	a.shlx(rDX, d, k)
+	a.movRI(rAX, w)
+	a.alu(aluSub, rAX, R(k))
+	a.shrx(d, d, rAX)
+	a.alu(aluOr, d, R(rDX))
+	a.movRI(rAX, mask)
+	a.alu(aluAnd, d, R(rAX))
+}
+
+// supported reports whether the amd64 engine compiles f: every op of f is
+// one it knows.
+func amd64Supports(f *fuse.Func) error {
+	var bad error
+	var walkX func(x *fuse.Expr)
+	walkX = func(x *fuse.Expr) {
+		if x == nil || bad != nil {
+			return
+		}
+		switch x.Op {
+		case fuse.OpParam:
+			bad = fmt.Errorf("amd64: op %v", x.Op)
+		}
+		if x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpAbs {
+			bad = fmt.Errorf("amd64: op %v", x.Op)
+		}
+		for _, a := range x.Args {
+			walkX(a)
+		}
+	}
+	var walk func(ss []fuse.Stmt)
+	walk = func(ss []fuse.Stmt) {
+		for i := range ss {
+			walkX(ss[i].X)
+			walkX(ss[i].Y)
+			walkX(ss[i].Z)
+			walk(ss[i].Body)
+			walk(ss[i].Else)
+		}
+	}
+	walk(f.Body)
+	return bad
+}

@@ -1,0 +1,55 @@
+//go:build linux && amd64
+
+package native
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// jitCall runs the machine code at code with RDI = mem; it saves and
+// restores the registers Go keeps fixed (R14, R15; the code leaves RBP and
+// RSP alone). See trampoline_amd64.s.
+//
+//go:noescape
+func jitCall(code, mem uintptr)
+
+// amd64Ready reports why this machine cannot run the amd64 engine's code
+// (nil when it can): it needs BMI1, BMI2 and POPCNT (every x86-64 CPU since
+// 2013 has them).
+func amd64Ready() error {
+	if !cpu.X86.HasBMI1 || !cpu.X86.HasBMI2 || !cpu.X86.HasPOPCNT {
+		return errors.New("amd64: the CPU lacks BMI1, BMI2 or POPCNT")
+	}
+	return nil
+}
+
+// execMemory maps code into memory that can run and not be written.
+func execMemory(code []byte) ([]byte, error) {
+	page := os.Getpagesize()
+	n := (len(code) + page - 1) / page * page
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return nil, err
+	}
+	copy(b, code)
+	if err := syscall.Mprotect(b, syscall.PROT_READ|syscall.PROT_EXEC); err != nil {
+		syscall.Munmap(b)
+		return nil, err
+	}
+	return b, nil
+}
+
+func freeExecMemory(b []byte) { syscall.Munmap(b) }
+
+// callCode runs code on the memory mem.
+func callCode(code []byte, mem []uint64) {
+	jitCall(uintptr(unsafe.Pointer(&code[0])), uintptr(unsafe.Pointer(&mem[0])))
+	runtime.KeepAlive(code)
+	runtime.KeepAlive(mem)
+}
