@@ -17,7 +17,8 @@ import (
 //	ctl+8   n, the items to run
 //	ctl+16  mode (1: stop after the first non-zero result)
 //	ctl+24  set to 1 when the code returns to be polled
-//	ctl+32  the home of each slot (variables and hidden loop state), then
+//	ctl+32  the slot registers, saved while Go polls
+//	ctl+96  the home of each slot (variables and hidden loop state), then
 //	        the spill area of expressions
 //
 // Variables and the hidden state of loops are slots; the most used live in
@@ -34,7 +35,8 @@ const (
 	ctlN      = 8
 	ctlMode   = 16
 	ctlPoll   = 24
-	ctlSlots  = 32
+	ctlRegs   = 32                      // the slot registers while Go polls
+	ctlSlots  = ctlRegs + 8*maxSlotRegs // the slots' homes
 )
 
 // The registers of the pool, in the order they are handed out; RDI holds
@@ -42,8 +44,8 @@ const (
 var poolRegs = []reg{rBX, rCX, rSI, r8, r9, r10, r11, r12, r13, r14, r15}
 
 // maxSlotRegs is how many pool registers slots may take; the rest (at
-// least 4) evaluate expressions.
-const maxSlotRegs = 7
+// least 3, what an op of three operands holds) evaluate expressions.
+const maxSlotRegs = 8
 
 type loopLabels struct{ brk, cont int }
 
@@ -59,12 +61,12 @@ type amd64Gen struct {
 	ctl int32
 	a   assembler
 
-	slotReg  []int // the register of each slot, -1 for its home
+	slotReg  []int // the register of each slot (an index into poolRegs), -1 for its home
 	slotHome []int32
+	whole    []bool // the slot lives through the whole function
 	nSlots   int
 	sIt      int
 	sFuel    int
-	sRes     int
 	sEpoch   []int
 	loopSlot map[*fuse.Stmt][]int
 	weight   []float64
@@ -100,11 +102,10 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
-	for s, r := range g.slotReg {
+	for _, r := range g.slotReg {
 		if r >= 0 {
 			g.free &^= 1 << r
 		}
-		_ = s
 	}
 	g.run()
 	if err := g.a.finish(); err != nil {
@@ -123,39 +124,23 @@ func (g *amd64Gen) slots() {
 	g.nSlots = g.f.Vars
 	g.sIt = g.newSlot()
 	g.sFuel = g.newSlot()
-	g.sRes = g.newSlot()
 	for range g.f.Scratch {
 		g.sEpoch = append(g.sEpoch, g.newSlot())
 	}
 	g.weight = make([]float64, g.nSlots)
+	g.use(g.sIt, 0, 1)
 	g.weigh(g.f.Body, 0)
 	g.weight = append(g.weight, make([]float64, g.nSlots-len(g.weight))...)
 	g.slotReg = make([]int, g.nSlots)
 	g.slotHome = make([]int32, g.nSlots)
-	order := make([]int, g.nSlots)
-	for s := range order {
-		order[s] = s
+	for s := range g.slotReg {
 		g.slotReg[s] = -1
 		g.slotHome[s] = g.ctl + ctlSlots + 8*int32(s)
 	}
 	for i, s := range g.sEpoch {
 		g.slotHome[s] = int32(g.l.epochs) + 8*int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case g.weight[a] > g.weight[b]:
-			return -1
-		case g.weight[a] < g.weight[b]:
-			return 1
-		}
-		return 0
-	})
-	for i, s := range order {
-		if i == maxSlotRegs || g.weight[s] == 0 {
-			break
-		}
-		g.slotReg[s] = i
-	}
+	g.allocate()
 }
 
 func (g *amd64Gen) newSlot() int {
@@ -163,16 +148,17 @@ func (g *amd64Gen) newSlot() int {
 	return g.nSlots - 1
 }
 
-func (g *amd64Gen) use(s int, depth int) {
+// use weighs a use of slot s at loop depth depth: a read weighs 1 and a
+// write 3 (a slot written in a loop carries a value from one iteration to
+// the next, through memory unless it has a register).
+func (g *amd64Gen) use(s int, depth int, w float64) {
 	for len(g.weight) <= s {
 		g.weight = append(g.weight, 0)
 	}
-	g.weight[s] += float64(uint64(1) << (3 * min(depth, 20)))
+	g.weight[s] += w * float64(uint64(1)<<(3*min(depth, 20)))
 }
 
 func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
-	g.use(g.sIt, 0)
-	g.use(g.sRes, 0)
 	for i := range ss {
 		s := &ss[i]
 		for _, x := range []*fuse.Expr{s.X, s.Y, s.Z} {
@@ -180,32 +166,36 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 		}
 		switch s.Kind {
 		case fuse.SAssign:
-			g.use(s.Var, depth)
+			g.use(s.Var, depth, 3)
 		case fuse.SStore:
-			g.use(g.sEpoch[s.Arr], depth)
+			g.use(g.sEpoch[s.Arr], depth, 1)
 		case fuse.SFresh:
-			g.use(g.sEpoch[s.Arr], depth)
-		case fuse.SReturn:
-			g.use(g.sRes, depth)
+			g.use(g.sEpoch[s.Arr], depth, 4)
 		}
-		if s.Kind == fuse.SWhile || s.Kind == fuse.SForRange || s.Kind == fuse.SForSubsets || s.Kind == fuse.SForBits {
+		if isLoop(s) {
+			// The hidden slots and the reads and writes of them every
+			// iteration makes.
 			var hidden []int
+			var uses []float64
 			switch s.Kind {
 			case fuse.SForRange:
 				hidden = []int{g.newSlot(), g.newSlot(), g.newSlot()} // cur, cnt, step
+				uses = []float64{5, 5, 1}
 			case fuse.SForSubsets:
 				hidden = []int{g.newSlot(), g.newSlot(), g.newSlot()} // m, cur, k
+				uses = []float64{2, 5, 1}
 			case fuse.SForBits:
 				hidden = []int{g.newSlot()} // cur
+				uses = []float64{5}
 			}
 			g.loopSlot[s] = hidden
-			for _, h := range hidden {
-				g.use(h, depth+1)
+			for i, h := range hidden {
+				g.use(h, depth+1, uses[i])
 			}
 			if s.Kind != fuse.SWhile {
-				g.use(s.Var, depth+1)
+				g.use(s.Var, depth+1, 3)
 			}
-			g.use(g.sFuel, depth+1)
+			g.use(g.sFuel, depth+1, 4)
 			g.weigh(s.Body, depth+1)
 			continue
 		}
@@ -220,9 +210,9 @@ func (g *amd64Gen) weighExpr(x *fuse.Expr, depth int) {
 	}
 	switch x.Op {
 	case fuse.OpVar:
-		g.use(int(x.Imm), depth)
+		g.use(int(x.Imm), depth, 1)
 	case fuse.OpScratch:
-		g.use(g.sEpoch[x.Imm], depth)
+		g.use(g.sEpoch[x.Imm], depth, 1)
 	}
 	for _, a := range x.Args {
 		g.weighExpr(a, depth)
@@ -248,7 +238,9 @@ func (g *amd64Gen) bounds() {
 	}
 	walk(g.f.Body, func(s *fuse.Stmt) {
 		switch s.Kind {
-		case fuse.SForRange, fuse.SForSubsets:
+		case fuse.SForRange:
+			free[s.Var] = rangeBound(s) == 0
+		case fuse.SForSubsets:
 			free[s.Var] = true
 		}
 	})
@@ -265,6 +257,8 @@ func (g *amd64Gen) bounds() {
 				b = g.bound(s.X)
 			case fuse.SForBits:
 				b = 64
+			case fuse.SForRange:
+				b = rangeBound(s)
 			default:
 				return
 			}
@@ -280,6 +274,20 @@ func (g *amd64Gen) bounds() {
 		}
 		g.varBound = next
 	}
+}
+
+// rangeBound returns an exclusive bound of the values of a range loop's
+// variable when its bounds are constants, non-negative as signed words, or
+// 0.
+func rangeBound(s *fuse.Stmt) uint64 {
+	x, y, z := s.X, s.Y, s.Z
+	if x.Op != fuse.OpConst || y.Op != fuse.OpConst || z.Op != fuse.OpConst || int64(x.Imm) < 0 || int64(y.Imm) < 0 {
+		return 0
+	}
+	if int64(z.Imm) > 0 {
+		return max(y.Imm, 1)
+	}
+	return x.Imm + 1
 }
 
 // bound returns an exclusive upper bound of x's values, or 0 for none.
@@ -404,11 +412,11 @@ func (g *amd64Gen) setSlotI(s int, v uint64) {
 // slotAddI adds v to slot s.
 func (g *amd64Gen) slotAddI(s int, v int32) { g.a.aluI(aluAdd, g.slotRM(s), v) }
 
-// saveSlots stores the slots in registers at their homes; loadSlots loads
-// them back.
+// saveSlots stores the slots that live through the whole function, and
+// have registers, at their homes; loadSlots loads them back.
 func (g *amd64Gen) saveSlots() {
 	for s, r := range g.slotReg {
-		if r >= 0 {
+		if r >= 0 && g.whole[s] {
 			g.a.store(g.home(s), poolRegs[r])
 		}
 	}
@@ -416,11 +424,31 @@ func (g *amd64Gen) saveSlots() {
 
 func (g *amd64Gen) loadSlots() {
 	for s, r := range g.slotReg {
-		if r >= 0 {
+		if r >= 0 && g.whole[s] {
 			g.a.load(poolRegs[r], g.home(s))
 		}
 	}
 }
+
+// saveRegs stores every slot register while Go polls; loadRegs loads them
+// back.
+func (g *amd64Gen) saveRegs() {
+	for i := 0; i < maxSlotRegs; i++ {
+		if g.slotRegUsed(i) {
+			g.a.store(at(rDI, g.ctl+ctlRegs+8*int32(i)), poolRegs[i])
+		}
+	}
+}
+
+func (g *amd64Gen) loadRegs() {
+	for i := 0; i < maxSlotRegs; i++ {
+		if g.slotRegUsed(i) {
+			g.a.load(poolRegs[i], at(rDI, g.ctl+ctlRegs+8*int32(i)))
+		}
+	}
+}
+
+func (g *amd64Gen) slotRegUsed(i int) bool { return slices.Contains(g.slotReg, i) }
 
 // fail jumps to a stub failing check with the value in v (hasValue) or 0,
 // when condition c holds.
@@ -460,11 +488,10 @@ func (g *amd64Gen) run() {
 	for _, e := range g.sEpoch {
 		g.slotAddI(e, 1)
 	}
-	g.setSlotI(g.sRes, 0)
 	g.stmts(g.f.Body)
-	a.bind(g.retL)
+	a.movRI(rDX, 0)
+	a.bind(g.retL) // the result in RDX
 	g.getSlot(rAX, g.sIt)
-	g.getSlot(rDX, g.sRes)
 	a.store(indexed(rDI, rAX, 8, int32(g.l.out)), rDX)
 	g.slotAddI(g.sIt, 1)
 	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 0)
@@ -511,6 +538,7 @@ func (g *amd64Gen) loop(s *fuse.Stmt, pre, post func(brk int)) {
 	post(brk)
 	g.slotAddI(g.sFuel, -1)
 	a.jcc(ccNE, head)
+	g.saveRegs()
 	g.saveSlots()
 	a.leaRIP(rAX, resume)
 	a.store(at(rDI, g.ctl+ctlResume), rAX)
@@ -518,7 +546,7 @@ func (g *amd64Gen) loop(s *fuse.Stmt, pre, post func(brk int)) {
 	a.ret()
 	a.bind(resume)
 	a.storeI(at(rDI, g.ctl+ctlResume), 0)
-	g.loadSlots()
+	g.loadRegs()
 	g.setSlotI(g.sFuel, fuse.PollEvery)
 	a.jmp(head)
 	a.bind(brk)
@@ -598,7 +626,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		a.jmp(g.labels[s.Label].cont)
 	case fuse.SReturn:
 		r := g.expr(s.X)
-		g.setSlot(g.sRes, r)
+		a.movRR(rDX, r)
 		g.release(r)
 		a.jmp(g.retL)
 	case fuse.SFail:
@@ -976,7 +1004,7 @@ var cmpConds = map[fuse.Op]cond{fuse.OpEq: ccE, fuse.OpNe: ccNE, fuse.OpLt: ccB,
 func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d reg, k int32)) reg {
 	p, q := x.Args[0], x.Args[1]
 	commutative := x.Op != fuse.OpSub && x.Op < fuse.OpEq
-	if commutative && leaf(p) && !leaf(q) {
+	if commutative && (leaf(p) && !leaf(q) || p.Op == fuse.OpConst && q.Op != fuse.OpConst) {
 		p, q = q, p
 	}
 	if q.Op == fuse.OpConst && applyI != nil && int64(q.Imm) == int64(int32(q.Imm)) {

@@ -1,0 +1,260 @@
+package native
+
+import (
+	"slices"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
+
+// Register allocation for the amd64 engine: linear scan over the live
+// intervals of slots in the order the code is emitted. A slot's interval
+// runs from its first to its last occurrence, stretched over every loop it
+// occurs in (a value may cross the back edge); slots that live through
+// the whole function (the item counter, the fuel, the epochs,
+// and variables that may be read before they are assigned, whose stale
+// value must survive) take the whole function. Where more intervals are
+// live than there are registers, the lightest goes to its home in memory.
+
+type interval struct{ start, end int }
+
+// liveness numbers occurrences: a read at statement p is at 2p, a write at
+// 2p+1, so a slot whose last read is at a statement may hand its register
+// to one written there.
+type liveness struct {
+	g     *amd64Gen
+	pos   int
+	iv    []interval
+	loops []interval
+	// inLoops[s] lists the loops (indices into loops) s occurs in.
+	inLoops [][]int
+	open    []int // the loops around the current statement
+}
+
+func (lv *liveness) at(s, p int) {
+	if lv.iv[s].start < 0 || p < lv.iv[s].start {
+		lv.iv[s].start = p
+	}
+	lv.iv[s].end = max(lv.iv[s].end, p)
+	for _, l := range lv.open {
+		if !slices.Contains(lv.inLoops[s], l) {
+			lv.inLoops[s] = append(lv.inLoops[s], l)
+		}
+	}
+}
+
+func (lv *liveness) expr(x *fuse.Expr) {
+	if x == nil {
+		return
+	}
+	switch x.Op {
+	case fuse.OpVar:
+		lv.at(int(x.Imm), 2*lv.pos)
+	case fuse.OpScratch:
+		lv.at(lv.g.sEpoch[x.Imm], 2*lv.pos)
+	}
+	for _, a := range x.Args {
+		lv.expr(a)
+	}
+}
+
+func (lv *liveness) stmts(ss []fuse.Stmt) {
+	for i := range ss {
+		s := &ss[i]
+		lv.pos++
+		if isLoop(s) {
+			lv.expr(s.X)
+			lv.expr(s.Y)
+			lv.expr(s.Z)
+			lv.pos++
+			l := len(lv.loops)
+			lv.loops = append(lv.loops, interval{2 * lv.pos, 0})
+			lv.open = append(lv.open, l)
+			for _, h := range lv.g.loopSlot[s] {
+				lv.at(h, 2*lv.pos+1)
+			}
+			if s.Kind != fuse.SWhile {
+				lv.at(s.Var, 2*lv.pos+1)
+			}
+			lv.expr(s.X) // a while's condition runs every iteration
+			lv.stmts(s.Body)
+			lv.pos++
+			lv.at(lv.g.sFuel, 2*lv.pos)
+			lv.loops[l].end = 2*lv.pos + 1
+			lv.open = lv.open[:len(lv.open)-1]
+			continue
+		}
+		lv.expr(s.X)
+		lv.expr(s.Y)
+		lv.expr(s.Z)
+		switch s.Kind {
+		case fuse.SAssign:
+			lv.at(s.Var, 2*lv.pos+1)
+		case fuse.SStore, fuse.SFresh:
+			lv.at(lv.g.sEpoch[s.Arr], 2*lv.pos)
+		}
+		lv.stmts(s.Body)
+		lv.stmts(s.Else)
+	}
+}
+
+// definite finds the variables some read may reach before any assignment
+// in the item (the compiler checks names lexically, so an assignment in
+// one branch of an if makes a later read legal).
+func definite(f *fuse.Func) (maybeUnset []bool) {
+	maybeUnset = make([]bool, f.Vars)
+	type set = []bool
+	all := func() set { // unreachable code: every variable is "set"
+		s := make(set, f.Vars)
+		for i := range s {
+			s[i] = true
+		}
+		return s
+	}
+	meet := func(a, b set) set {
+		c := make(set, len(a))
+		for i := range a {
+			c[i] = a[i] && b[i]
+		}
+		return c
+	}
+	var reads func(x *fuse.Expr, in set)
+	reads = func(x *fuse.Expr, in set) {
+		if x == nil {
+			return
+		}
+		if x.Op == fuse.OpVar && !in[x.Imm] {
+			maybeUnset[x.Imm] = true
+		}
+		for _, a := range x.Args {
+			reads(a, in)
+		}
+	}
+	exits := map[int]set{} // the sets at the breaks of each block
+	var stmts func(ss []fuse.Stmt, in set) set
+	stmts = func(ss []fuse.Stmt, in set) set {
+		cur := slices.Clone(in)
+		for i := range ss {
+			s := &ss[i]
+			switch s.Kind {
+			case fuse.SAssign:
+				reads(s.X, cur)
+				cur[s.Var] = true
+			case fuse.SStore, fuse.SReturn, fuse.SFail:
+				reads(s.X, cur)
+				reads(s.Y, cur)
+				if s.Kind != fuse.SStore {
+					cur = all()
+				}
+			case fuse.SIf:
+				reads(s.X, cur)
+				cur = meet(stmts(s.Body, cur), stmts(s.Else, cur))
+			case fuse.SWhile, fuse.SForRange, fuse.SForSubsets, fuse.SForBits:
+				reads(s.X, cur)
+				reads(s.Y, cur)
+				reads(s.Z, cur)
+				body := slices.Clone(cur)
+				if s.Kind != fuse.SWhile {
+					body[s.Var] = true
+				}
+				stmts(s.Body, body)
+				// after the loop: what held before it (the body may not run)
+			case fuse.SBlock:
+				exits[s.Label] = all()
+				end := stmts(s.Body, cur)
+				cur = meet(end, exits[s.Label])
+			case fuse.SBreak:
+				if e, ok := exits[s.Label]; ok {
+					exits[s.Label] = meet(e, cur)
+				}
+				cur = all()
+			case fuse.SContinue:
+				cur = all()
+			}
+		}
+		return cur
+	}
+	in := make(set, f.Vars)
+	for p := 0; p < f.Params; p++ {
+		in[p] = true
+	}
+	stmts(f.Body, in)
+	return maybeUnset
+}
+
+// allocate gives registers (indices into poolRegs, below maxSlotRegs) to
+// slots by linear scan, and reports which slots live through the whole
+// function.
+func (g *amd64Gen) allocate() {
+	lv := &liveness{g: g, iv: make([]interval, g.nSlots), inLoops: make([][]int, g.nSlots)}
+	for s := range lv.iv {
+		lv.iv[s] = interval{-1, -1}
+	}
+	for p := 0; p < g.f.Params; p++ {
+		lv.at(p, 1)
+	}
+	lv.stmts(g.f.Body)
+	end := 2*lv.pos + 2
+	for s := range lv.iv {
+		for _, l := range lv.inLoops[s] {
+			lv.iv[s].start = min(lv.iv[s].start, lv.loops[l].start)
+			lv.iv[s].end = max(lv.iv[s].end, lv.loops[l].end)
+		}
+	}
+	g.whole = make([]bool, g.nSlots)
+	for _, s := range append([]int{g.sIt, g.sFuel}, g.sEpoch...) {
+		g.whole[s] = true
+	}
+	for v, unset := range definite(g.f) {
+		if unset {
+			g.whole[v] = true
+		}
+	}
+	order := []int{}
+	for s := range lv.iv {
+		if g.whole[s] {
+			lv.iv[s] = interval{0, end}
+		}
+		if lv.iv[s].start >= 0 && g.weight[s] > 0 {
+			order = append(order, s)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return lv.iv[a].start - lv.iv[b].start })
+	var active []int // slots holding registers
+	freeRegs := make([]bool, maxSlotRegs)
+	for i := range freeRegs {
+		freeRegs[i] = true
+	}
+	for _, s := range order {
+		live := active[:0]
+		for _, t := range active {
+			if lv.iv[t].end < lv.iv[s].start {
+				freeRegs[g.slotReg[t]] = true
+			} else {
+				live = append(live, t)
+			}
+		}
+		active = live
+		if r := slices.Index(freeRegs, true); r >= 0 {
+			freeRegs[r] = false
+			g.slotReg[s] = r
+			active = append(active, s)
+			continue
+		}
+		// Spill the lightest of the live slots and s.
+		light := s
+		for _, t := range active {
+			if g.weight[t] < g.weight[light] {
+				light = t
+			}
+		}
+		if light != s {
+			g.slotReg[s] = g.slotReg[light]
+			g.slotReg[light] = -1
+			active[slices.Index(active, light)] = s
+		}
+	}
+}
+
+func isLoop(s *fuse.Stmt) bool {
+	return s.Kind == fuse.SWhile || s.Kind == fuse.SForRange || s.Kind == fuse.SForSubsets || s.Kind == fuse.SForBits
+}
