@@ -47,7 +47,15 @@ func execMemory(code []byte) ([]byte, error) {
 
 func freeExecMemory(b []byte) { syscall.Munmap(b) }
 
-// callCode runs code on the memory mem.
+// callCode runs code on the memory mem. It is not inlined so that its
+// prologue, which checks the stack, is a point where the Go scheduler can
+// preempt the goroutine every time the code comes back to be polled:
+// neither the trampoline nor a poll function (a leaf, so without a
+// prologue) is one, and the code itself cannot be preempted, so without it
+// a worker looping forever would keep its thread from every other
+// goroutine (the one that watches the context above all) for seconds.
+//
+//go:noinline
 func callCode(code []byte, mem []uint64) {
 	jitCall(uintptr(unsafe.Pointer(&code[0])), uintptr(unsafe.Pointer(&mem[0])))
 	runtime.KeepAlive(code)
