@@ -561,20 +561,26 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		g.release(r)
 	case fuse.SStore:
 		sc := g.f.Scratch[s.Arr]
-		i := g.index(s.X, uint64(sc.Len), s.Check)
+		i, owned := g.indexOperand(s.X, uint64(sc.Len), s.Check)
 		held := []reg{i}
+		if !owned {
+			held = nil
+		}
 		v := g.evalWith(s.Y, held)
-		i = held[0]
-		a.shiftI(shShl, i, 4)
-		off := int32(g.l.scratch[s.Arr])
-		a.store(indexed(rDI, i, 1, off), v)
+		if owned {
+			i = held[0]
+		}
+		vals, epochs := g.scratchAt(s.Arr)
+		a.store(indexed(rDI, i, 8, vals), v)
 		e := g.slotRM(g.sEpoch[s.Arr])
 		if e.isMem {
 			a.load(rAX, e.m)
 			e = R(rAX)
 		}
-		a.store(indexed(rDI, i, 1, off+8), e.r)
-		g.release(i)
+		a.store(indexed(rDI, i, 8, epochs), e.r)
+		if owned {
+			g.release(i)
+		}
 		g.release(v)
 	case fuse.SFresh:
 		g.slotAddI(g.sEpoch[s.Arr], 1)
@@ -958,6 +964,28 @@ func (g *amd64Gen) index(x *fuse.Expr, n uint64, check int) reg {
 	return r
 }
 
+// indexOperand is index, except that a variable in a register that needs
+// no check is its own index: owned is false then, and the register is the
+// variable's, not to be changed or given back.
+func (g *amd64Gen) indexOperand(x *fuse.Expr, n uint64, check int) (r reg, owned bool) {
+	if x.Op == fuse.OpVar {
+		if s := int(x.Imm); g.slotReg[s] >= 0 {
+			if b := g.bound(x); b != 0 && b <= n {
+				return poolRegs[g.slotReg[s]], false
+			}
+		}
+	}
+	return g.index(x, n, check), true
+}
+
+// scratchAt returns where scratch array arr's values and epochs start: the
+// amd64 engine keeps them as two arrays in the array's 16 bytes an element
+// of the layout, so that an element is addressed with a scale of 8.
+func (g *amd64Gen) scratchAt(arr int) (vals, epochs int32) {
+	at := int32(g.l.scratch[arr])
+	return at, at + 8*int32(g.f.Scratch[arr].Len)
+}
+
 // resolve turns the index in r into one in range of the length (RDX where
 // inRDX, else the constant k): r + (r < 0 ? length : 0), which must be
 // below length.
@@ -1032,7 +1060,13 @@ func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
 	a := &g.a
 	if c, ok := cmpConds[x.Op]; ok {
 		var d reg
-		d = g.binary(x, func(d reg, o rm) { a.alu(aluCmp, d, o) }, func(d reg, k int32) { a.aluI(aluCmp, R(d), k) })
+		d = g.binary(x, func(d reg, o rm) { a.alu(aluCmp, d, o) }, func(d reg, k int32) {
+			if k == 0 {
+				a.test(d, d)
+			} else {
+				a.aluI(aluCmp, R(d), k)
+			}
+		})
 		g.release(d)
 		if !when {
 			c = c.not()
@@ -1083,9 +1117,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		return r
 	case fuse.OpLoad:
 		t := int(x.Imm)
-		i := g.index(x.Args[0], uint64(len(g.f.Tables[t].Rows[0])), x.Check)
-		a.load(i, indexed(rDI, i, 8, int32(g.l.tables[t])))
-		return i
+		i, owned := g.indexOperand(x.Args[0], uint64(len(g.f.Tables[t].Rows[0])), x.Check)
+		d := i
+		if !owned {
+			d = g.alloc()
+		}
+		a.load(d, indexed(rDI, i, 8, int32(g.l.tables[t])))
+		return d
 	case fuse.OpLoad2, fuse.OpRowLen:
 		t := int(x.Imm)
 		off := int32(g.l.tables[t])
@@ -1106,15 +1144,18 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		return i
 	case fuse.OpScratch:
 		arr := int(x.Imm)
-		i := g.index(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
-		off := int32(g.l.scratch[arr])
-		a.shiftI(shShl, i, 4)
+		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
+		vals, epochs := g.scratchAt(arr)
 		a.movRI(rDX, g.f.Scratch[arr].Init)
-		a.load(rAX, indexed(rDI, i, 1, off+8))
-		a.load(i, indexed(rDI, i, 1, off))
+		a.load(rAX, indexed(rDI, i, 8, epochs))
+		d := i
+		if !owned {
+			d = g.alloc()
+		}
+		a.load(d, indexed(rDI, i, 8, vals))
 		a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
-		a.cmov(ccNE, i, rDX)
-		return i
+		a.cmov(ccNE, d, rDX)
+		return d
 	case fuse.OpAndThen, fuse.OpOrElse:
 		r := g.expr(x.Args[0])
 		end := a.newLabel()
