@@ -14,6 +14,7 @@ require (
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/tliron/glsp v0.2.2
 	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+	golang.org/x/arch v0.32.0
 	golang.org/x/sys v0.46.0
 	golang.org/x/term v0.44.0
 	gopkg.in/yaml.v3 v3.0.1

@@ -201,3 +201,91 @@ func TestSameFunctionTwice(t *testing.T) {
 	}
 	p2.Close()
 }
+
+// TestLoopsResumeAfterPolls: loops of many times fuse.PollEvery iterations
+// (nested, with scratch state and every loop kind) come back to Go to be
+// polled and resume where they were, on every engine.
+func TestLoopsResumeAfterPolls(t *testing.T) {
+	src := `
+def f(x, y):
+    seen = [0] * 64
+    n = 0
+    for i in range(x):
+        for b in bits(i | y):
+            seen[b] += 1
+        j = 0
+        while j < 3:
+            n += j * i
+            j += 1
+    for s in subsets(0xfffff):
+        n ^= s
+    return n + seen[3] * 7 + seen[17]
+`
+	s, err := fusescript.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := [][]uint64{{300000, 0x20008}, {1, 0}, {70000, 0}}
+	st := f.NewState(nil)
+	for _, e := range engines(t) {
+		p, err := native.CompileWith(f, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		polls := 0
+		w, err := p.NewWorker(func() bool { polls++; return false })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := runAll(t, w, 2, inputs)
+		for i, in := range inputs {
+			want, werr := st.Eval(in)
+			if errs[i] != nil || werr != nil || got[i] != want {
+				t.Errorf("%v: f%v = %#x, %v; Eval gives %#x, %v", e, in, got[i], errs[i], want, werr)
+			}
+		}
+		if polls < 10 {
+			t.Errorf("%v: %d polls; want one every %d iterations", e, polls, fuse.PollEvery)
+		}
+		w.Close()
+		p.Close()
+	}
+}
+
+// TestStopThenRunAgain: a poll that says stop ends Run with fuse.ErrStopped
+// inside an endless loop; the worker then runs other items from scratch.
+func TestStopThenRunAgain(t *testing.T) {
+	s, err := fusescript.Load("def f(x):\n    n = 0\n    while n < x:\n        n += 1\n    return n\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range engines(t) {
+		p, err := native.CompileWith(f, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		polls := 0
+		w, err := p.NewWorker(func() bool { polls++; return polls == 3 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Params(0)[0], w.Params(0)[1] = 5, ^uint64(0)
+		if done, _, err := w.Run(2, false); !errors.Is(err, fuse.ErrStopped) || done != 1 {
+			t.Errorf("%v: the endless item: done %d, %v; want 1, stopped", e, done, err)
+		}
+		w.Params(0)[0], w.Params(0)[1] = 7, 100000
+		if done, res, err := w.Run(2, false); err != nil || done != 2 || res[0] != 7 || res[1] != 100000 {
+			t.Errorf("%v: after the stop: %v, %v, %v; want 2, [7 100000], nil", e, done, res, err)
+		}
+		w.Close()
+		p.Close()
+	}
+}
