@@ -544,7 +544,7 @@ func cOp(op Op, imm uint64, a []string) string {
 	case OpAbs:
 		return fmt.Sprintf("fuse_abs(%s)", arg(0))
 	}
-	panic("fuse: no C for " + opName(op))
+	panic("fuse: no C for " + op.String())
 }
 
 // funcKernel is the CUDA kernel around fused_func: the grid-stride loop of
