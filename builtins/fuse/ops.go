@@ -191,14 +191,14 @@ func cExpr(op Op, imm uint64, args ...string) string {
 		"$i", fmt.Sprint(imm), "$x", fmt.Sprintf("%#xULL", imm), "$s", fmt.Sprint(64-imm)).Replace(d.c)
 }
 
-// checkDef declares one check kind: its name, its meaning and its C
-// spelling, which ItemFunc and FuncC share.
+// checkDef declares one check kind: its name and its C spelling, which
+// ItemFunc and FuncC share; checkOK, beside it, is its meaning in Go (a
+// switch, which the block executor's check loop inlines).
 type checkDef struct {
 	name string
-	// ok says whether the check passes for operands a, b and Imm.
-	ok func(a, b, imm uint64) bool
-	// c is C that is true when the check fails: $a and $b stand for the
-	// operands (names, which it may read several times) and $i for Imm.
+	// c is C that is true when the check fails (checkOK is false): $a and
+	// $b stand for the operands (names, which it may read several times)
+	// and $i for Imm.
 	c string
 	// twoOperands: the check reads B as well as A.
 	twoOperands bool
@@ -210,12 +210,10 @@ type checkDef struct {
 // checkDefs declares the check kinds of checkOK (CheckIndex, which a Func's
 // loads and stores make, is lowered by each back end with the index).
 var checkDefs = [...]checkDef{
-	CheckNonZero: {name: "nonzero", ofOps: true, ok: func(a, b, k uint64) bool { return a != 0 }, c: "$a == 0"},
-	CheckFits:    {name: "fits", ofOps: true, ok: func(a, b, k uint64) bool { return k >= 64 || a>>k == 0 }, c: "($a >> $i) != 0"},
-	CheckDelta: {name: "delta", twoOperands: true, ofOps: true, ok: func(a, b, k uint64) bool {
-		return b <= 63 && a<<b>>b == a && (b == 0 || a<<b&a == 0)
-	}, c: "$b > 63 || ($a << $b >> $b) != $a || ($b != 0 && (($a << $b) & $a) != 0)"},
-	CheckReturned: {name: "returned", ok: func(a, b, k uint64) bool { return a != 0 }, c: "$a == 0"},
+	CheckNonZero:  {name: "nonzero", ofOps: true, c: "$a == 0"},
+	CheckFits:     {name: "fits", ofOps: true, c: "($a >> $i) != 0"},
+	CheckDelta:    {name: "delta", twoOperands: true, ofOps: true, c: "$b > 63 || ($a << $b >> $b) != $a || ($b != 0 && (($a << $b) & $a) != 0)"},
+	CheckReturned: {name: "returned", c: "$a == 0"},
 }
 
 // numChecks is the number of the check kinds of checkDefs.
@@ -224,10 +222,16 @@ const numChecks = CheckKind(len(checkDefs))
 // twoOperands reports whether a check of kind k reads its B operand.
 func (k CheckKind) twoOperands() bool { return k < numChecks && checkDefs[k].twoOperands }
 
-// checkOK reports whether a check passes for operand values a, b.
+// checkOK reports whether a check of kind passes for operand values a, b
+// and Imm imm: the meaning of each check kind of checkDefs.
 func checkOK(kind CheckKind, a, b, imm uint64) bool {
-	if kind < numChecks {
-		return checkDefs[kind].ok(a, b, imm)
+	switch kind {
+	case CheckNonZero, CheckReturned:
+		return a != 0
+	case CheckFits:
+		return imm >= 64 || a>>imm == 0
+	case CheckDelta:
+		return b <= 63 && a<<b>>b == a && (b == 0 || a<<b&a == 0)
 	}
 	return false
 }
