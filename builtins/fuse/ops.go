@@ -21,7 +21,8 @@ import (
 // one of its own: a vectorised loop in the block executor (exec.go; without
 // one the op runs through Eval1 lane by lane), the compiler's translation
 // (package compile) and the machine code of package native. TestOpTable
-// fails when an entry lacks a part or a back end disagrees with it.
+// fails when an entry lacks a part, TestOpTableExecutor and TestOpTableC
+// when the block executor or a C generator disagrees with it.
 type opDef struct {
 	name  string
 	arity int    // value operands: A, B, C (Program) or Args (Func)
@@ -40,8 +41,8 @@ type opDef struct {
 	// operands, each used at most once (FuncC passes expressions), $i for
 	// Imm in decimal, $x for Imm as a C constant and $s for 64 - Imm. It
 	// may call the helpers of cgen.go and the FUSE_ macros each target's
-	// prelude defines. Empty where eval is nil, except for parameters and
-	// constants.
+	// prelude defines. Empty where eval is nil, except for parameters
+	// (p0, p1, p2 in ItemFunc).
 	c string
 }
 
