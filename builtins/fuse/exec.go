@@ -435,24 +435,30 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			for i := range d {
 				d[i] = a[i] ^ a[i]>>1
 			}
-		default: // rare ops: the scalar definition (opDefs)
-			f, k := x.op.def().eval, x.imm
-			for i := range d {
-				var av, bv, cv uint64
-				if a != nil {
-					av = a[i]
-				}
-				if b != nil {
-					bv = b[i]
-				}
-				if c != nil {
-					cv = c[i]
-				}
-				d[i] = f(av, bv, cv, k)
-			}
+		default: // rare ops: the scalar definition
+			runScalar(d, a, b, c, x)
 		}
 	}
 	return m.regs[result][:n], lane, check
+}
+
+// runScalar runs x, an op without a loop of its own above, lane by lane
+// through its meaning in opDefs (a, b, c nil beyond the op's arity).
+func runScalar(d, a, b, c *[Block]uint64, x *xinstr) {
+	f, k := opDefs[x.op].eval, x.imm
+	for i := range d {
+		var av, bv, cv uint64
+		if a != nil {
+			av = a[i]
+		}
+		if b != nil {
+			bv = b[i]
+		}
+		if c != nil {
+			cv = c[i]
+		}
+		d[i] = f(av, bv, cv, k)
+	}
 }
 
 // countTail is set when the program ends by comparing a value with a
