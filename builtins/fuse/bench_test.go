@@ -47,3 +47,21 @@ func BenchmarkMap3(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCountChecked: one op is one item of
+// fuse(lambda s: gray_inverse(s) % (s | 1) != 0).count(range(N)) on one
+// core: an op the executor runs through its scalar definition
+// (gray_inverse) and a check (the divisor is not 0) on every block.
+func BenchmarkCountChecked(b *testing.B) {
+	bl := NewBuilder(1)
+	s := bl.Param(0)
+	d := bl.Op2(OpOr, s, bl.Const(1), 0)
+	bl.Check(Check{Kind: CheckNonZero, A: d, Mask: NoMask, Msg: "%: x % 0"})
+	m := bl.Op2(OpMod, bl.Op1(OpGrayInv, s, 0), d, 0)
+	c := Compile(bl.Finish(bl.Op2(OpNe, m, bl.Const(0), 0)))
+	b.ResetTimer()
+	res, err := c.Run(context.Background(), []Space{Range{Step: 1, N: uint64(b.N)}}, Count, Options{Workers: 1})
+	if err != nil || res.Count > uint64(b.N) {
+		b.Fatal(err)
+	}
+}

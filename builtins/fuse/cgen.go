@@ -30,7 +30,8 @@ const preludeCUDA = `typedef unsigned long long u64;
 `
 
 // helpers are the builtins as small C functions on u64, shared by both
-// targets; each matches Eval1.
+// targets and both generators (the C spellings of opDefs call them); each
+// matches Eval1.
 const helpers = `FUSE_FN u64 fuse_shl(u64 a, u64 b) { return b >= 64 ? 0 : a << b; }
 FUSE_FN u64 fuse_shr(u64 a, u64 b) { return b >= 64 ? 0 : a >> b; }
 FUSE_FN u64 fuse_div(u64 a, u64 b) { return b ? a / b : 0; }
@@ -69,6 +70,12 @@ FUSE_FN u64 fuse_delta_swap(u64 x, u64 m, u64 d) {
 	u64 t = (x ^ x >> d) & m;
 	return x ^ t ^ t << d;
 }
+FUSE_FN u64 fuse_lsb(u64 a) { return a & (0 - a); }
+FUSE_FN u64 fuse_xshr(u64 a, u64 k) { return a ^ fuse_shr(a, k); }
+FUSE_FN u64 fuse_xshl(u64 a, u64 k) { return a ^ fuse_shl(a, k); }
+FUSE_FN u64 fuse_min(u64 a, u64 b) { return a < b ? a : b; }
+FUSE_FN u64 fuse_max(u64 a, u64 b) { return a > b ? a : b; }
+FUSE_FN u64 fuse_abs(u64 a) { return (long long)a < 0 ? 0 - a : a; }
 FUSE_FN u64 fuse_gray_inv(u64 a) {
 	a ^= a >> 1; a ^= a >> 2; a ^= a >> 4; a ^= a >> 8; a ^= a >> 16; a ^= a >> 32;
 	return a;
@@ -96,14 +103,9 @@ func ItemFunc(p *Program, t Target) string {
 	checks := func(upto int) {
 		for ; ci < len(p.Checks) && p.Checks[ci].At <= upto; ci++ {
 			c := p.Checks[ci]
-			var bad string
-			switch c.Kind {
-			case CheckNonZero, CheckReturned:
-				bad = v(c.A) + " == 0"
-			case CheckFits:
-				bad = fmt.Sprintf("(%s >> %d) != 0", v(c.A), c.Imm)
-			case CheckDelta:
-				bad = fmt.Sprintf("%[2]s > 63 || (%[1]s << %[2]s >> %[2]s) != %[1]s || (%[2]s != 0 && ((%[1]s << %[2]s) & %[1]s) != 0)", v(c.A), v(c.B))
+			bad := cCheckFails(c.Kind, v(c.A), v(c.B), c.Imm)
+			if bad == "" {
+				continue
 			}
 			if c.Mask >= 0 {
 				bad = fmt.Sprintf("%s != 0 && (%s)", v(c.Mask), bad)
@@ -113,86 +115,8 @@ func ItemFunc(p *Program, t Target) string {
 	}
 	for i, in := range p.Instrs {
 		checks(i)
-		a, x, c := v(in.A), v(in.B), v(in.C)
-		var e string
-		switch in.Op {
-		case OpParam:
-			e = fmt.Sprintf("p%d", in.Imm)
-		case OpConst:
-			e = fmt.Sprintf("%#xULL", in.Imm)
-		case OpAdd:
-			e = a + " + " + x
-		case OpSub:
-			e = a + " - " + x
-		case OpMul:
-			e = a + " * " + x
-		case OpDiv:
-			e = fmt.Sprintf("fuse_div(%s, %s)", a, x)
-		case OpMod:
-			e = fmt.Sprintf("fuse_mod(%s, %s)", a, x)
-		case OpAnd:
-			e = a + " & " + x
-		case OpOr:
-			e = a + " | " + x
-		case OpXor:
-			e = a + " ^ " + x
-		case OpShl:
-			e = fmt.Sprintf("fuse_shl(%s, %s)", a, x)
-		case OpShr:
-			e = fmt.Sprintf("fuse_shr(%s, %s)", a, x)
-		case OpNot:
-			e = "~" + a
-		case OpNeg:
-			e = "0 - " + a
-		case OpEq:
-			e = fmt.Sprintf("(u64)(%s == %s)", a, x)
-		case OpNe:
-			e = fmt.Sprintf("(u64)(%s != %s)", a, x)
-		case OpLt:
-			e = fmt.Sprintf("(u64)(%s < %s)", a, x)
-		case OpLe:
-			e = fmt.Sprintf("(u64)(%s <= %s)", a, x)
-		case OpGt:
-			e = fmt.Sprintf("(u64)(%s > %s)", a, x)
-		case OpGe:
-			e = fmt.Sprintf("(u64)(%s >= %s)", a, x)
-		case OpLNot:
-			e = fmt.Sprintf("(u64)(%s == 0)", a)
-		case OpBool:
-			e = fmt.Sprintf("(u64)(%s != 0)", a)
-		case OpSelect:
-			e = fmt.Sprintf("%s ? %s : %s", a, x, c)
-		case OpPopcount:
-			e = fmt.Sprintf("FUSE_POPC(%s)", a)
-		case OpBsf:
-			e = fmt.Sprintf("FUSE_CTZ(%s)", a)
-		case OpBsr:
-			e = fmt.Sprintf("63ULL - FUSE_CLZ(%s)", a)
-		case OpLsb:
-			e = fmt.Sprintf("%s & (0 - %s)", a, a)
-		case OpRotl:
-			e = fmt.Sprintf("fuse_rot(%s, %s, %d)", a, x, in.Imm)
-		case OpRotr:
-			e = fmt.Sprintf("fuse_rot(%s, 0 - %s, %d)", a, x, in.Imm)
-		case OpReverse:
-			e = fmt.Sprintf("fuse_rev64(%s) >> %d", a, 64-in.Imm)
-		case OpSwapBytes:
-			e = fmt.Sprintf("fuse_bswap64(%s) >> %d", a, 64-in.Imm)
-		case OpPdep:
-			e = fmt.Sprintf("fuse_pdep(%s, %s)", a, x)
-		case OpPext:
-			e = fmt.Sprintf("fuse_pext(%s, %s)", a, x)
-		case OpDeltaSwap:
-			e = fmt.Sprintf("fuse_delta_swap(%s, %s, %s)", a, x, c)
-		case OpParity:
-			e = fmt.Sprintf("FUSE_POPC(%s) & 1", a)
-		case OpGray:
-			e = fmt.Sprintf("%s ^ %s >> 1", a, a)
-		case OpGrayInv:
-			e = fmt.Sprintf("fuse_gray_inv(%s)", a)
-		default:
-			panic("fuse: no C for " + in.Op.String())
-		}
+		args := []string{v(in.A), v(in.B), v(in.C)}[:in.Op.arity()]
+		e := cExpr(in.Op, in.Imm, args...)
 		fmt.Fprintf(&b, "\tu64 v%d = %s;\n", i, e)
 	}
 	checks(len(p.Instrs))

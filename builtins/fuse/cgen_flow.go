@@ -47,12 +47,6 @@ func CTableWords(f *Func) []uint64 {
 
 // flowHelpers are the C helpers of FuncC beside those of ItemFunc.
 const flowHelpers = `#define FUSE_POLL_EVERY %dULL
-FUSE_FN u64 fuse_min(u64 a, u64 b) { return a < b ? a : b; }
-FUSE_FN u64 fuse_max(u64 a, u64 b) { return a > b ? a : b; }
-FUSE_FN u64 fuse_abs(u64 a) { return (long long)a < 0 ? 0 - a : a; }
-FUSE_FN u64 fuse_lsb(u64 a) { return a & (0 - a); }
-FUSE_FN u64 fuse_xshr(u64 a, u64 k) { return a ^ fuse_shr(a, k); }
-FUSE_FN u64 fuse_xshl(u64 a, u64 k) { return a ^ fuse_shl(a, k); }
 /* fuse_index resolves index i of n elements as Starlark does (negative from
    the end); ~0 when out of range. */
 FUSE_FN u64 fuse_index(u64 i, u64 n) {
@@ -419,24 +413,13 @@ func (g *flowGen) expr(e *Expr) string {
 	}
 	if checked {
 		c := &g.f.Checks[e.Check]
-		switch c.Kind {
-		case CheckNonZero:
-			v := args[0]
-			if e.Op == OpDiv || e.Op == OpMod {
-				v = args[1]
+		if x, y, v, ok := guarded(e.Op, c.Kind, args); ok {
+			if bad := cCheckFails(c.Kind, x, y, c.Imm); bad != "" {
+				g.line("if (%s) %s", bad, g.fail(e.Check, v))
 			}
-			g.line("if (%s == 0) %s", v, g.fail(e.Check, "0"))
-		case CheckFits:
-			if c.Imm < 64 {
-				g.line("if ((%s >> %d) != 0) %s", args[0], c.Imm, g.fail(e.Check, args[0]))
-			}
-		case CheckDelta:
-			m, d := args[1], args[2]
-			g.line("if (!(%[2]s <= 63 && (%[1]s << %[2]s >> %[2]s) == %[1]s && (%[2]s == 0 || ((%[1]s << %[2]s) & %[1]s) == 0))) %[3]s",
-				m, d, g.fail(e.Check, d))
 		}
 	}
-	return "(" + cOp(e.Op, e.Imm, args) + ")"
+	return "(" + cExpr(e.Op, e.Imm, args...) + ")"
 }
 
 // sub emits, indented, the statements of the lazy operand x and assigns it to r.
@@ -459,92 +442,6 @@ func (g *flowGen) row(e *Expr) (off, n string) {
 		return fmt.Sprint(g.tabData[e.Imm]), fmt.Sprintf("%dULL", len(t.Rows[0]))
 	}
 	return fmt.Sprintf("tab[%d + 2 * %s]", g.tabRows[e.Imm], j), fmt.Sprintf("tab[%d + 2 * %s]", g.tabRows[e.Imm]+1, j)
-}
-
-// cOp returns C computing op on the operands (C expressions, each used
-// once), exactly as Eval1.
-func cOp(op Op, imm uint64, a []string) string {
-	arg := func(i int) string { return a[i] }
-	switch op {
-	case OpAdd:
-		return arg(0) + " + " + arg(1)
-	case OpSub:
-		return arg(0) + " - " + arg(1)
-	case OpMul:
-		return arg(0) + " * " + arg(1)
-	case OpDiv:
-		return fmt.Sprintf("fuse_div(%s, %s)", arg(0), arg(1))
-	case OpMod:
-		return fmt.Sprintf("fuse_mod(%s, %s)", arg(0), arg(1))
-	case OpAnd:
-		return arg(0) + " & " + arg(1)
-	case OpOr:
-		return arg(0) + " | " + arg(1)
-	case OpXor:
-		return arg(0) + " ^ " + arg(1)
-	case OpShl:
-		return fmt.Sprintf("fuse_shl(%s, %s)", arg(0), arg(1))
-	case OpShr:
-		return fmt.Sprintf("fuse_shr(%s, %s)", arg(0), arg(1))
-	case OpNot:
-		return "~" + arg(0)
-	case OpNeg:
-		return "0 - " + arg(0)
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-		cmp := map[Op]string{OpEq: "==", OpNe: "!=", OpLt: "<", OpLe: "<=", OpGt: ">", OpGe: ">="}[op]
-		return fmt.Sprintf("(u64)(%s %s %s)", arg(0), cmp, arg(1))
-	case OpLNot:
-		return fmt.Sprintf("(u64)(%s == 0)", arg(0))
-	case OpBool:
-		return fmt.Sprintf("(u64)(%s != 0)", arg(0))
-	case OpSelect:
-		return fmt.Sprintf("%s ? %s : %s", arg(0), arg(1), arg(2))
-	case OpPopcount:
-		return fmt.Sprintf("FUSE_POPC(%s)", arg(0))
-	case opPopAndK:
-		return fmt.Sprintf("FUSE_POPC(%s & %#xULL)", arg(0), imm)
-	case opXorShrK:
-		return fmt.Sprintf("fuse_xshr(%s, %d)", arg(0), imm)
-	case opXorShlK:
-		return fmt.Sprintf("fuse_xshl(%s, %d)", arg(0), imm)
-	case opXorShrMul:
-		return fmt.Sprintf("fuse_xshr(%s, %d) * %s", arg(0), imm, arg(1))
-	case opXorShlMul:
-		return fmt.Sprintf("fuse_xshl(%s, %d) * %s", arg(0), imm, arg(1))
-	case OpBsf:
-		return fmt.Sprintf("FUSE_CTZ(%s)", arg(0))
-	case OpBsr:
-		return fmt.Sprintf("63ULL - FUSE_CLZ(%s)", arg(0))
-	case OpLsb:
-		return fmt.Sprintf("fuse_lsb(%s)", arg(0))
-	case OpRotl:
-		return fmt.Sprintf("fuse_rot(%s, %s, %d)", arg(0), arg(1), imm)
-	case OpRotr:
-		return fmt.Sprintf("fuse_rot(%s, 0 - %s, %d)", arg(0), arg(1), imm)
-	case OpReverse:
-		return fmt.Sprintf("fuse_shr(fuse_rev64(%s), %d)", arg(0), 64-imm)
-	case OpSwapBytes:
-		return fmt.Sprintf("fuse_shr(fuse_bswap64(%s), %d)", arg(0), 64-imm)
-	case OpPdep:
-		return fmt.Sprintf("fuse_pdep(%s, %s)", arg(0), arg(1))
-	case OpPext:
-		return fmt.Sprintf("fuse_pext(%s, %s)", arg(0), arg(1))
-	case OpDeltaSwap:
-		return fmt.Sprintf("fuse_delta_swap(%s, %s, %s)", arg(0), arg(1), arg(2))
-	case OpParity:
-		return fmt.Sprintf("FUSE_POPC(%s) & 1", arg(0))
-	case OpGray:
-		return fmt.Sprintf("fuse_xshr(%s, 1)", arg(0))
-	case OpGrayInv:
-		return fmt.Sprintf("fuse_gray_inv(%s)", arg(0))
-	case OpMin:
-		return fmt.Sprintf("fuse_min(%s, %s)", arg(0), arg(1))
-	case OpMax:
-		return fmt.Sprintf("fuse_max(%s, %s)", arg(0), arg(1))
-	case OpAbs:
-		return fmt.Sprintf("fuse_abs(%s)", arg(0))
-	}
-	panic("fuse: no C for " + opName(op))
 }
 
 // funcKernel is the CUDA kernel around fused_func: the grid-stride loop of

@@ -58,7 +58,7 @@ func newPlan(p *Program) *plan {
 			c := p.Checks[ci]
 			use(c.A, 2*i)
 			use(c.Mask, 2*i)
-			if c.Kind == CheckDelta {
+			if c.Kind.twoOperands() {
 				use(c.B, 2*i)
 			}
 		}
@@ -71,7 +71,7 @@ func newPlan(p *Program) *plan {
 		c := p.Checks[ci]
 		use(c.A, end)
 		use(c.Mask, end)
-		if c.Kind == CheckDelta {
+		if c.Kind.twoOperands() {
 			use(c.B, end)
 		}
 	}
@@ -108,7 +108,7 @@ func newPlan(p *Program) *plan {
 		for ; ci < len(p.Checks) && p.Checks[ci].At <= i; ci++ {
 			c := p.Checks[ci]
 			x := xinstr{op: opCheck, a: slot[c.A], b: -1, c: -1, imm: uint64(ci)}
-			if c.Kind == CheckDelta {
+			if c.Kind.twoOperands() {
 				x.b = slot[c.B]
 			}
 			if c.Mask >= 0 {
@@ -436,23 +436,29 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 				d[i] = a[i] ^ a[i]>>1
 			}
 		default: // rare ops: the scalar definition
-			in := Instr{Op: x.op, Imm: x.imm}
-			for i := range d {
-				var av, bv, cv uint64
-				if a != nil {
-					av = a[i]
-				}
-				if b != nil {
-					bv = b[i]
-				}
-				if c != nil {
-					cv = c[i]
-				}
-				d[i] = Eval1(in, av, bv, cv)
-			}
+			runScalar(d, a, b, c, x)
 		}
 	}
 	return m.regs[result][:n], lane, check
+}
+
+// runScalar runs x, an op without a loop of its own above, lane by lane
+// through its meaning in opDefs (a, b, c nil beyond the op's arity).
+func runScalar(d, a, b, c *[Block]uint64, x *xinstr) {
+	f, k := opDefs[x.op].eval, x.imm
+	for i := range d {
+		var av, bv, cv uint64
+		if a != nil {
+			av = a[i]
+		}
+		if b != nil {
+			bv = b[i]
+		}
+		if c != nil {
+			cv = c[i]
+		}
+		d[i] = f(av, bv, cv, k)
+	}
 }
 
 // countTail is set when the program ends by comparing a value with a

@@ -64,15 +64,6 @@ const (
 	OpAbs                    // |Args[0]| read as a signed word
 )
 
-var flowOpNames = [...]string{"var", "load", "load2", "row_len", "scratch", "and_then", "or_else", "cond", "min", "max", "abs"}
-
-func opName(o Op) string {
-	if o >= OpVar && int(o-OpVar) < len(flowOpNames) {
-		return flowOpNames[o-OpVar]
-	}
-	return o.String()
-}
-
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]
 // runs on the operands before the op: CheckNonZero on Args[1] of // and %
 // and on Args[0] of bsf and bsr, CheckFits on Args[0] (width Checks[Check].Imm),
@@ -180,14 +171,16 @@ func (e *Expr) String() string {
 		return fmt.Sprintf("v%d", e.Imm)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "(%s", opName(e.Op))
+	fmt.Fprintf(&b, "(%s", e.Op)
 	switch e.Op {
 	case OpLoad, OpLoad2, OpRowLen:
 		fmt.Fprintf(&b, " t%d", e.Imm)
 	case OpScratch:
 		fmt.Fprintf(&b, " s%d", e.Imm)
-	case OpRotl, OpRotr, OpReverse, OpSwapBytes:
-		fmt.Fprintf(&b, "/%d", e.Imm)
+	default:
+		if e.Op.def().imm != immNone {
+			fmt.Fprintf(&b, "/%d", e.Imm)
+		}
 	}
 	for _, a := range e.Args {
 		fmt.Fprintf(&b, " %s", a)

@@ -282,16 +282,6 @@ func (st *FlowState) expr(e *Expr) uint64 {
 			return st.expr(e.Args[1])
 		}
 		return st.expr(e.Args[2])
-	case OpMin:
-		return min(st.expr(e.Args[0]), st.expr(e.Args[1]))
-	case OpMax:
-		return max(st.expr(e.Args[0]), st.expr(e.Args[1]))
-	case OpAbs:
-		x := st.expr(e.Args[0])
-		if int64(x) < 0 {
-			return -x
-		}
-		return x
 	}
 	var a [3]uint64
 	for i, x := range e.Args {
@@ -299,23 +289,8 @@ func (st *FlowState) expr(e *Expr) uint64 {
 	}
 	if e.Check >= 0 {
 		c := &st.f.Checks[e.Check]
-		switch c.Kind {
-		case CheckNonZero:
-			v := a[0]
-			if e.Op == OpDiv || e.Op == OpMod {
-				v = a[1]
-			}
-			if v == 0 {
-				st.fail(e.Check, 0)
-			}
-		case CheckFits:
-			if !checkOK(CheckFits, a[0], 0, c.Imm) {
-				st.fail(e.Check, a[0])
-			}
-		case CheckDelta:
-			if !checkOK(CheckDelta, a[1], a[2], 0) {
-				st.fail(e.Check, a[2])
-			}
+		if x, y, v, ok := guarded(e.Op, c.Kind, a[:]); ok && !checkOK(c.Kind, x, y, c.Imm) {
+			st.fail(e.Check, v)
 		}
 	}
 	return Eval1(Instr{Op: e.Op, Imm: e.Imm}, a[0], a[1], a[2])

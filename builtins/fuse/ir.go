@@ -75,36 +75,6 @@ const (
 	numXOps     = numOps + 5 // the ops including the executor's own
 )
 
-var opNames = [...]string{"const", "param", "add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr",
-	"not", "neg", "eq", "ne", "lt", "le", "gt", "ge", "lnot", "bool", "select", "popcount", "bsf", "bsr", "lsb",
-	"rotl", "rotr", "reverse", "swap_bytes", "pdep", "pext", "delta_swap", "parity", "gray", "gray_inverse"}
-
-// xopNames are the names of the CPU executor's own ops (from numOps on).
-var xopNames = [...]string{"pop_and_k", "xor_shr_k", "xor_shl_k", "xor_shr_mul", "xor_shl_mul"}
-
-func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	if o >= numOps && int(o-numOps) < len(xopNames) {
-		return xopNames[o-numOps]
-	}
-	return fmt.Sprintf("op%d", o)
-}
-
-// arity is the number of value operands of each op.
-func (o Op) arity() int {
-	switch o {
-	case OpConst, OpParam:
-		return 0
-	case opPopAndK, opXorShrK, opXorShlK, OpNot, OpNeg, OpLNot, OpBool, OpPopcount, OpBsf, OpBsr, OpLsb, OpReverse, OpSwapBytes, OpParity, OpGray, OpGrayInv:
-		return 1
-	case OpSelect, OpDeltaSwap:
-		return 3
-	}
-	return 2
-}
-
 // Value is the id of an IR value (an index into Program.Instrs).
 type Value int32
 
@@ -240,7 +210,7 @@ func (b *Builder) Op2(op Op, a, x Value, imm uint64) Value { return b.Op3(op, a,
 // Op3 adds an operation of up to three operands, folding it when every
 // operand is a constant.
 func (b *Builder) Op3(op Op, a, x, c Value, imm uint64) Value {
-	if imm == 0 && (op == OpRotl || op == OpRotr || op == OpReverse || op == OpSwapBytes) {
+	if imm == 0 && op.def().imm == immWidth {
 		imm = 64
 	}
 	in := Instr{Op: op, A: a, B: x, C: c, Imm: imm}
@@ -283,7 +253,7 @@ func (b *Builder) Check(c Check) {
 	}
 	if k, ok := b.IsConst(c.A); ok {
 		var bk uint64
-		if c.Kind == CheckDelta {
+		if c.Kind.twoOperands() {
 			var okb bool
 			if bk, okb = b.IsConst(c.B); !okb {
 				goto keep
@@ -312,7 +282,7 @@ func (b *Builder) Finish(result Value) *Program {
 	mark(result)
 	for _, c := range p.Checks {
 		mark(c.A)
-		if c.Kind == CheckDelta {
+		if c.Kind.twoOperands() {
 			mark(c.B)
 		}
 		mark(c.Mask)
@@ -360,7 +330,7 @@ func (b *Builder) Finish(result Value) *Program {
 	checks := make([]Check, len(p.Checks))
 	for i, c := range p.Checks {
 		c.A, c.Mask = re(c.A), re(c.Mask)
-		if c.Kind == CheckDelta {
+		if c.Kind.twoOperands() {
 			c.B = re(c.B)
 		}
 		at := 0
@@ -373,17 +343,4 @@ func (b *Builder) Finish(result Value) *Program {
 		checks[i] = c
 	}
 	return &Program{Params: p.Params, Instrs: out, Checks: checks, Result: re(result)}
-}
-
-// checkOK reports whether a check passes for operand values a, b.
-func checkOK(kind CheckKind, a, b, imm uint64) bool {
-	switch kind {
-	case CheckNonZero, CheckReturned:
-		return a != 0
-	case CheckFits:
-		return imm >= 64 || a>>imm == 0
-	case CheckDelta:
-		return b <= 63 && a<<b>>b == a && (b == 0 || a<<b&a == 0)
-	}
-	return false
 }

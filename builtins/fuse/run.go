@@ -333,11 +333,7 @@ func (w *machineWorker) run(spaces []Space, b uint64, kk int, method Method, opt
 // First, Filter and errors follow the space's order.
 func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt Options) (*Result, error) {
 	// A comparison's results are 0 or 1: count them by adding.
-	zeroOne := false
-	switch c.Prog.Instrs[c.Prog.Result].Op {
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool, OpParity:
-		zeroOne = true
-	}
+	zeroOne := c.Prog.Instrs[c.Prog.Result].Op.def().zeroOne
 	return runSpaces(ctx, spaces, method, opt, 64*Block, func(func() bool) (worker, error) {
 		return &machineWorker{m: c.pl.machine(), zeroOne: zeroOne}, nil
 	})

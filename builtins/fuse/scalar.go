@@ -1,119 +1,19 @@
 package fuse
 
 import (
-	"math/bits"
-
 	"github.com/bitsh/bitsh/builtins/bitops"
 )
 
-// Eval1 computes one operation on words. It is the definition of each op
-// for every back end (the block executor, the machine code of
-// builtins/fuse/native, the generated C and CUDA), which must agree with
-// it; the word builtins' own meaning comes from their kernels in
-// builtins/bitops, the same functions the interpreter and word arrays
-// call.
+// Eval1 computes one operation on words: the meaning that opDefs declares
+// for the op (ops.go). It is the definition of each op for every back end
+// (the block executor, the machine code of builtins/fuse/native, the
+// generated C and CUDA), which must agree with it; the word builtins' own
+// meaning comes from their kernels in builtins/bitops, the same functions
+// the interpreter and word arrays call. Eval1 panics for an op without a
+// meaning of its own (a parameter, a variable, a load, a lazy operator).
 func Eval1(in Instr, a, b, c uint64) uint64 {
-	switch in.Op {
-	case OpConst:
-		return in.Imm
-	case OpAdd:
-		return a + b
-	case OpSub:
-		return a - b
-	case OpMul:
-		return a * b
-	case OpDiv:
-		if b == 0 {
-			return 0
-		}
-		return a / b
-	case OpMod:
-		if b == 0 {
-			return 0
-		}
-		return a % b
-	case OpAnd:
-		return a & b
-	case OpOr:
-		return a | b
-	case OpXor:
-		return a ^ b
-	case OpShl:
-		if b >= 64 {
-			return 0
-		}
-		return a << b
-	case OpShr:
-		if b >= 64 {
-			return 0
-		}
-		return a >> b
-	case OpNot:
-		return ^a
-	case OpNeg:
-		return -a
-	case OpEq:
-		return b2w(a == b)
-	case OpNe:
-		return b2w(a != b)
-	case OpLt:
-		return b2w(a < b)
-	case OpLe:
-		return b2w(a <= b)
-	case OpGt:
-		return b2w(a > b)
-	case OpGe:
-		return b2w(a >= b)
-	case OpLNot:
-		return b2w(a == 0)
-	case OpBool:
-		return b2w(a != 0)
-	case OpSelect:
-		if a != 0 {
-			return b
-		}
-		return c
-	case OpPopcount:
-		return uint64(bits.OnesCount64(a))
-	case opPopAndK:
-		return uint64(bits.OnesCount64(a & in.Imm))
-	case opXorShrK:
-		return a ^ a>>in.Imm
-	case opXorShlK:
-		return a ^ a<<in.Imm
-	case opXorShrMul:
-		return (a ^ a>>in.Imm) * b
-	case opXorShlMul:
-		return (a ^ a<<in.Imm) * b
-	case OpBsf:
-		return uint64(bitops.Bsf(a))
-	case OpBsr:
-		return uint64(bitops.Bsr(a))
-	case OpLsb:
-		return bitops.Lsb(a)
-	case OpRotl:
-		return rot(a, b, in.Imm)
-	case OpRotr:
-		return rot(a, -b, in.Imm)
-	case OpReverse:
-		return bitops.Reverse(a, uint(in.Imm))
-	case OpSwapBytes:
-		return bitops.SwapBytes(a, uint(in.Imm))
-	case OpPdep:
-		return bitops.Pdep(a, b)
-	case OpPext:
-		return bitops.Pext(a, b)
-	case OpDeltaSwap:
-		if c > 63 {
-			return a
-		}
-		return bitops.DeltaSwap(a, b, uint(c))
-	case OpParity:
-		return bitops.Parity(a)
-	case OpGray:
-		return bitops.Gray(a)
-	case OpGrayInv:
-		return bitops.GrayInverse(a)
+	if f := in.Op.def().eval; f != nil {
+		return f(a, b, c, in.Imm)
 	}
 	panic("fuse: Eval1 of " + in.Op.String())
 }
@@ -143,7 +43,7 @@ func (p *Program) Eval(params []uint64) (uint64, int) {
 				continue
 			}
 			var b uint64
-			if c.Kind == CheckDelta {
+			if c.Kind.twoOperands() {
 				b = vals[c.B]
 			}
 			if !checkOK(c.Kind, vals[c.A], b, c.Imm) {
