@@ -1058,6 +1058,9 @@ func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d r
 // branch jumps to l when x's truth is when.
 func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
 	a := &g.a
+	if (x.Op == fuse.OpEq || x.Op == fuse.OpNe) && g.branchScratch(x, l, when) {
+		return
+	}
 	if c, ok := cmpConds[x.Op]; ok {
 		var d reg
 		d = g.binary(x, func(d reg, o rm) { a.alu(aluCmp, d, o) }, func(d reg, k int32) {
@@ -1101,6 +1104,80 @@ func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
 	} else {
 		a.jcc(ccE, l)
 	}
+}
+
+// branchScratch emits the comparison x (== or !=) of a scratch element with
+// y as branches on the element's epoch, as one writes it in C: where the
+// epoch is not the array's, the element is its Init, so the comparison is
+// Init's with y (known when y is a constant); else it is the value's. It
+// reports false, emitting nothing, where x is not such a comparison. The
+// scratch element must come first, or y be a leaf, so that the checks run
+// in their order.
+func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool) bool {
+	sc, y := x.Args[0], x.Args[1]
+	if sc.Op != fuse.OpScratch && y.Op == fuse.OpScratch && leaf(sc) {
+		sc, y = y, sc
+	}
+	if sc.Op != fuse.OpScratch {
+		return false
+	}
+	a := &g.a
+	arr := int(sc.Imm)
+	init := g.f.Scratch[arr].Init
+	i, owned := g.indexOperand(sc.Args[0], uint64(g.f.Scratch[arr].Len), sc.Check)
+	constY := y.Op == fuse.OpConst && int64(y.Imm) == int64(int32(y.Imm))
+	var yr reg
+	if !constY {
+		var held []reg
+		if owned {
+			held = []reg{i}
+		}
+		yr = g.evalWith(y, held)
+		if owned {
+			i = held[0]
+		}
+	}
+	vals, epochs := g.scratchAt(arr)
+	// jump to l when (element == y) == eq
+	eq := (x.Op == fuse.OpEq) == when
+	stale, done := a.newLabel(), a.newLabel()
+	e := g.slotRM(g.sEpoch[arr])
+	if e.isMem {
+		a.load(rAX, e.m)
+		e = R(rAX)
+	}
+	a.alu(aluCmp, e.r, M(indexed(rDI, i, 8, epochs)))
+	hit := ccNE
+	if eq {
+		hit = ccE
+	}
+	if constY {
+		// A stale element is Init: jump or go on, known now.
+		if (init == y.Imm) == eq {
+			a.jcc(ccNE, l)
+		} else {
+			a.jcc(ccNE, done)
+		}
+		a.aluI(aluCmp, M(indexed(rDI, i, 8, vals)), int32(y.Imm))
+		a.jcc(hit, l)
+	} else {
+		a.jcc(ccNE, stale)
+		a.alu(aluCmp, yr, M(indexed(rDI, i, 8, vals)))
+		a.jcc(hit, l)
+		a.jmp(done)
+		a.bind(stale)
+		a.movRI(rDX, init)
+		a.alu(aluCmp, yr, R(rDX))
+		a.jcc(hit, l)
+	}
+	a.bind(done)
+	if owned {
+		g.release(i)
+	}
+	if !constY {
+		g.release(yr)
+	}
+	return true
 }
 
 // expr evaluates x into a register of the pool, which the caller owns.

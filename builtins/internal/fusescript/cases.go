@@ -134,6 +134,25 @@ def f(x):
 def f(x, y):
     return rotl(x, y % 64) ^ pdep(x, y) ^ pext(y, x) ^ reverse_bits(x) ^ swap_bytes(y) ^ parity(x) ^ gray(y) ^ gray_inverse(x) ^ popcount(x & y) ^ lsb(x)
 `, 2, false},
+	{"scratch_compare", `
+def f(x, y):
+    seen = [0] * 16
+    mark = [7] * 16
+    n = 0
+    for j in range(24):
+        k = (x * (j + 1) + y) & 15
+        if seen[k] == 0:
+            seen[k] = j + 1
+        elif seen[k] != (y & 31):
+            n += 1
+        if 7 == mark[k]:
+            mark[k] = j
+        if mark[k] == 7 or mark[k] != y % 8:
+            n += 3
+        if not (seen[(k + 1) & 15] == x % 5):
+            n += 5
+    return n
+`, 2, true},
 }
 
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
