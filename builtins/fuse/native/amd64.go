@@ -77,6 +77,7 @@ type amd64Gen struct {
 
 	labels   map[int]loopLabels
 	fails    []failStub
+	later    []func() // code emitted after the function: out-of-line poll exits
 	failExit int
 	retL     int
 
@@ -494,10 +495,17 @@ func (g *amd64Gen) run() {
 	g.getSlot(rAX, g.sIt)
 	a.store(indexed(rDI, rAX, 8, int32(g.l.out)), rDX)
 	g.slotAddI(g.sIt, 1)
+	next := a.newLabel()
 	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 0)
-	a.jcc(ccE, items)
+	a.jcc(ccE, next)
 	a.test(rDX, rDX)
-	a.jcc(ccE, items)
+	a.jcc(ccNE, done)
+	a.bind(next)
+	// Loops without fuel of their own charged it: poll between items when
+	// it runs out.
+	a.aluI(aluCmp, g.slotRM(g.sFuel), 0)
+	a.jcc(ccG, items)
+	g.pollExit(items)
 	a.bind(done)
 	a.store32I(at(rDI, 0), statusOK)
 	a.bind(exit)
@@ -506,6 +514,9 @@ func (g *amd64Gen) run() {
 	a.bind(g.failExit)
 	a.store32I(at(rDI, 0), statusFailed)
 	a.jmp(exit)
+	for _, f := range g.later {
+		f()
+	}
 	for _, s := range g.fails {
 		a.bind(s.label)
 		if s.hasValue {
@@ -526,18 +537,56 @@ func (g *amd64Gen) stmts(ss []fuse.Stmt) {
 
 // loop emits a loop: pre (which may leave by jumping to brk), the body,
 // post, and the count of fuel that returns to Go every fuse.PollEvery
-// iterations.
-func (g *amd64Gen) loop(s *fuse.Stmt, pre, post func(brk int)) {
+// iterations. With tail (a range loop) the loop is rotated: entry tests
+// once before it, and tail, after the fuel, jumps back to head while there
+// are iterations left. An innermost loop with a small constant number of
+// iterations (bounded) counts no fuel: it charges its iterations to the
+// fuel on entry, and the enclosing loop or the item loop polls when the
+// fuel runs out, so that all fuel tests are signed (fuel <= 0).
+func (g *amd64Gen) loop(s *fuse.Stmt, entry, pre, post func(brk int), tail func(head int)) {
 	a := &g.a
-	head, cont, brk, resume := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
+	head, cont, brk := a.newLabel(), a.newLabel(), a.newLabel()
 	g.labels[s.Label] = loopLabels{brk, cont}
+	n := bounded(s)
+	if n > 0 {
+		a.aluI(aluSub, g.slotRM(g.sFuel), int32(n))
+	}
+	if entry != nil {
+		entry(brk)
+	}
 	a.bind(head)
 	pre(brk)
 	g.stmts(s.Body)
 	a.bind(cont)
 	post(brk)
-	g.slotAddI(g.sFuel, -1)
-	a.jcc(ccNE, head)
+	switch {
+	case tail != nil && n == 0:
+		stub, back := a.newLabel(), a.newLabel()
+		g.slotAddI(g.sFuel, -1)
+		a.jcc(ccLE, stub)
+		a.bind(back)
+		tail(head)
+		g.later = append(g.later, func() {
+			a.bind(stub)
+			g.pollExit(back)
+		})
+	case tail != nil:
+		tail(head)
+	case n == 0:
+		g.slotAddI(g.sFuel, -1)
+		a.jcc(ccG, head)
+		g.pollExit(head)
+	default:
+		a.jmp(head)
+	}
+	a.bind(brk)
+}
+
+// pollExit returns to Go to be polled, to resume at label to with the
+// slot registers back and a full tank of fuel.
+func (g *amd64Gen) pollExit(to int) {
+	a := &g.a
+	resume := a.newLabel()
 	g.saveRegs()
 	g.saveSlots()
 	a.leaRIP(rAX, resume)
@@ -548,8 +597,40 @@ func (g *amd64Gen) loop(s *fuse.Stmt, pre, post func(brk int)) {
 	a.storeI(at(rDI, g.ctl+ctlResume), 0)
 	g.loadRegs()
 	g.setSlotI(g.sFuel, fuse.PollEvery)
-	a.jmp(head)
-	a.bind(brk)
+	a.jmp(to)
+}
+
+// bounded returns the number of iterations of an innermost loop that
+// makes at most fuse.PollEvery of them, known now (at least 1), or 0.
+func bounded(s *fuse.Stmt) uint64 {
+	if hasLoop(s.Body) {
+		return 0
+	}
+	c := func(x *fuse.Expr) bool { return x != nil && x.Op == fuse.OpConst }
+	switch s.Kind {
+	case fuse.SForRange:
+		if c(s.X) && c(s.Y) && c(s.Z) && s.Z.Imm != 0 {
+			if n := fuse.RangeLen(s.X.Imm, s.Y.Imm, s.Z.Imm); n <= fuse.PollEvery {
+				return max(n, 1)
+			}
+		}
+	case fuse.SForBits:
+		return 64
+	case fuse.SForSubsets:
+		if c(s.X) && s.Y == nil && bits.OnesCount64(s.X.Imm) <= 16 {
+			return 1 << bits.OnesCount64(s.X.Imm)
+		}
+	}
+	return 0
+}
+
+func hasLoop(ss []fuse.Stmt) bool {
+	for i := range ss {
+		if isLoop(&ss[i]) || hasLoop(ss[i].Body) || hasLoop(ss[i].Else) {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
@@ -597,7 +678,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		}
 		a.bind(end)
 	case fuse.SWhile:
-		g.loop(s, func(brk int) { g.branch(s.X, brk, false) }, func(int) {})
+		g.loop(s, nil, func(brk int) { g.branch(s.X, brk, false) }, func(int) {}, nil)
 	case fuse.SForRange:
 		g.forRange(s)
 	case fuse.SForSubsets:
@@ -607,7 +688,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		r := g.expr(s.X)
 		g.setSlot(cur, r)
 		g.release(r)
-		g.loop(s, func(brk int) {
+		g.loop(s, nil, func(brk int) {
 			c := g.slotRM(cur)
 			if c.isMem {
 				a.load(rDX, c.m)
@@ -620,7 +701,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			a.lea(rAX, at(c.r, -1))
 			a.alu(aluAnd, rAX, R(c.r))
 			g.setSlot(cur, rAX)
-		}, func(int) {})
+		}, func(int) {}, nil)
 	case fuse.SBlock:
 		brk := a.newLabel()
 		g.labels[s.Label] = loopLabels{brk, -1}
@@ -701,9 +782,9 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 	g.release(rb)
 	g.release(rs)
 	g.loop(s, func(brk int) {
-		c := g.slotRM(cnt)
-		a.aluI(aluCmp, c, 0)
+		a.aluI(aluCmp, g.slotRM(cnt), 0)
 		a.jcc(ccE, brk)
+	}, func(int) {
 		if r := g.slotReg[cur]; r >= 0 {
 			g.setSlot(s.Var, poolRegs[r])
 		} else {
@@ -721,8 +802,10 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 				a.store(g.home(cur), rAX)
 			}
 		}
+	}, func(int) {}, func(head int) {
 		g.slotAddI(cnt, -1)
-	}, func(int) {})
+		a.jcc(ccNE, head)
+	})
 }
 
 // countDiv finishes a range's count: RAX = (RAX - 1) / s + 1, then jumps
@@ -746,7 +829,7 @@ func (g *amd64Gen) forSubsets(s *fuse.Stmt) {
 		g.setSlot(m, rm)
 		g.release(rm)
 		g.setSlotI(cur, 0)
-		g.loop(s, func(int) {
+		g.loop(s, nil, func(int) {
 			g.getSlot(rAX, cur)
 			g.setSlot(s.Var, rAX)
 			if r := g.slotReg[m]; r >= 0 {
@@ -759,7 +842,7 @@ func (g *amd64Gen) forSubsets(s *fuse.Stmt) {
 			g.setSlot(cur, rAX)
 		}, func(brk int) {
 			g.curZero(cur, brk)
-		})
+		}, nil)
 		return
 	}
 	held := []reg{rm}
@@ -788,7 +871,7 @@ func (g *amd64Gen) forSubsets(s *fuse.Stmt) {
 	a.bind(begin)
 	g.release(rm)
 	g.release(rk)
-	g.loop(s, func(int) {
+	g.loop(s, nil, func(int) {
 		x, set := g.alloc(), g.alloc()
 		g.getSlot(x, cur)
 		g.setSlot(s.Var, x)
@@ -827,7 +910,7 @@ func (g *amd64Gen) forSubsets(s *fuse.Stmt) {
 		g.release(set)
 	}, func(brk int) {
 		g.curZero(cur, brk)
-	})
+	}, nil)
 	a.bind(skip)
 }
 

@@ -289,3 +289,43 @@ func TestStopThenRunAgain(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestBoundedLoopsPoll: loops with a small constant number of iterations
+// count no fuel of their own on the amd64 engine; their iterations are
+// charged on entry, so a block of items still comes back to be polled
+// about every fuse.PollEvery iterations, on every engine.
+func TestBoundedLoopsPoll(t *testing.T) {
+	s, err := fusescript.Load("def f(x):\n    n = 0\n    for i in range(1000):\n        n += i ^ x\n    for b in bits(x):\n        n += b\n    return n\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := fusescript.Inputs(native.Block, 1, false)
+	st := f.NewState(nil)
+	for _, e := range engines(t) {
+		p, err := native.CompileWith(f, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		polls := 0
+		w, err := p.NewWorker(func() bool { polls++; return false })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := runAll(t, w, 1, inputs)
+		for i, in := range inputs {
+			if want, _ := st.Eval(in); errs[i] != nil || got[i] != want {
+				t.Fatalf("%v: f%v = %#x, %v; want %#x", e, in, got[i], errs[i], want)
+			}
+		}
+		// 4096 items of 1000+ iterations: about 62 polls.
+		if min := native.Block * 1000 / fuse.PollEvery / 2; polls < min {
+			t.Errorf("%v: %d polls in a block; want at least %d", e, polls, min)
+		}
+		w.Close()
+		p.Close()
+	}
+}
