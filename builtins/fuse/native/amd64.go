@@ -2,6 +2,7 @@ package native
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 
@@ -78,6 +79,7 @@ type amd64Gen struct {
 	labels   map[int]loopLabels
 	fails    []failStub
 	later    []func() // code emitted after the function: out-of-line poll exits
+	nonzero  map[int]bool // variables known not to be 0 here (after while v:, if v:)
 	failExit int
 	retL     int
 
@@ -99,7 +101,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
 	}
 	g := &amd64Gen{f: f, l: l, ctl: int32(start), loopSlot: map[*fuse.Stmt][]int{}, labels: map[int]loopLabels{},
-		need: map[*fuse.Expr]int{}}
+		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}}
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -535,6 +537,34 @@ func (g *amd64Gen) stmts(ss []fuse.Stmt) {
 	}
 }
 
+// nonzeroVar returns the variable that condition x tests for not being 0
+// (x is v, bool(v) or v != 0), or -1.
+func nonzeroVar(x *fuse.Expr) int {
+	switch {
+	case x.Op == fuse.OpVar:
+		return int(x.Imm)
+	case x.Op == fuse.OpBool:
+		return nonzeroVar(x.Args[0])
+	case x.Op == fuse.OpNe && x.Args[1].Op == fuse.OpConst && x.Args[1].Imm == 0 && x.Args[0].Op == fuse.OpVar:
+		return int(x.Args[0].Imm)
+	}
+	return -1
+}
+
+// forAssigned calls f with every variable s or a statement in it assigns.
+func forAssigned(s *fuse.Stmt, f func(v int)) {
+	switch s.Kind {
+	case fuse.SAssign, fuse.SForRange, fuse.SForSubsets, fuse.SForBits:
+		f(s.Var)
+	}
+	for i := range s.Body {
+		forAssigned(&s.Body[i], f)
+	}
+	for i := range s.Else {
+		forAssigned(&s.Else[i], f)
+	}
+}
+
 // loop emits a loop: pre (which may leave by jumping to brk), the body,
 // post, and the count of fuel that returns to Go every fuse.PollEvery
 // iterations. With tail (a range loop) the loop is rotated: entry tests
@@ -635,6 +665,8 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := &g.a
+	// What s assigns (in loops, on every pass) is no longer known non-zero.
+	forAssigned(s, func(v int) { delete(g.nonzero, v) })
 	switch s.Kind {
 	case fuse.SAssign:
 		r := g.expr(s.X)
@@ -668,7 +700,12 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	case fuse.SIf:
 		els, end := a.newLabel(), a.newLabel()
 		g.branch(s.X, els, false)
+		known := maps.Clone(g.nonzero)
+		if v := nonzeroVar(s.X); v >= 0 {
+			g.nonzero[v] = true
+		}
 		g.stmts(s.Body)
+		g.nonzero = maps.Clone(known)
 		if len(s.Else) > 0 {
 			a.jmp(end)
 			a.bind(els)
@@ -677,8 +714,16 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			a.bind(els)
 		}
 		a.bind(end)
+		g.nonzero = known
 	case fuse.SWhile:
-		g.loop(s, nil, func(brk int) { g.branch(s.X, brk, false) }, func(int) {}, nil)
+		known := maps.Clone(g.nonzero)
+		g.loop(s, nil, func(brk int) {
+			g.branch(s.X, brk, false)
+			if v := nonzeroVar(s.X); v >= 0 {
+				g.nonzero[v] = true
+			}
+		}, func(int) {}, nil)
+		g.nonzero = known
 	case fuse.SForRange:
 		g.forRange(s)
 	case fuse.SForSubsets:
@@ -988,9 +1033,12 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 	chk := g.f.Checks[x.Check]
 	switch chk.Kind {
 	case fuse.CheckNonZero:
-		v := rs[0]
+		v, arg := rs[0], x.Args[0]
 		if x.Op == fuse.OpDiv || x.Op == fuse.OpMod {
-			v = rs[1]
+			v, arg = rs[1], x.Args[1]
+		}
+		if arg.Op == fuse.OpVar && g.nonzero[int(arg.Imm)] {
+			break
 		}
 		a.test(v, v)
 		g.failIf(ccE, x.Check, 0, false)
@@ -1179,9 +1227,14 @@ func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
 		a.bind(skip)
 		return
 	}
-	r := g.expr(x)
-	a.test(r, r)
-	g.release(r)
+	if x.Op == fuse.OpVar && g.slotReg[x.Imm] >= 0 {
+		r := poolRegs[g.slotReg[x.Imm]]
+		a.test(r, r)
+	} else {
+		r := g.expr(x)
+		a.test(r, r)
+		g.release(r)
+	}
 	if when {
 		a.jcc(ccNE, l)
 	} else {

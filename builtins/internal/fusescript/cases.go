@@ -153,6 +153,26 @@ def f(x, y):
             n += 5
     return n
 `, 2, true},
+	{"nonzero_facts", `
+def f(x, y):
+    n = 0
+    while x:
+        n += bsf(x)
+        x &= x - 1
+        if y:
+            n += bsr(y)
+            y >>= 3
+        if x:
+            n += bsf(x) * 2
+        else:
+            n += 1
+    if y != 0:
+        n += bsf(y)
+    while y:
+        y &= y - 1
+        n += bsf(y)
+    return n
+`, 2, false},
 }
 
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
