@@ -669,6 +669,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	forAssigned(s, func(v int) { delete(g.nonzero, v) })
 	switch s.Kind {
 	case fuse.SAssign:
+		if g.assignInPlace(s) {
+			break
+		}
 		r := g.expr(s.X)
 		g.setSlot(s.Var, r)
 		g.release(r)
@@ -774,6 +777,46 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	default:
 		panic(fmt.Sprintf("amd64: statement %d", s.Kind))
 	}
+}
+
+// assignInPlace emits v = v op e (or e op v, op commutative) for a variable
+// in a register as one instruction on that register, e evaluated first:
+// the counters and updates of loops. It reports false, emitting nothing,
+// for any other assignment.
+func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
+	r := g.slotReg[s.Var]
+	x := s.X
+	op, isALU := aluOps[x.Op]
+	if r < 0 || x.Check >= 0 || !isALU && x.Op != fuse.OpMul {
+		return false
+	}
+	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && int(e.Imm) == s.Var }
+	var other *fuse.Expr
+	switch {
+	case self(x.Args[0]):
+		other = x.Args[1]
+	case self(x.Args[1]) && x.Op != fuse.OpSub:
+		other = x.Args[0]
+	default:
+		return false
+	}
+	a, v := &g.a, poolRegs[r]
+	if other.Op == fuse.OpConst && int64(other.Imm) == int64(int32(other.Imm)) {
+		if x.Op == fuse.OpMul {
+			a.imulI(v, v, int32(other.Imm))
+		} else {
+			a.aluI(op, R(v), int32(other.Imm))
+		}
+		return true
+	}
+	t := g.expr(other)
+	if x.Op == fuse.OpMul {
+		a.imul(v, R(t))
+	} else {
+		a.alu(op, v, R(t))
+	}
+	g.release(t)
+	return true
 }
 
 // forRange emits for Var in range(X, Y, Z): the count of items first
