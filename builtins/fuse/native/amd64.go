@@ -78,7 +78,7 @@ type amd64Gen struct {
 
 	labels   map[int]loopLabels
 	fails    []failStub
-	later    []func() // code emitted after the function: out-of-line poll exits
+	later    []func()     // code emitted after the function: out-of-line poll exits
 	nonzero  map[int]bool // variables known not to be 0 here (after while v:, if v:)
 	failExit int
 	retL     int

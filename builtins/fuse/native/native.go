@@ -14,6 +14,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -76,10 +77,31 @@ func (r *releaser) release() { r.once.Do(r.free) }
 
 type pollKey struct{}
 
-// Compile compiles f with the Auto engine. The program holds compiled code
-// outside the Go heap until Close (or until the garbage collector finds it
-// unreachable).
-func Compile(f *fuse.Func) (*Program, error) { return CompileWith(f, Auto) }
+// Compile compiles f with the engine the environment variable
+// BITSH_FUSE_ENGINE names ("amd64" or "wasm"; Auto when it is unset or
+// empty). The program holds compiled code outside the Go heap until Close
+// (or until the garbage collector finds it unreachable).
+func Compile(f *fuse.Func) (*Program, error) {
+	e, err := EngineNamed(os.Getenv("BITSH_FUSE_ENGINE"))
+	if err != nil {
+		return nil, fmt.Errorf("native: BITSH_FUSE_ENGINE: %w", err)
+	}
+	return CompileWith(f, e)
+}
+
+// EngineNamed returns the engine of a name: "amd64", "wasm", or "" and
+// "auto" for Auto.
+func EngineNamed(name string) (Engine, error) {
+	switch name {
+	case "", "auto":
+		return Auto, nil
+	case "amd64":
+		return AMD64, nil
+	case "wasm":
+		return WebAssembly, nil
+	}
+	return Auto, fmt.Errorf("no engine %q (amd64, wasm or auto)", name)
+}
 
 // CompileWith compiles f with engine e. Auto takes AMD64 where it runs and
 // falls back to WebAssembly where it does not (another machine, a CPU

@@ -3,6 +3,7 @@ package native_test
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
@@ -327,5 +328,36 @@ func TestBoundedLoopsPoll(t *testing.T) {
 		}
 		w.Close()
 		p.Close()
+	}
+}
+
+func TestEngineNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want native.Engine
+		ok   bool
+	}{{"", native.Auto, true}, {"auto", native.Auto, true}, {"amd64", native.AMD64, true}, {"wasm", native.WebAssembly, true}, {"WASM", 0, false}, {"gpu", 0, false}} {
+		e, err := native.EngineNamed(tc.name)
+		if (err == nil) != tc.ok || tc.ok && e != tc.want {
+			t.Errorf("EngineNamed(%q) = %v, %v; want %v, ok %v", tc.name, e, err, tc.want, tc.ok)
+		}
+		if tc.ok && e.String() != map[native.Engine]string{native.Auto: "auto", native.AMD64: "amd64", native.WebAssembly: "wasm"}[e] {
+			t.Errorf("%v.String() is wrong", e)
+		}
+	}
+	t.Setenv("BITSH_FUSE_ENGINE", "wasm")
+	s, _ := fusescript.Load("def f(x):\n    while x > 3:\n        x -= 2\n    return x\n")
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := native.Compile(f)
+	if err != nil || p.Engine() != native.WebAssembly {
+		t.Fatalf("under BITSH_FUSE_ENGINE=wasm: %v, %v", p, err)
+	}
+	p.Close()
+	t.Setenv("BITSH_FUSE_ENGINE", "fast")
+	if _, err := native.Compile(f); err == nil || !strings.Contains(err.Error(), "BITSH_FUSE_ENGINE") {
+		t.Errorf("a bad engine name: %v", err)
 	}
 }
