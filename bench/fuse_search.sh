@@ -2,8 +2,9 @@
 # Fused searches against C and numba: runs bench/fuse_search.star (bitsh on
 # one worker, and on two for the scaling), bench/fuse_search.c (gcc -O2)
 # and bench/fuse_search.py (Debian's python3-numba, installed when missing
-# and running as root) in N interleaved rounds (default 3), and prints the
-# best and the median ns per item of each, the ratios to C, bitsh's and
+# and running as root) in N interleaved rounds (default 3), bitsh also with
+# BITSH_FUSE_ENGINE=wasm (wazero's engine beside its own x86-64 code), and
+# prints the best and the median ns per item of each, the ratios to C, bitsh's and
 # numba's compile times, and bitsh's speed-up over the plain Starlark loop.
 #
 #   bench/fuse_search.sh [N]
@@ -27,6 +28,7 @@ for r in $(seq "$n"); do
 	"$tmp/bitsh" -workers 1 bench/fuse_search.star >"$tmp/b1.$r"
 	"$tmp/c" >"$tmp/c.$r"
 	"$tmp/bitsh" -workers 2 bench/fuse_search.star >"$tmp/b2.$r"
+	BITSH_FUSE_ENGINE=wasm "$tmp/bitsh" -workers 1 bench/fuse_search.star >"$tmp/bw.$r"
 	[ "$numba" = 1 ] && /usr/bin/python3 bench/fuse_search.py >"$tmp/n.$r"
 done
 stats() { # prints "best median" of the values on stdin
@@ -43,6 +45,8 @@ for kind in "magic check" serialise; do
 	printf "%-12s C gcc -O2  %7s  %9s\n" "$kind" $c
 	printf "%-12s bitsh      %7s  %9s  bitsh/C %s\n" "" $b1 "$(awk -v a="${b1%% *}" -v b="${c%% *}" 'BEGIN {printf "%.2f", a / b}')"
 	printf "%-12s bitsh -w 2 %7s  %9s  1 worker/2 %s\n" "" $b2 "$(awk -v a="${b1%% *}" -v b="${b2%% *}" 'BEGIN {printf "%.2f", a / b}')"
+	bw=$(row bitsh "$kind" bw)
+	printf "%-12s bitsh wasm %7s  %9s  wasm/amd64 %s\n" "" $bw "$(awk -v a="${bw%% *}" -v b="${b1%% *}" 'BEGIN {printf "%.2f", a / b}')"
 	if [ "$numba" = 1 ]; then
 		nb=$(row numba "$kind" n)
 		printf "%-12s numba      %7s  %9s  bitsh/numba %s\n" "" $nb "$(awk -v a="${b1%% *}" -v b="${nb%% *}" 'BEGIN {printf "%.2f", a / b}')"
@@ -50,6 +54,8 @@ for kind in "magic check" serialise; do
 done
 bc=$(for r in $(seq "$n"); do compiled "magic check" "$tmp/b1.$r"; done | stats)
 echo "compile (magic check): bitsh best/median ms $bc"
+bwc=$(for r in $(seq "$n"); do compiled "magic check" "$tmp/bw.$r"; done | stats)
+echo "compile (magic check): bitsh wasm best/median ms $bwc"
 if [ "$numba" = 1 ]; then
 	nc=$(for r in $(seq "$n"); do compiled "magic check" "$tmp/n.$r"; done | stats)
 	echo "compile (magic check): numba best/median ms $nc"
