@@ -1210,6 +1210,16 @@ func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d r
 		p, q = q, p
 	}
 	if q.Op == fuse.OpConst && applyI != nil && int64(q.Imm) == int64(int32(q.Imm)) {
+		if r, ok := g.varReg(p); ok && (x.Op == fuse.OpAdd || x.Op == fuse.OpSub && int32(q.Imm) != -1<<31) {
+			// v + k, v - k into a new register in one instruction
+			k := int32(q.Imm)
+			if x.Op == fuse.OpSub {
+				k = -k
+			}
+			d := g.alloc()
+			g.a.lea(d, at(r, k))
+			return d
+		}
 		d := g.expr(p)
 		applyI(d, int32(q.Imm))
 		return d
@@ -1227,6 +1237,14 @@ func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d r
 	apply(d, R(v))
 	g.release(v)
 	return d
+}
+
+// varReg returns the register of x when x is a variable that has one.
+func (g *amd64Gen) varReg(x *fuse.Expr) (reg, bool) {
+	if x.Op == fuse.OpVar && g.slotReg[x.Imm] >= 0 {
+		return poolRegs[g.slotReg[x.Imm]], true
+	}
+	return 0, false
 }
 
 // branch jumps to l when x's truth is when.
@@ -1477,6 +1495,21 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 				}
 				a.shiftI(op, d, uint8(k))
 			}
+		}
+		return d
+	}
+	if v, ok := g.varReg(x.Args[0]); ok && (x.Op == fuse.OpPopcount || x.Op == fuse.OpBsf) {
+		// popcount(v), bsf(v): from the variable's register (after bsf's
+		// check) into a new one.
+		if x.Check >= 0 && !g.nonzero[int(x.Args[0].Imm)] {
+			a.test(v, v)
+			g.failIf(ccE, x.Check, 0, false)
+		}
+		d := g.alloc()
+		if x.Op == fuse.OpPopcount {
+			a.popcnt(d, v)
+		} else {
+			a.tzcnt(d, v)
 		}
 		return d
 	}
