@@ -803,7 +803,7 @@ func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
 	a, v := &g.a, poolRegs[r]
 	if other.Op == fuse.OpConst && int64(other.Imm) == int64(int32(other.Imm)) {
 		if x.Op == fuse.OpMul {
-			a.imulI(v, v, int32(other.Imm))
+			g.mulI(v, int32(other.Imm))
 		} else {
 			a.aluI(op, R(v), int32(other.Imm))
 		}
@@ -1239,6 +1239,21 @@ func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d r
 	return d
 }
 
+// mulI multiplies d by k: by a shift or an lea (one cycle) where k is a
+// power of two or 3, 5 or 9, else by imul (three).
+func (g *amd64Gen) mulI(d reg, k int32) {
+	switch {
+	case k > 0 && k&(k-1) == 0:
+		if k > 1 {
+			g.a.shiftI(shShl, d, uint8(bits.TrailingZeros32(uint32(k))))
+		}
+	case k == 3 || k == 5 || k == 9:
+		g.a.lea(d, indexed(d, d, uint8(k-1), 0))
+	default:
+		g.a.imulI(d, d, k)
+	}
+}
+
 // varReg returns the register of x when x is a variable that has one.
 func (g *amd64Gen) varReg(x *fuse.Expr) (reg, bool) {
 	if x.Op == fuse.OpVar && g.slotReg[x.Imm] >= 0 {
@@ -1465,7 +1480,7 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		return g.binary(x, func(d reg, o rm) { a.alu(op, d, o) }, func(d reg, k int32) { a.aluI(op, R(d), k) })
 	}
 	if x.Op == fuse.OpMul && x.Check < 0 {
-		return g.binary(x, func(d reg, o rm) { a.imul(d, o) }, func(d reg, k int32) { a.imulI(d, d, k) })
+		return g.binary(x, func(d reg, o rm) { a.imul(d, o) }, func(d reg, k int32) { g.mulI(d, k) })
 	}
 	if c, ok := cmpConds[x.Op]; ok && x.Check < 0 {
 		d := g.binary(x, func(d reg, o rm) { a.alu(aluCmp, d, o) }, func(d reg, k int32) { a.aluI(aluCmp, R(d), k) })

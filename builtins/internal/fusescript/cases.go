@@ -173,6 +173,15 @@ def f(x, y):
         n += bsf(y)
     return n
 `, 2, false},
+	{"mul_by_constants", `
+def f(x, y):
+    a = (x * 3 + y * 5) & U64
+    b = ((x * 9) & U64) ^ ((y * 8) & U64) ^ (x * 1) ^ ((y * 2) & U64) ^ ((x * 7) & U64)
+    b ^= ((y * 0x7fffffff) & U64) ^ ((x * 0x80000000) & U64) ^ ((x * 0x9e3779b97f4a7c15) & U64)
+    y = (y * 3) & U64
+    x = (x * 16) & U64
+    return (a + b + ((((y * x) & U64) * 5) & U64)) & U64
+`, 2, false},
 }
 
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
