@@ -9,12 +9,33 @@ import (
 
 const maxMemoryKey = "bitsh.maxmemory"
 
+// starlarkAllocCheckKey is the thread-local key under which bitsh's fork
+// of go.starlark.net looks for an allocation check to call before +, *,
+// += and list.extend allocate a result of more than 1 MiB
+// (third_party/starlark/README.bitsh.md). Upstream go.starlark.net ignores
+// it: there the watchdog alone stops these operations, after the step.
+const starlarkAllocCheckKey = "go.starlark.net/alloc-check"
+
 // SetMaxMemory sets the memory budget, in bytes, that CheckAlloc enforces
-// for builtins called from thread (0 or less: none). The interpreter sets
-// it from interp.WithMaxMemory; its watchdog enforces the same budget on
-// everything else the run allocates.
+// for builtins called from thread (0 or less: none), and for the
+// operations of go.starlark.net that can double what a script holds in
+// one step (s + s, l + l, l += l, l.extend(l), l * n), which call it
+// before they allocate a result of more than 1 MiB (with bitsh's fork of
+// go.starlark.net). The interpreter sets it from interp.WithMaxMemory; its
+// watchdog enforces the same budget on everything else the run allocates.
 func SetMaxMemory(thread *starlark.Thread, n int64) {
 	thread.SetLocal(maxMemoryKey, &budget{limit: max(n, 0)})
+	if n > 0 {
+		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
+	} else {
+		thread.SetLocal(starlarkAllocCheckKey, nil)
+	}
+}
+
+// checkStarlarkAlloc is the allocation check SetMaxMemory gives
+// go.starlark.net: what names the operation ("list + list").
+func checkStarlarkAlloc(thread *starlark.Thread, what string, bytes int64) error {
+	return CheckAlloc(thread, what, bytes)
 }
 
 // MaxMemory returns the budget set by SetMaxMemory (0: none).
