@@ -58,61 +58,68 @@ func bothInts(x, y Value) bool {
 
 // checkBinaryAlloc checks x op y, for op + or *, before Binary computes it.
 func (thread *Thread) checkBinaryAlloc(op syntax.Token, x, y Value) error {
-	var n int64
-	if op == syntax.PLUS {
-		n = concatBytes(x, y)
-	} else {
-		n = repeatBytes(x, y)
-		if n == 0 {
-			n = repeatBytes(y, x)
-		}
-	}
+	n := binaryBytes(op, x, y)
 	if n <= allocCheckMin {
 		return nil
 	}
 	return thread.checkAlloc(n, func() string { return fmt.Sprintf("%s %s %s", x.Type(), op, y.Type()) })
 }
 
-// concatBytes returns the size of x + y when both are strings, bytes,
-// lists or tuples of the same type, else 0.
-func concatBytes(x, y Value) int64 {
+// binaryBytes returns the size of the result of x + y, or of x * y, when
+// it is a string, bytes, a list or a tuple (math.MaxInt64 for a repetition
+// whose size overflows), else 0. One type switch decides for most
+// operands.
+func binaryBytes(op syntax.Token, x, y Value) int64 {
 	switch x := x.(type) {
 	case String:
+		if op == syntax.STAR {
+			return repeatBytes(int64(len(x)), 1, y)
+		}
 		if y, ok := y.(String); ok {
 			return int64(len(x)) + int64(len(y))
 		}
-	case Bytes:
-		if y, ok := y.(Bytes); ok {
-			return int64(len(x)) + int64(len(y))
-		}
 	case *List:
+		if op == syntax.STAR {
+			return repeatBytes(int64(x.Len()), valueBytes, y)
+		}
 		if y, ok := y.(*List); ok {
 			return (int64(x.Len()) + int64(y.Len())) * valueBytes
 		}
 	case Tuple:
+		if op == syntax.STAR {
+			return repeatBytes(int64(len(x)), valueBytes, y)
+		}
 		if y, ok := y.(Tuple); ok {
 			return (int64(len(x)) + int64(len(y))) * valueBytes
+		}
+	case Bytes:
+		if op == syntax.STAR {
+			return repeatBytes(int64(len(x)), 1, y)
+		}
+		if y, ok := y.(Bytes); ok {
+			return int64(len(x)) + int64(len(y))
+		}
+	case Int:
+		if op != syntax.STAR {
+			return 0
+		}
+		switch y := y.(type) { // n * sequence
+		case String:
+			return repeatBytes(int64(len(y)), 1, x)
+		case *List:
+			return repeatBytes(int64(y.Len()), valueBytes, x)
+		case Tuple:
+			return repeatBytes(int64(len(y)), valueBytes, x)
+		case Bytes:
+			return repeatBytes(int64(len(y)), 1, x)
 		}
 	}
 	return 0
 }
 
-// repeatBytes returns the size of x * n when x is a string, bytes, a list
-// or a tuple and n an int (math.MaxInt64 when it overflows), else 0.
-func repeatBytes(x, n Value) int64 {
-	var size, unit int64
-	switch x := x.(type) {
-	case String:
-		size, unit = int64(len(x)), 1
-	case Bytes:
-		size, unit = int64(len(x)), 1
-	case *List:
-		size, unit = int64(x.Len()), valueBytes
-	case Tuple:
-		size, unit = int64(len(x)), valueBytes
-	default:
-		return 0
-	}
+// repeatBytes returns the size of size elements of unit bytes repeated n
+// times when n is an int (math.MaxInt64 when it overflows), else 0.
+func repeatBytes(size, unit int64, n Value) int64 {
 	i, ok := n.(Int)
 	if !ok || size == 0 || i.Sign() <= 0 {
 		return 0

@@ -243,8 +243,10 @@ loop:
 				}
 			}
 			if z == nil {
-				if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil { // bitsh fork: alloc.go
-					break loop
+				if !bothInts(x, y) { // bitsh fork: alloc.go
+					if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
+						break loop
+					}
 				}
 				z, err = Binary(syntax.PLUS, x, y)
 				if err != nil {
