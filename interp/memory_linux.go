@@ -36,9 +36,8 @@ func addressSpaceRoom() int64 {
 // -max-memory is not set: 3/4 of the memory the process may use (the
 // machine's, or its cgroup's when lower), leaving the rest to the system
 // and to the garbage above the live heap; under an address-space limit
-// (ulimit -v), at most half the room above what the process has already
-// reserved (about 1.25 GiB at start; the budget holds in twice its size
-// above that, docs/reliability.md). 0 (no budget) where none of these can
+// (ulimit -v), at most a third of the room above what the process has
+// already reserved (about 1.25 GiB at start; docs/reliability.md). 0 (no budget) where none of these can
 // be read. The result is a whole number of MiB.
 func DefaultMemoryBudget() int64 {
 	mem := meminfoTotal()
@@ -47,11 +46,13 @@ func DefaultMemoryBudget() int64 {
 	}
 	budget := mem / 4 * 3
 	if room := addressSpaceRoom(); room >= 0 {
-		// A third: one step of a doubling loop (s = s + s, l.extend(l))
-		// allocates twice the live data at once, and the budget's
-		// cancellation reaches the loop only after that step, so the room
-		// must hold the budget and twice as much again
-		// (docs/reliability.md).
+		// A third: one step of the interpreter can allocate as much as
+		// the live data at once, or twice as much, and the budget's
+		// cancellation reaches the loop only after that step. With
+		// bitsh's fork of go.starlark.net, s + s, l + l, l.extend(l) and
+		// l * n are checked before they allocate; a dict's table, a
+		// builtin of go.starlark.net (str) and upstream go.starlark.net
+		// are not, so the room keeps the margin (docs/reliability.md).
 		room /= 3
 		if room < 64<<20 {
 			room = 64 << 20
