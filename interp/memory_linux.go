@@ -4,33 +4,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
-)
 
-// addressSpaceRoom returns the bytes of address space left to the
-// process under its RLIMIT_AS (ulimit -v): the limit less VmSize, which is
-// what the limit counts (reservations included). -1 when there is no
-// limit or it cannot be read. It costs a system call and a read of
-// /proc/self/statm, a few microseconds.
-func addressSpaceRoom() int64 {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur == ^uint64(0) || lim.Cur > 1<<62 {
-		return -1
-	}
-	data, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return -1
-	}
-	f := strings.Fields(string(data))
-	if len(f) == 0 {
-		return -1
-	}
-	pages, err := strconv.ParseInt(f[0], 10, 64)
-	if err != nil {
-		return -1
-	}
-	return int64(lim.Cur) - pages*int64(os.Getpagesize())
-}
+	"github.com/bitsh/bitsh/builtins"
+)
 
 // DefaultMemoryBudget is the budget the bitsh command gives a run when
 // -max-memory is not set: 3/4 of the memory the process may use (the
@@ -45,7 +21,7 @@ func DefaultMemoryBudget() int64 {
 		mem = cg
 	}
 	budget := mem / 4 * 3
-	if room := addressSpaceRoom(); room >= 0 {
+	if room := builtins.AddressSpaceRoom(); room >= 0 {
 		// A third: one step of the interpreter can allocate as much as
 		// the live data at once, or twice as much, and the budget's
 		// cancellation reaches the loop only after that step. With
