@@ -126,9 +126,31 @@ func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
 			return allocError(fn, limit, bytes)
 		}
 	}
+	// Under an address-space limit (ulimit -v), running out of address
+	// space kills a Go program instead of failing the allocation, and a
+	// large allocation needs new heap arenas (64 MiB each) when the free
+	// pages are too scattered to hold it, whatever the heap holds: a
+	// request that fits in the budget is refused when the room left could
+	// not take it and one more arena.
+	if bytes >= addressCheckBytes {
+		if room := AddressSpaceRoom(); room >= 0 && room < bytes+arenaBytes {
+			b.allowance = 0
+			return fmt.Errorf("%s: memory limit of %s exceeded (the result needs about %s, and only %s of address space is left under ulimit -v)",
+				fn, FormatSize(limit), FormatSize(bytes), FormatSize(max(room, 0)))
+		}
+	}
 	b.allowance = min((limit-inUse-bytes)/allowanceShare, maxAllowance)
 	return nil
 }
+
+// addressCheckBytes is the least request CheckAlloc compares with the
+// address space left (AddressSpaceRoom reads /proc, a few microseconds),
+// and arenaBytes the unit in which Go's heap reserves address space (a
+// heap arena, on 64-bit Linux).
+const (
+	addressCheckBytes = 1 << 20
+	arenaBytes        = 64 << 20
+)
 
 func allocError(fn string, limit, bytes int64) error {
 	if bytes < 0 {
