@@ -99,6 +99,18 @@ func supervised(args []string) bool {
 	return len(args) < 2 || args[1] != "kernel"
 }
 
+// quitDump reports whether a crash report is the goroutine dump Go prints
+// on SIGQUIT (Ctrl-\ on a terminal, kill -QUIT): asked for, not an
+// internal error; the child's status (Go's 2) passes through.
+func quitDump(report string) bool {
+	for _, l := range splitLines(report) {
+		if l != "" {
+			return hasPrefix(l, "SIGQUIT: quit")
+		}
+	}
+	return false
+}
+
 // Summary returns what a crash report says went wrong: its panic line
 // ("panic: ..."), else, for a fatal error of the runtime (whose message
 // goes to standard error only, before the report), what the function that

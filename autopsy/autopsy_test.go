@@ -27,3 +27,20 @@ func TestStringHelpers(t *testing.T) {
 		t.Error("contains")
 	}
 }
+
+func TestQuitDump(t *testing.T) {
+	for _, c := range []struct {
+		report string
+		want   bool
+	}{
+		{"SIGQUIT: quit\nPC=0x490fe1 m=0 sigcode=0\n\ngoroutine 1 [running]:\n", true},
+		{"\nSIGQUIT: quit\n", true},
+		{"panic: boom\n\ngoroutine 1 [running]:\n", false},
+		{"SIGSEGV: segmentation violation\nPC=0x0 m=0 sigcode=1\n", false},
+		{"\nruntime stack:\nruntime.throw({0x1?, 0x2?})\n", false},
+	} {
+		if got := quitDump(c.report); got != c.want {
+			t.Errorf("quitDump(%q) = %v, want %v", c.report, got, c.want)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func supervise(args []string) (status int, ok bool) {
 		// Something the child started holds the pipe: its report, if
 		// any, was written before the child exited.
 	}
-	if len(crash) > 0 {
+	if len(crash) > 0 && !quitDump(string(crash)) {
 		reportCrash(string(crash))
 		return ExitFatal, true
 	}
