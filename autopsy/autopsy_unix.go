@@ -55,7 +55,7 @@ func supervise(args []string) (status int, ok bool) {
 		exited <- ps
 	}()
 	var ps *os.ProcessState
-	for ps == nil {
+	for waiting := true; waiting; {
 		select {
 		case sig := <-sigc:
 			if fromTerminal(sig) {
@@ -66,10 +66,12 @@ func supervise(args []string) (status int, ok bool) {
 			}
 			child.Signal(sig)
 		case ps = <-exited:
+			waiting = false
 		}
 	}
 	if ps == nil || ps.Sys() == nil {
-		return 1, true
+		os.Stderr.WriteString("bitsh: internal error: lost the child process\n")
+		return ExitFatal, true
 	}
 
 	var crash []byte
