@@ -9,12 +9,33 @@ import (
 
 const maxMemoryKey = "bitsh.maxmemory"
 
+// starlarkAllocCheckKey is the thread-local key under which bitsh's fork
+// of go.starlark.net looks for an allocation check to call before +, *,
+// += and list.extend allocate a result of more than 1 MiB
+// (third_party/starlark/README.bitsh.md). Upstream go.starlark.net ignores
+// it: there the watchdog alone stops these operations, after the step.
+const starlarkAllocCheckKey = "go.starlark.net/alloc-check"
+
 // SetMaxMemory sets the memory budget, in bytes, that CheckAlloc enforces
-// for builtins called from thread (0 or less: none). The interpreter sets
-// it from interp.WithMaxMemory; its watchdog enforces the same budget on
-// everything else the run allocates.
+// for builtins called from thread (0 or less: none), and for the
+// operations of go.starlark.net that can double what a script holds in
+// one step (s + s, l + l, l += l, l.extend(l), l * n), which call it
+// before they allocate a result of more than 1 MiB (with bitsh's fork of
+// go.starlark.net). The interpreter sets it from interp.WithMaxMemory; its
+// watchdog enforces the same budget on everything else the run allocates.
 func SetMaxMemory(thread *starlark.Thread, n int64) {
 	thread.SetLocal(maxMemoryKey, &budget{limit: max(n, 0)})
+	if n > 0 {
+		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
+	} else {
+		thread.SetLocal(starlarkAllocCheckKey, nil)
+	}
+}
+
+// checkStarlarkAlloc is the allocation check SetMaxMemory gives
+// go.starlark.net: what names the operation ("list + list").
+func checkStarlarkAlloc(thread *starlark.Thread, what string, bytes int64) error {
+	return CheckAlloc(thread, what, bytes)
 }
 
 // MaxMemory returns the budget set by SetMaxMemory (0: none).
@@ -105,9 +126,31 @@ func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
 			return allocError(fn, limit, bytes)
 		}
 	}
+	// Under an address-space limit (ulimit -v), running out of address
+	// space kills a Go program instead of failing the allocation, and a
+	// large allocation needs new heap arenas (64 MiB each) when the free
+	// pages are too scattered to hold it, whatever the heap holds: a
+	// request that fits in the budget is refused when the room left could
+	// not take it and one more arena.
+	if bytes >= addressCheckBytes {
+		if room := AddressSpaceRoom(); room >= 0 && room < bytes+arenaBytes {
+			b.allowance = 0
+			return fmt.Errorf("%s: memory limit of %s exceeded (the result needs about %s, and only %s of address space is left under ulimit -v)",
+				fn, FormatSize(limit), FormatSize(bytes), FormatSize(max(room, 0)))
+		}
+	}
 	b.allowance = min((limit-inUse-bytes)/allowanceShare, maxAllowance)
 	return nil
 }
+
+// addressCheckBytes is the least request CheckAlloc compares with the
+// address space left (AddressSpaceRoom reads /proc, a few microseconds),
+// and arenaBytes the unit in which Go's heap reserves address space (a
+// heap arena, on 64-bit Linux).
+const (
+	addressCheckBytes = 1 << 20
+	arenaBytes        = 64 << 20
+)
 
 func allocError(fn string, limit, bytes int64) error {
 	if bytes < 0 {

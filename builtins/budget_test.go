@@ -6,6 +6,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // TestCheckAllocAllowance checks that granting small requests from the
@@ -74,6 +75,51 @@ func BenchmarkCheckAllocSmall(b *testing.B) {
 	for b.Loop() {
 		if err := builtins.CheckAlloc(th, "list", 88); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// forkChecksAllocs reports whether the go.starlark.net this test is built
+// with calls an allocation check before + allocates (bitsh's fork does;
+// upstream, which .ci/upstream.sh also tests with, does not).
+func forkChecksAllocs() bool {
+	th := &starlark.Thread{}
+	called := false
+	th.SetLocal("go.starlark.net/alloc-check", func(*starlark.Thread, string, int64) error {
+		called = true
+		return nil
+	})
+	starlark.ExecFile(th, "probe.star", "l = [0] * (1 << 17)\nx = l + l", nil)
+	return called
+}
+
+// loopOpts allows loops and reassignments at top level.
+var loopOpts = &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}
+
+// TestBudgetChecksDoubling: under a budget, the operations of
+// go.starlark.net that can double what a script holds are refused with
+// the budget's error before they allocate (with bitsh's fork).
+func TestBudgetChecksDoubling(t *testing.T) {
+	if !forkChecksAllocs() {
+		t.Skip("go.starlark.net without bitsh's allocation check (upstream)")
+	}
+	limit := builtins.HeapBytes() + 64<<20
+	for _, c := range []struct{ code, what string }{
+		{"s = 'ab' * 1024\nfor _ in range(40):\n    s = s + s", "string + string"},
+		{"l = [1] * 1024\nfor _ in range(40):\n    l.extend(l)", "list.extend"},
+		{"l = [1] * 1024\nfor _ in range(40):\n    l += l", "list += list"},
+		{"l = [1] * 1024\nfor _ in range(40):\n    l = l * 2", "list * int"},
+	} {
+		th := &starlark.Thread{}
+		builtins.SetMaxMemory(th, limit)
+		_, err := starlark.ExecFileOptions(loopOpts, th, "test.star", c.code, nil)
+		if err == nil || !strings.Contains(err.Error(), c.what+": memory limit of ") {
+			t.Errorf("%q: error %v, want %q and the budget", c.code, err, c.what)
+		}
+		// Without a budget, nothing is checked.
+		builtins.SetMaxMemory(th, 0)
+		if _, err := starlark.ExecFileOptions(loopOpts, th, "test.star", "l = [1] * 1024\nfor _ in range(10):\n    l = l + l", nil); err != nil {
+			t.Errorf("no budget: %v", err)
 		}
 	}
 }

@@ -253,7 +253,10 @@ func (c chessFn) call(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	if err := CheckAlloc(thread, b.Name(), int64(8*n)); err != nil {
 		return nil, err
 	}
-	out := make([]uint64, n)
+	out, err := makeSlice[uint64](thread, b.Name(), n)
+	if err != nil {
+		return nil, err
+	}
 	if err := inChunks(thread, b.Name(), n, pollWords, func(lo, hi int) {
 		switch {
 		case c.slice != nil && !in[0].is:

@@ -206,7 +206,10 @@ func randomSample(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		}
 		return i
 	}
-	out := make([]starlark.Value, k)
+	out, err := makeSlice[starlark.Value](thread, b.Name(), k)
+	if err != nil {
+		return nil, err
+	}
 	for i := range k {
 		if i%randomPollEvery == 0 && ctx.Err() != nil {
 			return nil, interrupted(b.Name(), ctx)

@@ -277,6 +277,16 @@ var longCalls = []string{
 	"x = enumerate(range(1 << 40))",
 	"x = zip(range(1 << 40), range(1 << 40))",
 	"x = reversed(range(1 << 40))",
+	// Word-array passes outside the kernels (copy, order check,
+	// deduplication, counting runs) and the kernels whose results are the
+	// largest: each in a loop over 2^22 words (made well within the 300
+	// ms), so that the cancellation comes at any point of them.
+	"a = words(range(1 << 22))\nwhile True: b = a.sort()",
+	"a = words(range(1 << 22))\nwhile True: b = a.unique()",
+	"a = random_words(1 << 22) & 255\nwhile True: h = a.histogram()",
+	"a = random_words(1 << 22)\nwhile True: b = gray(a)",
+	"a = random_words(1 << 22)\nwhile True: b = pdep(a, 3)",
+	"a = random_words(1 << 22)\nwhile True: b = a.tolist()",
 }
 
 // TestCancellationLatency runs each long call, cancels it after 300 ms

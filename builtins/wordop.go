@@ -272,7 +272,10 @@ func (op *wordOp) elementwise(thread *starlark.Thread, fn string, first *Words, 
 	if err := CheckAlloc(thread, fn, 8*int64(n)); err != nil {
 		return nil, err
 	}
-	dst := make([]uint64, n)
+	dst, err := makeSlice[uint64](thread, fn, n)
+	if err != nil {
+		return nil, err
+	}
 	blk := min(n, opBlock)
 	var bcast []uint64
 	ok := true

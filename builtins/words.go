@@ -258,7 +258,7 @@ func allocWords(thread *starlark.Thread, fn string, n int) ([]uint64, error) {
 	if err := checkWords(thread, fn, n); err != nil {
 		return nil, err
 	}
-	return make([]uint64, n), nil
+	return makeSlice[uint64](thread, fn, n)
 }
 
 var binaryOps = map[syntax.Token]words.Op{
@@ -311,7 +311,10 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 			}
 			return newLazy(a.asLazy().OpArray(kop, y.words(), left), origin), nil
 		}
-		dst := make([]uint64, a.n)
+		dst, err := makeSlice[uint64](origin.Thread(), fn, a.n)
+		if err != nil {
+			return nil, err
+		}
 		l, r := a.words(), y.words()
 		if left {
 			l, r = r, l
@@ -342,7 +345,10 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 		if !left && (kop == words.Div || kop == words.Mod) && x == 0 {
 			return nil, fmt.Errorf("%s: b = 0, division by zero", fn)
 		}
-		dst := make([]uint64, a.n)
+		dst, err := makeSlice[uint64](origin.Thread(), fn, a.n)
+		if err != nil {
+			return nil, err
+		}
 		src := a.words()
 		zero := -1
 		if err := inChunks(origin.Thread(), fn, a.n, pollWords, func(lo, hi int) {
@@ -374,7 +380,10 @@ func (a *Words) Unary(op syntax.Token) (starlark.Value, error) {
 			kern = words.Neg
 		}
 		if !a.canDefer() {
-			dst := make([]uint64, a.n)
+			dst, err := makeSlice[uint64](a.thread(), op.String(), a.n)
+			if err != nil {
+				return nil, err
+			}
 			src := a.words()
 			if err := inChunks(a.thread(), op.String(), a.n, pollWords, func(lo, hi int) { kern(dst[lo:hi], src[lo:hi]) }); err != nil {
 				return nil, err

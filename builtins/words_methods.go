@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"slices"
 	"sort"
 
 	"github.com/bitsh/bitsh/builtins/words"
@@ -241,10 +240,13 @@ func sortedCopy(thread *starlark.Thread, fn string, a *Words) ([]uint64, error) 
 	if l := a.lazy.Load(); l != nil {
 		dst = l.Materialize() // a copy of the words already
 	} else {
-		dst = slices.Clone(a.words())
+		var err error
+		if dst, err = cloneWords(thread, fn, a.words()); err != nil {
+			return nil, err
+		}
 	}
-	if slices.IsSorted(dst) {
-		return dst, nil
+	if sorted, err := isSortedWords(thread, fn, dst); err != nil || sorted {
+		return dst, err
 	}
 	if err := words.Sort(Context(thread), dst); err != nil {
 		return nil, fmt.Errorf("%s: interrupted: %w", fn, context.Cause(Context(thread)))
@@ -262,7 +264,9 @@ func wordsSorted(unique bool) wordsMethod {
 			return nil, err
 		}
 		if unique {
-			s = words.Dedup(s)
+			if s, err = dedupWords(thread, fn, s); err != nil {
+				return nil, err
+			}
 		}
 		return newWords(s, a.origin), nil
 	}
@@ -276,8 +280,10 @@ func wordsHistogram(thread *starlark.Thread, fn string, a *Words, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	distinct := 0
-	words.Runs(s, func(uint64, int) bool { distinct++; return distinct <= MaxHistogram })
+	distinct, err := countRuns(thread, fn, s, MaxHistogram)
+	if err != nil {
+		return nil, err
+	}
 	if distinct > MaxHistogram {
 		return nil, fmt.Errorf("%s: more than %d distinct values; count them with .unique() or reduce them first", fn, MaxHistogram)
 	}
@@ -325,7 +331,10 @@ func wordsToList(thread *starlark.Thread, fn string, a *Words, args starlark.Tup
 	if err := CheckAlloc(thread, fn, 16*int64(a.n)); err != nil {
 		return nil, err
 	}
-	elems := make([]starlark.Value, a.n)
+	elems, err := makeSlice[starlark.Value](thread, fn, a.n)
+	if err != nil {
+		return nil, err
+	}
 	src := a.words()
 	if err := inChunks(thread, fn, a.n, pollWords/16, func(lo, hi int) {
 		for i, x := range src[lo:hi] {

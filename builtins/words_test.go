@@ -3,6 +3,7 @@ package builtins_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // TestWordsCancel checks that the long array operations stop when the
@@ -221,6 +223,53 @@ func TestHashOKLengthMismatchFirst(t *testing.T) {
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "keys 3, want equal lengths") {
 			t.Errorf("%s: %v, want the length mismatch", src, err)
+		}
+	}
+}
+
+// TestChunkedPasses: the chunked copy, order check, deduplication and
+// count of distinct values (of sorted, unique and histogram) agree with
+// the plain ones across chunk boundaries.
+func TestChunkedPasses(t *testing.T) {
+	n := 3*(1<<16) + 5 // more than one chunk, and a partial last one
+	for _, gen := range []struct {
+		name string
+		f    func(i int) uint64
+	}{
+		{"ascending", func(i int) uint64 { return uint64(i) }},
+		{"a dip at a chunk boundary", func(i int) uint64 { return uint64(i) * uint64(min(1, i^(1<<16))) }},
+		{"runs across chunks", func(i int) uint64 { return uint64(i / 70000) }},
+		{"constant", func(int) uint64 { return 7 }},
+		{"pairs", func(i int) uint64 { return uint64(i / 2) }},
+	} {
+		src := make([]uint64, n)
+		for i := range src {
+			src[i] = gen.f(i)
+		}
+		sorted := slices.Sorted(slices.Values(src))
+		distinct := len(slices.Compact(slices.Clone(sorted)))
+		env := starlark.StringDict{"a": builtins.NewWords(src)}
+		for _, c := range []struct {
+			expr string
+			want any
+		}{
+			{"a.sort()[1]", sorted[1]},
+			{"a.sort()[-1]", sorted[n-1]},
+			{"len(a.unique())", distinct},
+			{"a.unique()[-1]", sorted[n-1]},
+			{"len(a.histogram())", distinct},
+		} {
+			if distinct > builtins.MaxHistogram && strings.HasPrefix(c.expr, "len(a.histogram") {
+				continue
+			}
+			v, err := starlark.EvalOptions(&syntax.FileOptions{}, &starlark.Thread{}, "test", c.expr, env)
+			if err != nil {
+				t.Errorf("%s: %s: %v", gen.name, c.expr, err)
+				continue
+			}
+			if v.String() != fmt.Sprint(c.want) {
+				t.Errorf("%s: %s = %s, want %v", gen.name, c.expr, v, c.want)
+			}
 		}
 	}
 }

@@ -152,7 +152,7 @@ func (w *watchdog) overBudget(limit int64) *MemoryLimitError {
 			return nil
 		}
 	}
-	room := addressSpaceRoom()
+	room := builtins.AddressSpaceRoom()
 	short := func(inUse int64) bool { return inUse > limit/2 && room < inUse+arenaBytes }
 	if room < 0 || !short(objects) {
 		return nil

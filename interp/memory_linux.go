@@ -4,41 +4,16 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
-)
 
-// addressSpaceRoom returns the bytes of address space left to the
-// process under its RLIMIT_AS (ulimit -v): the limit less VmSize, which is
-// what the limit counts (reservations included). -1 when there is no
-// limit or it cannot be read. It costs a system call and a read of
-// /proc/self/statm, a few microseconds.
-func addressSpaceRoom() int64 {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur == ^uint64(0) || lim.Cur > 1<<62 {
-		return -1
-	}
-	data, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return -1
-	}
-	f := strings.Fields(string(data))
-	if len(f) == 0 {
-		return -1
-	}
-	pages, err := strconv.ParseInt(f[0], 10, 64)
-	if err != nil {
-		return -1
-	}
-	return int64(lim.Cur) - pages*int64(os.Getpagesize())
-}
+	"github.com/bitsh/bitsh/builtins"
+)
 
 // DefaultMemoryBudget is the budget the bitsh command gives a run when
 // -max-memory is not set: 3/4 of the memory the process may use (the
 // machine's, or its cgroup's when lower), leaving the rest to the system
 // and to the garbage above the live heap; under an address-space limit
-// (ulimit -v), at most half the room above what the process has already
-// reserved (about 1.25 GiB at start; the budget holds in twice its size
-// above that, docs/reliability.md). 0 (no budget) where none of these can
+// (ulimit -v), at most a third of the room above what the process has
+// already reserved (about 1.25 GiB at start; docs/reliability.md). 0 (no budget) where none of these can
 // be read. The result is a whole number of MiB.
 func DefaultMemoryBudget() int64 {
 	mem := meminfoTotal()
@@ -46,12 +21,14 @@ func DefaultMemoryBudget() int64 {
 		mem = cg
 	}
 	budget := mem / 4 * 3
-	if room := addressSpaceRoom(); room >= 0 {
-		// A third: one step of a doubling loop (s = s + s, l.extend(l))
-		// allocates twice the live data at once, and the budget's
-		// cancellation reaches the loop only after that step, so the room
-		// must hold the budget and twice as much again
-		// (docs/reliability.md).
+	if room := builtins.AddressSpaceRoom(); room >= 0 {
+		// A third: one step of the interpreter can allocate as much as
+		// the live data at once, or twice as much, and the budget's
+		// cancellation reaches the loop only after that step. With
+		// bitsh's fork of go.starlark.net, s + s, l + l, l.extend(l) and
+		// l * n are checked before they allocate; a dict's table, a
+		// builtin of go.starlark.net (str) and upstream go.starlark.net
+		// are not, so the room keeps the margin (docs/reliability.md).
 		room /= 3
 		if room < 64<<20 {
 			room = 64 << 20

@@ -18,8 +18,10 @@ import (
 // code, on either side of *) into a call of repeat, which checks the
 // result's size against the budget first and fills a big result while
 // polling the run's context. Other products are left to the interpreter,
-// so arithmetic costs nothing more; l * n with l a variable is not
-// guarded (docs/reliability.md).
+// so arithmetic costs nothing more; l * n with l a variable is checked
+// by bitsh's fork of go.starlark.net before it allocates (its allocation
+// check, builtins.SetMaxMemory), though not interrupted, and not at all
+// with upstream go.starlark.net (docs/reliability.md, "Doubling").
 
 // repeatName is the name the rewritten calls use: not an identifier, so
 // no script can write, shadow or see it.

@@ -10,37 +10,69 @@ import (
 )
 
 // doublingCases allocate, in one step of the interpreter, as much as they
-// hold or more: the step in flight when the memory budget cancels the run
-// used to reach several times the budget, and under ulimit -v to kill the
-// process (Go's "fatal error: out of memory"). go.starlark.net's own
+// hold or more: the step in flight when the memory budget cancelled the
+// run used to reach several times the budget, and under ulimit -v to kill
+// the process (Go's "fatal error: out of memory"). Those marked checked
+// are refused before they allocate (bitsh's fork of go.starlark.net calls
+// the budget's check, builtins.SetMaxMemory); go.starlark.net's own
 // builtins (str) do not poll, so the hard stop ends the last one.
-var doublingCases = []struct{ name, code string }{
-	{"s + s", "s = \"ab\"\nwhile True:\n    s = s + s"},
-	{"l + l", "l = [1]\nwhile True:\n    l = l + l"},
-	{"l.extend(l)", "l = [1]\nwhile True:\n    l.extend(l)"},
-	{"str of a huge list", "l = list(range(3000000))\nx = str([l] * 40)"},
+var doublingCases = []struct {
+	name, code string
+	checked    bool
+}{
+	{"s + s", "s = \"ab\"\nwhile True:\n    s = s + s", true},
+	{"s += s", "s = \"ab\"\nwhile True:\n    s += s", true},
+	{"l + l", "l = [1]\nwhile True:\n    l = l + l", true},
+	{"l.extend(l)", "l = [1]\nwhile True:\n    l.extend(l)", true},
+	{"l += l", "l = [1]\nwhile True:\n    l += l", true},
+	{"l * 2", "l = [1]\nwhile True:\n    l = l * 2", true},
+	{"l *= 2", "l = [1]\nwhile True:\n    l *= 2", true},
+	{"2 * t", "t = (1,)\nwhile True:\n    t = 2 * t", true},
+	{"str of a huge list", "l = list(range(3000000))\nx = str([l] * 40)", false},
 }
 
 // TestDoublingLoops runs each doubling case in a real process with
 // -max-memory 128M, two processes at a time; each must exit 1 with the
 // budget's message (the hard stop ends the step in flight) and never with
-// Go's fatal error. Under ulimit -v the step in flight can still fail to
-// reserve its address space and kill the process (docs/reliability.md
-// says when), so that is not asserted here.
+// Go's fatal error.
 func TestDoublingLoops(t *testing.T) {
 	skipUnlessUnix(t)
 	if testing.Short() {
 		t.Skip("runs processes to their memory budget")
 	}
+	runDoubling(t, 0, false)
+}
+
+// TestDoublingLoopsUnderUlimit runs the checked doubling cases under
+// ulimit -v of the start-up address space plus one and a half budgets:
+// unchecked, the step that doubles a 64 MiB string or list (128 MiB more,
+// while the 64 MiB and the garbage of the step before are still held)
+// cannot reserve its memory and kills the process; checked, it is refused
+// before it allocates. Each must exit 1 with the budget's message.
+func TestDoublingLoopsUnderUlimit(t *testing.T) {
+	skipUnlessUnix(t)
+	const budget = 128 << 20
+	limitKB := budgetLimitKB(t, budget) - budget/2>>10
+	t.Logf("ulimit -v %d KiB: start-up + 1.5 budgets", limitKB)
+	runDoubling(t, limitKB, true)
+}
+
+// runDoubling runs the doubling cases (only the checked ones when
+// checkedOnly) with -max-memory 128M, under ulimit -v limitKB unless 0,
+// two processes at a time.
+func runDoubling(t *testing.T, limitKB int64, checkedOnly bool) {
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
 	for _, c := range doublingCases {
+		if checkedOnly && !c.checked {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			code, stderr, took := runLimited(0, "128M", c.code)
+			code, stderr, took := runLimited(limitKB, "128M", c.code)
 			t.Logf("%s: exit %d after %v: %s", c.name, code, took, lastLine(stderr))
 			if code != exitError || !strings.Contains(stderr, "memory limit of 128M exceeded") || strings.Contains(stderr, "fatal error") {
 				t.Errorf("%s: exit %d, want %d and the budget's message; stderr:\n%.2000s", c.name, code, exitError, stderr)

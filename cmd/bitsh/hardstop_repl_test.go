@@ -20,6 +20,9 @@ func TestREPLHardStop(t *testing.T) {
 	s.expect(primary)
 	s.send("print('st' + 'uck'); x = int(digits)\r")
 	s.expect("stuck")
+	// Let the run reach int(): on a loaded machine the Ctrl-C could
+	// otherwise land between print and int, where the next step stops.
+	time.Sleep(300 * time.Millisecond)
 	s.send("\x03")
 	s.expect("did not stop within 1s")
 	s.expect("Press Ctrl-C again to leave bitsh")

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -15,18 +17,32 @@ import (
 const stuckCode = `x = int("9" * 1000000)`
 
 // bitshProcess runs bitsh (the test binary, on $PATH by TestMain) with
-// args; when interrupt > 0 it sends SIGINT after that long. It returns the
-// exit status, stderr and the time from the signal (or start) to exit.
+// args; when interrupt > 0 it sends SIGINT that long after the script's
+// first line of output (a script that is interrupted prints one as it
+// starts: the process handles SIGINT from then on). It returns the exit
+// status, stderr and the time from the signal (or start) to exit.
 func bitshProcess(t *testing.T, interrupt time.Duration, args ...string) (int, string, time.Duration) {
 	t.Helper()
 	cmd := exec.Command("bitsh", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	started := make(chan struct{})
+	go func() {
+		r := bufio.NewReader(out)
+		r.ReadString('\n')
+		close(started)
+		io.Copy(io.Discard, r)
+	}()
 	start := time.Now()
 	if interrupt > 0 {
+		<-started
 		time.Sleep(interrupt)
 		start = time.Now()
 		if err := cmd.Process.Signal(os.Interrupt); err != nil {
@@ -47,12 +63,12 @@ func skipUnlessUnix(t *testing.T) {
 func TestInterruptScript(t *testing.T) {
 	skipUnlessUnix(t)
 	t.Parallel()
-	code, stderr, took := bitshProcess(t, 500*time.Millisecond, "-c", "def spin():\n    while True:\n        pass\nspin()")
+	code, stderr, took := bitshProcess(t, 500*time.Millisecond, "-c", "print('started')\ndef spin():\n    while True:\n        pass\nspin()")
 	t.Logf("stopped %v after SIGINT", took)
 	if code != exitInterrupted {
 		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)
 	}
-	for _, want := range []string{"interrupted", "in spin", "<command-line>:4:5: in <toplevel>"} {
+	for _, want := range []string{"interrupted", "in spin", "<command-line>:5:5: in <toplevel>"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
@@ -83,7 +99,7 @@ func TestHardStopAfterTimeout(t *testing.T) {
 func TestHardStopAfterInterrupt(t *testing.T) {
 	skipUnlessUnix(t)
 	t.Parallel()
-	code, stderr, took := bitshProcess(t, 300*time.Millisecond, "-max-memory", "0", "-c", stuckCode)
+	code, stderr, took := bitshProcess(t, 300*time.Millisecond, "-max-memory", "0", "-c", "print('started')\n"+stuckCode)
 	t.Logf("exited %v after SIGINT", took)
 	if code != exitInterrupted {
 		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)

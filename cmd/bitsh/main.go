@@ -13,7 +13,9 @@
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
 // -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -version. The exit status
 // is 0 on success, 1 on a script error (a timeout or the memory budget
-// included), 2 on bad usage and 130 when Ctrl-C stopped a script.
+// included), 2 on bad usage, 3 on an internal error (the process died of
+// a Go fatal error, seen by a supervising parent: package autopsy) and 130
+// when Ctrl-C stopped a script.
 // See docs/scripting.md and docs/repl.md.
 package main
 
@@ -29,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bitsh/bitsh/autopsy"
 	"github.com/bitsh/bitsh/interp"
 	"github.com/chzyer/readline"
 	"go.starlark.net/resolve"
@@ -50,7 +53,19 @@ const (
 )
 
 func main() {
+	reportCrashes()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// reportCrashes makes a Go fatal error's report go to the supervising
+// parent too (package autopsy), when there is one.
+func reportCrashes() {
+	if f := autopsy.CrashOutput(); f != nil {
+		// SetCrashOutput keeps a close-on-exec duplicate, so that
+		// processes the script starts do not hold the pipe open.
+		debug.SetCrashOutput(f, debug.CrashOptions{})
+		f.Close()
+	}
 }
 
 // versionString returns the module version from the build information
@@ -72,7 +87,8 @@ otherwise runs standard input as a script ("-" names standard input).
 The script sees ARGS as the list of strings argv. A script named like a
 subcommand (help, merge) runs as ./NAME.
 Exit status: 0 on success, 1 on a script error (timeout and memory budget
-included), 2 on bad usage, 130 when Ctrl-C stopped the script.
+included), 2 on bad usage, 3 on an internal error (Go fatal error), 130
+when Ctrl-C stopped the script.
 
 flags:
 `

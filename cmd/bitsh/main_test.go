@@ -11,10 +11,15 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden output in testdata/script/*.txtar")
 
 // TestMain makes the test binary serve as the bitsh command (testscript
-// puts it on $PATH under that name; the pty tests run it too).
+// puts it on $PATH under that name; the pty tests run it too), supervising
+// parent included.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"bitsh": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"bitsh": func() {
+			reportCrashes()
+			crashForTest()
+			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 

@@ -192,6 +192,12 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if (op == compile.PLUS || op == compile.STAR) && !bothInts(x, y) { // bitsh fork: alloc.go
+				if err2 := thread.checkBinaryAlloc(binop, x, y); err2 != nil {
+					err = err2
+					break loop
+				}
+			}
 			z, err2 := Binary(binop, x, y)
 			if err2 != nil {
 				err = err2
@@ -229,11 +235,19 @@ loop:
 					if err = xlist.checkMutable("apply += to"); err != nil {
 						break loop
 					}
+					if err = thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
+						break loop
+					}
 					listExtend(xlist, yiter)
 					z = xlist
 				}
 			}
 			if z == nil {
+				if !bothInts(x, y) { // bitsh fork: alloc.go
+					if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
+						break loop
+					}
+				}
 				z, err = Binary(syntax.PLUS, x, y)
 				if err != nil {
 					break loop

@@ -1355,7 +1355,7 @@ func list_clear(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error
 }
 
 // https://github.com/google/starlark-go/blob/master/doc/spec.md#list·extend
-func list_extend(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
+func list_extend(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
 	recv := b.Receiver().(*List)
 	var iterable Iterable
 	if err := unpackPositionalArgsNoEscape(b.Name(), args, kwargs, 1, &iterable); err != nil {
@@ -1363,6 +1363,9 @@ func list_extend(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, erro
 	}
 	if err := recv.checkMutable("extend"); err != nil {
 		return nil, nameErr(b, err)
+	}
+	if err := thread.checkExtendAlloc(recv, iterable, false); err != nil { // bitsh fork: alloc.go
+		return nil, err
 	}
 	listExtend(recv, iterable)
 	return None, nil
