@@ -31,7 +31,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bitsh/bitsh/autopsy"
+	"github.com/bitsh/bitsh/cmd/bitsh/internal/autopsy"
 	"github.com/bitsh/bitsh/interp"
 	"github.com/chzyer/readline"
 	"go.starlark.net/resolve"

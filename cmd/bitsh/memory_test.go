@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bitsh/bitsh/autopsy"
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/cmd/bitsh/internal/autopsy"
 )
 
 // budgetCases are the scripts that used to kill the process

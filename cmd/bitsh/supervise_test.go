@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bitsh/bitsh/autopsy"
+	"github.com/bitsh/bitsh/cmd/bitsh/internal/autopsy"
 )
 
 // crashTestEnv, in the test binary only, makes the process that does the

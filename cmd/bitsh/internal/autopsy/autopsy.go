@@ -17,10 +17,13 @@
 //
 // Importing the package (for its side effect) is the whole interface: its
 // init function does the work, before the packages the command imports
-// run theirs, so that the parent skips them. Go initializes packages in
-// the order of their import paths where the imports allow, and this one's
-// sorts before every other package of bitsh and needs only the standard
-// library's most basic packages: keep it so. The command bitsh imports it; an embedder of the
+// run theirs, so that the parent skips them. Go initializes a package as
+// soon as its imports are, in the order of the import paths otherwise;
+// this one needs only the standard library's most basic packages, so it
+// comes before every package that imports go.starlark.net (whose path
+// sorts after it), and only kernels with no imports of bitsh's own come
+// before it (GODEBUG=inittrace=1 shows the order: builtins/chess, 0.1 ms).
+// Keep its imports so. The command bitsh imports it; an embedder of the
 // interp package never does.
 //
 // Environment: BITSH_NO_SUPERVISOR set to anything but "" or "0" runs the
