@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"unsafe"
 
@@ -69,6 +70,13 @@ func (a *Words) scan(thread *starlark.Thread, name string, fn func(blk []uint64)
 // goroutine of its own: below it make takes microseconds.
 const asyncAllocBytes = 4 << 20
 
+// allocSlots bounds the large allocations in flight in the process, those
+// whose caller was cancelled included, at one per processor: repeated
+// cancellations (a script interrupted again and again, a test sweep)
+// cannot pile up abandoned allocations that fault in memory and take the
+// processors from the runs that follow. It only bounds; it holds no data.
+var allocSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
 // makeSlice returns make([]T, n) for a result of the builtin fn, or the
 // interruption error when the run of thread is cancelled first. Go zeroes
 // a large allocation whose memory it reuses before make returns, and
@@ -77,7 +85,9 @@ const asyncAllocBytes = 4 << 20
 // polling can cut (docs/reliability.md, "Word arrays"). So from
 // asyncAllocBytes on, make runs on a goroutine of its own and a
 // cancelled caller returns without waiting for it; the allocation is then
-// garbage when it ends. The caller checks the budget first (CheckAlloc).
+// garbage when it ends. At most allocSlots such allocations run at once;
+// a caller waits for a slot, interruptibly. The caller checks the budget
+// first (CheckAlloc).
 func makeSlice[T any](thread *starlark.Thread, fn string, n int) ([]T, error) {
 	var zero T
 	if thread == nil || int64(n)*int64(unsafe.Sizeof(zero)) < asyncAllocBytes {
@@ -87,8 +97,17 @@ func makeSlice[T any](thread *starlark.Thread, fn string, n int) ([]T, error) {
 	if ctx.Err() != nil {
 		return nil, interrupted(fn, ctx)
 	}
+	select {
+	case allocSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, interrupted(fn, ctx)
+	}
 	done := make(chan []T, 1)
-	go func() { done <- make([]T, n) }()
+	go func() {
+		s := make([]T, n)
+		<-allocSlots
+		done <- s
+	}()
 	select {
 	case s := <-done:
 		return s, nil
