@@ -235,6 +235,9 @@ func tableFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		if !ok {
 			return nil, fmt.Errorf("%s: %s: got %s, want an iterable of cells", b.Name(), what, v.Type())
 		}
+		if s, ok := v.(starlark.Sequence); ok && s.Len() > maxTableCells {
+			return nil, fmt.Errorf("%s: %s has more than %d cells", b.Name(), what, maxTableCells)
+		}
 		var out []string
 		iter := it.Iterate()
 		defer iter.Done()
