@@ -39,10 +39,10 @@ func runAll(t *testing.T, w *native.Worker, params int, inputs [][]uint64) ([]ui
 	return res, errs
 }
 
-// engines returns the engines this machine runs: WebAssembly, and AMD64
-// where it can.
-func engines(t testing.TB) []native.Engine {
-	s, err := fusescript.Load("def f(x):\n    return x\n")
+// funcOf compiles the function f of src.
+func funcOf(t testing.TB, src string) *fuse.Func {
+	t.Helper()
+	s, err := fusescript.Load(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,13 @@ func engines(t testing.TB) []native.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f
+}
+
+// engines returns the engines this machine runs: WebAssembly, and AMD64
+// where it can.
+func engines(t testing.TB) []native.Engine {
+	f := funcOf(t, "def f(x):\n    return x\n")
 	es := []native.Engine{native.WebAssembly}
 	if p, err := native.CompileWith(f, native.AMD64); err == nil {
 		p.Close()
@@ -173,14 +180,7 @@ func FuzzNative(f *testing.F) {
 // TestSameFunctionTwice: two programs of the same function share wazero's
 // compiled module; closing one leaves the other usable.
 func TestSameFunctionTwice(t *testing.T) {
-	s, err := fusescript.Load("def f(x):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := s.Compile("f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := funcOf(t, "def f(x):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n")
 	p1, err := native.Compile(f)
 	if err != nil {
 		t.Fatal(err)
@@ -222,14 +222,7 @@ def f(x, y):
         n ^= s
     return n + seen[3] * 7 + seen[17]
 `
-	s, err := fusescript.Load(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := s.Compile("f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := funcOf(t, src)
 	inputs := [][]uint64{{300000, 0x20008}, {1, 0}, {70000, 0}}
 	st := f.NewState(nil)
 	for _, e := range engines(t) {
@@ -260,14 +253,7 @@ def f(x, y):
 // TestStopThenRunAgain: a poll that says stop ends Run with fuse.ErrStopped
 // inside an endless loop; the worker then runs other items from scratch.
 func TestStopThenRunAgain(t *testing.T) {
-	s, err := fusescript.Load("def f(x):\n    n = 0\n    while n < x:\n        n += 1\n    return n\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := s.Compile("f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := funcOf(t, "def f(x):\n    n = 0\n    while n < x:\n        n += 1\n    return n\n")
 	for _, e := range engines(t) {
 		p, err := native.CompileWith(f, e)
 		if err != nil {
@@ -296,14 +282,7 @@ func TestStopThenRunAgain(t *testing.T) {
 // charged on entry, so a block of items still comes back to be polled
 // about every fuse.PollEvery iterations, on every engine.
 func TestBoundedLoopsPoll(t *testing.T) {
-	s, err := fusescript.Load("def f(x):\n    n = 0\n    for i in range(1000):\n        n += i ^ x\n    for b in bits(x):\n        n += b\n    return n\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := s.Compile("f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := funcOf(t, "def f(x):\n    n = 0\n    for i in range(1000):\n        n += i ^ x\n    for b in bits(x):\n        n += b\n    return n\n")
 	inputs := fusescript.Inputs(native.Block, 1, false)
 	st := f.NewState(nil)
 	for _, e := range engines(t) {
@@ -346,11 +325,7 @@ func TestEngineNamed(t *testing.T) {
 		}
 	}
 	t.Setenv("BITSH_FUSE_ENGINE", "wasm")
-	s, _ := fusescript.Load("def f(x):\n    while x > 3:\n        x -= 2\n    return x\n")
-	f, err := s.Compile("f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := funcOf(t, "def f(x):\n    while x > 3:\n        x -= 2\n    return x\n")
 	p, err := native.Compile(f)
 	if err != nil || p.Engine() != native.WebAssembly {
 		t.Fatalf("under BITSH_FUSE_ENGINE=wasm: %v, %v", p, err)
