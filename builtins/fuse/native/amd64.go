@@ -672,6 +672,10 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if g.assignInPlace(s) {
 			break
 		}
+		if v, ok := g.varReg(s.X); ok && g.slotReg[s.Var] >= 0 {
+			a.movRR(poolRegs[g.slotReg[s.Var]], v) // one variable into another
+			break
+		}
 		r := g.expr(s.X)
 		g.setSlot(s.Var, r)
 		g.release(r)
