@@ -351,11 +351,29 @@ type FlowWorker interface {
 	Close()
 }
 
+// A RangeWorker is a FlowWorker that can compute a parameter that is a
+// Range itself, sparing the parameter block: Affine makes parameter i of
+// item j of the next runs base + j*step (on), or read from its block again
+// (!on), and reports whether it does.
+type RangeWorker interface {
+	Affine(i int, on bool, base, step uint64) bool
+}
+
+// A CountWorker is a FlowWorker that can count results itself: Count runs
+// the first n items as Run does and returns how many it computed and how
+// many of their results are not 0.
+type CountWorker interface {
+	Count(n int) (done int, count uint64, err error)
+}
+
 type flowWorker struct {
-	f    *Func
-	w    FlowWorker
-	n    int
-	bufs [][]uint64
+	f      *Func
+	w      FlowWorker
+	n      int
+	bufs   [][]uint64
+	affine []bool   // parameter i is computed by the worker: base[i] + j*step[i]
+	base   []uint64 // of the current block
+	step   []uint64
 }
 
 func (w *flowWorker) size() int            { return w.n }
@@ -363,18 +381,50 @@ func (w *flowWorker) param(i int) []uint64 { return w.bufs[i] }
 func (w *flowWorker) close()               { w.w.Close() }
 
 func (w *flowWorker) run(spaces []Space, b uint64, k int, method Method, _ *Options) ([]uint64, uint64, bool, int, error) {
+	rw, _ := w.w.(RangeWorker)
 	for i, s := range spaces {
+		// Filter reads the items of parameter 0 back from its block.
+		if r, ok := s.(Range); ok && rw != nil && !(method == Filter && i == 0) {
+			w.base[i], w.step[i] = r.Start+b*r.Step, r.Step
+			if w.affine[i] = rw.Affine(i, true, w.base[i], r.Step); w.affine[i] {
+				continue
+			}
+		} else if w.affine[i] {
+			w.affine[i] = !rw.Affine(i, false, 0, 0)
+		}
 		s.Fill(b, w.bufs[i][:k])
 	}
-	done, res, err := w.w.Run(k, method == First)
+	var (
+		done    int
+		res     []uint64
+		cnt     uint64
+		counted bool
+		err     error
+	)
+	if cw, ok := w.w.(CountWorker); ok && method == Count {
+		done, cnt, err = cw.Count(k)
+		counted = true
+	} else {
+		done, res, err = w.w.Run(k, method == First)
+	}
 	var fe *FlowError
 	if errors.As(err, &fe) {
-		return res[:done], 0, false, done, &ItemError{Check: &w.f.Checks[fe.Check], Value: fe.Value}
+		// The error names the item's parameters: write those the worker
+		// computed.
+		for i, on := range w.affine {
+			if on {
+				w.bufs[i][done] = w.base[i] + uint64(done)*w.step[i]
+			}
+		}
+		if !counted {
+			res = res[:done]
+		}
+		return res, cnt, counted, done, &ItemError{Check: &w.f.Checks[fe.Check], Value: fe.Value}
 	}
 	if err != nil {
 		return nil, 0, false, -1, err
 	}
-	return res, 0, false, -1, nil
+	return res, cnt, counted, -1, nil
 }
 
 // RunFunc applies f to every item of the spaces as Compiled.Run does, with
@@ -388,7 +438,8 @@ func RunFunc(ctx context.Context, f *Func, spaces []Space, method Method, opt Op
 		if err != nil {
 			return nil, err
 		}
-		fw := &flowWorker{f: f, w: w, n: size}
+		fw := &flowWorker{f: f, w: w, n: size, affine: make([]bool, f.Params), base: make([]uint64, f.Params),
+			step: make([]uint64, f.Params)}
 		for i := 0; i < f.Params; i++ {
 			fw.bufs = append(fw.bufs, w.Params(i))
 		}

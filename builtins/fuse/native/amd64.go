@@ -16,10 +16,14 @@ import (
 //
 //	ctl+0   the address to resume at (0: start)
 //	ctl+8   n, the items to run
-//	ctl+16  mode (1: stop after the first non-zero result)
+//	ctl+16  mode (1: stop after the first non-zero result; 2: count the
+//	        results that are not 0 at ctl+32 instead of writing them)
 //	ctl+24  set to 1 when the code returns to be polled
-//	ctl+32  the slot registers, saved while Go polls
-//	ctl+96  the home of each slot (variables and hidden loop state), then
+//	ctl+40  for each of the first 8 parameters: on, base, step; where on is
+//	        not 0 the parameter of item j is base + j*step, not read from
+//	        its block
+//	ctl+232 the slot registers, saved while Go polls
+//	ctl+296 the home of each slot (variables and hidden loop state), then
 //	        the spill area of expressions
 //
 // Variables and the hidden state of loops are slots; the most used live in
@@ -36,8 +40,11 @@ const (
 	ctlN      = 8
 	ctlMode   = 16
 	ctlPoll   = 24
-	ctlRegs   = 32                      // the slot registers while Go polls
-	ctlSlots  = ctlRegs + 8*maxSlotRegs // the slots' homes
+	ctlCount  = 32                       // mode 2: the results that are not 0
+	ctlAffine = 40                       // parameter p: on, base, step at ctlAffine+24p
+	ctlRegs   = ctlAffine + 24*maxAffine // the slot registers while Go polls
+	ctlSlots  = ctlRegs + 8*maxSlotRegs  // the slots' homes
+	maxAffine = 8                        // the parameters that can be ranges
 )
 
 // The registers of the pool, in the order they are handed out; RDI holds
@@ -481,10 +488,26 @@ func (g *amd64Gen) run() {
 	a.jcc(ccAE, done)
 	for p := 0; p < g.f.Params; p++ {
 		m := indexed(rDI, rAX, 8, int32(g.l.params)+int32(p)*Block*8)
+		d := rDX
 		if r := g.slotReg[p]; r >= 0 {
-			a.load(poolRegs[r], m)
+			d = poolRegs[r]
+		}
+		if p < maxAffine {
+			aff, got := a.newLabel(), a.newLabel()
+			on := g.ctl + ctlAffine + 24*int32(p)
+			a.aluI(aluCmp, M(at(rDI, on)), 0)
+			a.jcc(ccNE, aff)
+			a.load(d, m)
+			a.jmp(got)
+			a.bind(aff)
+			a.movRR(d, rAX)
+			a.imul(d, M(at(rDI, on+16)))
+			a.alu(aluAdd, d, M(at(rDI, on+8)))
+			a.bind(got)
 		} else {
-			a.load(rDX, m)
+			a.load(d, m)
+		}
+		if d == rDX {
 			a.store(g.home(p), rDX)
 		}
 	}
@@ -494,12 +517,20 @@ func (g *amd64Gen) run() {
 	g.stmts(g.f.Body)
 	a.movRI(rDX, 0)
 	a.bind(g.retL) // the result in RDX
+	next, write, counted := a.newLabel(), a.newLabel(), a.newLabel()
+	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 2)
+	a.jcc(ccNE, write)
+	a.test(rDX, rDX)
+	a.jcc(ccE, counted)
+	a.aluI(aluAdd, M(at(rDI, g.ctl+ctlCount)), 1)
+	a.jmp(counted)
+	a.bind(write)
 	g.getSlot(rAX, g.sIt)
 	a.store(indexed(rDI, rAX, 8, int32(g.l.out)), rDX)
+	a.bind(counted)
 	g.slotAddI(g.sIt, 1)
-	next := a.newLabel()
-	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 0)
-	a.jcc(ccE, next)
+	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 1)
+	a.jcc(ccNE, next)
 	a.test(rDX, rDX)
 	a.jcc(ccNE, done)
 	a.bind(next)

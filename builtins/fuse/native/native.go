@@ -341,13 +341,49 @@ func (w *Worker) Run(n int, first bool) (done int, res []uint64, err error) {
 	return w.result(int(uint32(w.stack[0])))
 }
 
+// Affine makes parameter i of item j of the next runs base + j*step
+// (on), computed by the code instead of read from the parameter's block,
+// or read from the block again (!on). It reports whether the worker
+// computes the parameter: only the amd64 engine does, for the first 8.
+func (w *Worker) Affine(i int, on bool, base, step uint64) bool {
+	if w.p.engine != AMD64 || i >= maxAffine {
+		return !on
+	}
+	a := w.words[int(w.p.ctl+ctlAffine)/8+3*i:]
+	a[0], a[1], a[2] = 0, base, step
+	if on {
+		a[0] = 1
+	}
+	return true
+}
+
+// Count runs items 0 .. n-1 as Run does and returns how many it ran and
+// how many of their results are not 0; err is as Run's, the failing item
+// item done. The amd64 engine counts in its code, writing no results.
+func (w *Worker) Count(n int) (done int, count uint64, err error) {
+	if w.p.engine != AMD64 {
+		done, res, err := w.Run(n, false)
+		for _, r := range res[:done] {
+			count += (r | -r) >> 63
+		}
+		return done, count, err
+	}
+	done, _, err = w.runMode(n, 2)
+	return done, w.words[(w.p.ctl+ctlCount)/8], err
+}
+
 // runAMD64 runs the amd64 code, polling when it comes back to be polled.
 func (w *Worker) runAMD64(n int, first bool) (done int, res []uint64, err error) {
-	ctl := w.words[w.p.ctl/8:]
-	ctl[ctlResume/8], ctl[ctlN/8], ctl[ctlMode/8], ctl[ctlPoll/8] = 0, uint64(n), 0, 0
+	mode := uint64(0)
 	if first {
-		ctl[ctlMode/8] = 1
+		mode = 1
 	}
+	return w.runMode(n, mode)
+}
+
+func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error) {
+	ctl := w.words[w.p.ctl/8:]
+	ctl[ctlResume/8], ctl[ctlN/8], ctl[ctlMode/8], ctl[ctlPoll/8], ctl[ctlCount/8] = 0, uint64(n), mode, 0, 0
 	for {
 		callCode(w.p.code, w.words)
 		if ctl[ctlPoll/8] == 0 {

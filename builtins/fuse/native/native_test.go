@@ -2,7 +2,9 @@ package native_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -334,5 +336,62 @@ func TestEngineNamed(t *testing.T) {
 	t.Setenv("BITSH_FUSE_ENGINE", "fast")
 	if _, err := native.Compile(f); err == nil || !strings.Contains(err.Error(), "BITSH_FUSE_ENGINE") {
 		t.Errorf("a bad engine name: %v", err)
+	}
+}
+
+// TestAffineAndCount: parameters computed from a range (Affine) and
+// counting in the code (Count) give what parameter blocks and Run give,
+// up to a failing item, on every engine.
+func TestAffineAndCount(t *testing.T) {
+	f := funcOf(t, "def f(x, y):\n    if x % 7 == 3:\n        return 0\n    return (x * y + 1) // (x % 1000 - 500)\n")
+	for _, e := range engines(t) {
+		p, err := native.CompileWith(f, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := p.NewWorker(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, err := p.NewWorker(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ x0, dx, y0, dy uint64 }{{0, 1, 5, 3}, {600, 2, 1 << 63, ^uint64(0)}, {1 << 40, 7, 0, 0}} {
+			n := native.Block
+			for i := 0; i < n; i++ {
+				plain.Params(0)[i] = c.x0 + uint64(i)*c.dx
+				plain.Params(1)[i] = c.y0 + uint64(i)*c.dy
+			}
+			done, res, err := plain.Run(n, false)
+			var want uint64
+			for _, r := range res[:done] {
+				if r != 0 {
+					want++
+				}
+			}
+			a0, a1 := fast.Affine(0, true, c.x0, c.dx), fast.Affine(1, true, c.y0, c.dy)
+			if a0 != (e == native.AMD64) || a1 != a0 {
+				t.Errorf("%v: Affine = %v, %v", e, a0, a1)
+			}
+			if !a0 {
+				copy(fast.Params(0), plain.Params(0))
+				copy(fast.Params(1), plain.Params(1))
+			}
+			d2, r2, err2 := fast.Run(n, false)
+			if d2 != done || fmt.Sprint(err2) != fmt.Sprint(err) || !slices.Equal(r2[:d2], res[:done]) {
+				t.Errorf("%v %+v: Run with affine parameters: %d items, %v; want %d, %v", e, c, d2, err2, done, err)
+			}
+			d3, cnt, err3 := fast.Count(n)
+			if d3 != done || cnt != want || fmt.Sprint(err3) != fmt.Sprint(err) {
+				t.Errorf("%v %+v: Count = %d, %d, %v; want %d, %d, %v", e, c, d3, cnt, err3, done, want, err)
+			}
+			if !fast.Affine(0, false, 0, 0) || !fast.Affine(1, false, 0, 0) {
+				t.Errorf("%v: Affine off refused", e)
+			}
+		}
+		plain.Close()
+		fast.Close()
+		p.Close()
 	}
 }
