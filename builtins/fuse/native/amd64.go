@@ -816,42 +816,90 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 
 // assignInPlace emits v = v op e (or e op v, op commutative) for a variable
 // in a register as one instruction on that register, e evaluated first:
-// the counters and updates of loops. It reports false, emitting nothing,
-// for any other assignment.
+// the counters and updates of loops. It extends to a left spine,
+// v = ((v op1 e1) op2 e2) ..., as hash steps are written, where e2 and
+// later do not read v (they run after v has changed). It reports false,
+// emitting nothing, for any other assignment.
 func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
 	r := g.slotReg[s.Var]
-	x := s.X
-	op, isALU := aluOps[x.Op]
-	if r < 0 || x.Check >= 0 || !isALU && x.Op != fuse.OpMul {
+	if r < 0 {
 		return false
 	}
-	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && int(e.Imm) == s.Var }
-	var other *fuse.Expr
-	switch {
-	case self(x.Args[0]):
-		other = x.Args[1]
-	case self(x.Args[1]) && x.Op != fuse.OpSub:
-		other = x.Args[0]
-	default:
+	spine := g.spine(s.X, s.Var, true)
+	if spine == nil {
 		return false
 	}
 	a, v := &g.a, poolRegs[r]
-	if other.Op == fuse.OpConst && int64(other.Imm) == int64(int32(other.Imm)) {
-		if x.Op == fuse.OpMul {
-			g.mulI(v, int32(other.Imm))
-		} else {
-			a.aluI(op, R(v), int32(other.Imm))
+	for _, st := range spine {
+		x, other := st.x, st.other
+		op := aluOps[x.Op]
+		if other.Op == fuse.OpConst && int64(other.Imm) == int64(int32(other.Imm)) {
+			if x.Op == fuse.OpMul {
+				g.mulI(v, int32(other.Imm))
+			} else {
+				a.aluI(op, R(v), int32(other.Imm))
+			}
+			continue
 		}
+		t := g.expr(other)
+		if x.Op == fuse.OpMul {
+			a.imul(v, R(t))
+		} else {
+			a.alu(op, v, R(t))
+		}
+		g.release(t)
+	}
+	return true
+}
+
+// A spineStep is one update of a variable in place: v = v x.Op other.
+type spineStep struct{ x, other *fuse.Expr }
+
+// spine returns the updates that compute x into variable v in place,
+// innermost first, or nil. The innermost step's operand may read v; with
+// first false (an outer step) none may.
+func (g *amd64Gen) spine(x *fuse.Expr, v int, first bool) []spineStep {
+	_, isALU := aluOps[x.Op]
+	if x.Check >= 0 || !isALU && x.Op != fuse.OpMul {
+		return nil
+	}
+	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && int(e.Imm) == v }
+	try := func(in, other *fuse.Expr) []spineStep {
+		if self(in) {
+			if !first && reads(other, v) {
+				return nil
+			}
+			return []spineStep{{x, other}}
+		}
+		if reads(other, v) {
+			return nil
+		}
+		inner := g.spine(in, v, first)
+		if inner == nil {
+			return nil
+		}
+		return append(inner, spineStep{x, other})
+	}
+	if st := try(x.Args[0], x.Args[1]); st != nil {
+		return st
+	}
+	if x.Op != fuse.OpSub {
+		return try(x.Args[1], x.Args[0])
+	}
+	return nil
+}
+
+// reads reports whether x reads variable v.
+func reads(x *fuse.Expr, v int) bool {
+	if x.Op == fuse.OpVar && int(x.Imm) == v {
 		return true
 	}
-	t := g.expr(other)
-	if x.Op == fuse.OpMul {
-		a.imul(v, R(t))
-	} else {
-		a.alu(op, v, R(t))
+	for _, a := range x.Args {
+		if reads(a, v) {
+			return true
+		}
 	}
-	g.release(t)
-	return true
+	return false
 }
 
 // forRange emits for Var in range(X, Y, Z): the count of items first

@@ -182,6 +182,18 @@ def f(x, y):
     x = (x * 16) & U64
     return (a + b + ((((y * x) & U64) * 5) & U64)) & U64
 `, 2, false},
+	{"update_in_place", `
+def f(x, y):
+    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & U64
+    y = (((y + x) & U64) ^ ((x << 3) & U64)) | 1
+    h = x
+    h = ((h * 31) & U64) ^ y
+    h = (y - h) & U64
+    h = (((h ^ y) + (h >> 5)) & U64) * 3 & U64
+    h = (5 + ((h - 9) & U64)) & U64
+    y ^= h
+    return (h + x + y) & U64
+`, 2, false},
 }
 
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
