@@ -707,6 +707,20 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			a.movRR(poolRegs[g.slotReg[s.Var]], v) // one variable into another
 			break
 		}
+		if r := g.slotReg[s.Var]; r >= 0 && !g.whole[s.Var] && !g.readsReg(s.X, r) {
+			// The variable's value is dead until the assignment, and no
+			// slot the expression reads shares its register (linear scan
+			// may give it to one that dies here): it serves the
+			// expression, first in line.
+			g.free |= 1 << r
+			t := g.expr(s.X)
+			if v := poolRegs[r]; t != v {
+				a.movRR(v, t)
+				g.release(t)
+			}
+			g.free &^= 1 << r
+			break
+		}
 		r := g.expr(s.X)
 		g.setSlot(s.Var, r)
 		g.release(r)
@@ -887,6 +901,27 @@ func (g *amd64Gen) spine(x *fuse.Expr, v int, first bool) []spineStep {
 		return try(x.Args[1], x.Args[0])
 	}
 	return nil
+}
+
+// readsReg reports whether x reads a slot held in register r (an index
+// into poolRegs): a variable's, or a scratch array's epoch.
+func (g *amd64Gen) readsReg(x *fuse.Expr, r int) bool {
+	switch x.Op {
+	case fuse.OpVar:
+		if g.slotReg[x.Imm] == r {
+			return true
+		}
+	case fuse.OpScratch:
+		if g.slotReg[g.sEpoch[x.Imm]] == r {
+			return true
+		}
+	}
+	for _, a := range x.Args {
+		if g.readsReg(a, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // reads reports whether x reads variable v.
