@@ -225,31 +225,38 @@ def f(x, y):
     return n + seen[3] * 7 + seen[17]
 `
 	f := funcOf(t, src)
-	inputs := [][]uint64{{300000, 0x20008}, {1, 0}, {70000, 0}}
-	st := f.NewState(nil)
 	for _, e := range engines(t) {
-		p, err := native.CompileWith(f, e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		polls := 0
-		w, err := p.NewWorker(func() bool { polls++; return false })
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, errs := runAll(t, w, 2, inputs)
-		for i, in := range inputs {
-			want, werr := st.Eval(in)
-			if errs[i] != nil || werr != nil || got[i] != want {
-				t.Errorf("%v: f%v = %#x, %v; Eval gives %#x, %v", e, in, got[i], errs[i], want, werr)
-			}
-		}
-		if polls < 10 {
+		if polls := agreeCountingPolls(t, f, e, [][]uint64{{300000, 0x20008}, {1, 0}, {70000, 0}}); polls < 10 {
 			t.Errorf("%v: %d polls; want one every %d iterations", e, polls, fuse.PollEvery)
 		}
-		w.Close()
-		p.Close()
 	}
+}
+
+// agreeCountingPolls runs f with engine e on the inputs, failing the test
+// where a result differs from Eval's, and returns how many times the
+// worker polled.
+func agreeCountingPolls(t *testing.T, f *fuse.Func, e native.Engine, inputs [][]uint64) int {
+	t.Helper()
+	p, err := native.CompileWith(f, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	polls := 0
+	w, err := p.NewWorker(func() bool { polls++; return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	got, errs := runAll(t, w, f.Params, inputs)
+	st := f.NewState(nil)
+	for i, in := range inputs {
+		want, werr := st.Eval(in)
+		if errs[i] != nil || werr != nil || got[i] != want {
+			t.Fatalf("%v: f%v = %#x, %v; Eval gives %#x, %v", e, in, got[i], errs[i], want, werr)
+		}
+	}
+	return polls
 }
 
 // TestStopThenRunAgain: a poll that says stop ends Run with fuse.ErrStopped
@@ -285,30 +292,12 @@ func TestStopThenRunAgain(t *testing.T) {
 // about every fuse.PollEvery iterations, on every engine.
 func TestBoundedLoopsPoll(t *testing.T) {
 	f := funcOf(t, "def f(x):\n    n = 0\n    for i in range(1000):\n        n += i ^ x\n    for b in bits(x):\n        n += b\n    return n\n")
-	inputs := fusescript.Inputs(native.Block, 1, false)
-	st := f.NewState(nil)
 	for _, e := range engines(t) {
-		p, err := native.CompileWith(f, e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		polls := 0
-		w, err := p.NewWorker(func() bool { polls++; return false })
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, errs := runAll(t, w, 1, inputs)
-		for i, in := range inputs {
-			if want, _ := st.Eval(in); errs[i] != nil || got[i] != want {
-				t.Fatalf("%v: f%v = %#x, %v; want %#x", e, in, got[i], errs[i], want)
-			}
-		}
 		// 4096 items of 1000+ iterations: about 62 polls.
+		polls := agreeCountingPolls(t, f, e, fusescript.Inputs(native.Block, 1, false))
 		if min := native.Block * 1000 / fuse.PollEvery / 2; polls < min {
 			t.Errorf("%v: %d polls in a block; want at least %d", e, polls, min)
 		}
-		w.Close()
-		p.Close()
 	}
 }
 
