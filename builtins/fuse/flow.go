@@ -115,6 +115,23 @@ type Stmt struct {
 	Check      int
 }
 
+// Leaves reports whether control never runs off the end of ss: its last
+// statement is a break, continue, return or fail, or an if whose branches
+// both leave. Loops and blocks count as running on (a break may end them).
+func Leaves(ss []Stmt) bool {
+	if len(ss) == 0 {
+		return false
+	}
+	s := &ss[len(ss)-1]
+	switch s.Kind {
+	case SBreak, SContinue, SReturn, SFail:
+		return true
+	case SIf:
+		return Leaves(s.Body) && Leaves(s.Else)
+	}
+	return false
+}
+
 // Loops reports whether s or a statement in it is a loop.
 func (s *Stmt) isLoop() bool {
 	return s.Kind == SWhile || s.Kind == SForRange || s.Kind == SForSubsets || s.Kind == SForBits

@@ -123,8 +123,10 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if err := c.stmts(src.Body); err != nil {
 		return nil, err
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
-		"the function ended without return (None is not a word)")})
+	if !fuse.Leaves(body) {
+		c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
+			"the function ended without return (None is not a word)")})
+	}
 	c.f.Body = body
 	if n := c.f.ScratchWords() / 2; n > MaxScratchWords {
 		return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all, not %d", MaxScratchWords, n)
@@ -180,7 +182,13 @@ func (c *compiler) newLabel() int {
 	return c.f.Labels - 1
 }
 
-func (c *compiler) emit(s fuse.Stmt) { *c.out = append(*c.out, s) }
+// emit appends s to the statements being compiled, unless they already
+// leave (s would never run).
+func (c *compiler) emit(s fuse.Stmt) {
+	if !fuse.Leaves(*c.out) {
+		*c.out = append(*c.out, s)
+	}
+}
 
 // check records a check's message and returns its index.
 func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, format string, args ...any) int {
@@ -1450,8 +1458,10 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 		if err := c.stmts(src.Body); err != nil {
 			return err
 		}
-		c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
-			"the function ended without return (None is not a word)")})
+		if !fuse.Leaves(*c.out) {
+			c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
+				"the function ended without return (None is not a word)")})
+		}
 		return nil
 	})
 	c.sc = outer
@@ -1459,12 +1469,29 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 	if err != nil {
 		return nil, err
 	}
+	body = dropTailBreaks(body, sc.retLabel)
 	// A helper that is one return needs no block.
-	if len(body) == 3 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar && body[1].Kind == fuse.SBreak {
+	if len(body) == 1 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar {
 		return body[0].X, nil
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
+}
+
+// dropTailBreaks removes the breaks of label that end ss, also in the
+// branches of an if that ends it: at the end of the block they leave, they
+// jump to where control goes anyway.
+func dropTailBreaks(ss []fuse.Stmt, label int) []fuse.Stmt {
+	if n := len(ss); n > 0 {
+		switch last := &ss[n-1]; {
+		case last.Kind == fuse.SBreak && last.Label == label:
+			return ss[:n-1]
+		case last.Kind == fuse.SIf:
+			last.Body = dropTailBreaks(last.Body, label)
+			last.Else = dropTailBreaks(last.Else, label)
+		}
+	}
+	return ss
 }
 
 // opaqueCall compiles the arguments of a call whose callee is not known

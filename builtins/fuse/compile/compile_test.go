@@ -132,3 +132,45 @@ func TestRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestNoDeadCode checks that a helper ending in return compiles to no
+// fallback failure and no break to its own end, that code after a return
+// is dropped, and that the results still agree with Starlark.
+func TestNoDeadCode(t *testing.T) {
+	src := `
+def h(x):
+    x = (x * 3) & U64
+    if x & 1:
+        return x + 1
+    else:
+        return x
+def f(i):
+    y = (h(i) + h(i + 1)) & U64
+    if y > 10:
+        return y
+        y = 1
+    return 0
+`
+	f, err := load(t, src).Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ir := f.String()
+	for _, dead := range []string{"fail", "break"} {
+		if strings.Contains(ir, dead) {
+			t.Errorf("the IR has a dead %s:\n%s", dead, ir)
+		}
+	}
+	if n := strings.Count(ir, "assign v"); n != 9 {
+		t.Errorf("the IR has %d assignments, want 9 (2 arguments, 2 updates of x, 4 returns, y):\n%s", n, ir)
+	}
+	agree(t, src, "f", fusescript.Inputs(300, 1, false))
+	// A helper that may run off its end keeps its failure.
+	g, err := load(t, "def h(x):\n    if x:\n        return 1\ndef f(i):\n    return h(i)\n").Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(g.String(), "fail") {
+		t.Errorf("a helper that may end without return lost its failure:\n%s", g)
+	}
+}
