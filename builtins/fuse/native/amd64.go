@@ -77,6 +77,7 @@ type amd64Gen struct {
 	sFuel    int
 	sEpoch   []int
 	loopSlot map[*fuse.Stmt][]int
+	ranges   map[*fuse.Stmt]rangePlan
 	weight   []float64
 
 	free     uint16 // the free pool registers, by index in poolRegs
@@ -107,7 +108,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 	if start > 1<<31-1<<20 {
 		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
 	}
-	g := &amd64Gen{f: f, l: l, ctl: int32(start), loopSlot: map[*fuse.Stmt][]int{}, labels: map[int]loopLabels{},
+	g := &amd64Gen{f: f, l: l, ctl: int32(start), loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}}
 	g.slots()
 	g.bounds()
@@ -191,6 +192,15 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 			case fuse.SForRange:
 				hidden = []int{g.newSlot(), g.newSlot(), g.newSlot()} // cur, cnt, step
 				uses = []float64{5, 5, 1}
+				pl := g.planRange(s)
+				g.ranges[s] = pl
+				if pl.induct {
+					uses[0] = 0 // the variable is the cursor
+					g.use(s.Var, depth+1, 2)
+				}
+				if pl.constant {
+					uses[1], uses[2] = 0, 0
+				}
 			case fuse.SForSubsets:
 				hidden = []int{g.newSlot(), g.newSlot(), g.newSlot()} // m, cur, k
 				uses = []float64{2, 5, 1}
@@ -200,7 +210,9 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 			}
 			g.loopSlot[s] = hidden
 			for i, h := range hidden {
-				g.use(h, depth+1, uses[i])
+				if uses[i] > 0 {
+					g.use(h, depth+1, uses[i])
+				}
 			}
 			if s.Kind != fuse.SWhile {
 				g.use(s.Var, depth+1, 3)
@@ -937,12 +949,126 @@ func reads(x *fuse.Expr, v int) bool {
 	return false
 }
 
-// forRange emits for Var in range(X, Y, Z): the count of items first
-// (fuse.RangeLen), then a loop that counts it down.
+// A rangePlan says how a range loop counts.
+type rangePlan struct {
+	// constant: the bounds and the step are constants, the step a nonzero
+	// int32; the loop runs n times and ends when the cursor reaches end.
+	constant bool
+	n, end   uint64
+	// induct: the body does not assign the variable and nothing outside
+	// the loop reads it, so the variable is the cursor itself, stepped
+	// after the body (its value after the loop is never seen).
+	induct bool
+}
+
+func (g *amd64Gen) planRange(s *fuse.Stmt) rangePlan {
+	var pl rangePlan
+	c := func(x *fuse.Expr) bool { return x.Op == fuse.OpConst }
+	if c(s.X) && c(s.Y) && c(s.Z) && s.Z.Imm != 0 && int64(s.Z.Imm) == int64(int32(s.Z.Imm)) {
+		pl.constant = true
+		pl.n = fuse.RangeLen(s.X.Imm, s.Y.Imm, s.Z.Imm)
+		pl.end = s.X.Imm + pl.n*s.Z.Imm
+	}
+	assigned := false
+	for i := range s.Body {
+		forAssigned(&s.Body[i], func(v int) { assigned = assigned || v == s.Var })
+	}
+	stepConst := c(s.Z) && int64(s.Z.Imm) == int64(int32(s.Z.Imm))
+	pl.induct = stepConst && !assigned && s.Var >= g.f.Params &&
+		countVar(g.f.Body, s.Var) == countVar([]fuse.Stmt{*s}, s.Var)
+	return pl
+}
+
+// countVar counts the reads and assignments of variable v in ss.
+func countVar(ss []fuse.Stmt, v int) int {
+	var x func(e *fuse.Expr) int
+	x = func(e *fuse.Expr) int {
+		if e == nil {
+			return 0
+		}
+		n := 0
+		if e.Op == fuse.OpVar && int(e.Imm) == v {
+			n++
+		}
+		for _, a := range e.Args {
+			n += x(a)
+		}
+		return n
+	}
+	n := 0
+	for i := range ss {
+		s := &ss[i]
+		switch s.Kind {
+		case fuse.SAssign, fuse.SForRange, fuse.SForSubsets, fuse.SForBits:
+			if s.Var == v {
+				n++
+			}
+		}
+		n += x(s.X) + x(s.Y) + x(s.Z) + countVar(s.Body, v) + countVar(s.Else, v)
+	}
+	return n
+}
+
+// forRange emits for Var in range(X, Y, Z). With constant bounds the
+// cursor runs to its end value; else the count of items comes first
+// (fuse.RangeLen) and the loop counts it down.
 func (g *amd64Gen) forRange(s *fuse.Stmt) {
 	a := &g.a
 	h := g.loopSlot[s]
 	cur, cnt, step := h[0], h[1], h[2]
+	pl := g.ranges[s]
+	if pl.induct {
+		cur = s.Var
+	}
+	// advance steps the cursor by the constant step, or by the step slot.
+	advance := func() {
+		if s.Z.Op == fuse.OpConst && int64(s.Z.Imm) == int64(int32(s.Z.Imm)) {
+			g.slotAddI(cur, int32(s.Z.Imm))
+			return
+		}
+		g.getSlot(rAX, step)
+		if r := g.slotReg[cur]; r >= 0 {
+			a.alu(aluAdd, poolRegs[r], R(rAX))
+		} else {
+			a.alu(aluAdd, rAX, M(g.home(cur)))
+			a.store(g.home(cur), rAX)
+		}
+	}
+	// pre gives the variable the cursor's value and steps the cursor;
+	// post steps the variable that is the cursor.
+	pre := func(int) {
+		if pl.induct {
+			return
+		}
+		if r := g.slotReg[cur]; r >= 0 {
+			g.setSlot(s.Var, poolRegs[r])
+		} else {
+			a.load(rAX, g.home(cur))
+			g.setSlot(s.Var, rAX)
+		}
+		advance()
+	}
+	post := func(int) {
+		if pl.induct {
+			advance()
+		}
+	}
+	if pl.constant {
+		if pl.n == 0 {
+			return
+		}
+		g.setSlotI(cur, s.X.Imm)
+		g.loop(s, nil, pre, post, func(head int) {
+			if int64(pl.end) == int64(int32(pl.end)) {
+				a.aluI(aluCmp, g.slotRM(cur), int32(pl.end))
+			} else {
+				a.movRI(rAX, pl.end)
+				a.alu(aluCmp, rAX, g.slotRM(cur))
+			}
+			a.jcc(ccNE, head)
+		})
+		return
+	}
 	ra := g.expr(s.X)
 	held := []reg{ra}
 	rb := g.evalWith(s.Y, held)
@@ -990,25 +1116,7 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 	g.loop(s, func(brk int) {
 		a.aluI(aluCmp, g.slotRM(cnt), 0)
 		a.jcc(ccE, brk)
-	}, func(int) {
-		if r := g.slotReg[cur]; r >= 0 {
-			g.setSlot(s.Var, poolRegs[r])
-		} else {
-			a.load(rAX, g.home(cur))
-			g.setSlot(s.Var, rAX)
-		}
-		if constStep && int64(s.Z.Imm) == int64(int32(s.Z.Imm)) {
-			g.slotAddI(cur, int32(s.Z.Imm))
-		} else {
-			g.getSlot(rAX, step)
-			if r := g.slotReg[cur]; r >= 0 {
-				a.alu(aluAdd, poolRegs[r], R(rAX))
-			} else {
-				a.alu(aluAdd, rAX, M(g.home(cur)))
-				a.store(g.home(cur), rAX)
-			}
-		}
-	}, func(int) {}, func(head int) {
+	}, pre, post, func(head int) {
 		g.slotAddI(cnt, -1)
 		a.jcc(ccNE, head)
 	})

@@ -194,6 +194,30 @@ def f(x, y):
     y ^= h
     return (h + x + y) & U64
 `, 2, false},
+	{"constant_ranges", `
+def f(x):
+    s = 0
+    for i in range(10):
+        s = (s * 3 + ((x >> i) & 7)) & U64
+    for i in range(20, 3, -4):
+        if (x >> i) & 1:
+            continue
+        s ^= i << 7
+    for i in range(7):
+        s += i
+    s += i * 1000
+    for j in range(5):
+        j = j * 2
+        s += j
+    for k in range(1 << 40, (1 << 40) + 3):
+        s = (s + k) & U64
+    for k in range(3, 3):
+        s += 1000
+    for k in range(8):
+        if (x >> (k * 5)) & 31 == 7:
+            break
+    return (s + k) & U64
+`, 1, false},
 }
 
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
