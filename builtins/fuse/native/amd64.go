@@ -93,6 +93,14 @@ type amd64Gen struct {
 
 	need     map[*fuse.Expr]int
 	varBound []uint64 // an exclusive bound of each variable's values (0: none known)
+
+	// bottom, where not nil, emits a copy of the code that follows the
+	// statement being emitted (a loop's step and test, which leave by
+	// jumping), for a branch to run in place of jumping there.
+	bottom func()
+	// fresh, where not nil, is a scratch element known fresh (its epoch
+	// is the array's) at the start of the statement being emitted.
+	fresh *fuse.Expr
 }
 
 // amd64Out is the machine code of a Func, and where its control area is.
@@ -574,10 +582,18 @@ func (g *amd64Gen) run() {
 	}
 }
 
+// stmts emits ss. Only the last statement is followed by what follows ss:
+// it alone inherits the bottom.
 func (g *amd64Gen) stmts(ss []fuse.Stmt) {
+	bottom := g.bottom
 	for i := range ss {
+		g.bottom = nil
+		if i == len(ss)-1 {
+			g.bottom = bottom
+		}
 		g.stmt(&ss[i])
 	}
+	g.bottom, g.fresh = nil, nil
 }
 
 // nonzeroVar returns the variable that condition x tests for not being 0
@@ -629,6 +645,17 @@ func (g *amd64Gen) loop(s *fuse.Stmt, entry, pre, post func(brk int), tail func(
 	}
 	a.bind(head)
 	pre(brk)
+	g.bottom = nil
+	if tail != nil && n > 0 {
+		// A branch at the end of the body steps, tests and leaves itself,
+		// where it would jump to the step and test.
+		g.bottom = func() {
+			post(brk)
+			tail(head)
+			a.jmp(brk)
+		}
+	}
+	g.fresh = nil
 	g.stmts(s.Body)
 	a.bind(cont)
 	post(brk)
@@ -708,6 +735,8 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := &g.a
+	bottom, fresh := g.bottom, g.fresh
+	g.bottom, g.fresh = nil, nil
 	// What s assigns (in loops, on every pass) is no longer known non-zero.
 	forAssigned(s, func(v int) { delete(g.nonzero, v) })
 	switch s.Kind {
@@ -763,16 +792,31 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		g.slotAddI(g.sEpoch[s.Arr], 1)
 	case fuse.SIf:
 		els, end := a.newLabel(), a.newLabel()
-		g.branch(s.X, els, false)
+		g.branchFresh(s.X, els, false, fresh)
 		known := maps.Clone(g.nonzero)
 		if v := nonzeroVar(s.X); v >= 0 {
 			g.nonzero[v] = true
 		}
+		elem, freshWhen := freshFact(g.f, s.X)
+		g.bottom = bottom
+		if elem != nil && freshWhen {
+			g.fresh = elem
+		}
 		g.stmts(s.Body)
 		g.nonzero = maps.Clone(known)
 		if len(s.Else) > 0 {
-			a.jmp(end)
+			switch {
+			case fuse.Leaves(s.Body):
+			case bottom != nil:
+				bottom()
+			default:
+				a.jmp(end)
+			}
 			a.bind(els)
+			g.bottom = bottom
+			if elem != nil && !freshWhen {
+				g.fresh = elem
+			}
 			g.stmts(s.Else)
 		} else {
 			a.bind(els)
@@ -1489,9 +1533,13 @@ func (g *amd64Gen) varReg(x *fuse.Expr) (reg, bool) {
 }
 
 // branch jumps to l when x's truth is when.
-func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
+func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) { g.branchFresh(x, l, when, nil) }
+
+// branchFresh is branch where scratch element fresh (if not nil) is known
+// fresh.
+func (g *amd64Gen) branchFresh(x *fuse.Expr, l int, when bool, fresh *fuse.Expr) {
 	a := &g.a
-	if (x.Op == fuse.OpEq || x.Op == fuse.OpNe) && g.branchScratch(x, l, when) {
+	if (x.Op == fuse.OpEq || x.Op == fuse.OpNe) && g.branchScratch(x, l, when, fresh) {
 		return
 	}
 	if c, ok := cmpConds[x.Op]; ok {
@@ -1544,19 +1592,61 @@ func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) {
 	}
 }
 
-// branchScratch emits the comparison x (== or !=) of a scratch element with
-// y as branches on the element's epoch, as one writes it in C: where the
-// epoch is not the array's, the element is its Init, so the comparison is
-// Init's with y (known when y is a constant); else it is the value's. It
-// reports false, emitting nothing, where x is not such a comparison. The
-// scratch element must come first, or y be a leaf, so that the checks run
-// in their order.
-func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool) bool {
-	sc, y := x.Args[0], x.Args[1]
+// scratchCompare returns the scratch element and the other side of x, a
+// comparison (== or !=) of a scratch element with y, or nil. The scratch
+// element must come first, or y be a leaf, so that the checks run in their
+// order.
+func scratchCompare(x *fuse.Expr) (sc, y *fuse.Expr) {
+	if x.Op != fuse.OpEq && x.Op != fuse.OpNe {
+		return nil, nil
+	}
+	sc, y = x.Args[0], x.Args[1]
 	if sc.Op != fuse.OpScratch && y.Op == fuse.OpScratch && leaf(sc) {
 		sc, y = y, sc
 	}
 	if sc.Op != fuse.OpScratch {
+		return nil, nil
+	}
+	return sc, y
+}
+
+// freshFact returns the scratch element that condition x compares with a
+// constant, and the value of x under which that element is fresh: a stale
+// element is Init, which decides x the other way. It returns nil where x
+// is no such comparison.
+func freshFact(f *fuse.Func, x *fuse.Expr) (elem *fuse.Expr, when bool) {
+	sc, y := scratchCompare(x)
+	if sc == nil || y.Op != fuse.OpConst {
+		return nil, false
+	}
+	staleValue := (f.Scratch[sc.Imm].Init == y.Imm) == (x.Op == fuse.OpEq)
+	return sc, !staleValue
+}
+
+// sameExpr reports whether x and y are the same expression.
+func sameExpr(x, y *fuse.Expr) bool {
+	if x.Op != y.Op || x.Imm != y.Imm || len(x.Args) != len(y.Args) {
+		return false
+	}
+	for i := range x.Args {
+		if !sameExpr(x.Args[i], y.Args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// branchScratch emits the comparison x (== or !=) of a scratch element with
+// y as branches on the element's epoch, as one writes it in C: where the
+// epoch is not the array's, the element is its Init, so the comparison is
+// Init's with y (known when y is a constant); else it is the value's. Where
+// the element is fresh (the same as fresh), it compares the value alone.
+// A stale element goes on in line; a fresh one is compared out of line
+// when y is a constant. It reports false, emitting nothing, where x is not
+// such a comparison.
+func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Expr) bool {
+	sc, y := scratchCompare(x)
+	if sc == nil {
 		return false
 	}
 	a := &g.a
@@ -1578,6 +1668,25 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool) bool {
 	vals, epochs := g.scratchAt(arr)
 	// jump to l when (element == y) == eq
 	eq := (x.Op == fuse.OpEq) == when
+	hit := ccNE
+	if eq {
+		hit = ccE
+	}
+	if fresh != nil && sameExpr(fresh, sc) {
+		if constY {
+			a.aluI(aluCmp, M(indexed(rDI, i, 8, vals)), int32(y.Imm))
+		} else {
+			a.alu(aluCmp, yr, M(indexed(rDI, i, 8, vals)))
+		}
+		a.jcc(hit, l)
+		if owned {
+			g.release(i)
+		}
+		if !constY {
+			g.release(yr)
+		}
+		return true
+	}
 	stale, done := a.newLabel(), a.newLabel()
 	e := g.slotRM(g.sEpoch[arr])
 	if e.isMem {
@@ -1585,20 +1694,24 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool) bool {
 		e = R(rAX)
 	}
 	a.alu(aluCmp, e.r, M(indexed(rDI, i, 8, epochs)))
-	hit := ccNE
-	if eq {
-		hit = ccE
-	}
-	if constY {
-		// A stale element is Init: jump or go on, known now.
-		if (init == y.Imm) == eq {
-			a.jcc(ccNE, l)
-		} else {
-			a.jcc(ccNE, done)
-		}
+	switch {
+	case constY && (init == y.Imm) == eq:
+		// A stale element is Init: jump.
+		a.jcc(ccNE, l)
 		a.aluI(aluCmp, M(indexed(rDI, i, 8, vals)), int32(y.Imm))
 		a.jcc(hit, l)
-	} else {
+	case constY:
+		// A stale element is Init: go on; compare a fresh one out of line.
+		ool := a.newLabel()
+		a.jcc(ccE, ool)
+		v, k := indexed(rDI, i, 8, vals), int32(y.Imm)
+		g.later = append(g.later, func() {
+			a.bind(ool)
+			a.aluI(aluCmp, M(v), k)
+			a.jcc(hit, l)
+			a.jmp(done)
+		})
+	default:
 		a.jcc(ccNE, stale)
 		a.alu(aluCmp, yr, M(indexed(rDI, i, 8, vals)))
 		a.jcc(hit, l)

@@ -153,6 +153,44 @@ def f(x, y):
             n += 5
     return n
 `, 2, true},
+	{"scratch_known_fresh", `
+def f(x, y):
+    seen = [0] * 16
+    mark = [7] * 16
+    n = 0
+    for j in range(40):
+        k = (x * (j + 3) + y * j) & 15
+        if seen[k] == 0:
+            if seen[k] == 0:
+                n += 32
+            seen[k] = j + 1
+        elif seen[k] == (y & 31):
+            n += 1
+        if mark[k] != 7:
+            if mark[k] == y & 7:
+                n += 2
+            mark[k] = (mark[k] + 1) & 7
+        else:
+            if mark[k] == 7:
+                n += 64
+            mark[k] = j & 7
+        if seen[k ^ 8] != 0:
+            pass
+        if seen[k ^ 8] == 5:
+            n += 256
+        if seen[k ^ 1] == 0:
+            n += 4
+        else:
+            k = k ^ 2
+            if seen[k] == 3:
+                n += 8
+            elif seen[k ^ 4] == 0:
+                n += 16
+        if seen[k] != 0:
+            if seen[k ^ 4] == 0:
+                n += 128
+    return n
+`, 2, true},
 	{"nonzero_facts", `
 def f(x, y):
     n = 0
