@@ -38,10 +38,11 @@ import (
 const (
 	ctlResume = 0
 	ctlN      = 8
-	ctlMode   = 16
+	ctlWrite  = 16 // ^0: item i's result goes to its place; 0: every result to place 0 (counting)
 	ctlPoll   = 24
-	ctlCount  = 32                       // mode 2: the results that are not 0
-	ctlAffine = 40                       // parameter p: on, base, step at ctlAffine+24p
+	ctlCount  = 32                       // the results that are not 0
+	ctlStop   = 40                       // ^0: stop after the first result that is not 0; else 0
+	ctlAffine = 48                       // parameter p: on, base, step at ctlAffine+24p
 	ctlRegs   = ctlAffine + 24*maxAffine // the slot registers while Go polls
 	ctlSlots  = ctlRegs + 8*maxSlotRegs  // the slots' homes
 	maxAffine = 8                        // the parameters that can be ranges
@@ -503,27 +504,39 @@ func (g *amd64Gen) run() {
 	g.setSlotI(g.sIt, 0)
 	g.setSlotI(g.sFuel, fuse.PollEvery)
 	a.bind(items)
-	g.getSlot(rAX, g.sIt)
-	a.alu(aluCmp, rAX, M(at(rDI, g.ctl+ctlN)))
+	// The item counter, in its register or loaded into RAX.
+	itReg := func() reg {
+		if r := g.slotReg[g.sIt]; r >= 0 {
+			return poolRegs[r]
+		}
+		a.load(rAX, g.home(g.sIt))
+		return rAX
+	}
+	it := itReg()
+	a.alu(aluCmp, it, M(at(rDI, g.ctl+ctlN)))
 	a.jcc(ccAE, done)
 	for p := 0; p < g.f.Params; p++ {
-		m := indexed(rDI, rAX, 8, int32(g.l.params)+int32(p)*Block*8)
+		m := indexed(rDI, it, 8, int32(g.l.params)+int32(p)*Block*8)
 		d := rDX
 		if r := g.slotReg[p]; r >= 0 {
 			d = poolRegs[r]
 		}
 		if p < maxAffine {
-			aff, got := a.newLabel(), a.newLabel()
+			// base + it*step in line; a parameter read from its block
+			// out of line.
+			block, got := a.newLabel(), a.newLabel()
 			on := g.ctl + ctlAffine + 24*int32(p)
 			a.aluI(aluCmp, M(at(rDI, on)), 0)
-			a.jcc(ccNE, aff)
-			a.load(d, m)
-			a.jmp(got)
-			a.bind(aff)
-			a.movRR(d, rAX)
+			a.jcc(ccE, block)
+			a.movRR(d, it)
 			a.imul(d, M(at(rDI, on+16)))
 			a.alu(aluAdd, d, M(at(rDI, on+8)))
 			a.bind(got)
+			g.later = append(g.later, func() {
+				a.bind(block)
+				a.load(d, m)
+				a.jmp(got)
+			})
 		} else {
 			a.load(d, m)
 		}
@@ -537,23 +550,21 @@ func (g *amd64Gen) run() {
 	g.stmts(g.f.Body)
 	a.movRI(rDX, 0)
 	a.bind(g.retL) // the result in RDX
-	next, write, counted := a.newLabel(), a.newLabel(), a.newLabel()
-	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 2)
-	a.jcc(ccNE, write)
-	a.test(rDX, rDX)
-	a.jcc(ccE, counted)
-	a.aluI(aluAdd, M(at(rDI, g.ctl+ctlCount)), 1)
-	a.jmp(counted)
-	a.bind(write)
-	g.getSlot(rAX, g.sIt)
+	// Without branches: the result goes to its place (or place 0 when
+	// counting), the count grows when it is not 0, and the run stops
+	// after it where asked to.
+	if r := itReg(); r != rAX {
+		a.movRR(rAX, r)
+	}
+	a.alu(aluAnd, rAX, M(at(rDI, g.ctl+ctlWrite)))
 	a.store(indexed(rDI, rAX, 8, int32(g.l.out)), rDX)
-	a.bind(counted)
+	a.movRR(rAX, rDX)
+	a.neg(rAX) // CF: the result is not 0
+	a.aluI(aluAdc, M(at(rDI, g.ctl+ctlCount)), 0)
 	g.slotAddI(g.sIt, 1)
-	a.aluI(aluCmp, M(at(rDI, g.ctl+ctlMode)), 1)
-	a.jcc(ccNE, next)
-	a.test(rDX, rDX)
+	a.movRR(rAX, rDX)
+	a.alu(aluAnd, rAX, M(at(rDI, g.ctl+ctlStop)))
 	a.jcc(ccNE, done)
-	a.bind(next)
 	// Loops without fuel of their own charged it: poll between items when
 	// it runs out.
 	a.aluI(aluCmp, g.slotRM(g.sFuel), 0)

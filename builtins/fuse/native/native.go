@@ -359,7 +359,7 @@ func (w *Worker) Affine(i int, on bool, base, step uint64) bool {
 
 // Count runs items 0 .. n-1 as Run does and returns how many it ran and
 // how many of their results are not 0; err is as Run's, the failing item
-// item done. The amd64 engine counts in its code, writing no results.
+// item done. The amd64 engine counts in its code and keeps no results.
 func (w *Worker) Count(n int) (done int, count uint64, err error) {
 	if w.p.engine != AMD64 {
 		done, res, err := w.Run(n, false)
@@ -383,7 +383,14 @@ func (w *Worker) runAMD64(n int, first bool) (done int, res []uint64, err error)
 
 func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error) {
 	ctl := w.words[w.p.ctl/8:]
-	ctl[ctlResume/8], ctl[ctlN/8], ctl[ctlMode/8], ctl[ctlPoll/8], ctl[ctlCount/8] = 0, uint64(n), mode, 0, 0
+	ctl[ctlResume/8], ctl[ctlN/8], ctl[ctlPoll/8], ctl[ctlCount/8] = 0, uint64(n), 0, 0
+	ctl[ctlWrite/8], ctl[ctlStop/8] = ^uint64(0), 0 // mode 0: map
+	switch mode {
+	case 1: // first: stop at the first result that is not 0
+		ctl[ctlStop/8] = ^uint64(0)
+	case 2: // count: every result to place 0
+		ctl[ctlWrite/8] = 0
+	}
 	for {
 		callCode(w.p.code, w.words)
 		if ctl[ctlPoll/8] == 0 {

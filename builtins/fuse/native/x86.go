@@ -86,6 +86,7 @@ type aluOp uint8
 const (
 	aluAdd aluOp = 0
 	aluOr  aluOp = 1
+	aluAdc aluOp = 2
 	aluAnd aluOp = 4
 	aluSub aluOp = 5
 	aluXor aluOp = 6

@@ -44,6 +44,7 @@ func TestEncodings(t *testing.T) {
 		{func(a *assembler) { a.aluI(aluCmp, R(r12), 0x400) }, "cmp r12, 0x400"},
 		{func(a *assembler) { a.aluI(aluAnd, R(rAX), 0x7fffffff) }, "and rax, 0x7fffffff"},
 		{func(a *assembler) { a.aluI(aluSub, M(at(rDI, 0x10)), 1) }, "sub qword ptr [rdi+0x10], 0x1"},
+		{func(a *assembler) { a.aluI(aluAdc, M(at(rDI, 0x24060)), 0) }, "adc qword ptr [rdi+0x24060], 0x0"},
 		{func(a *assembler) { a.test(r9, r9) }, "test r9, r9"},
 		{func(a *assembler) { a.imul(r13, R(rAX)) }, "imul r13, rax"},
 		{func(a *assembler) { a.imul(rBX, M(at(rDI, 0x100))) }, "imul rbx, qword ptr [rdi+0x100]"},
