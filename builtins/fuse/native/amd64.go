@@ -752,6 +752,18 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	forAssigned(s, func(v int) { delete(g.nonzero, v) })
 	switch s.Kind {
 	case fuse.SAssign:
+		if op, y := lowBitOf(s.X); y != nil && g.slotReg[s.Var] >= 0 {
+			// b &= b - 1 and the like: one instruction into the register.
+			d := poolRegs[g.slotReg[s.Var]]
+			if v, ok := g.varReg(y); ok {
+				a.lowBit(op, d, v)
+			} else {
+				t := g.expr(y)
+				a.lowBit(op, d, t)
+				g.release(t)
+			}
+			break
+		}
 		if g.assignInPlace(s) {
 			break
 		}
@@ -1634,6 +1646,33 @@ func freshFact(f *fuse.Func, x *fuse.Expr) (elem *fuse.Expr, when bool) {
 	return sc, !staleValue
 }
 
+// lowBitOf recognises the lowest-bit idioms x & (x - 1), x ^ (x - 1) and
+// x & -x, in either order and with x - 1 also written x + (2^64 - 1): it
+// returns the instruction and x, or nil.
+func lowBitOf(e *fuse.Expr) (lowBitOp, *fuse.Expr) {
+	if e.Op != fuse.OpAnd && e.Op != fuse.OpXor || e.Check >= 0 {
+		return 0, nil
+	}
+	minusOne := func(m, x *fuse.Expr) bool {
+		if m.Check >= 0 || len(m.Args) != 2 || m.Args[1].Op != fuse.OpConst || !sameExpr(m.Args[0], x) {
+			return false
+		}
+		return m.Op == fuse.OpSub && m.Args[1].Imm == 1 || m.Op == fuse.OpAdd && m.Args[1].Imm == ^uint64(0)
+	}
+	for _, xm := range [][2]*fuse.Expr{{e.Args[0], e.Args[1]}, {e.Args[1], e.Args[0]}} {
+		x, m := xm[0], xm[1]
+		switch {
+		case minusOne(m, x) && e.Op == fuse.OpAnd:
+			return blsr, x
+		case minusOne(m, x):
+			return blsmsk, x
+		case e.Op == fuse.OpAnd && m.Op == fuse.OpNeg && m.Check < 0 && sameExpr(m.Args[0], x):
+			return blsi, x
+		}
+	}
+	return 0, nil
+}
+
 // sameExpr reports whether x and y are the same expression.
 func sameExpr(x, y *fuse.Expr) bool {
 	if x.Op != y.Op || x.Imm != y.Imm || len(x.Args) != len(y.Args) {
@@ -1745,6 +1784,16 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 // expr evaluates x into a register of the pool, which the caller owns.
 func (g *amd64Gen) expr(x *fuse.Expr) reg {
 	a := &g.a
+	if op, y := lowBitOf(x); y != nil {
+		if v, ok := g.varReg(y); ok {
+			d := g.alloc()
+			a.lowBit(op, d, v)
+			return d
+		}
+		d := g.expr(y)
+		a.lowBit(op, d, d)
+		return d
+	}
 	switch x.Op {
 	case fuse.OpConst:
 		r := g.alloc()

@@ -352,3 +352,16 @@ func (a *assembler) shrx(d, s, n reg) { a.vex(3, 0xf7, d, n, s) }
 func (a *assembler) sarx(d, s, n reg) { a.vex(2, 0xf7, d, n, s) }
 func (a *assembler) pdep(d, s, m reg) { a.vex(3, 0xf5, d, s, m) }
 func (a *assembler) pext(d, s, m reg) { a.vex(2, 0xf5, d, s, m) }
+
+// lowBit emits one of BMI1's lowest-bit instructions, d = op(s): blsr
+// (s & (s - 1)), blsmsk (s ^ (s - 1)) or blsi (s & -s).
+func (a *assembler) lowBit(op lowBitOp, d, s reg) { a.vex(0, 0xf3, reg(op), d, s) }
+
+// A lowBitOp selects a lowest-bit instruction by its ModRM.reg extension.
+type lowBitOp uint8
+
+const (
+	blsr   lowBitOp = 1
+	blsmsk lowBitOp = 2
+	blsi   lowBitOp = 3
+)

@@ -72,6 +72,9 @@ func TestEncodings(t *testing.T) {
 		{func(a *assembler) { a.sarx(rAX, r8, r15) }, "sarx rax, r8, r15"},
 		{func(a *assembler) { a.pdep(r12, rAX, rSI) }, "pdep r12, rax, rsi"},
 		{func(a *assembler) { a.pext(rDX, r10, r11) }, "pext rdx, r10, r11"},
+		{func(a *assembler) { a.lowBit(blsr, rSI, rSI) }, "blsr rsi, rsi"},
+		{func(a *assembler) { a.lowBit(blsmsk, r9, rAX) }, "blsmsk r9, rax"},
+		{func(a *assembler) { a.lowBit(blsi, rDX, r13) }, "blsi rdx, r13"},
 	} {
 		var a assembler
 		tc.emit(&a)

@@ -191,6 +191,22 @@ def f(x, y):
                 n += 128
     return n
 `, 2, true},
+	{"lowest_bits", `
+def f(x, y):
+    b = x | 1
+    c = (b - 1) & b
+    d = b ^ ((b - 1) & U64)
+    e = b & ((-b) & U64)
+    g = ((-y) & U64) & y
+    h = (((y * 3) & U64) - 1) & U64 & ((y * 3) & U64)
+    n = 0
+    while y:
+        n += bsf(y)
+        y &= y - 1
+    k = x
+    k = k ^ ((k - 1) & U64)
+    return (c + d * 3 + e * 5 + g * 7 + h * 11 + n * 13 + k * 17) & U64
+`, 2, false},
 	{"nonzero_facts", `
 def f(x, y):
     n = 0
