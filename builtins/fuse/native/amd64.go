@@ -888,9 +888,13 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	case fuse.SContinue:
 		a.jmp(g.labels[s.Label].cont)
 	case fuse.SReturn:
-		r := g.expr(s.X)
-		a.movRR(rDX, r)
-		g.release(r)
+		if s.X.Op == fuse.OpConst {
+			a.movRI(rDX, s.X.Imm)
+		} else {
+			r := g.expr(s.X)
+			a.movRR(rDX, r)
+			g.release(r)
+		}
 		a.jmp(g.retL)
 	case fuse.SFail:
 		if s.X != nil {
@@ -918,7 +922,7 @@ func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
 	if r < 0 {
 		return false
 	}
-	spine := g.spine(s.X, s.Var, true)
+	spine := g.spine(s.X, r)
 	if spine == nil {
 		return false
 	}
@@ -948,26 +952,26 @@ func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
 // A spineStep is one update of a variable in place: v = v x.Op other.
 type spineStep struct{ x, other *fuse.Expr }
 
-// spine returns the updates that compute x into variable v in place,
-// innermost first, or nil. The innermost step's operand may read v; with
-// first false (an outer step) none may.
-func (g *amd64Gen) spine(x *fuse.Expr, v int, first bool) []spineStep {
+// spine returns the updates that compute x in place in register r (an
+// index into poolRegs), innermost first, or nil. The innermost operand is
+// the variable assigned or one that dies here and so shares its register
+// (linear scan hands the register of a slot whose last read is here to
+// the slot written here). The innermost step's other operand may read r
+// (it runs before r changes); no outer one may.
+func (g *amd64Gen) spine(x *fuse.Expr, r int) []spineStep {
 	_, isALU := aluOps[x.Op]
 	if x.Check >= 0 || !isALU && x.Op != fuse.OpMul {
 		return nil
 	}
-	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && int(e.Imm) == v }
+	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && g.slotReg[e.Imm] == r }
 	try := func(in, other *fuse.Expr) []spineStep {
 		if self(in) {
-			if !first && reads(other, v) {
-				return nil
-			}
 			return []spineStep{{x, other}}
 		}
-		if reads(other, v) {
+		if g.readsReg(other, r) {
 			return nil
 		}
-		inner := g.spine(in, v, first)
+		inner := g.spine(in, r)
 		if inner == nil {
 			return nil
 		}
@@ -997,19 +1001,6 @@ func (g *amd64Gen) readsReg(x *fuse.Expr, r int) bool {
 	}
 	for _, a := range x.Args {
 		if g.readsReg(a, r) {
-			return true
-		}
-	}
-	return false
-}
-
-// reads reports whether x reads variable v.
-func reads(x *fuse.Expr, v int) bool {
-	if x.Op == fuse.OpVar && int(x.Imm) == v {
-		return true
-	}
-	for _, a := range x.Args {
-		if reads(a, v) {
 			return true
 		}
 	}
@@ -1503,14 +1494,32 @@ func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d r
 		p, q = q, p
 	}
 	if q.Op == fuse.OpConst && applyI != nil && int64(q.Imm) == int64(int32(q.Imm)) {
-		if r, ok := g.varReg(p); ok && (x.Op == fuse.OpAdd || x.Op == fuse.OpSub && int32(q.Imm) != -1<<31) {
-			// v + k, v - k into a new register in one instruction
+		if x.Op == fuse.OpAdd || x.Op == fuse.OpSub && int32(q.Imm) != -1<<31 {
 			k := int32(q.Imm)
 			if x.Op == fuse.OpSub {
 				k = -k
 			}
+			if r, ok := g.varReg(p); ok {
+				// v + k, v - k into a new register in one instruction
+				d := g.alloc()
+				g.a.lea(d, at(r, k))
+				return d
+			}
+			if r, m, ok := g.scaledVar(p); ok {
+				// v*3 + k (5, 9) likewise
+				d := g.alloc()
+				g.a.lea(d, indexed(r, r, m-1, k))
+				return d
+			}
+		}
+		if r, m, ok := g.scaledVar(x); ok {
 			d := g.alloc()
-			g.a.lea(d, at(r, k))
+			g.a.lea(d, indexed(r, r, m-1, 0))
+			return d
+		}
+		if r, ok := g.varReg(p); ok && x.Op == fuse.OpMul && q.Imm&(q.Imm-1) != 0 {
+			d := g.alloc()
+			g.a.imulI(d, r, int32(q.Imm))
 			return d
 		}
 		d := g.expr(p)
@@ -1534,6 +1543,23 @@ func (g *amd64Gen) binary(x *fuse.Expr, apply func(d reg, o rm), applyI func(d r
 
 // mulI multiplies d by k: by a shift or an lea (one cycle) where k is a
 // power of two or 3, 5 or 9, else by imul (three).
+// scaledVar reports whether x is v * 3, 5 or 9 for a variable v in a
+// register (a lea's base and index), and returns the register and factor.
+func (g *amd64Gen) scaledVar(x *fuse.Expr) (reg, uint8, bool) {
+	if x.Op != fuse.OpMul || x.Check >= 0 {
+		return 0, 0, false
+	}
+	v, k := x.Args[0], x.Args[1]
+	if v.Op == fuse.OpConst {
+		v, k = k, v
+	}
+	r, ok := g.varReg(v)
+	if !ok || k.Op != fuse.OpConst || k.Imm != 3 && k.Imm != 5 && k.Imm != 9 {
+		return 0, 0, false
+	}
+	return r, uint8(k.Imm), true
+}
+
 func (g *amd64Gen) mulI(d reg, k int32) {
 	switch {
 	case k > 0 && k&(k-1) == 0:

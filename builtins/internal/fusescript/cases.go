@@ -207,6 +207,16 @@ def f(x, y):
     k = k ^ ((k - 1) & U64)
     return (c + d * 3 + e * 5 + g * 7 + h * 11 + n * 13 + k * 17) & U64
 `, 2, false},
+	{"lea_forms", `
+def f(x, y):
+    a = (x * 3 + 7) & U64
+    b = (y * 5 - 2) & U64
+    c = (9 * x + 0x7fffffff) & U64
+    d = (y * 7) & U64
+    e = (x * 3 - y) & U64
+    y = (y * 9 + 1) & U64
+    return (a ^ b ^ c ^ d ^ e ^ y ^ x) & U64
+`, 2, false},
 	{"nonzero_facts", `
 def f(x, y):
     n = 0
