@@ -38,8 +38,10 @@ arrays of words, or lists of them: T[i], T[i][j], len); scratch arrays
 of the script's own functions that fuse (inlined; no recursion). Anything
 else is an error naming it with its line and column. Values are words:
 arithmetic wraps mod 2^64, a shift by 64 or more gives 0, comparisons give
-0 or 1. A straight-line body runs on the block executor; one with loops,
-tables or scratch arrays runs as machine code. fn may also be the source
+0 or 1. On x86-64 with BMI1, BMI2 and POPCNT every fused function runs as
+machine code bitsh generates; elsewhere a straight-line body runs on the
+block executor and one with loops, tables or scratch arrays as WebAssembly.
+fn may also be the source
 text of a lambda or def, its free names given as keyword arguments:
 fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"
 or "auto" (the GPU when one is usable, else the CPU). See docs/fuse.md.`},
@@ -77,8 +79,8 @@ type fusedValue struct {
 	where  string // file:line:col of the def or lambda
 	params []string
 	src    string        // the def or lambda's text
-	prog   *fuse.Program // a straight-line function, run by the block executor
-	flow   *fuse.Func    // else a function with loops, tables or scratch arrays
+	prog   *fuse.Program // a straight-line function, for the block executor and the GPU
+	flow   *fuse.Func    // the function with control flow (a straight-line one too, where it compiles)
 	cpu    cpuRunner
 	device string // "cpu" or "gpu"
 	gpu    gpuRunner
@@ -109,7 +111,7 @@ func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
 	v, err := r.f.NewState(func() bool { return ctx.Err() != nil }).Eval(ws)
 	var fe *fuse.FlowError
 	if errors.As(err, &fe) {
-		return 0, &fuse.ItemError{Params: ws, Check: &r.f.Checks[fe.Check], Value: fe.Value}
+		return 0, &fuse.ItemError{Params: ws, Check: &r.f.Checks[fe.Check], Value: fe.Value, Valued: true}
 	}
 	if errors.Is(err, fuse.ErrStopped) {
 		return 0, ctx.Err()
@@ -212,7 +214,7 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 	case fuse.CheckIndex:
 		msg = fmt.Sprintf("index %d is out of range%s", int64(ie.Value), strings.TrimPrefix(msg, "index out of range"))
 	case fuse.CheckFits, fuse.CheckDelta:
-		if f.flow != nil {
+		if ie.Valued {
 			msg += fmt.Sprintf(" (got %#x)", ie.Value)
 		}
 	}
@@ -271,29 +273,34 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		return nil, err
 	}
 	f.device = "cpu"
+	var p *native.Program
 	if f.flow != nil {
-		p, err := native.Compile(f.flow)
-		if err != nil {
+		p, err = native.Compile(f.flow)
+		switch {
+		case f.prog != nil && (err != nil || p.Engine() != native.AMD64):
+			// The block executor runs a straight line faster than
+			// WebAssembly does; x86-64 code runs it faster still.
+			if err == nil {
+				p.Close()
+			}
+			p, f.flow = nil, nil
+		case err != nil:
 			return nil, fmt.Errorf("fuse: %s: %w", f.name, err)
 		}
+	}
+	if p != nil {
 		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
 			return nil, err
 		}
 		f.cpu = flowRunner{f: f.flow, p: p}
-		if device != "cpu" {
-			g, release, err := newGPUFuncRunner(f.flow)
-			switch {
-			case err == nil:
-				f.device, f.gpu = "gpu", g
-				runtime.AddCleanup(f, func(release func()) { release() }, release)
-			case device == "gpu":
-				return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
-			}
-		}
+	} else {
+		f.cpu = programRunner{fuse.Compile(f.prog)}
+	}
+	if device == "cpu" {
 		return f, nil
 	}
-	f.cpu = programRunner{fuse.Compile(f.prog)}
-	if device != "cpu" {
+	// The GPU runs a straight line as one (its kernel needs no loops).
+	if f.prog != nil {
 		g, err := newGPURunner(f.prog)
 		switch {
 		case err == nil:
@@ -301,6 +308,15 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		case device == "gpu":
 			return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
 		}
+		return f, nil
+	}
+	g, release, err := newGPUFuncRunner(f.flow)
+	switch {
+	case err == nil:
+		f.device, f.gpu = "gpu", g
+		runtime.AddCleanup(f, func(release func()) { release() }, release)
+	case device == "gpu":
+		return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
 	}
 	return f, nil
 }
@@ -332,11 +348,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 	for _, src := range sourcesOf(srcs, fn) {
 		f := &fusedValue{name: fn.Name(), where: p.String(), params: identNames(src.Params), src: src.text}
 		var err error
-		if f.prog, err = compile.Program(&src.Source, opts); err != nil {
-			f.prog = nil
-			f.flow, err = compile.Func(&src.Source, opts)
-		}
-		if err != nil {
+		if f.prog, f.flow, err = compileForms(&src.Source, opts); err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("fuse: %w", err)
 			}
@@ -649,14 +661,28 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	srcs, _ := thread.Local(sourcesKey).(Sources)
 	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
 	opts := compileOptions(srcs)
-	if f.prog, err = compile.Program(src, opts); err == nil {
-		return f, nil
-	}
-	f.prog = nil
-	if f.flow, err = compile.Func(src, opts); err != nil {
+	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
 		return nil, fmt.Errorf("fuse: %w", err)
 	}
 	return f, nil
+}
+
+// compileForms compiles src as a straight line (prog, nil where it is not
+// one) and as a function with control flow (flow, nil where only the
+// straight line compiles); err is flow's error where neither compiles.
+func compileForms(src *compile.Source, opts compile.Options) (prog *fuse.Program, flow *fuse.Func, err error) {
+	prog, perr := compile.Program(src, opts)
+	if perr != nil {
+		prog = nil
+	}
+	flow, err = compile.Func(src, opts)
+	switch {
+	case err == nil:
+		return prog, flow, nil
+	case perr == nil:
+		return prog, nil, nil
+	}
+	return nil, nil, err
 }
 
 func paramNames(ps []syntax.Expr) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -238,6 +240,14 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
 	f, fused := g2["f"], g2["fused"].(*fusedValue)
+	// Where the CPU runs the straight line as machine code, the block
+	// executor is checked beside it.
+	runners := []*fusedValue{fused}
+	if _, ok := fused.cpu.(flowRunner); ok && fused.prog != nil {
+		block := *fused
+		block.flow, block.cpu = nil, programRunner{fuse.Compile(fused.prog)}
+		runners = append(runners, &block)
+	}
 	thread := &starlark.Thread{Name: "check"}
 	want := make([]outcome, n)
 	items := make([][]uint64, n)
@@ -246,9 +256,11 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 			items[j] = append(items[j], cols[i][j])
 		}
 		want[j] = starOutcome(thread, f, items[j])
-		got := starOutcome(thread, fused, items[j])
-		if got != want[j] {
-			t.Fatalf("seed %d: f%v: Starlark gives %+v, fused %+v\n%s\n%s", seed, items[j], want[j], got, src, fused.prog)
+		for _, fused := range runners {
+			got := starOutcome(thread, fused, items[j])
+			if got != want[j] {
+				t.Fatalf("seed %d: f%v: Starlark gives %+v, fused (%T) %+v\n%s\n%s", seed, items[j], want[j], fused.cpu, got, src, fused.prog)
+			}
 		}
 	}
 	// The methods over arrays, against a loop over the Starlark outcomes.
@@ -256,22 +268,61 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 	for i := range cols {
 		spaces[i] = NewWords(cols[i])
 	}
-	for _, workers := range []int{1, 2, 3} {
-		thread := &starlark.Thread{Name: "methods"}
-		SetWorkers(thread, workers)
-		for _, m := range fusedMethods {
-			method, _ := fused.Attr(m)
-			got, err := starlark.Call(thread, method, spaces, nil)
-			wantV, wantErr := naiveMethod(m, want, cols[0])
-			if (err != nil) != wantErr {
-				t.Fatalf("seed %d, %d workers: %s: error %v, want error %v\n%s", seed, workers, m, err, wantErr, src)
-			}
-			if err == nil && got.String() != wantV.String() {
-				t.Fatalf("seed %d, %d workers: %s = %s, want %s\n%s", seed, workers, m, got, wantV, src)
+	for _, fused := range runners {
+		for _, workers := range []int{1, 2, 3} {
+			thread := &starlark.Thread{Name: "methods"}
+			SetWorkers(thread, workers)
+			for _, m := range fusedMethods {
+				method, _ := fused.Attr(m)
+				got, err := starlark.Call(thread, method, spaces, nil)
+				wantV, wantErr := naiveMethod(m, want, cols[0])
+				if (err != nil) != wantErr {
+					t.Fatalf("seed %d, %d workers, %T: %s: error %v, want error %v\n%s", seed, workers, fused.cpu, m, err, wantErr, src)
+				}
+				if err == nil && got.String() != wantV.String() {
+					t.Fatalf("seed %d, %d workers, %T: %s = %s, want %s\n%s", seed, workers, fused.cpu, m, got, wantV, src)
+				}
 			}
 		}
 	}
 	return fused.prog, items, want
+}
+
+// TestFuseStraightLineEngine checks where a straight line runs on the CPU:
+// as x86-64 code where the amd64 engine compiles it, else on the block
+// executor (faster than WebAssembly), and on the GPU as a straight line.
+func TestFuseStraightLineEngine(t *testing.T) {
+	probe, err := native.CompileWith(&fuse.Func{Params: 1, Vars: 1, Body: []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpVar}}}}, native.AMD64)
+	amd64 := err == nil
+	if amd64 {
+		probe.Close()
+	}
+	for _, engine := range []string{"", "wasm"} {
+		t.Run("engine="+engine, func(t *testing.T) {
+			t.Setenv("BITSH_FUSE_ENGINE", engine)
+			g, err := runStar(t, "f = fuse(lambda s: popcount(s & 0x2a5a5a) == 3, device = \"cpu\")\nn = f.count(range(1 << 12))\n", 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := g["f"].(*fusedValue)
+			_, machine := f.cpu.(flowRunner)
+			if want := amd64 && engine == ""; machine != want {
+				t.Errorf("runs as machine code: %v, want %v (%T)", machine, want, f.cpu)
+			}
+			if f.prog == nil {
+				t.Error("the straight line was not kept for the GPU")
+			}
+			want := 0
+			for s := 0; s < 1<<12; s++ {
+				if bits.OnesCount64(uint64(s)&0x2a5a5a) == 3 {
+					want++
+				}
+			}
+			if got := g["n"].(starlark.Int).String(); got != fmt.Sprint(want) {
+				t.Errorf("count = %s, want %d", got, want)
+			}
+		})
+	}
 }
 
 // naiveMethod computes a method from per-item outcomes, in order.

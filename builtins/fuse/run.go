@@ -126,6 +126,7 @@ type ItemError struct {
 	Params []uint64 // its parameter values
 	Check  *Check
 	Value  uint64 // of a Func: the offending word (an index out of range, ...)
+	Valued bool   // Value is known (a Func's failure)
 }
 
 func (e *ItemError) Error() string {
@@ -419,7 +420,7 @@ func (w *flowWorker) run(spaces []Space, b uint64, k int, method Method, _ *Opti
 		if !counted {
 			res = res[:done]
 		}
-		return res, cnt, counted, done, &ItemError{Check: &w.f.Checks[fe.Check], Value: fe.Value}
+		return res, cnt, counted, done, &ItemError{Check: &w.f.Checks[fe.Check], Value: fe.Value, Valued: true}
 	}
 	if err != nil {
 		return nil, 0, false, -1, err

@@ -317,7 +317,7 @@ func (k *FuncKernel) itemError(spaces []fuse.Space, pos uint64) error {
 	_, err := k.f.NewState(nil).Eval(params)
 	var fe *fuse.FlowError
 	if errors.As(err, &fe) && fe.Check >= 0 && fe.Check < len(k.f.Checks) {
-		return &fuse.ItemError{Index: pos, Params: params, Check: &k.f.Checks[fe.Check], Value: fe.Value}
+		return &fuse.ItemError{Index: pos, Params: params, Check: &k.f.Checks[fe.Check], Value: fe.Value, Valued: true}
 	}
 	if err != nil {
 		return fmt.Errorf("gpu: item %d: %w", pos, err)
