@@ -1685,16 +1685,25 @@ func lowBitOf(e *fuse.Expr) (lowBitOp, *fuse.Expr) {
 		}
 		return m.Op == fuse.OpSub && m.Args[1].Imm == 1 || m.Op == fuse.OpAdd && m.Args[1].Imm == ^uint64(0)
 	}
-	for _, xm := range [][2]*fuse.Expr{{e.Args[0], e.Args[1]}, {e.Args[1], e.Args[0]}} {
+	for i, xm := range [][2]*fuse.Expr{{e.Args[0], e.Args[1]}, {e.Args[1], e.Args[0]}} {
 		x, m := xm[0], xm[1]
+		var op lowBitOp
 		switch {
 		case minusOne(m, x) && e.Op == fuse.OpAnd:
-			return blsr, x
+			op = blsr
 		case minusOne(m, x):
-			return blsmsk, x
+			op = blsmsk
 		case e.Op == fuse.OpAnd && m.Op == fuse.OpNeg && m.Check < 0 && sameExpr(m.Args[0], x):
-			return blsi, x
+			op = blsi
+		default:
+			continue
 		}
+		if i == 1 {
+			// The copy of x inside m is evaluated first: where x holds
+			// checks (a table read), its checks are the ones that fail.
+			x = m.Args[0]
+		}
+		return op, x
 	}
 	return 0, nil
 }

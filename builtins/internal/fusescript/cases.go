@@ -192,6 +192,7 @@ def f(x, y):
     return n
 `, 2, true},
 	{"lowest_bits", `
+T = (5, 12, 7)
 def f(x, y):
     b = x | 1
     c = (b - 1) & b
@@ -205,7 +206,9 @@ def f(x, y):
         y &= y - 1
     k = x
     k = k ^ ((k - 1) & U64)
-    return (c + d * 3 + e * 5 + g * 7 + h * 11 + n * 13 + k * 17) & U64
+    # the left read of T fails first where x % 4 == 3
+    t = ((T[x % 4] - 1) & U64) ^ T[x % 4]
+    return (c + d * 3 + e * 5 + g * 7 + h * 11 + n * 13 + k * 17 + t) & U64
 `, 2, false},
 	{"lea_forms", `
 def f(x, y):

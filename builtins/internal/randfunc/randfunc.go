@@ -295,7 +295,14 @@ func (g *gen) stmt() {
 func (g *gen) loop() {
 	g.looped = true
 	v := g.name("i")
-	switch g.r.IntN(6) {
+	switch g.r.IntN(7) {
+	case 5:
+		// Constant bounds: the cursor runs to its end value.
+		if g.r.IntN(2) == 0 {
+			g.line("for %s in range(%d):", v, g.r.IntN(12))
+		} else {
+			g.line("for %s in range(%d, %d, -%d):", v, 5+g.r.IntN(20), g.r.IntN(6), 1+g.r.IntN(4))
+		}
 	case 0:
 		g.line("for %s in range(%s %% 9):", v, g.expr(1))
 	case 1:
@@ -501,6 +508,18 @@ func (g *gen) expr(d int) string {
 	case 29:
 		ds := deltas[g.r.IntN(len(deltas))]
 		return fmt.Sprintf("delta_swap(%s, %s, %d)", a(), lit(ds.mask), ds.delta)
+	case 32:
+		// The lowest-bit idioms (BMI1's blsr, blsmsk, blsi) on one leaf.
+		x := g.leaf()
+		switch g.r.IntN(4) {
+		case 0:
+			return fmt.Sprintf("(%s & ((%s - 1) & U64))", x, x)
+		case 1:
+			return fmt.Sprintf("(((%s - 1) & U64) ^ %s)", x, x)
+		case 2:
+			return fmt.Sprintf("(%s & ((-%s) & U64))", x, x)
+		}
+		return fmt.Sprintf("(%s & ((%s + 0xffffffffffffffff) & U64))", x, x)
 	case 30, 31:
 		// f calls any helper; a helper calls only the loop-free helpers
 		// written before it (so the work stays small).
