@@ -527,9 +527,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 func (e *emitter) cond(x *fuse.Expr) {
 	switch x.Op {
 	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe:
-		e.expr(x.Args[0])
-		e.expr(x.Args[1])
-		e.c.byte(cmpOps[x.Op])
+		e.compare(x)
 		return
 	case fuse.OpLNot:
 		e.expr(x.Args[0])
@@ -540,6 +538,27 @@ func (e *emitter) cond(x *fuse.Expr) {
 	e.c.i64(0)
 	e.c.byte(opI64Ne)
 }
+
+// compare emits comparison x as an i32 truth value, a constant on the
+// left moved to the right (the comparison mirrored). wazero v1.12's
+// compiler (not its interpreter) gets "i64.const 0; local.get y;
+// i64.const 3; i64.and; i64.ge_u; if" wrong: the if runs for every y
+// (checked on a module of those six instructions; bitsh's random
+// functions found it). The mirrored form runs right; the construct case
+// constant_left_compare keeps both forms under test.
+func (e *emitter) compare(x *fuse.Expr) {
+	op, a, b := x.Op, x.Args[0], x.Args[1]
+	if a.Op == fuse.OpConst && b.Op != fuse.OpConst {
+		op, a, b = mirrored[op], b, a
+	}
+	e.expr(a)
+	e.expr(b)
+	e.c.byte(cmpOps[op])
+}
+
+// mirrored gives the comparison with its operands swapped.
+var mirrored = map[fuse.Op]fuse.Op{fuse.OpEq: fuse.OpEq, fuse.OpNe: fuse.OpNe, fuse.OpLt: fuse.OpGt,
+	fuse.OpGt: fuse.OpLt, fuse.OpLe: fuse.OpGe, fuse.OpGe: fuse.OpLe}
 
 var cmpOps = map[fuse.Op]byte{fuse.OpEq: opI64Eq, fuse.OpNe: opI64Ne, fuse.OpLt: opI64LtU, fuse.OpLe: opI64LeU,
 	fuse.OpGt: opI64GtU, fuse.OpGe: opI64GeU}
@@ -767,10 +786,8 @@ func (e *emitter) expr(x *fuse.Expr) {
 		c.byte(op)
 		return
 	}
-	if op, ok := cmpOps[x.Op]; ok {
-		e.expr(x.Args[0])
-		e.expr(x.Args[1])
-		c.byte(op)
+	if _, ok := cmpOps[x.Op]; ok {
+		e.compare(x)
 		c.byte(opI64ExtendU)
 		return
 	}

@@ -220,6 +220,23 @@ def f(x, y):
     y = (y * 9 + 1) & U64
     return (a ^ b ^ c ^ d ^ e ^ y ^ x) & U64
 `, 2, false},
+	{"constant_left_compare", `
+def f(x, y):
+    n = 0
+    if 0 >= (y & 3):
+        n += 1
+    if 2 < (x & 7):
+        n += 2
+    if 5 <= (x ^ y) & 15:
+        n += 4
+    if 9 > (y | x) & 12:
+        n += 8
+    if (y & 3) >= 0:
+        n += 16
+    if 0 == (x & y & 1):
+        n += 32
+    return n + (64 if 3 >= (x & 3) else 0) + (128 if 1 != (y & 1) else 0)
+`, 2, false},
 	{"nonzero_facts", `
 def f(x, y):
     n = 0
