@@ -21,6 +21,64 @@ type Func struct {
 	Checks  []Check   // the messages of checks; only Kind, Imm, Msg, Line and Col are used
 	Body    []Stmt
 	Labels  int // the number of labels (loops and blocks) in Body
+	// Procs are the helpers that run as calls (OpCall) rather than
+	// inlined: those that recurse, directly or through others.
+	Procs []Proc
+	// Depth is the deepest chain of calls a run allows (DepthFor).
+	Depth int
+}
+
+// A Proc is a helper that runs as a call, each call with a frame of its
+// own: its variables (the word parameters first) and its own scratch
+// arrays, fresh at O(1) per call. Its array parameters are the caller's
+// arrays, read and written in place: Scratch[:Arrays] describe them (a
+// Proc is compiled for one length and value of each), the rest are the
+// frame's own. Statements and expressions in Body number variables and
+// scratch arrays within the Proc; tables and checks are the Func's.
+type Proc struct {
+	Name    string
+	Params  int // word parameters: variables 0 .. Params-1
+	Arrays  int // array parameters: Scratch[0 .. Arrays-1]
+	Vars    int // variables in all, parameters included
+	Scratch []Scratch
+	Body    []Stmt
+	Labels  int
+}
+
+// FrameWords returns the words of p's own scratch arrays per frame (each
+// element is a value and an epoch).
+func (p *Proc) FrameWords() int {
+	n := 0
+	for _, s := range p.Scratch[p.Arrays:] {
+		n += 2 * s.Len
+	}
+	return n
+}
+
+// MaxDepth is the deepest a chain of calls of a Func's Procs may go: a
+// call past it fails the run with the check of that call.
+const MaxDepth = 10000
+
+// MaxCalls returns the deepest chain of calls a run of f allows: Depth, or
+// MaxDepth where Depth is not set.
+func (f *Func) MaxCalls() int {
+	if f.Depth > 0 {
+		return f.Depth
+	}
+	return MaxDepth
+}
+
+// DepthFor returns the call depth f's runs may allow: MaxDepth, or less
+// where that many frames of f's largest Proc would hold more than words
+// words of scratch arrays (values and epochs).
+func (f *Func) DepthFor(words int) int {
+	d := MaxDepth
+	for i := range f.Procs {
+		if w := f.Procs[i].FrameWords(); w > 0 && words/w < d {
+			d = max(words/w, 1)
+		}
+	}
+	return d
 }
 
 // A Table is a read-only table copied when fuse was called: Rows[0] alone
@@ -62,6 +120,8 @@ const (
 	OpMin                    // the lesser of Args[0], Args[1] (unsigned)
 	OpMax                    // the greater (unsigned)
 	OpAbs                    // |Args[0]| read as a signed word
+	OpCall                   // call Procs[Imm]: Args are the word arguments, then the array arguments (Check: the depth check)
+	OpArray                  // scratch array Imm, passed to a call (an argument of OpCall only)
 )
 
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]
@@ -79,6 +139,10 @@ type Expr struct {
 // CheckIndex fails when an index is out of range of a table or scratch
 // array (after a negative index, read as a signed word, counts from the end).
 const CheckIndex CheckKind = 16
+
+// CheckDepth fails when a call would make the chain of calls deeper than
+// the Func's Depth.
+const CheckDepth CheckKind = 17
 
 // StmtKind says what a statement does.
 type StmtKind uint8
@@ -148,6 +212,13 @@ func (f *Func) String() string {
 		fmt.Fprintf(&b, "scratch %d %s [%#x] * %d\n", i, s.Name, s.Init, s.Len)
 	}
 	printStmts(&b, f.Body, 0)
+	for i, p := range f.Procs {
+		fmt.Fprintf(&b, "proc %d %s params %d arrays %d vars %d\n", i, p.Name, p.Params, p.Arrays, p.Vars)
+		for j, s := range p.Scratch {
+			fmt.Fprintf(&b, "  scratch %d %s [%#x] * %d\n", j, s.Name, s.Init, s.Len)
+		}
+		printStmts(&b, p.Body, 1)
+	}
 	return b.String()
 }
 
@@ -192,8 +263,10 @@ func (e *Expr) String() string {
 	switch e.Op {
 	case OpLoad, OpLoad2, OpRowLen:
 		fmt.Fprintf(&b, " t%d", e.Imm)
-	case OpScratch:
+	case OpScratch, OpArray:
 		fmt.Fprintf(&b, " s%d", e.Imm)
+	case OpCall:
+		fmt.Fprintf(&b, " p%d", e.Imm)
 	default:
 		if e.Op.def().imm != immNone {
 			fmt.Fprintf(&b, "/%d", e.Imm)

@@ -24,28 +24,50 @@ var ErrStopped = errors.New("fused run stopped")
 const PollEvery = 1 << 16
 
 // A FlowState is what one worker needs to evaluate a Func item by item:
-// its variables and its scratch arrays, each element with the epoch at
-// which it was written (an element of an older epoch reads Init), so that
-// making a scratch array fresh costs O(1).
+// the frame of the function's body and a stack of frames for each Proc.
+// A scratch array's elements carry the epoch at which they were written
+// (an element of an older epoch reads Init), so that making an array fresh
+// costs O(1); a Proc's frames at one depth reuse their arrays, whose epochs
+// only grow.
 type FlowState struct {
-	f      *Func
-	vars   []uint64
-	vals   [][]uint64
-	epochs [][]uint64
-	cur    []uint64 // the current epoch of each scratch array
-	fuel   int
-	poll   func() bool
+	f     *Func
+	top   frame
+	fr    *frame     // the frame running
+	procs [][]*frame // each Proc's frames, by its own depth
+	level []int      // each Proc's frames in use
+	depth int        // calls in progress
+	fuel  int
+	poll  func() bool
+}
+
+// A frame is one call's variables and scratch arrays.
+type frame struct {
+	vars []uint64
+	arrs []*array
+}
+
+// An array is a scratch array of a frame.
+type array struct {
+	vals, epochs []uint64
+	cur          uint64 // the epoch of the elements written since it was fresh
+	init         uint64
+}
+
+func newArrays(ss []Scratch) []*array {
+	arrs := make([]*array, len(ss))
+	for i, s := range ss {
+		arrs[i] = &array{vals: make([]uint64, s.Len), epochs: make([]uint64, s.Len), init: s.Init}
+	}
+	return arrs
 }
 
 // NewState returns a state for evaluating f. poll, called every PollEvery
-// loop iterations, returns true to stop the run (nil: never).
+// loop iterations and calls, returns true to stop the run (nil: never).
 func (f *Func) NewState(poll func() bool) *FlowState {
-	st := &FlowState{f: f, vars: make([]uint64, f.Vars), poll: poll, fuel: PollEvery}
-	for _, s := range f.Scratch {
-		st.vals = append(st.vals, make([]uint64, s.Len))
-		st.epochs = append(st.epochs, make([]uint64, s.Len))
-		st.cur = append(st.cur, 0)
-	}
+	st := &FlowState{f: f, poll: poll, fuel: PollEvery}
+	st.top = frame{vars: make([]uint64, f.Vars), arrs: newArrays(f.Scratch)}
+	st.procs = make([][]*frame, len(f.Procs))
+	st.level = make([]int, len(f.Procs))
 	return st
 }
 
@@ -65,11 +87,14 @@ type evalSignal struct{ err error }
 // result, a *FlowError, ErrStopped, or an error when the body ends without
 // return (a Func's compiler ends every body with an SFail for that).
 func (st *FlowState) Eval(params []uint64) (res uint64, err error) {
-	clear(st.vars)
-	copy(st.vars, params)
-	for i := range st.cur {
-		st.cur[i]++ // scratch arrays are fresh for every item
+	st.fr = &st.top
+	clear(st.top.vars)
+	copy(st.top.vars, params)
+	for _, a := range st.top.arrs {
+		a.cur++ // scratch arrays are fresh for every item
 	}
+	clear(st.level)
+	st.depth = 0
 	defer func() {
 		if r := recover(); r != nil {
 			s, ok := r.(evalSignal)
@@ -128,18 +153,19 @@ func (st *FlowState) loopBody(s *Stmt, ret *uint64) (fl flow, l int, goOn bool) 
 func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 	switch s.Kind {
 	case SAssign:
-		st.vars[s.Var] = st.expr(s.X)
+		st.fr.vars[s.Var] = st.expr(s.X)
 	case SStore:
 		i := st.expr(s.X)
-		j, ok := Index(i, st.f.Scratch[s.Arr].Len)
+		a := st.fr.arrs[s.Arr]
+		j, ok := Index(i, len(a.vals))
 		if !ok {
 			st.fail(s.Check, i)
 		}
 		v := st.expr(s.Y)
-		st.vals[s.Arr][j] = v
-		st.epochs[s.Arr][j] = st.cur[s.Arr]
+		a.vals[j] = v
+		a.epochs[j] = a.cur
 	case SFresh:
-		st.cur[s.Arr]++
+		st.fr.arrs[s.Arr].cur++
 	case SIf:
 		if st.expr(s.X) != 0 {
 			return st.stmts(s.Body, ret)
@@ -157,7 +183,7 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 			st.fail(s.Check, 0)
 		}
 		for n, x := RangeLen(start, stop, step), start; n > 0; n-- {
-			st.vars[s.Var] = x
+			st.fr.vars[s.Var] = x
 			x += step
 			if fl, l, on := st.loopBody(s, ret); !on {
 				return fl, l
@@ -167,7 +193,7 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 		m := st.expr(s.X)
 		if s.Y == nil {
 			for x := uint64(0); ; {
-				st.vars[s.Var] = x
+				st.fr.vars[s.Var] = x
 				x = (x - m) & m
 				if fl, l, on := st.loopBody(s, ret); !on {
 					return fl, l
@@ -183,12 +209,12 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 			break
 		}
 		if k == 0 {
-			st.vars[s.Var] = 0
+			st.fr.vars[s.Var] = 0
 			fl, l, _ := st.loopBody(s, ret)
 			return fl, l
 		}
 		for x, ok := subset.Lowest(m, int(k)), true; ok; {
-			st.vars[s.Var] = x
+			st.fr.vars[s.Var] = x
 			x, ok = subset.Snoob(x, m)
 			if fl, l, on := st.loopBody(s, ret); !on {
 				return fl, l
@@ -196,7 +222,7 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 		}
 	case SForBits:
 		for b := st.expr(s.X); b != 0; {
-			st.vars[s.Var] = uint64(bits.TrailingZeros64(b))
+			st.fr.vars[s.Var] = uint64(bits.TrailingZeros64(b))
 			b &= b - 1
 			if fl, l, on := st.loopBody(s, ret); !on {
 				return fl, l
@@ -249,7 +275,7 @@ func (st *FlowState) expr(e *Expr) uint64 {
 	case OpConst:
 		return e.Imm
 	case OpVar:
-		return st.vars[e.Imm]
+		return st.fr.vars[e.Imm]
 	case OpLoad:
 		return st.element(e, st.f.Tables[e.Imm].Rows[0], st.expr(e.Args[0]))
 	case OpLoad2:
@@ -259,14 +285,17 @@ func (st *FlowState) expr(e *Expr) uint64 {
 		return uint64(len(st.row(e, &st.f.Tables[e.Imm], st.expr(e.Args[0]))))
 	case OpScratch:
 		i := st.expr(e.Args[0])
-		j, ok := Index(i, st.f.Scratch[e.Imm].Len)
+		a := st.fr.arrs[e.Imm]
+		j, ok := Index(i, len(a.vals))
 		if !ok {
 			st.fail(e.Check, i)
 		}
-		if st.epochs[e.Imm][j] != st.cur[e.Imm] {
-			return st.f.Scratch[e.Imm].Init
+		if a.epochs[j] != a.cur {
+			return a.init
 		}
-		return st.vals[e.Imm][j]
+		return a.vals[j]
+	case OpCall:
+		return st.call(e)
 	case OpAndThen:
 		if x := st.expr(e.Args[0]); x == 0 {
 			return x
@@ -294,4 +323,45 @@ func (st *FlowState) expr(e *Expr) uint64 {
 		}
 	}
 	return Eval1(Instr{Op: e.Op, Imm: e.Imm}, a[0], a[1], a[2])
+}
+
+// call runs a call of a Proc in a frame of its own.
+func (st *FlowState) call(e *Expr) uint64 {
+	p := &st.f.Procs[e.Imm]
+	if st.depth >= st.f.MaxCalls() {
+		st.fail(e.Check, uint64(st.depth))
+	}
+	st.tick()
+	caller := st.fr
+	lv := st.level[e.Imm]
+	if lv == len(st.procs[e.Imm]) {
+		fr := &frame{vars: make([]uint64, p.Vars), arrs: make([]*array, len(p.Scratch))}
+		copy(fr.arrs[p.Arrays:], newArrays(p.Scratch[p.Arrays:]))
+		st.procs[e.Imm] = append(st.procs[e.Imm], fr)
+	}
+	fr := st.procs[e.Imm][lv]
+	// The arguments are evaluated in the caller's frame, before the callee's
+	// frame (which a call of the same Proc at this level may still hold) changes.
+	var small [8]uint64
+	args := small[:0]
+	for i := 0; i < p.Params; i++ {
+		args = append(args, st.expr(e.Args[i]))
+	}
+	clear(fr.vars)
+	copy(fr.vars, args)
+	for i := 0; i < p.Arrays; i++ {
+		fr.arrs[i] = caller.arrs[e.Args[p.Params+i].Imm]
+	}
+	st.level[e.Imm]++
+	st.depth++
+	st.fr = fr
+	var ret uint64
+	fl, _ := st.stmts(p.Body, &ret)
+	st.fr = caller
+	st.depth--
+	st.level[e.Imm]--
+	if fl != flowReturn {
+		panic(evalSignal{errors.New("fused helper " + p.Name + " ended without return")})
+	}
+	return ret
 }

@@ -59,7 +59,7 @@ const (
 )
 
 // numDefs bounds the ops of opDefs (the Func ops come last).
-const numDefs = OpAbs + 1
+const numDefs = OpArray + 1
 
 // opDefs declares every op (see opDef); the entries between the executor's
 // own ops and the Func ops are unused.
@@ -159,6 +159,8 @@ var opDefs = [numDefs]opDef{
 		}
 		return a
 	}, c: "fuse_abs($a)"},
+	OpCall:  {name: "call", imm: immIndex},
+	OpArray: {name: "array", imm: immIndex},
 }
 
 // def returns o's declaration (a zero opDef for an undeclared op).

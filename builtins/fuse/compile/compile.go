@@ -8,6 +8,7 @@ package compile
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
@@ -61,7 +62,7 @@ type Options struct {
 const (
 	MaxScratch      = 1 << 20 // elements of one scratch array
 	MaxScratchWords = 1 << 22 // elements of all scratch arrays of a function
-	maxInline       = 1 << 12 // helper calls inlined into one function
+	maxInline       = 1 << 10 // helper calls inlined into one function; past it, helpers run as calls
 	maxTableWords   = 1 << 26 // words of all tables of a function
 )
 
@@ -95,15 +96,35 @@ type scope struct {
 	// the block it leaves; the fused function itself has retLabel -1.
 	retVar, retLabel int
 	loops            []int // labels of the enclosing loops, innermost last
+	// proc: the scope is a helper compiled as a fuse.Proc (its return is
+	// an SReturn, as the fused function's).
+	proc bool
 }
 
 type compiler struct {
 	opt     Options
 	f       *fuse.Func
+	u       *fuse.Proc // the unit being compiled: its variables, labels and scratch arrays
 	out     *[]fuse.Stmt
 	sc      *scope
-	calls   []string // helpers being inlined, for the recursion message
+	calls   []string // helpers being inlined into the unit
 	inlined int
+	procs   map[procKey]int // the helpers compiled as Procs
+	depths  []depthCheck    // the checks of calls, whose message names the depth
+}
+
+// procKey is a helper compiled for one kind of each argument: a word, a
+// scratch array of one length and value, or a table.
+type procKey struct {
+	fn   *starlark.Function
+	args string
+}
+
+// depthCheck is the check of a call of a Proc, and the chain of calls
+// that leads to it ("find -> find").
+type depthCheck struct {
+	check int
+	chain string
 }
 
 // Func compiles src into a Func.
@@ -111,7 +132,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
-	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}}
+	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}}
 	sc := c.newScope(src)
 	sc.retLabel = -1
 	for _, p := range src.Params {
@@ -128,8 +149,19 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			"the function ended without return (None is not a word)")})
 	}
 	c.f.Body = body
-	if n := c.f.ScratchWords() / 2; n > MaxScratchWords {
+	c.f.Vars, c.f.Labels, c.f.Scratch = c.u.Vars, c.u.Labels, c.u.Scratch
+	n := c.f.ScratchWords() / 2
+	if n > MaxScratchWords {
 		return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all, not %d", MaxScratchWords, n)
+	}
+	if len(c.f.Procs) > 0 {
+		c.f.Depth = c.f.DepthFor(2 * (MaxScratchWords - n))
+		if c.f.Depth < 2 {
+			return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all: too few for two calls of its helpers", MaxScratchWords)
+		}
+		for _, d := range c.depths {
+			c.f.Checks[d.check].Msg = fmt.Sprintf("recursion deeper than %d calls (%s -> ...)", c.f.Depth, d.chain)
+		}
 	}
 	return c.f, nil
 }
@@ -173,13 +205,13 @@ func markLocals(locals map[string]bool, lhs syntax.Expr) {
 }
 
 func (c *compiler) newVar() int {
-	c.f.Vars++
-	return c.f.Vars - 1
+	c.u.Vars++
+	return c.u.Vars - 1
 }
 
 func (c *compiler) newLabel() int {
-	c.f.Labels++
-	return c.f.Labels - 1
+	c.u.Labels++
+	return c.u.Labels - 1
 }
 
 // emit appends s to the statements being compiled, unless they already
@@ -193,7 +225,7 @@ func (c *compiler) emit(s fuse.Stmt) {
 // check records a check's message and returns its index.
 func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, format string, args ...any) int {
 	msg := fmt.Sprintf(format, args...)
-	if c.sc != nil && c.sc.retLabel >= 0 {
+	if c.sc != nil && (c.sc.retLabel >= 0 || c.sc.proc) {
 		msg += " (in " + c.sc.src.Name + ")"
 	}
 	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, Line: int(at.Line), Col: int(at.Col)})
@@ -596,14 +628,17 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	if ok && b.kind != bScratch {
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	}
+	if ok && b.id < c.u.Arrays {
+		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused helper cannot rebind it to a new array (use another name)", id.Name)
+	}
 	if ok {
-		s := c.f.Scratch[b.id]
+		s := c.u.Scratch[b.id]
 		if s.Len != n || s.Init != initVal {
 			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape", id.Name, s.Len)
 		}
 	} else {
-		c.f.Scratch = append(c.f.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal})
-		b = binding{kind: bScratch, id: len(c.f.Scratch) - 1}
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal})
+		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
 		c.sc.names[id.Name] = b
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
@@ -1331,7 +1366,7 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if b, ok := c.sc.names[id.Name]; ok {
 		switch b.kind {
 		case bScratch:
-			return konst(uint64(c.f.Scratch[b.id].Len)), nil
+			return konst(uint64(c.u.Scratch[b.id].Len)), nil
 		case bRow:
 			return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}, nil
 		}
@@ -1404,28 +1439,32 @@ func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error
 	return r, nil
 }
 
-// helper inlines a call of a Starlark function.
+// helper compiles a call of a Starlark function: inlined, or as a call of
+// a Proc where the function recurses (it is already being compiled, as
+// the unit or inlined into it) or the unit has inlined maxInline calls.
 func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr, error) {
 	name := fn.Name()
-	for i, n := range c.calls {
-		if n == name {
-			cycle := append(append([]string(nil), c.calls[i:]...), c.sc.src.Name, name)
-			return nil, errAt(pos(e.Fn), "recursion is not allowed in a fused function: %s", strings.Join(cycle, " -> "))
-		}
-	}
-	if c.sc.retLabel < 0 && c.sc.src.Name == name {
-		return nil, errAt(pos(e.Fn), "recursion is not allowed in a fused function: %s -> %s", name, name)
-	}
-	c.inlined++
-	if c.inlined > maxInline {
-		return nil, errAt(pos(e.Fn), "a fused function inlines at most %d helper calls", maxInline)
-	}
 	if c.opt.CheckOnly {
 		return c.opaqueCall(e)
 	}
 	if c.opt.Helper == nil {
 		return nil, errAt(pos(e.Fn), "%s: calling a helper is not allowed here", name)
 	}
+	for _, a := range e.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			return nil, errAt(pos(a), "%s: keyword arguments to a helper are not allowed in a fused function", name)
+		}
+	}
+	kinds, err := c.argKinds(e)
+	if err != nil {
+		return nil, err
+	}
+	key := procKey{fn, kinds}
+	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
+	if _, ok := c.procs[key]; ok || recursive || c.inlined >= maxInline || strings.ContainsAny(kinds, "at") {
+		return c.callProc(e, fn, key)
+	}
+	c.inlined++
 	src, err := c.opt.Helper(fn)
 	if err != nil {
 		return nil, errAt(pos(e.Fn), "%s: %v", name, err)
@@ -1436,9 +1475,6 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 	sc := c.newScope(src)
 	vals := make([]*fuse.Expr, len(src.Params))
 	for i, a := range e.Args {
-		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
-			return nil, errAt(pos(a), "%s: keyword arguments to a helper are not allowed in a fused function", name)
-		}
 		x, err := c.word(a)
 		if err != nil {
 			return nil, err
@@ -1476,6 +1512,141 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
+}
+
+// argKinds describes the arguments of a helper's call: "w" a word, "a" a
+// scratch array of the unit, "t" a table; arrays and tables carry what
+// the helper is compiled for (an array's length and value, a table's index).
+func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
+	var b strings.Builder
+	for _, a := range e.Args {
+		id, ok := unparen(a).(*syntax.Ident)
+		if !ok {
+			b.WriteString("w,")
+			continue
+		}
+		if bd, ok := c.sc.names[id.Name]; ok {
+			switch bd.kind {
+			case bScratch:
+				s := c.u.Scratch[bd.id]
+				fmt.Fprintf(&b, "a%d:%d,", s.Len, s.Init)
+				continue
+			case bRow:
+				return "", errAt(id.NamePos, "%s is a table row; pass the table and the row's index to a helper", id.Name)
+			}
+			b.WriteString("w,")
+			continue
+		}
+		t, err := c.lookupTable(id)
+		if err != nil {
+			return "", err
+		}
+		if t >= 0 {
+			fmt.Fprintf(&b, "t%d,", t)
+			continue
+		}
+		b.WriteString("w,")
+	}
+	return b.String(), nil
+}
+
+// callProc compiles a call of fn's Proc for the arguments' kinds (key),
+// compiling the Proc first where this is its first call.
+func (c *compiler) callProc(e *syntax.CallExpr, fn *starlark.Function, key procKey) (*fuse.Expr, error) {
+	name := fn.Name()
+	id, ok := c.procs[key]
+	var p *fuse.Proc
+	if !ok {
+		src, err := c.opt.Helper(fn)
+		if err != nil {
+			return nil, errAt(pos(e.Fn), "%s: %v", name, err)
+		}
+		if len(e.Args) != len(src.Params) {
+			return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
+		}
+		if id, err = c.compileProc(e, src, key); err != nil {
+			return nil, err
+		}
+	}
+	p = &c.f.Procs[id]
+	if len(e.Args) != p.Params+p.Arrays+strings.Count(key.args, "t") {
+		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, p.Params+p.Arrays, len(e.Args))
+	}
+	var words, arrays []*fuse.Expr
+	for _, a := range e.Args {
+		if id, ok := unparen(a).(*syntax.Ident); ok {
+			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+				arrays = append(arrays, &fuse.Expr{Op: fuse.OpArray, Imm: uint64(bd.id), Check: -1})
+				continue
+			}
+			if t, _ := c.lookupTable(id); t >= 0 {
+				continue
+			}
+		}
+		x, err := c.word(a)
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, x)
+	}
+	chk := c.check(fuse.CheckDepth, 0, e.Lparen, "recursion too deep")
+	chain := append(append([]string(nil), c.calls...), c.sc.src.Name, name)
+	c.depths = append(c.depths, depthCheck{check: chk, chain: strings.Join(chain, " -> ")})
+	return &fuse.Expr{Op: fuse.OpCall, Imm: uint64(id), Args: append(words, arrays...), Check: chk}, nil
+}
+
+// compileProc compiles src as a Proc for the kinds of arguments key.args
+// and returns its index.
+func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (int, error) {
+	id := len(c.f.Procs)
+	c.f.Procs = append(c.f.Procs, fuse.Proc{Name: src.Name})
+	c.procs[key] = id
+	u := &fuse.Proc{Name: src.Name}
+	sc := c.newScope(src)
+	sc.retLabel, sc.proc = -1, true
+	kinds := strings.Split(strings.TrimSuffix(key.args, ","), ",")
+	for i, p := range src.Params {
+		if kinds[i] == "w" {
+			sc.names[p.Name] = binding{kind: bVar, id: u.Vars}
+			u.Vars++
+			u.Params++
+		}
+	}
+	for i, p := range src.Params {
+		switch k := kinds[i]; k[0] {
+		case 'a':
+			a := unparen(e.Args[i]).(*syntax.Ident)
+			s := c.u.Scratch[c.sc.names[a.Name].id]
+			u.Scratch = append(u.Scratch, fuse.Scratch{Name: p.Name, Len: s.Len, Init: s.Init})
+			sc.names[p.Name] = binding{kind: bScratch, id: u.Arrays}
+			u.Arrays++
+		case 't':
+			var t int
+			fmt.Sscanf(k, "t%d", &t)
+			sc.tables[p.Name] = t
+			delete(sc.locals, p.Name)
+		}
+	}
+	c.f.Procs[id] = *u // the parameters, for the calls in its body
+	saved := *c
+	c.u, c.sc, c.calls, c.inlined = u, sc, nil, 0
+	body, err := c.nested(func() error {
+		if err := c.stmts(src.Body); err != nil {
+			return err
+		}
+		if !fuse.Leaves(*c.out) {
+			c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
+				"the function ended without return (None is not a word)")})
+		}
+		return nil
+	})
+	c.u, c.sc, c.calls, c.inlined, c.out = saved.u, saved.sc, saved.calls, saved.inlined, saved.out
+	if err != nil {
+		return 0, err
+	}
+	u.Body = body
+	c.f.Procs[id] = *u
+	return id, nil
 }
 
 // dropTailBreaks removes the breaks of label that end ss, also in the

@@ -2,6 +2,7 @@ package compile_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,8 +116,9 @@ func TestRefused(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"def f(x):\n    return [x]\n", "2:12: a fused function cannot build a list; use a scratch array"},
 		{"def f(x):\n    return {x: 1}\n", "cannot build a dict"},
-		{"def f(x):\n    return f(x - 1)\n", "recursion is not allowed in a fused function: f -> f"},
-		{"def g(x):\n    return h(x)\ndef h(x):\n    return g(x)\ndef f(x):\n    return g(x)\n", "4:12: recursion is not allowed in a fused function: g -> h -> g"},
+		{"def g(x):\n    print(x)\n    return g(x)\ndef f(x):\n    return g(x)\n", "print is not allowed"},
+		{"def g(x, a):\n    a = [0] * 3\n    return g(x, a)\ndef f(x):\n    b = [0] * 3\n    return g(x, b)\n", "cannot rebind it"},
+		{"R = [[1], [2]]\ndef g(r):\n    return r[0]\ndef f(x):\n    r = R[x]\n    return g(r)\n", "pass the table and the row's index"},
 		{"def f(x):\n    a = [0] * (1 << 21)\n    return 1\n", "at most 1048576 elements"},
 		{"def f(x):\n    a = [0] * x\n    return 1\n", "must be a constant"},
 		{"T = [1]\ndef f(x):\n    T[0] = x\n    return 1\n", "read-only table"},
@@ -172,5 +174,50 @@ def f(i):
 	}
 	if !strings.Contains(g.String(), "fail") {
 		t.Errorf("a helper that may end without return lost its failure:\n%s", g)
+	}
+}
+
+func TestRecursiveAgreeWithStarlark(t *testing.T) {
+	for _, tc := range fusescript.Recursive {
+		t.Run(tc.Name, func(t *testing.T) {
+			s := load(t, tc.Src)
+			f, err := s.Compile("f")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Procs) == 0 {
+				t.Fatalf("%s compiled without calls:\n%s", tc.Name, f)
+			}
+			agree(t, tc.Src, "f", fusescript.Inputs(300, tc.Params, tc.Small))
+		})
+	}
+}
+
+// TestRunawayRecursion checks that recursion without end, direct or
+// mutual, stops at the depth limit with the check of the call.
+func TestRunawayRecursion(t *testing.T) {
+	for _, tc := range []struct{ src, chain string }{
+		{"def f(x):\n    return f(x + 1) + 1\n", "(f -> f -> ...)"},
+		{"def g(x):\n    return h(x) + 1\ndef h(x):\n    return g(x + 1)\ndef f(x):\n    return g(x)\n", "(g -> h -> g -> ...)"},
+		{"def g(x):\n    big = [7] * 100000\n    return g(big[x % 7])\ndef f(x):\n    return g(x)\n", "(g -> g -> ...)"},
+	} {
+		s := load(t, tc.src)
+		f, err := s.Compile("f")
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		_, err = f.NewState(nil).Eval([]uint64{1})
+		var fe *fuse.FlowError
+		if !errors.As(err, &fe) {
+			t.Fatalf("%q: %v; want a failed check", tc.src, err)
+		}
+		c := f.Checks[fe.Check]
+		want := fmt.Sprintf("recursion deeper than %d calls %s", f.Depth, tc.chain)
+		if c.Kind != fuse.CheckDepth || c.Msg != want {
+			t.Errorf("%q: check %+v; want %q", tc.src, c, want)
+		}
+		if int(fe.Value) != f.Depth || f.Depth > fuse.MaxDepth || f.Depth < 2 {
+			t.Errorf("%q: failed at depth %d of %d", tc.src, fe.Value, f.Depth)
+		}
 	}
 }

@@ -2137,6 +2137,9 @@ func (g *amd64Gen) rotate(x *fuse.Expr, d, k reg) {
 // supported reports whether the amd64 engine compiles f: every op of f is
 // one it knows.
 func amd64Supports(f *fuse.Func) error {
+	if len(f.Procs) > 0 {
+		return fmt.Errorf("amd64: calls of helpers (recursion) are not compiled yet")
+	}
 	var bad error
 	var walkX func(x *fuse.Expr)
 	walkX = func(x *fuse.Expr) {

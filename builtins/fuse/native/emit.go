@@ -162,6 +162,9 @@ func (e *emitter) fail(check int, v int) {
 
 // Module returns the WebAssembly module computing f, and its layout.
 func Module(f *fuse.Func) ([]byte, *layout, error) {
+	if len(f.Procs) > 0 {
+		return nil, nil, fmt.Errorf("wasm: calls of helpers (recursion) are not compiled yet")
+	}
 	l, err := newLayout(f)
 	if err != nil {
 		return nil, nil, err

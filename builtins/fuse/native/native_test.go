@@ -77,6 +77,16 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 	}
 }
 
+// TestRecursiveAgreeWithEval runs the recursive cases on the engines that
+// compile calls (Eval, through Auto where the others refuse them).
+func TestRecursiveAgreeWithEval(t *testing.T) {
+	for _, e := range []native.Engine{native.Auto, native.Eval} {
+		for _, tc := range fusescript.Recursive {
+			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
+		}
+	}
+}
+
 func constructAgrees(t *testing.T, e native.Engine, tc fusescript.Case) {
 	{
 		{

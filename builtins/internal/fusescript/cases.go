@@ -304,6 +304,98 @@ def f(x):
 `, 1, false},
 }
 
+// Recursive cases cover calls of helpers that recurse: self and mutual
+// recursion, many parameters, scratch arrays per call and passed by
+// reference, tables passed to a helper, and checks failing deep down.
+var Recursive = []Case{
+	{"self", `
+def fact(n):
+    if n <= 1:
+        return 1
+    return n * fact(n - 1)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+def f(x):
+    return (fact(x % 25) + fib(x % 17)) & U64
+`, 1, false},
+	{"mutual", `
+def even(n):
+    return 1 if n == 0 else odd(n - 1)
+def odd(n):
+    if n == 0:
+        return 0
+    return even(n - 1)
+def f(x):
+    return even(x % 300) * 2 + odd(x % 77)
+`, 1, false},
+	{"fused_itself", `
+def f(x):
+    if x < 3:
+        return x + 1
+    if x > 5000:
+        return f(x % 5000)
+    return (f(x // 2) * 3 + f(x // 3) + 1) & U64
+`, 1, false},
+	{"sixteen_params", `
+def h(a, b, c, d, e, f1, g, h1, i, j, k, l, m, n, o, p, depth):
+    if depth == 0:
+        return a ^ b * 3 ^ c * 5 ^ d * 7 ^ e * 11 ^ f1 * 13 ^ g * 17 ^ h1 * 19 ^ i * 23 ^ j * 29 ^ k * 31 ^ l * 37 ^ m * 41 ^ n * 43 ^ o * 47 ^ p * 53
+    return h(b, c, d, e, f1, g, h1, i, j, k, l, m, n, o, p, (a + depth) & U64, depth - 1) & U64
+def f(x, y):
+    return h(x, y, x ^ y, x + 1, y + 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, x % 20) & U64
+`, 2, false},
+	{"frames_and_arrays", `
+def gen(x, moves):
+    n = 0
+    for i in bits(x & 0xff):
+        moves[n] = i * 3 + 1
+        n += 1
+    return n
+def walk(x, depth):
+    if depth == 0:
+        return x & 7
+    moves = [0] * 8
+    seen = [0] * 4
+    n = gen(x, moves)
+    s = n + len(moves)
+    for j in range(n):
+        seen[j % 4] += 1
+        s = (s * 31 + walk((x >> 3) ^ moves[j], depth - 1)) & U64
+        s += moves[j] + seen[j % 4]
+    return s & U64
+def f(x):
+    return walk(x, x % 4)
+`, 1, false},
+	{"table_argument", `
+T = [5, 3, 8, 1, 9, 2, 7, 4]
+R = [[1, 2], [3, 4, 5], [6]]
+def total(t, i):
+    if i == len(t):
+        return 0
+    return t[i] + total(t, i + 1)
+def rows(r, i, acc):
+    if i >= len(r):
+        return acc
+    return rows(r, i + 1, acc * 7 + r[i][len(r[i]) - 1])
+def f(x):
+    return total(T, x % 8) + rows(R, x % 3, x & 15)
+`, 1, false},
+	{"deep_failure", `
+A = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+def down(i, k):
+    if k == 0:
+        return A[i]
+    return down(i + 1, k - 1) + 1
+def none(x):
+    if x > 5:
+        return x
+def f(x):
+    if x % 2:
+        return none(x % 9)
+    return down(0, x % 13)
+`, 1, true},
+}
+
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
 // ones and full words.
 func Inputs(n, params int, small bool) [][]uint64 {
