@@ -308,8 +308,12 @@ func chessPawnAttacks(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		return wordValue(chess.PawnAttacks(int(sq&63), sq < 64)), nil
 	}
 	var v starlark.Value
-	white := true
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "sq", &v, "white?", &white); err != nil {
+	var wv starlark.Value = starlark.True
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "sq", &v, "white?", &wv); err != nil {
+		return nil, err
+	}
+	white, err := boolOrBit(b.Name(), "white", wv)
+	if err != nil {
 		return nil, err
 	}
 	a, err := chessArgument(b.Name(), chessParam{"sq", kindSquare}, v)
@@ -324,6 +328,20 @@ func chessPawnAttacks(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		out[i] = chess.PawnAttacks(int(sq), white)
 	}
 	return NewWords(out), nil
+}
+
+// boolOrBit reads a bool argument, or the int 0 or 1 a comparison gives
+// in fused code, so that one text runs plain and fused.
+func boolOrBit(fn, param string, v starlark.Value) (bool, error) {
+	switch v := v.(type) {
+	case starlark.Bool:
+		return bool(v), nil
+	case starlark.Int:
+		if w, ok := v.Int64(); ok && (w == 0 || w == 1) {
+			return w == 1, nil
+		}
+	}
+	return false, fmt.Errorf("%s: %s: got %s, want bool (or 0 or 1)", fn, param, v.Type())
 }
 
 // pawnFast reads the common calls pawn_attacks(sq), pawn_attacks(sq, b)

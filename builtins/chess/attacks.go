@@ -255,3 +255,20 @@ func popcount(x uint64) int {
 	}
 	return n
 }
+
+// RookMagic returns the magic-bitboard entry of a rook on sq (0..63): its
+// attacks with the pieces on occ are attacks[(occ&mask)*mul>>shift]. The
+// attacks slice is shared and must not be written. Fused code reads the
+// entries as tables.
+func RookMagic(sq int) (mask, mul uint64, shift uint, attacks []uint64) {
+	Build()
+	m := &rookMagics[sq&63]
+	return m.mask, m.magic, m.shift, m.attacks
+}
+
+// BishopMagic is RookMagic for a bishop.
+func BishopMagic(sq int) (mask, mul uint64, shift uint, attacks []uint64) {
+	Build()
+	m := &bishopMagics[sq&63]
+	return m.mask, m.magic, m.shift, m.attacks
+}

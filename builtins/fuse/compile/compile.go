@@ -110,6 +110,7 @@ type compiler struct {
 	calls   []string // helpers being inlined into the unit
 	inlined int
 	procs   map[procKey]int // the helpers compiled as Procs
+	chess   chessTables     // the chess module's tables, once used
 	depths  []depthCheck    // the checks of calls, whose message names the depth
 }
 
@@ -1040,6 +1041,9 @@ func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
 	case *syntax.LambdaExpr:
 		return nil, errAt(pos(e), "a lambda is not allowed in a fused function; define the helper at top level and call it")
 	case *syntax.DotExpr:
+		if m, ok := c.chessModule(e.X); ok {
+			return c.chessConstant(e, m)
+		}
 		return nil, errAt(pos(e), "%s is not allowed in a fused function (read it into a free name before fuse: x = %s)", describe(e), strings.TrimSpace(exprText(e)))
 	}
 	return nil, errAt(pos(e), "%s is not allowed in a fused function", describe(e))
@@ -1297,6 +1301,11 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 
 // call compiles a call of a word builtin, len, min, max, abs, or a helper.
 func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
+	if dot, ok := e.Fn.(*syntax.DotExpr); ok {
+		if _, ok := c.chessModule(dot.X); ok {
+			return c.chessCall(e, dot)
+		}
+	}
 	name, ok := callee(e)
 	if !ok {
 		return nil, errAt(pos(e.Fn), "calling %s is not allowed in a fused function", describe(e.Fn))

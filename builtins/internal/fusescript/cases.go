@@ -302,6 +302,19 @@ def f(x):
             break
     return (s + k) & U64
 `, 1, false},
+	{"chess", `
+def f(x, y):
+    sq = x % 64
+    a = chess.knight_attacks(sq) ^ chess.king_attacks(sq) * 3
+    a ^= chess.pawn_attacks(sq, (y & 1) == 0) * 5 ^ chess.pawn_attacks(sq) * 7
+    a ^= chess.rook_attacks(sq, y) * 11
+    a ^= chess.bishop_attacks(sq, y) * 13 ^ chess.queen_attacks((x >> 6) % 64, y ^ chess.BB_RANK_1)
+    if x & 0x10000:
+        a ^= chess.rook_attacks(x >> 17, y)
+    if x & 0x20000:
+        a ^= chess.pawn_attacks(sq, y % 3)
+    return (a + chess.E4) & U64
+`, 2, false},
 }
 
 // Recursive cases cover calls of helpers that recurse: self and mutual
