@@ -61,7 +61,7 @@ func (c *compiler) chessConstant(e *syntax.DotExpr, m *starlarkstruct.Module) (*
 // chessTables are the tables of the attack functions, added to a Func on
 // first use.
 type chessTables struct {
-	knight, king, pawn                int
+	knight, king, pawn                 int
 	rookMask, rookMul, rookShift, rook int
 	bishopMask, bishopMul, bishopShift int
 	bishop                             int
