@@ -34,13 +34,17 @@ gray_inverse, debruijn_bsf, min, max and abs, and, for searches: while,
 break, continue, for over range(A, B, C) with any bounds, subsets(M),
 subsets(M, k) and bits(B); read-only tables (free lists, tuples and word
 arrays of words, or lists of them: T[i], T[i][j], len); scratch arrays
-(a = [0] * N, fresh for every item at no cost: a[i], a[i] = x); and calls
-of the script's own functions that fuse (inlined; no recursion). Anything
+(a = [0] * N, fresh for every item at no cost: a[i], a[i] = x); calls
+of the script's own functions that fuse (inlined, or, where they recurse,
+calls with a frame each: scratch arrays fresh per call, arrays and tables
+passed by reference, at most 10000 calls deep); and the chess module's
+attack functions of one square and its int constants. Anything
 else is an error naming it with its line and column. Values are words:
 arithmetic wraps mod 2^64, a shift by 64 or more gives 0, comparisons give
-0 or 1. On x86-64 with BMI1, BMI2 and POPCNT every fused function runs as
-machine code bitsh generates; elsewhere a straight-line body runs on the
-block executor and one with loops, tables or scratch arrays as WebAssembly.
+0 or 1. On x86-64 with BMI1, BMI2 and POPCNT every fused function without
+recursion runs as machine code bitsh generates; elsewhere a straight-line
+body runs on the block executor and one with loops, tables or scratch
+arrays as WebAssembly; recursion runs on the engines docs/fuse.md names.
 fn may also be the source
 text of a lambda or def, its free names given as keyword arguments:
 fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"

@@ -23,7 +23,7 @@ func runStarCtx(ctx context.Context, src string, workers int) (starlark.StringDi
 		<-ctx.Done()
 		thread.Cancel("cancelled")
 	}()
-	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true}
+	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
 	return starlark.ExecFileOptions(opts, thread, "fuse.star", src, Predeclared())
 }
 
@@ -143,10 +143,80 @@ def f(s):
 		SetWorkers(thread, 2)
 		SetContext(thread, context.Background())
 		SetMaxMemory(thread, tc.budget)
-		opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true}
+		opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
 		_, err := starlark.ExecFileOptions(opts, thread, "fuse.star", src+"g = fuse(f)\n", Predeclared())
 		if (err == nil) != tc.ok {
 			t.Errorf("budget %d: %v; want ok %v", tc.budget, err, tc.ok)
+		}
+	}
+}
+
+// TestFusedRecursion: recursive helpers fuse and agree with the plain
+// function on every method and number of workers; runaway recursion is an
+// error naming the chain and the item; exponential and deep recursion stop
+// when the run is cancelled.
+func TestFusedRecursion(t *testing.T) {
+	src := `
+def walk(x, d):
+    if d == 0:
+        return x & 3
+    moves = [0] * 4
+    n = gen(x, moves)
+    s = 0
+    for j in range(n):
+        s += walk((x >> 2) ^ moves[j], d - 1)
+    return s + n
+def gen(x, moves):
+    n = 0
+    for b in bits(x & 0xf):
+        moves[n] = b + 1
+        n += 1
+    return n
+def f(x):
+    return walk(x, x % 5)
+xs = [x * 0x9e3779b97f4a7c15 & U64 for x in range(200)]
+plain = [f(x) for x in xs]
+g = fuse(f)
+res = (list(g.map(words(xs))) == plain, g.sum(words(xs)) == sum(plain), g.count(words(xs)) == len([p for p in plain if p]))
+`
+	for _, w := range []int{1, 2} {
+		g, err := runStar(t, src, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g["res"].String(); got != "(True, True, True)" {
+			t.Errorf("%d workers: map, sum, count agree: %s", w, got)
+		}
+	}
+	_, err := runStar(t, `
+def spin(x):
+    return spin(x + 1) + 1
+f = fuse(lambda i: spin(i) if i == 3 else i)
+f.sum(range(10))
+`, 2)
+	want := "recursion deeper than 10000 calls (spin -> spin -> ...), for i = 0x3 (position 3 in the space)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("runaway recursion: %v; want %q", err, want)
+	}
+	for _, call := range []string{"fuse(lambda x: exp(x, 60))(1)", "fuse(lambda x: deep(x, 0))(0)", "fuse(lambda x: exp(x, 60)).sum(range(4))"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		_, err := runStarCtx(ctx, `
+def exp(x, d):
+    if d == 0:
+        return x & 1
+    return exp(x + 1, d - 1) + exp(x ^ 5, d - 1)
+def deep(x, d):
+    if d == 9000:
+        return exp(x, 60)
+    return deep(x, d + 1)
+`+call+"\n", 2)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("%s: %v; want cancelled", call, err)
+		}
+		if elapsed := time.Since(start); elapsed > 5*time.Second {
+			t.Errorf("%s: stopped %v after a 100ms timeout", call, elapsed)
 		}
 	}
 }

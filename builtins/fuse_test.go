@@ -33,7 +33,7 @@ func runStar(t testing.TB, src string, workers int) (starlark.StringDict, error)
 	SetSources(thread, testSources{"fuse.star": src})
 	SetWorkers(thread, workers)
 	SetContext(thread, context.Background())
-	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true}
+	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
 	return starlark.ExecFileOptions(opts, thread, "fuse.star", src, Predeclared())
 }
 
