@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
+	"go.starlark.net/starlark"
 )
 
 type script = fusescript.Script
@@ -220,4 +222,52 @@ func TestRunawayRecursion(t *testing.T) {
 			t.Errorf("%q: failed at depth %d of %d", tc.src, fe.Value, f.Depth)
 		}
 	}
+}
+
+// TestUnrollingBounded: constant loops nested five deep (a billion
+// iterations unrolled) are not a straight line; they compile as a Func
+// with real loops.
+func TestUnrollingBounded(t *testing.T) {
+	src := "def f(x):\n    s = 0\n"
+	ind := "    "
+	for i := 0; i < 5; i++ {
+		src += ind + fmt.Sprintf("for a%d in range(64):\n", i)
+		ind += "    "
+	}
+	src += ind + "s += (x ^ a0 ^ a4) & 1\n    return s\n"
+	s := load(t, src)
+	src1, err := s.Source(s.Globals["f"].(*starlark.Function))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compile.Program(src1, compile.Options{}); err == nil || !strings.Contains(err.Error(), "too long for a straight line") {
+		t.Errorf("Program: %v; want too long for a straight line", err)
+	}
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Body) > 10 {
+		t.Errorf("the Func has %d statements; want real loops", len(f.Body))
+	}
+}
+
+// TestHelperChainCompilesLinearly: twelve helpers each calling the next
+// twice would inline 4096 copies; past the inlining budget they are calls,
+// and the answers stay the plain function's.
+func TestHelperChainCompilesLinearly(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "def h%d(x):\n    return h%d(x + 1) ^ h%d(x * 3)\n", i, i+1, i+1)
+	}
+	b.WriteString("def h12(x):\n    return x & 7\ndef f(x):\n    return h0(x)\n")
+	s := load(t, b.String())
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Procs) == 0 || len(f.Procs) > 12 {
+		t.Errorf("%d procedures; want the helpers past the budget as calls", len(f.Procs))
+	}
+	agree(t, b.String(), "f", [][]uint64{{0}, {5}, {1 << 40}})
 }

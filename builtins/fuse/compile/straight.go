@@ -28,7 +28,14 @@ type fcomp struct {
 	mask  fuse.Value
 	done  fuse.Value
 	ret   fuse.Value
+	// work counts the statements compiled, unrolled loops counting each
+	// iteration: past maxStraight the function is not a straight line.
+	work int
 }
+
+// maxStraight bounds the statements a straight line compiles (loops
+// unrolled): a longer function compiles as a Func, with real loops.
+const maxStraight = 1 << 14
 
 // Program compiles src into a straight line of word operations (a Program
 // for the block executor), or fails when src uses anything beyond the
@@ -106,6 +113,9 @@ func (c *fcomp) live() fuse.Value {
 
 func (c *fcomp) stmts(ss []syntax.Stmt) error {
 	for _, s := range ss {
+		if c.work++; c.work > maxStraight {
+			return errAt(pos(s), "the function is too long for a straight line (%d statements, loops unrolled)", maxStraight)
+		}
 		if err := c.stmt(s); err != nil {
 			return err
 		}

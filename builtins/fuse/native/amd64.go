@@ -749,7 +749,11 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	bottom, fresh := g.bottom, g.fresh
 	g.bottom, g.fresh = nil, nil
 	// What s assigns (in loops, on every pass) is no longer known non-zero.
-	forAssigned(s, func(v int) { delete(g.nonzero, v) })
+	// (Only walked when something is known: a chain of nested ifs would
+	// otherwise cost the square of its length.)
+	if len(g.nonzero) > 0 {
+		forAssigned(s, func(v int) { delete(g.nonzero, v) })
+	}
 	switch s.Kind {
 	case fuse.SAssign:
 		if op, y := lowBitOf(s.X); y != nil && g.slotReg[s.Var] >= 0 {
