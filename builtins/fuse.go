@@ -420,6 +420,12 @@ func compileOptions(srcs Sources) compile.Options {
 			if h.HasVarargs() || h.HasKwargs() || h.NumKwonlyParams() > 0 {
 				return nil, fmt.Errorf("*args, **kwargs and keyword-only parameters are not allowed in a helper of a fused function")
 			}
+			for i := 0; i < h.NumParams(); i++ {
+				if h.ParamDefault(i) != nil {
+					name, _ := h.Param(i)
+					return nil, fmt.Errorf("parameter %s has a default value; a helper of a fused function is called with every argument", name)
+				}
+			}
 			if srcs == nil {
 				return nil, fmt.Errorf("the source of %s was not kept by this interpreter", h.Name())
 			}

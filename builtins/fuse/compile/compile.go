@@ -908,6 +908,9 @@ func (c *compiler) rowOf(name string, v starlark.Value) ([]uint64, bool, error) 
 	for i, x := range items {
 		w, ok := WordOf(x)
 		if !ok {
+			if _, isInt := x.(starlark.Int); isInt {
+				return nil, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, x)
+			}
 			return nil, true, fmt.Errorf("%s[%d] is a %s; a table holds words", name, i, x.Type())
 		}
 		row[i] = w
@@ -933,8 +936,11 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 		return -1, false, nil
 	}
 	nested := false
-	for _, x := range items {
+	for i, x := range items {
 		if _, ok := WordOf(x); !ok {
+			if _, isInt := x.(starlark.Int); isInt {
+				return -1, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, x)
+			}
 			nested = true
 			break
 		}
