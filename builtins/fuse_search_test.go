@@ -220,3 +220,18 @@ def deep(x, d):
 		}
 	}
 }
+
+// TestFuseMessages: errors that once named the wrong thing.
+func TestFuseMessages(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"T = [1, 2, 1 << 64]\nfuse(lambda s: T[s])\n", "T[2] = 18446744073709551616 does not fit in a word"},
+		{"T = [[1], [2, 1 << 64]]\nfuse(lambda s: T[s][0])\n", "T[1][1] = 18446744073709551616 does not fit in a word"},
+		{"def h(x, y = 2):\n    return x + y\nfuse(lambda s: h(s, 3))\n", "h: parameter y has a default value"},
+		{"def f(s):\n    return chess.rook_attacks(64, s)\nfuse(f)\n", "chess.rook_attacks: sq = 64 is not a square 0..63"},
+	} {
+		_, err := runStar(t, tc.src, 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want %q", tc.src, err, tc.want)
+		}
+	}
+}
