@@ -335,7 +335,7 @@ func (w *machineWorker) run(spaces []Space, b uint64, kk int, method Method, opt
 func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt Options) (*Result, error) {
 	// A comparison's results are 0 or 1: count them by adding.
 	zeroOne := c.Prog.Instrs[c.Prog.Result].Op.def().zeroOne
-	return runSpaces(ctx, spaces, method, opt, 64*Block, func(func() bool) (worker, error) {
+	return runSpaces(ctx, spaces, method, opt, 64*Block, Block, func(func() bool) (worker, error) {
 		return &machineWorker{m: c.pl.machine(), zeroOne: zeroOne}, nil
 	})
 }
@@ -434,7 +434,14 @@ func (w *flowWorker) run(spaces []Space, b uint64, k int, method Method, _ *Opti
 // size items.
 func RunFunc(ctx context.Context, f *Func, spaces []Space, method Method, opt Options, size int,
 	newWorker func(poll func() bool) (FlowWorker, error)) (*Result, error) {
-	return runSpaces(ctx, spaces, method, opt, 4*size, func(poll func() bool) (worker, error) {
+	// An item of a function that recurses may be a whole subtree, and
+	// subtrees differ wildly in size: hand out small tasks, down to one
+	// item, so that every worker stays busy to the end.
+	minTask := Block
+	if len(f.Procs) > 0 {
+		minTask = 1
+	}
+	return runSpaces(ctx, spaces, method, opt, 4*size, minTask, func(poll func() bool) (worker, error) {
 		w, err := newWorker(poll)
 		if err != nil {
 			return nil, err
@@ -449,8 +456,9 @@ func RunFunc(ctx context.Context, f *Func, spaces []Space, method Method, opt Op
 }
 
 // runSpaces runs the items of the spaces, tasks of at most maxTask items
-// at a time, on workers that newWorker makes.
-func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, maxTask int,
+// at a time (and at least minTask, where there are fewer than 64 tasks a
+// worker, smaller ones), on workers that newWorker makes.
+func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, maxTask, minTask int,
 	newWorker func(poll func() bool) (worker, error)) (*Result, error) {
 	n := spaces[0].Len()
 	for _, s := range spaces[1:] {
@@ -460,9 +468,12 @@ func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 	}
 	workers := max(opt.Workers, 1)
 	task := uint64(maxTask)
-	const minTask = Block
-	if per := n / uint64(workers*8); per < task {
-		task = max(minTask, (per+minTask-1)/minTask*minTask)
+	per := n / uint64(workers*8)
+	if minTask < Block {
+		per = n / uint64(workers*64)
+	}
+	if min := uint64(minTask); per < task {
+		task = max(min, (per+min-1)/min*min)
 	}
 	ntasks := (n + task - 1) / task
 	if uint64(workers) > ntasks {
