@@ -130,10 +130,12 @@ FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 // The stack a chain of calls takes is the sum of its frames, up to
 // MaxCalls of them: a frame's variables, temporaries and arrays (8 bytes
 // an element, a bit more for the bitmap). On the CPU the C stack must hold
-// that; on a GPU each thread's stack must (CUDA's default is 1 KiB a
-// thread: the host raises it with cuCtxSetLimit(CU_LIMIT_STACK_SIZE) for
-// a function with Procs, and a card holds that much for every thread it
-// runs at once, so deep recursion over large arrays does not fit a GPU).
+// that. On a GPU each thread's stack must: CUDA's default is 1 KiB a
+// thread, which a host would raise with cuCtxSetLimit(CU_LIMIT_STACK_SIZE)
+// and the driver then reserves for every thread the card holds at once (a
+// megabyte a thread for 10000 small frames is hundreds of gigabytes on a
+// large card), so package cuda refuses a Func with Procs for now and such
+// a function runs on the CPU.
 func FuncC(f *Func, t Target) string {
 	var b strings.Builder
 	b.WriteString("#ifndef FUSE_FLOW_PRELUDE\n#define FUSE_FLOW_PRELUDE\n")
