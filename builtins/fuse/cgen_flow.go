@@ -66,6 +66,26 @@ FUSE_FN u64 fuse_lowest(u64 set, u64 k) {
 	for (; k > 0 && set != 0; k--) { r |= set & (0 - set); set &= set - 1; }
 	return r;
 }
+/* fuse_ref is an array a helper receives by reference: the caller's
+   scratch array in the worker state (v: (value, epoch) pairs, e: its
+   current epoch, m: 0), or an array of the caller's frame (v: the values,
+   m: the bitmap of the elements written since it was fresh, e: 0). */
+typedef struct { u64 *v, *m, *e; } fuse_ref;
+FUSE_FN fuse_ref fuse_mkref(u64 *v, u64 *m, u64 *e) { fuse_ref r; r.v = v; r.m = m; r.e = e; return r; }
+FUSE_FN u64 fuse_ref_get(fuse_ref r, u64 j, u64 init) {
+	if (r.m) return (r.m[j >> 6] >> (j & 63) & 1) ? r.v[j] : init;
+	return r.v[2 * j + 1] == *r.e ? r.v[2 * j] : init;
+}
+FUSE_FN void fuse_ref_set(fuse_ref r, u64 j, u64 x) {
+	if (r.m) { r.v[j] = x; r.m[j >> 6] |= 1ULL << (j & 63); }
+	else { r.v[2 * j] = x; r.v[2 * j + 1] = *r.e; }
+}
+FUSE_FN void fuse_clear(u64 *m, u64 n) { for (u64 k = 0; k < n; k++) m[k] = 0; }
+FUSE_FN void fuse_ref_fresh(fuse_ref r, u64 words) { if (r.m) fuse_clear(r.m, words); else ++*r.e; }
+/* FUSE_CAT(fused_func, procN) names helper N after fused_func, also where
+   fused_func is renamed by a #define. */
+#define FUSE_CAT2(a, b) a##_##b
+#define FUSE_CAT(a, b) FUSE_CAT2(a, b)
 /* fuse_snoob: the next subset of set with as many bits as x (0: none). */
 FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 	u64 l = x & (0 - x), s = (x | ~set) + l;
@@ -89,14 +109,34 @@ FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 // value in *res. Loops are real loops; a scratch array is fresh in O(1) by
 // its epoch. The prelude is guarded, so several functions can share one
 // file when fused_func is renamed by a #define before each.
+//
+// Each of f's Procs is a C function of its own, fused_func_procN (named
+// after fused_func, also when it is renamed), and a call is a C call, so
+// that recursion is C's: a frame per call on the C stack, holding the
+// helper's variables and its own scratch arrays. Such an array is its
+// values and a bitmap of the elements written since it was fresh (an
+// element whose bit is clear reads Init): fresh clears the bitmap, len/64
+// words, and needs no state that outlives the call, so CStateWords does
+// not grow with the depth of the recursion. (Eval's O(1) epochs would need
+// each frame's epochs to survive from call to call: per-Proc frame stacks
+// in the worker state, MaxCalls frames deep.) An array passed to a helper
+// goes by reference (fuse_ref): the caller's array in the state or in its
+// frame. A helper returns the status of fused_func, which its caller
+// passes on with the value, so a failed check or a stop deep down ends
+// the item as under Eval; a call polls as a loop iteration does and fails
+// with its CheckDepth check (the value: the calls in progress) where the
+// chain would pass f.MaxCalls().
+//
+// The stack a chain of calls takes is the sum of its frames, up to
+// MaxCalls of them: a frame's variables, temporaries and arrays (8 bytes
+// an element, a bit more for the bitmap). On the CPU the C stack must hold
+// that. On a GPU each thread's stack must: CUDA's default is 1 KiB a
+// thread, which a host would raise with cuCtxSetLimit(CU_LIMIT_STACK_SIZE)
+// and the driver then reserves for every thread the card holds at once (a
+// megabyte a thread for 10000 small frames is hundreds of gigabytes on a
+// large card), so package cuda refuses a Func with Procs for now and such
+// a function runs on the CPU.
 func FuncC(f *Func, t Target) string {
-	g := &flowGen{f: f}
-	g.tabOffsets()
-	g.scrOffsets()
-	g.ind = 1
-	g.stmts(f.Body)
-	g.line("st = %d; goto done;", CNoReturn)
-
 	var b strings.Builder
 	b.WriteString("#ifndef FUSE_FLOW_PRELUDE\n#define FUSE_FLOW_PRELUDE\n")
 	if t == CUDA {
@@ -107,13 +147,63 @@ func FuncC(f *Func, t Target) string {
 	b.WriteString(helpers)
 	fmt.Fprintf(&b, flowHelpers, PollEvery)
 	b.WriteString("#endif\n")
-	b.WriteString("FUSE_FN int fused_func(u64 p0, u64 p1, u64 p2, u64 *state, const u64 *tab, volatile int *stop, u64 *fuelp, u64 *res) {\n")
-	b.WriteString("\t(void)p0; (void)p1; (void)p2; (void)state; (void)tab;\n")
-	for i := 0; i < f.Vars; i++ {
-		if i < f.Params && i < 3 {
-			fmt.Fprintf(&b, "\tu64 v%d = p%d;\n", i, i)
+	// The helpers: every prototype first, for calls in any order.
+	for i := range f.Procs {
+		fmt.Fprintf(&b, "FUSE_FN int %s;\n", procSignature(f, i))
+	}
+	for i := range f.Procs {
+		g := newFlowGen(f, &f.Procs[i])
+		g.stmts(f.Procs[i].Body)
+		g.line("st = %d; goto done;", CNoReturn)
+		g.function(&b, procSignature(f, i))
+	}
+	g := newFlowGen(f, nil)
+	g.stmts(f.Body)
+	g.line("st = %d; goto done;", CNoReturn)
+	g.function(&b, "fused_func(u64 p0, u64 p1, u64 p2, u64 *state, const u64 *tab, volatile int *stop, u64 *fuelp, u64 *res)")
+	return b.String()
+}
+
+// procName is the C name of Proc i.
+func procName(i int) string { return fmt.Sprintf("FUSE_CAT(fused_func, proc%d)", i) }
+
+// procSignature is the C declarator of Proc i: the status is the result;
+// the value goes to *res, depth is the calls in progress with this one,
+// tab, stop and fuelp are fused_func's, then come the word parameters and
+// the arrays.
+func procSignature(f *Func, i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s(u64 *res, u64 depth, const u64 *tab, volatile int *stop, u64 *fuelp", procName(i))
+	p := &f.Procs[i]
+	for j := 0; j < p.Params; j++ {
+		fmt.Fprintf(&b, ", u64 p%d", j)
+	}
+	for j := 0; j < p.Arrays; j++ {
+		fmt.Fprintf(&b, ", fuse_ref a%d", j)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// function writes the C function decl with g's body: its variables and
+// temporaries, its scratch arrays made fresh, the fuel, the body and the
+// exit every return, failure and stop jumps to.
+func (g *flowGen) function(b *strings.Builder, decl string) {
+	f, p := g.f, g.p
+	fmt.Fprintf(b, "FUSE_FN int %s {\n", decl)
+	vars, params := f.Vars, f.Params
+	if p != nil {
+		vars, params = p.Vars, p.Params
+		b.WriteString("\t(void)depth; (void)tab;\n")
+	} else {
+		b.WriteString("\t(void)p0; (void)p1; (void)p2; (void)state; (void)tab;\n")
+		params = min(params, 3)
+	}
+	for i := 0; i < vars; i++ {
+		if i < params {
+			fmt.Fprintf(b, "\tu64 v%d = p%d;\n", i, i)
 		} else {
-			fmt.Fprintf(&b, "\tu64 v%d = 0;\n", i)
+			fmt.Fprintf(b, "\tu64 v%d = 0;\n", i)
 		}
 	}
 	if g.temps > 0 {
@@ -122,29 +212,141 @@ func FuncC(f *Func, t Target) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "t%d", i)
+			fmt.Fprintf(b, "t%d", i)
 		}
 		b.WriteString(";\n")
 	}
-	// Every item sees fresh scratch arrays: a new epoch for each.
-	for i := range f.Scratch {
-		fmt.Fprintf(&b, "\tu64 e%d = ++state[%d];\n", i, g.epochAt(i))
+	if p == nil {
+		// Every item sees fresh scratch arrays: a new epoch for each.
+		for i := range f.Scratch {
+			fmt.Fprintf(b, "\tu64 e%d = ++state[%d];\n", i, g.epochAt(i))
+		}
+	} else {
+		// The frame's own arrays, fresh at the call (Eval's frames, reused
+		// from call to call, read what an earlier call left until their
+		// Fresh statement, which the compiler puts before any use).
+		for i := p.Arrays; i < len(p.Scratch); i++ {
+			n := p.Scratch[i].Len
+			fmt.Fprintf(b, "\tu64 s%d[%d], m%d[%d];\n\tfuse_clear(m%d, %dULL);\n", i, max(n, 1), i, max(bitmapWords(n), 1), i, bitmapWords(n))
+		}
 	}
 	b.WriteString("\tu64 fuel = *fuelp;\n\tint st;\n")
 	b.WriteString(g.body.String())
 	b.WriteString("done:\n\t*fuelp = fuel;\n\treturn st;\n}\n")
-	return b.String()
 }
 
-// flowGen generates the body of fused_func.
+// bitmapWords is the words of the bitmap of an array of n elements.
+func bitmapWords(n int) int { return (n + 63) / 64 }
+
+// flowGen generates the body of fused_func or of a Proc's function.
 type flowGen struct {
 	f       *Func
+	p       *Proc // the Proc whose body this is; nil for f's own
 	body    strings.Builder
 	ind     int
 	temps   int
 	tabData []uint64 // the offset of each table's first element in tab
 	tabRows []uint64 // the offset of each table of rows' (offset, length) pairs
-	scrOff  []int    // the offset of each scratch array's pairs in the state
+	scrOff  []int    // the offset of each of f's scratch arrays' pairs in the state
+}
+
+func newFlowGen(f *Func, p *Proc) *flowGen {
+	g := &flowGen{f: f, p: p, ind: 1}
+	g.tabOffsets()
+	g.scrOffsets()
+	return g
+}
+
+// scratch returns scratch array i of the body g generates.
+func (g *flowGen) scratch(i int) *Scratch {
+	if g.p != nil {
+		return &g.p.Scratch[i]
+	}
+	return &g.f.Scratch[i]
+}
+
+// arrRead returns C for element j (an index in range) of scratch array a.
+func (g *flowGen) arrRead(a int, j string) string {
+	s := g.scratch(a)
+	switch {
+	case g.p == nil:
+		off := g.scrOff[a]
+		return fmt.Sprintf("(state[%d + 2 * %s] == e%d ? state[%d + 2 * %s] : %#xULL)", off+1, j, a, off, j, s.Init)
+	case a < g.p.Arrays:
+		return fmt.Sprintf("fuse_ref_get(a%d, %s, %#xULL)", a, j, s.Init)
+	}
+	return fmt.Sprintf("((m%d[%s >> 6] >> (%s & 63) & 1) ? s%d[%s] : %#xULL)", a, j, j, a, j, s.Init)
+}
+
+// arrWrite emits the store of v to element j of scratch array a.
+func (g *flowGen) arrWrite(a int, j, v string) {
+	switch {
+	case g.p == nil:
+		off := g.scrOff[a]
+		g.line("state[%d + 2 * %s] = %s; state[%d + 2 * %s] = e%d;", off, j, v, off+1, j, a)
+	case a < g.p.Arrays:
+		g.line("fuse_ref_set(a%d, %s, %s);", a, j, v)
+	default:
+		g.line("s%d[%s] = %s; m%d[%s >> 6] |= 1ULL << (%s & 63);", a, j, v, a, j, j)
+	}
+}
+
+// arrFresh emits what makes scratch array a fresh.
+func (g *flowGen) arrFresh(a int) {
+	switch {
+	case g.p == nil:
+		g.line("e%d = ++state[%d];", a, g.epochAt(a))
+	case a < g.p.Arrays:
+		g.line("fuse_ref_fresh(a%d, %dULL);", a, bitmapWords(g.scratch(a).Len))
+	default:
+		g.line("fuse_clear(m%d, %dULL);", a, bitmapWords(g.scratch(a).Len))
+	}
+}
+
+// arrRef returns C for a reference to scratch array a, passed to a call.
+func (g *flowGen) arrRef(a int) string {
+	switch {
+	case g.p == nil:
+		return fmt.Sprintf("fuse_mkref(state + %d, (u64 *)0, state + %d)", g.scrOff[a], g.epochAt(a))
+	case a < g.p.Arrays:
+		return fmt.Sprintf("a%d", a)
+	}
+	return fmt.Sprintf("fuse_mkref(s%d, m%d, (u64 *)0)", a, a)
+}
+
+// call emits the call e of a Proc and returns the temporary holding its
+// result, in Eval's order: the depth check, the poll, the word arguments
+// left to right, the call, whose failure or stop ends this function too.
+func (g *flowGen) call(e *Expr) string {
+	p := &g.f.Procs[e.Imm]
+	depth := "0ULL" // f's own body: no call in progress, within any limit
+	if g.p != nil {
+		depth = "depth"
+		g.line("if (depth >= %dULL) %s", g.f.MaxCalls(), g.fail(e.Check, "depth"))
+	}
+	g.tick()
+	args := make([]string, 0, len(e.Args))
+	for _, a := range e.Args[:p.Params] {
+		args = append(args, g.materialize(g.expr(a)))
+	}
+	for _, a := range e.Args[p.Params:] {
+		args = append(args, g.arrRef(int(a.Imm)))
+	}
+	r := g.temp()
+	var list strings.Builder
+	for _, a := range args {
+		list.WriteString(", ")
+		list.WriteString(a)
+	}
+	g.line("st = %s(&%s, %s + 1, tab, stop, &fuel%s);", procName(int(e.Imm)), r, depth, list.String())
+	g.line("if (st != %d) { if (st > %d) *res = %s; goto done; }", CReturned, CNoReturn, r) // a failure's value
+	if g.p == nil {
+		// A helper may have made an array of f's fresh: its epoch moved.
+		for _, a := range e.Args[p.Params:] {
+			g.line("e%d = state[%d];", a.Imm, g.epochAt(int(a.Imm)))
+		}
+	}
+	return r
 }
 
 func (g *flowGen) tabOffsets() {
@@ -214,13 +416,11 @@ func (g *flowGen) stmt(s *Stmt) {
 	case SStore:
 		i := g.materialize(g.expr(s.X))
 		j := g.temp()
-		g.line("%s = fuse_index(%s, %dULL);", j, i, g.f.Scratch[s.Arr].Len)
+		g.line("%s = fuse_index(%s, %dULL);", j, i, g.scratch(s.Arr).Len)
 		g.line("if (%s == ~0ULL) %s", j, g.fail(s.Check, i))
-		v := g.expr(s.Y)
-		off := g.scrOff[s.Arr]
-		g.line("state[%d + 2 * %s] = %s; state[%d + 2 * %s] = e%d;", off, j, v, off+1, j, s.Arr)
+		g.arrWrite(s.Arr, j, g.expr(s.Y))
 	case SFresh:
-		g.line("e%d = ++state[%d];", s.Arr, g.epochAt(s.Arr))
+		g.arrFresh(s.Arr)
 	case SIf:
 		g.line("if (%s) {", g.expr(s.X))
 		g.ind++
@@ -334,10 +534,11 @@ func isCName(s string) bool {
 }
 
 // pure reports whether e can be computed as a C expression without
-// statements: no check can fail in it and it has no lazy operands.
+// statements: no check can fail in it, it has no lazy operands and no
+// calls.
 func pure(e *Expr) bool {
 	switch e.Op {
-	case OpLoad, OpLoad2, OpRowLen, OpScratch, OpAndThen, OpOrElse, OpCond:
+	case OpLoad, OpLoad2, OpRowLen, OpScratch, OpAndThen, OpOrElse, OpCond, OpCall:
 		return false
 	}
 	if e.Check >= 0 && e.Op < OpVar {
@@ -378,12 +579,12 @@ func (g *flowGen) expr(e *Expr) string {
 		return fmt.Sprintf("tab[%s + %s]", off, j)
 	case OpScratch:
 		i := g.materialize(g.expr(e.Args[0]))
-		s := &g.f.Scratch[e.Imm]
 		j := g.temp()
-		g.line("%s = fuse_index(%s, %dULL);", j, i, s.Len)
+		g.line("%s = fuse_index(%s, %dULL);", j, i, g.scratch(int(e.Imm)).Len)
 		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
-		off := g.scrOff[e.Imm]
-		return fmt.Sprintf("(state[%d + 2 * %s] == e%d ? state[%d + 2 * %s] : %#xULL)", off+1, j, e.Imm, off, j, s.Init)
+		return g.arrRead(int(e.Imm), j)
+	case OpCall:
+		return g.call(e)
 	case OpAndThen, OpOrElse, OpCond:
 		r := g.temp()
 		g.line("%s = %s;", r, g.expr(e.Args[0]))

@@ -341,6 +341,93 @@ func TestFuncCConstructs(t *testing.T) {
 	t.Logf("%d items compared", n)
 }
 
+// recursiveCases are the shared Starlark cases of helpers that recurse,
+// compiled, with runaway recursion (direct and mutual, with a frame array)
+// and copies whose Depth is small, so that the depth check fails too.
+func recursiveCases(t *testing.T, n int) []cCase {
+	var cases []cCase
+	for _, tc := range fusescript.Recursive {
+		cases = append(cases, cCase{tc.Name, compileScript(t, tc.Src), fusescript.Inputs(n, tc.Params, tc.Small)})
+	}
+	for i, src := range []string{
+		"def f(x):\n    return f(x + 1) + 1\n",
+		"def g(x):\n    return h(x) + 1\ndef h(x):\n    return g(x + 1)\ndef f(x):\n    return g(x)\n",
+		"def g(x):\n    a = [7] * 9\n    a[x % 9] = x\n    return g(a[(x + 1) % 9] + x) + a[x % 9]\ndef f(x):\n    return g(x)\n",
+	} {
+		cases = append(cases, cCase{fmt.Sprintf("runaway %d", i), compileScript(t, src), fusescript.Inputs(3, 1, false)})
+	}
+	for _, name := range []string{"self", "mutual", "fused_itself", "frames_and_arrays", "table_argument", "deep_failure"} {
+		for _, tc := range fusescript.Recursive {
+			if tc.Name == name {
+				f := compileScript(t, tc.Src)
+				f.Depth = 3
+				cases = append(cases, cCase{tc.Name + " depth 3", f, fusescript.Inputs(n, tc.Params, tc.Small)})
+			}
+		}
+	}
+	return append(cases, procIRCases()...)
+}
+
+// procIRCases are Funcs with Procs written as IR, for what the compiler
+// does not make: a helper that makes fresh an array it was passed (of the
+// caller's frame and of the function's state), a helper that runs off its
+// end, and a table of rows read in a helper.
+func procIRCases() []cCase {
+	v := param
+	and := func(a *fuse.Expr, k uint64) *fuse.Expr { return op(fuse.OpAnd, 0, -1, a, konst(k)) }
+	add := func(a, b *fuse.Expr) *fuse.Expr { return op(fuse.OpAdd, 0, -1, a, b) }
+	sread := func(a int, i *fuse.Expr) *fuse.Expr { return op(fuse.OpScratch, uint64(a), 0, i) }
+	arr := func(a int) *fuse.Expr { return &fuse.Expr{Op: fuse.OpArray, Imm: uint64(a), Check: -1} }
+	call := func(p int, args ...*fuse.Expr) *fuse.Expr { return op(fuse.OpCall, uint64(p), 1, args...) }
+	checks := []fuse.Check{{Kind: fuse.CheckIndex, Msg: "index"}, {Kind: fuse.CheckDepth, Msg: "depth"}}
+	// p0(x, a): stores x at a[x % 5], makes a fresh when x & 8, returns
+	// a[0]. (Its array parameter has the length and Init of every array
+	// passed to it, as the compiler makes them.)
+	p0 := fuse.Proc{Name: "clear", Params: 1, Arrays: 1, Vars: 1, Scratch: []fuse.Scratch{{Name: "a", Len: 5, Init: 9}}, Body: []fuse.Stmt{
+		{Kind: fuse.SStore, Arr: 0, X: op(fuse.OpMod, 0, -1, v(0), konst(5)), Y: v(0), Check: 0},
+		{Kind: fuse.SIf, X: and(v(0), 8), Body: []fuse.Stmt{{Kind: fuse.SFresh, Arr: 0}}},
+		{Kind: fuse.SReturn, X: sread(0, konst(0))},
+	}}
+	// p1(x): an array of its own, given to p0, read after.
+	p1 := fuse.Proc{Name: "own", Params: 1, Vars: 2, Scratch: []fuse.Scratch{{Name: "b", Len: 5, Init: 9}}, Body: []fuse.Stmt{
+		{Kind: fuse.SFresh, Arr: 0},
+		{Kind: fuse.SStore, Arr: 0, X: konst(1), Y: add(v(0), konst(100)), Check: 0},
+		{Kind: fuse.SAssign, Var: 1, X: call(0, and(v(0), 15), arr(0))},
+		{Kind: fuse.SReturn, X: add(v(1), add(sread(0, konst(1)), add(sread(0, konst(0)), sread(0, and(v(0), 7)))))},
+	}}
+	// p2(x): ends without return when x & 16.
+	p2 := fuse.Proc{Name: "noreturn", Params: 1, Vars: 1, Body: []fuse.Stmt{
+		{Kind: fuse.SIf, X: op(fuse.OpEq, 0, -1, and(v(0), 16), konst(0)), Body: []fuse.Stmt{{Kind: fuse.SReturn, X: op(fuse.OpLoad2, 0, 0, and(v(0), 3), op(fuse.OpShr, 0, -1, v(0), konst(5)))}}},
+	}}
+	f := &fuse.Func{Params: 2, Vars: 3, Checks: checks, Procs: []fuse.Proc{p0, p1, p2},
+		Tables:  []fuse.Table{{Name: "R", Rows: [][]uint64{{1, 2}, {3}, {}, {4, 5, 6}}}},
+		Scratch: []fuse.Scratch{{Name: "s", Len: 5, Init: 9}},
+		Body: []fuse.Stmt{
+			{Kind: fuse.SStore, Arr: 0, X: and(v(1), 3), Y: v(1), Check: 0},
+			{Kind: fuse.SAssign, Var: 2, X: call(0, and(v(0), 15), arr(0))},
+			{Kind: fuse.SAssign, Var: 2, X: add(v(2), add(sread(0, konst(0)), sread(0, and(v(1), 3))))},
+			{Kind: fuse.SAssign, Var: 2, X: add(v(2), call(1, v(1)))},
+			{Kind: fuse.SReturn, X: add(v(2), call(2, v(0)))},
+		}}
+	r := rand.New(rand.NewPCG(13, 14))
+	in := edgeInputs(r, 300, 2)
+	for i := range in {
+		if i%2 == 0 {
+			in[i][0] &= 0x7f
+		}
+	}
+	return []cCase{{"procs in IR", f, in}}
+}
+
+// TestFuncCRecursive runs the functions with helpers that recurse as C
+// and compares them with Eval: results, the check that fails deep down
+// (index, depth) and its value, a helper that ends without return.
+func TestFuncCRecursive(t *testing.T) {
+	cc := needCC(t)
+	n := compareC(t, cc, recursiveCases(t, 300), false, "-O1")
+	t.Logf("%d items compared", n)
+}
+
 // TestFuncCStops: a while that never ends stops at a poll once the flag
 // is set, as Eval stops when its poll says so.
 func TestFuncCStops(t *testing.T) {
@@ -352,8 +439,15 @@ def f(x):
         n += 1
     return n
 `)
-	n := compareC(t, cc, []cCase{{"endless", f, [][]uint64{{0}, {1}}}}, true, "-O1")
-	if n != 2 {
+	// Recursion without loops polls at every call.
+	fib := compileScript(t, `
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+def f(x):
+    return fib(x + 40)
+`)
+	n := compareC(t, cc, []cCase{{"endless", f, [][]uint64{{0}, {1}}}, {"fib", fib, [][]uint64{{0}, {1}}}}, true, "-O1")
+	if n != 4 {
 		t.Fatalf("%d items compared", n)
 	}
 }
@@ -396,6 +490,7 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 		src := randfunc.Source(r)
 		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, 90, 2)})
 	}
+	cases = append(cases, recursiveCases(t, 90)...)
 	r := rand.New(rand.NewPCG(11, 12))
 	compared := 0
 	for _, c := range cases {
@@ -543,6 +638,10 @@ func TestFuncCUDASourceIsCXX(t *testing.T) {
 	}
 	for seed := uint64(0); seed < 10; seed++ {
 		add(k, compileScript(t, randfunc.Source(rand.New(rand.NewPCG(seed, 0xc0de)))))
+		k++
+	}
+	for _, c := range recursiveCases(t, 0) {
+		add(k, c.f)
 		k++
 	}
 	file := filepath.Join(t.TempDir(), "k.cc")
