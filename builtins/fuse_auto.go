@@ -38,7 +38,7 @@ type autoPolicy struct {
 var defaultAutoPolicy = autoPolicy{
 	now:        time.Now,
 	firstSlice: 1 << 16,
-	slice:      20 * time.Millisecond,
+	slice:      50 * time.Millisecond,
 	prepCost:   500 * time.Millisecond,
 	worthAt:    250 * time.Millisecond,
 	handOverAt: 50 * time.Millisecond,
