@@ -44,7 +44,8 @@ block executor and one with loops, tables or scratch arrays as WebAssembly.
 fn may also be the source
 text of a lambda or def, its free names given as keyword arguments:
 fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"
-or "auto" (the GPU when one is usable, else the CPU). See docs/fuse.md.`},
+or "auto" (the CPU, handing the rest of a long run to the GPU where one is
+usable and measured faster). See docs/fuse.md.`},
 		Builtin{Name: "devices", Topic: "fuse", Fn: devicesFn, Doc: `devices()
 Returns the list of devices fuse can use on this machine: ["cpu"], or
 ["cpu", "gpu: NAME"] when an NVIDIA GPU with its driver and the CUDA runtime
