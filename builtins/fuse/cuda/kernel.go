@@ -89,34 +89,44 @@ func (k *Kernel) itemError(spaces []fuse.Space, pos uint64) error {
 
 // absorbLaunch takes what a launch over items [base, base+m) left in acc
 // (and in out, when the method needs each result) into res. done is true
-// when First found its item; an item that failed is worded by itemError.
+// when First found its item; an item that failed is worded by itemError,
+// unless filter's limit was passed before it.
 func absorbLaunch(acc, out *buffer, spaces []fuse.Space, method fuse.Method, opt fuse.Options,
 	res *fuse.Result, base, m uint64, itemError func([]fuse.Space, uint64) error) (done bool, err error) {
 	var a [fuse.AccWords]uint64
 	if err := acc.download(a[:]); err != nil {
 		return false, err
 	}
-	if a[fuse.AccErr] != ^uint64(0) && (method != fuse.First || a[fuse.AccFirst] > a[fuse.AccErr]) {
-		return false, itemError(spaces, a[fuse.AccErr])
-	}
-	if method == fuse.Map || method == fuse.Filter {
-		rs := make([]uint64, m)
+	bad := a[fuse.AccErr]
+	failed := bad != ^uint64(0) && (method != fuse.First || a[fuse.AccFirst] > bad)
+	if method == fuse.Filter {
+		// The items before the failing one, in order: more than the
+		// limit there is the error that comes first.
+		upto := m
+		if failed {
+			upto = bad - base
+		}
+		rs := make([]uint64, upto)
 		if err := out.download(rs); err != nil {
 			return false, err
 		}
-		if method == fuse.Map {
-			copy(opt.Out[base:], rs)
-		} else {
-			items := make([]uint64, m)
-			spaces[0].Fill(base, items)
-			for i, v := range rs {
-				if v != 0 {
-					if uint64(len(res.Items)) >= opt.Limit {
-						return false, &fuse.LimitError{Limit: opt.Limit}
-					}
-					res.Items = append(res.Items, items[i])
+		items := make([]uint64, upto)
+		spaces[0].Fill(base, items)
+		for i, v := range rs {
+			if v != 0 {
+				if uint64(len(res.Items)) >= opt.Limit {
+					return false, &fuse.LimitError{Limit: opt.Limit}
 				}
+				res.Items = append(res.Items, items[i])
 			}
+		}
+	}
+	if failed {
+		return false, itemError(spaces, bad)
+	}
+	if method == fuse.Map {
+		if err := out.download(opt.Out[base : base+m]); err != nil {
+			return false, err
 		}
 	}
 	if method == fuse.First && a[fuse.AccFirst] != ^uint64(0) {

@@ -71,7 +71,7 @@ func TestLauncherStraight(t *testing.T) {
 	for _, c := range cases {
 		for m := fuse.Map; m <= fuse.Filter; m++ {
 			for _, first := range []uint64{1 << 22, 700} {
-				for _, limit := range []uint64{1 << 27} {
+				for _, limit := range []uint64{1 << 27, 100} {
 					if limit != 1<<27 && m != fuse.Filter {
 						continue
 					}
