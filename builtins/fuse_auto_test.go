@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
 )
 
 // vclock is a virtual clock: the fake devices advance it by what their
@@ -394,5 +396,52 @@ func TestAutoUntouched(t *testing.T) {
 	}
 	if g["n"].String() != "32768" {
 		t.Fatalf("count = %s", g["n"])
+	}
+}
+
+// TestAutoThroughStarlark: a value fused with device="auto" whose GPU
+// takes over part way words an item's error with its position in the
+// whole space, and its answers are the CPU's.
+func TestAutoThroughStarlark(t *testing.T) {
+	g, err := runStar(t, `
+def f(s):
+    return 1000 // ((s >> 12) - 0x30)
+f = fuse(f)
+r = range(3, 3 + 5 * (1 << 17), 5)
+r2 = range(0x31000, 0x31000 + (1 << 18))
+`, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := g["f"].(*fusedValue)
+	if f.auto == nil {
+		t.Fatal("fuse's default device is not auto")
+	}
+	clock := &vclock{}
+	cpu := &fakeDevice{inner: f.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
+	gpu := &fakeDevice{inner: f.cpu, clock: clock, perItem: time.Nanosecond}
+	auto := *f
+	auto.cpu, auto.auto = cpu, newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, testPolicy(clock))
+	cpu.auto = auto.auto
+	thread := &starlark.Thread{Name: "auto"}
+	SetWorkers(thread, 2)
+	call := func(f *fusedValue, method string, space starlark.Value) (starlark.Value, error) {
+		m, _ := f.Attr(method)
+		return starlark.Call(thread, m, starlark.Tuple{space}, nil)
+	}
+	want := (0x30000 - 3 + 4) / 5 // the position of the first failing item
+	if _, err := call(&auto, "sum", g["r"]); err == nil ||
+		!strings.Contains(err.Error(), fmt.Sprintf("(position %d in the space)", want)) {
+		t.Fatalf("err = %v, want the item at position %d", err, want)
+	}
+	if gpu.count() != 2 {
+		t.Fatalf("GPU slices %v: the failing item was not on the GPU", gpu.slices)
+	}
+	for _, m := range []string{"count", "sum", "min", "max", "first"} {
+		got, err := call(&auto, m, g["r2"])
+		exp, err2 := call(f, m, g["r2"])
+		if err != nil || err2 != nil || got.String() != exp.String() {
+			t.Errorf("%s: auto %v (%v), CPU %v (%v)", m, got, err, exp, err2)
+		}
 	}
 }
