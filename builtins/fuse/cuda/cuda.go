@@ -71,6 +71,8 @@ type Device struct {
 	driverVersion string // "13000"
 	compiles      atomic.Int64
 	cacheHits     atomic.Int64
+	// compiler compiles CUDA C to PTX: NVRTC (nil), or a stand-in in tests.
+	compiler func(src string, opts []string) ([]byte, error)
 }
 
 // The driver is loaded once per process: the CUDA driver itself is process
@@ -270,7 +272,14 @@ func (dev *Device) Compiles() (compiled, cached int64) {
 func (dev *Device) compilePTX(src string) ([]byte, error) {
 	opts := []string{fmt.Sprintf("--gpu-architecture=compute_%d%d", dev.major, dev.minor), "-default-device"}
 	key := KernelKey(src, opts, fmt.Sprintf("%d%d", dev.major, dev.minor), dev.nvrtcVersion, dev.driverVersion)
-	ptx, hit, err := dev.cache.Load(key, func() ([]byte, error) { return dev.nvrtc(src, opts) })
+	compile := dev.nvrtc
+	if dev.compiler != nil {
+		compile = dev.compiler
+	}
+	ptx, hit, err := dev.cache.Load(key, func() ([]byte, error) {
+		dev.compiles.Add(1)
+		return compile(src, opts)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +294,6 @@ func (dev *Device) compilePTX(src string) ([]byte, error) {
 
 // nvrtc compiles CUDA C to PTX with NVRTC.
 func (dev *Device) nvrtc(src string, opts []string) ([]byte, error) {
-	dev.compiles.Add(1)
 	d := dev.d
 	var prog uintptr
 	if r := d.nvrtcCreateProgram(&prog, src, "fused.cu", 0, nil, nil); r != 0 {
