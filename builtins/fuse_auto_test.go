@@ -326,7 +326,9 @@ func TestAutoCancel(t *testing.T) {
 	c := newAutoCase(t, "def f(s):\n    return s & 3\n")
 	clock := &vclock{}
 	cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond}
-	a := newAutoGPU(func() (gpuRunner, error) { select {} }, testPolicy(clock)) // never ready
+	never := make(chan struct{})
+	defer close(never)
+	a := newAutoGPU(func() (gpuRunner, error) { <-never; return nil, errors.New("ended") }, testPolicy(clock)) // not ready during the test
 	ctx, cancel := context.WithCancel(context.Background())
 	cpu.inner = cancelAfter{c.cpu, cancel}
 	_, err := a.run(ctx, cpu, []fuse.Space{c.spaces["r"]}, fuse.Count, fuse.Options{Workers: 2})
