@@ -48,7 +48,8 @@ arrays as WebAssembly; recursion runs on the engines docs/fuse.md names.
 fn may also be the source
 text of a lambda or def, its free names given as keyword arguments:
 fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"
-or "auto" (the GPU when one is usable, else the CPU). See docs/fuse.md.`},
+or "auto" (the CPU, handing the rest of a long run to the GPU where one is
+usable and measured faster). See docs/fuse.md.`},
 		Builtin{Name: "devices", Topic: "fuse", Fn: devicesFn, Doc: `devices()
 Returns the list of devices fuse can use on this machine: ["cpu"], or
 ["cpu", "gpu: NAME"] when an NVIDIA GPU with its driver and the CUDA runtime
@@ -86,8 +87,9 @@ type fusedValue struct {
 	prog   *fuse.Program // a straight-line function, for the block executor and the GPU
 	flow   *fuse.Func    // the function with control flow (a straight-line one too, where it compiles)
 	cpu    cpuRunner
-	device string // "cpu" or "gpu"
+	device string // "cpu", "gpu" or "auto"
 	gpu    gpuRunner
+	auto   *autoGPU // device="auto": the GPU, prepared when a run pays for it
 }
 
 // cpuRunner runs a fused function on the CPU: a Program on the block
@@ -303,26 +305,35 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if device == "cpu" {
 		return f, nil
 	}
-	// The GPU runs a straight line as one (its kernel needs no loops).
-	if f.prog != nil {
-		g, err := newGPURunner(f.prog)
-		switch {
-		case err == nil:
-			f.device, f.gpu = "gpu", g
-		case device == "gpu":
-			return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
-		}
+	if device == "auto" {
+		// Nothing of CUDA is touched now: the GPU is prepared in the
+		// background once a run is long enough to pay for it
+		// (fuse_auto.go).
+		f.device, f.auto = "auto", newAutoGPU(f.prepareGPU, &defaultAutoPolicy)
 		return f, nil
 	}
-	g, release, err := newGPUFuncRunner(f.flow)
-	switch {
-	case err == nil:
-		f.device, f.gpu = "gpu", g
-		runtime.AddCleanup(f, func(release func()) { release() }, release)
-	case device == "gpu":
+	g, err := f.prepareGPU()
+	if err != nil {
 		return nil, fmt.Errorf("fuse: device = \"gpu\": %w", err)
 	}
+	f.device, f.gpu = "gpu", g
 	return f, nil
+}
+
+// prepareGPU opens the GPU and compiles f for it (or takes the kernel from
+// the kernel cache): a straight line as one (its kernel needs no loops),
+// else the function with control flow, whose tables the device keeps until
+// f is collected.
+func (f *fusedValue) prepareGPU() (gpuRunner, error) {
+	if f.prog != nil {
+		return newGPURunner(f.prog)
+	}
+	g, release, err := newGPUFuncRunner(f.flow)
+	if err != nil {
+		return nil, err
+	}
+	runtime.AddCleanup(f, func(release func()) { release() }, release)
+	return g, nil
 }
 
 // fuseFunction finds fn's def or lambda in the source bitsh kept and
@@ -818,9 +829,12 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 	ctx := Context(thread)
 	var res *fuse.Result
 	var err error
-	if f.gpu != nil && n >= gpuMinItems {
+	switch {
+	case f.gpu != nil && n >= gpuMinItems:
 		res, err = f.gpu.run(ctx, spaces, method, opt)
-	} else {
+	case f.auto != nil:
+		res, err = f.auto.run(ctx, f.cpu, spaces, method, opt)
+	default:
 		res, err = f.cpu.run(ctx, spaces, method, opt)
 	}
 	if err != nil {

@@ -3,9 +3,11 @@
 // Package cuda runs fused functions on an NVIDIA GPU without cgo and
 // without a build step: it loads the CUDA driver (libcuda.so.1) and the
 // runtime compiler (libnvrtc) with purego when first asked, compiles the
-// CUDA C that package fuse generates for the card's compute capability, and
-// launches it in slices short enough for cancellation to hold. Nothing here
-// runs until Open is called, so bitsh's start-up never touches CUDA.
+// CUDA C that package fuse generates for the card's compute capability (or
+// takes it from the kernel cache on disk, Cache), and launches it in slices
+// short enough for cancellation to hold, through one launcher for straight
+// lines and searches (runSlices). Nothing here runs until Open is called,
+// so bitsh's start-up never touches CUDA.
 package cuda
 
 import (
@@ -17,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -41,6 +44,7 @@ type driver struct {
 	cuMemcpyHtoD             func(dst uint64, src unsafe.Pointer, n uint64) int32
 	cuLaunchKernel           func(f uintptr, gx, gy, gz, bx, by, bz, shmem uint32, stream uintptr, params *unsafe.Pointer, extra *unsafe.Pointer) int32
 	cuGetErrorString         func(err int32, s **byte) int32
+	cuDriverGetVersion       func(v *int32) int32
 
 	nvrtcCreateProgram     func(prog *uintptr, src string, name string, n int32, headers, names *unsafe.Pointer) int32
 	nvrtcCompileProgram    func(prog uintptr, n int32, opts **byte) int32
@@ -49,6 +53,7 @@ type driver struct {
 	nvrtcGetProgramLogSize func(prog uintptr, size *uint64) int32
 	nvrtcGetProgramLog     func(prog uintptr, log *byte) int32
 	nvrtcDestroyProgram    func(prog *uintptr) int32
+	nvrtcVersion           func(major, minor *int32) int32
 }
 
 // Device is the first GPU of the machine, with its primary context.
@@ -62,6 +67,14 @@ type Device struct {
 	sms    int32
 	mu     sync.Mutex // one launch sequence at a time
 	closed bool
+
+	cache         *Cache // compiled kernels on disk; nil for none
+	nvrtcVersion  string // "13.0"
+	driverVersion string // "13000"
+	compiles      atomic.Int64
+	cacheHits     atomic.Int64
+	// compiler compiles CUDA C to PTX: NVRTC (nil), or a stand-in in tests.
+	compiler func(src string, opts []string) ([]byte, error)
 }
 
 // The driver is loaded once per process: the CUDA driver itself is process
@@ -157,6 +170,7 @@ func open() (*Device, error) {
 		{&d.cuModuleGetFunction, "cuModuleGetFunction"}, {&d.cuMemAlloc, "cuMemAlloc_v2"},
 		{&d.cuMemFree, "cuMemFree_v2"}, {&d.cuMemsetD8, "cuMemsetD8_v2"}, {&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
 		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"}, {&d.cuLaunchKernel, "cuLaunchKernel"}, {&d.cuGetErrorString, "cuGetErrorString"},
+		{&d.cuDriverGetVersion, "cuDriverGetVersion"},
 	} {
 		if err := bind(cudaLib, s.f, s.name); err != nil {
 			return nil, fmt.Errorf("no GPU: libcuda: %w", err)
@@ -180,13 +194,21 @@ func open() (*Device, error) {
 		{&d.nvrtcCreateProgram, "nvrtcCreateProgram"}, {&d.nvrtcCompileProgram, "nvrtcCompileProgram"},
 		{&d.nvrtcGetPTXSize, "nvrtcGetPTXSize"}, {&d.nvrtcGetPTX, "nvrtcGetPTX"},
 		{&d.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize"}, {&d.nvrtcGetProgramLog, "nvrtcGetProgramLog"},
-		{&d.nvrtcDestroyProgram, "nvrtcDestroyProgram"},
+		{&d.nvrtcDestroyProgram, "nvrtcDestroyProgram"}, {&d.nvrtcVersion, "nvrtcVersion"},
 	} {
 		if err := bind(nvrtc, s.f, s.name); err != nil {
 			return nil, fmt.Errorf("no usable GPU: libnvrtc: %w", err)
 		}
 	}
 	dev := &Device{d: d}
+	var drv, major, minor int32
+	if d.cuDriverGetVersion(&drv) == 0 && d.nvrtcVersion(&major, &minor) == 0 {
+		// Without both versions a cached kernel could be another
+		// compiler's: no cache then.
+		dev.driverVersion = fmt.Sprint(drv)
+		dev.nvrtcVersion = fmt.Sprintf("%d.%d", major, minor)
+		dev.cache = DefaultCache()
+	}
 	if r := d.cuDeviceGet(&dev.dev, 0); r != 0 {
 		return nil, fmt.Errorf("no GPU: cuDeviceGet: %s", d.errString(r))
 	}
@@ -240,15 +262,46 @@ func (dev *Device) current() error {
 	return dev.check("cuCtxSetCurrent", dev.d.cuCtxSetCurrent(dev.ctx))
 }
 
-// compilePTX compiles CUDA C to PTX for the card's compute capability.
+// Compiles returns how many kernels this process compiled with NVRTC and
+// how many it took from the kernel cache instead.
+func (dev *Device) Compiles() (compiled, cached int64) {
+	return dev.compiles.Load(), dev.cacheHits.Load()
+}
+
+// compilePTX returns the PTX of CUDA C for the card's compute capability:
+// from the kernel cache (DefaultCache) when it holds it, else compiled
+// with NVRTC and stored there.
 func (dev *Device) compilePTX(src string) ([]byte, error) {
+	opts := []string{fmt.Sprintf("--gpu-architecture=compute_%d%d", dev.major, dev.minor), "-default-device"}
+	key := KernelKey(src, opts, fmt.Sprintf("%d%d", dev.major, dev.minor), dev.nvrtcVersion, dev.driverVersion)
+	compile := dev.nvrtc
+	if dev.compiler != nil {
+		compile = dev.compiler
+	}
+	ptx, hit, err := dev.cache.Load(key, func() ([]byte, error) {
+		dev.compiles.Add(1)
+		return compile(src, opts)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if hit {
+		dev.cacheHits.Add(1)
+	}
+	if len(ptx) == 0 || ptx[len(ptx)-1] != 0 {
+		ptx = append(ptx, 0) // cuModuleLoadData reads a C string
+	}
+	return ptx, nil
+}
+
+// nvrtc compiles CUDA C to PTX with NVRTC.
+func (dev *Device) nvrtc(src string, opts []string) ([]byte, error) {
 	d := dev.d
 	var prog uintptr
 	if r := d.nvrtcCreateProgram(&prog, src, "fused.cu", 0, nil, nil); r != 0 {
 		return nil, fmt.Errorf("gpu: nvrtcCreateProgram failed (%d)", r)
 	}
 	defer d.nvrtcDestroyProgram(&prog)
-	opts := []string{fmt.Sprintf("--gpu-architecture=compute_%d%d", dev.major, dev.minor), "-default-device"}
 	cs := make([]*byte, len(opts))
 	keep := make([][]byte, len(opts))
 	for i, o := range opts {

@@ -52,6 +52,23 @@ func TestGPU(t *testing.T) {
 			}
 		}
 	}
+	// A second compilation of the same function comes from the kernel
+	// cache: NVRTC does not run.
+	if dev.cache != nil {
+		saved := dev.cache
+		dev.cache = &Cache{Dir: t.TempDir(), MaxBytes: 1 << 20}
+		c0, h0 := dev.Compiles()
+		for range 2 {
+			if _, err := dev.Compile(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c1, h1 := dev.Compiles()
+		dev.cache = saved
+		if c1-c0 != 1 || h1-h0 != 1 {
+			t.Errorf("two compilations ran NVRTC %d times and hit the cache %d times, want 1 and 1", c1-c0, h1-h0)
+		}
+	}
 	// An item's error on the GPU is the CPU's.
 	b = fuse.NewBuilder(1)
 	b.Check(fuse.Check{Kind: fuse.CheckNonZero, A: b.Param(0), Mask: fuse.NoMask, Msg: "bsf: x = 0 has no one bit"})
