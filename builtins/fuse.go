@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
-	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )

@@ -24,7 +24,7 @@ import (
 	"sync"
 
 	"github.com/bitsh/bitsh/builtins"
-	bitshdialect "github.com/bitsh/bitsh/interp/dialect"
+	bitshdialect "github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/lib/time"

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bitsh/bitsh/interp/dialect"
+	"github.com/bitsh/bitsh/builtins/dialect"
 
 	"go.starlark.net/syntax"
 )

@@ -1,8 +1,9 @@
 // Package dialect declares the Starlark dialect bitsh code is written in:
 // while loops, recursion, top-level control flow, global reassignment and
-// set. It imports only go.starlark.net/syntax, so that every part of bitsh
-// that parses bitsh code (the interpreter, the builtins' fuse compiler,
-// the stdlib's doc reader, the source tooling) uses this one declaration.
+// set. It imports only go.starlark.net/syntax and lives below the bindings,
+// so that every part of bitsh that parses bitsh code (the interpreter, the
+// builtins' fuse compiler, the stdlib's doc reader, the source tooling)
+// uses this one declaration.
 package dialect
 
 import "go.starlark.net/syntax"
