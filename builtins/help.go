@@ -6,13 +6,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 )
-
-// stdlibPrefix is how load() names bitsh's stdlib modules.
-const stdlibPrefix = "@stdlib/"
 
 // help prints a docstring. Lookup, by value or by name: the registry
 // (builtins, and modules registered with a Value and a Doc, such as random
@@ -52,7 +50,7 @@ func docOf(v starlark.Value) (string, error) {
 		return v.HelpText(), nil
 	case starlark.String:
 		key = string(v)
-		if file, ok := strings.CutPrefix(key, stdlibPrefix); ok {
+		if file, ok := strings.CutPrefix(key, dialect.StdlibPrefix); ok {
 			return stdlib.Doc(file)
 		}
 	case *starlark.Function:

@@ -34,7 +34,7 @@ import (
 )
 
 // StdlibPrefix is the load prefix of bitsh's embedded stdlib modules.
-const StdlibPrefix = "@stdlib/"
+const StdlibPrefix = bitshdialect.StdlibPrefix
 
 // dialect is the Starlark dialect bitsh scripts use (package dialect).
 var dialect = *bitshdialect.FileOptions()

@@ -26,7 +26,7 @@ func Doc(file string) (string, error) {
 	}
 	lines := strings.Split(string(src), "\n")
 	var b strings.Builder
-	b.WriteString("@stdlib/" + file + "\n")
+	b.WriteString(dialect.StdlibPrefix + file + "\n")
 	if doc := docstring(f.Stmts); doc != "" {
 		b.WriteString(doc + "\n")
 	}
@@ -63,7 +63,7 @@ func Modules() []string {
 	var out []string
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".star") && !strings.HasSuffix(e.Name(), "_test.star") {
-			out = append(out, "@stdlib/"+e.Name())
+			out = append(out, dialect.StdlibPrefix+e.Name())
 		}
 	}
 	sort.Strings(out)

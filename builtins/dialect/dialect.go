@@ -23,3 +23,7 @@ func FileOptions() *syntax.FileOptions {
 	o := options
 	return &o
 }
+
+// StdlibPrefix is how load() names bitsh's embedded stdlib modules:
+// load("@stdlib/board.star", "diagram").
+const StdlibPrefix = "@stdlib/"
