@@ -54,7 +54,7 @@ func docOf(v starlark.Value) (string, error) {
 			return stdlib.Doc(file)
 		}
 	case *starlark.Function:
-		doc := cleanDoc(v.Doc())
+		doc := dialect.CleanDoc(v.Doc())
 		if doc == "" {
 			doc = "(no docstring)"
 		}
@@ -248,30 +248,4 @@ func signature(fn *starlark.Function) string {
 		parts = append(parts, "**"+kwargs)
 	}
 	return fn.Name() + "(" + strings.Join(parts, ", ") + ")"
-}
-
-// CleanDoc returns a Starlark docstring as help prints it: trimmed, with
-// the common indentation of its lines after the first removed.
-func CleanDoc(doc string) string { return cleanDoc(doc) }
-
-// cleanDoc trims a docstring and removes the common indentation of its
-// lines after the first, as Python's inspect.cleandoc does.
-func cleanDoc(doc string) string {
-	lines := strings.Split(strings.TrimSpace(doc), "\n")
-	indent := -1
-	for _, l := range lines[1:] {
-		if t := strings.TrimLeft(l, " \t"); t != "" {
-			if n := len(l) - len(t); indent < 0 || n < indent {
-				indent = n
-			}
-		}
-	}
-	for i := 1; i < len(lines); i++ {
-		if len(lines[i]) >= indent && indent > 0 {
-			lines[i] = lines[i][indent:]
-		} else {
-			lines[i] = strings.TrimSpace(lines[i])
-		}
-	}
-	return strings.Join(lines, "\n")
 }

@@ -27,7 +27,7 @@ func Doc(file string) (string, error) {
 	lines := strings.Split(string(src), "\n")
 	var b strings.Builder
 	b.WriteString(dialect.StdlibPrefix + file + "\n")
-	if doc := docstring(f.Stmts); doc != "" {
+	if doc, _ := dialect.Docstring(f.Stmts); doc != "" {
 		b.WriteString(doc + "\n")
 	}
 	b.WriteString("\nExports:\n")
@@ -42,7 +42,7 @@ func Doc(file string) (string, error) {
 			seen[name] = true
 			sig := name + text(lines, st.Lparen, st.Rparen)
 			fmt.Fprintf(&b, "  %s\n", sig)
-			if doc := docstring(st.Body); doc != "" {
+			if doc, _ := dialect.Docstring(st.Body); doc != "" {
 				for _, l := range strings.Split(doc, "\n") {
 					fmt.Fprintln(&b, strings.TrimRight("      "+l, " "))
 				}
@@ -68,41 +68,6 @@ func Modules() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// docstring returns the string literal that starts a body, dedented.
-func docstring(stmts []syntax.Stmt) string {
-	if len(stmts) == 0 {
-		return ""
-	}
-	e, ok := stmts[0].(*syntax.ExprStmt)
-	if !ok {
-		return ""
-	}
-	lit, ok := e.X.(*syntax.Literal)
-	if !ok || lit.Token != syntax.STRING {
-		return ""
-	}
-	s, _ := lit.Value.(string)
-	ls := strings.Split(strings.TrimSpace(s), "\n")
-	indent := -1
-	for _, l := range ls[1:] {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		n := len(l) - len(strings.TrimLeft(l, " "))
-		if indent < 0 || n < indent {
-			indent = n
-		}
-	}
-	for i := 1; i < len(ls); i++ {
-		if len(ls[i]) >= indent && indent > 0 {
-			ls[i] = ls[i][indent:]
-		} else {
-			ls[i] = strings.TrimSpace(ls[i])
-		}
-	}
-	return strings.Join(ls, "\n")
 }
 
 // text returns the source from position a to b inclusive, on one line.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -127,13 +127,9 @@ func (m *Module) global(name string) *resolve.Binding {
 
 // defDoc is what help prints for a def: its signature, then its docstring.
 func (m *Module) defDoc(def *syntax.DefStmt) string {
-	doc := "(no docstring)"
-	if len(def.Body) > 0 {
-		if e, ok := def.Body[0].(*syntax.ExprStmt); ok {
-			if lit, ok := e.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
-				doc = builtins.CleanDoc(lit.Value.(string))
-			}
-		}
+	doc, ok := dialect.Docstring(def.Body)
+	if !ok {
+		doc = "(no docstring)"
 	}
 	return m.defSignature(def).Text + "\n" + doc
 }
