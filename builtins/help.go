@@ -225,27 +225,25 @@ func signature(fn *starlark.Function) string {
 		varargs, _ = fn.Param(n)
 	}
 	kwonly := fn.NumKwonlyParams()
-	param := func(i int) string {
+	param := func(i int) dialect.Param {
 		name, _ := fn.Param(i)
 		if d := fn.ParamDefault(i); d != nil {
-			return name + " = " + d.String()
+			return dialect.Param{Name: name, Default: d.String()}
 		}
-		return name
+		return dialect.Param{Name: name}
 	}
-	var parts []string
+	var params []dialect.Param
 	for i := 0; i < n-kwonly; i++ {
-		parts = append(parts, param(i))
+		params = append(params, param(i))
 	}
-	if varargs != "" {
-		parts = append(parts, "*"+varargs)
-	} else if kwonly > 0 {
-		parts = append(parts, "*")
+	if varargs != "" || kwonly > 0 {
+		params = append(params, dialect.Param{Name: varargs, Star: true})
 	}
 	for i := n - kwonly; i < n; i++ {
-		parts = append(parts, param(i))
+		params = append(params, param(i))
 	}
 	if kwargs != "" {
-		parts = append(parts, "**"+kwargs)
+		params = append(params, dialect.Param{Name: kwargs, StarStar: true})
 	}
-	return fn.Name() + "(" + strings.Join(parts, ", ") + ")"
+	return dialect.Signature(fn.Name(), params)
 }

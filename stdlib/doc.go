@@ -24,7 +24,6 @@ func Doc(file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	lines := strings.Split(string(src), "\n")
 	var b strings.Builder
 	b.WriteString(dialect.StdlibPrefix + file + "\n")
 	if doc, _ := dialect.Docstring(f.Stmts); doc != "" {
@@ -40,8 +39,7 @@ func Doc(file string) (string, error) {
 				continue
 			}
 			seen[name] = true
-			sig := name + text(lines, st.Lparen, st.Rparen)
-			fmt.Fprintf(&b, "  %s\n", sig)
+			fmt.Fprintf(&b, "  %s\n", dialect.DefSignature(st, src))
 			if doc, _ := dialect.Docstring(st.Body); doc != "" {
 				for _, l := range strings.Split(doc, "\n") {
 					fmt.Fprintln(&b, strings.TrimRight("      "+l, " "))
@@ -68,27 +66,4 @@ func Modules() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// text returns the source from position a to b inclusive, on one line.
-func text(lines []string, a, b syntax.Position) string {
-	if a.Line < 1 || int(b.Line) > len(lines) || a.Line > b.Line {
-		return "(...)"
-	}
-	var parts []string
-	for l := a.Line; l <= b.Line; l++ {
-		s := lines[l-1]
-		lo, hi := 0, len(s)
-		if l == a.Line {
-			lo = int(a.Col) - 1
-		}
-		if l == b.Line {
-			hi = int(b.Col)
-		}
-		if lo < 0 || hi > len(s) || lo > hi {
-			return "(...)"
-		}
-		parts = append(parts, strings.TrimSpace(s[lo:hi]))
-	}
-	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }

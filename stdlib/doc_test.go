@@ -59,7 +59,7 @@ func TestDocSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "\n  diagram(index, n, pieces = None, numbering = \"natural\", labels = False)\n      Draws the n pieces packed in index, one letter per piece.\n"
+	want := "\n  diagram(index, n, pieces=None, numbering=\"natural\", labels=False)\n      Draws the n pieces packed in index, one letter per piece.\n"
 	if !strings.Contains(doc, want) {
 		t.Errorf("Doc(board.star) lacks %q:\n%s", want, doc)
 	}

@@ -39,3 +39,19 @@ func TestDocstring(t *testing.T) {
 		}
 	}
 }
+
+func TestDefSignature(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"def f(): pass\n", "f()"},
+		{"def f(a, b = 2, *c, d, e = [1,\n      2], **g): pass\n", "f(a, b=2, *c, d, e=[1, 2], **g)"},
+		{"def f(a, *, k = \"é\"): pass\n", "f(a, *, k=\"é\")"},
+	} {
+		f, err := dialect.FileOptions().Parse("d.star", c.src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dialect.DefSignature(f.Stmts[0].(*syntax.DefStmt), []byte(c.src)); got != c.want {
+			t.Errorf("DefSignature(%q) = %q; want %q", c.src, got, c.want)
+		}
+	}
+}
