@@ -7,8 +7,6 @@ import (
 	"go.starlark.net/starlark"
 )
 
-const maxMemoryKey = "bitsh.maxmemory"
-
 // starlarkAllocCheckKey is the thread-local key under which bitsh's fork
 // of go.starlark.net looks for an allocation check to call before +, *,
 // += and list.extend allocate a result of more than 1 MiB
@@ -16,32 +14,16 @@ const maxMemoryKey = "bitsh.maxmemory"
 // it: there the watchdog alone stops these operations, after the step.
 const starlarkAllocCheckKey = "go.starlark.net/alloc-check"
 
-// SetMaxMemory sets the memory budget, in bytes, that CheckAlloc enforces
-// for builtins called from thread (0 or less: none), and for the
-// operations of go.starlark.net that can double what a script holds in
-// one step (s + s, l + l, l += l, l.extend(l), l * n), which call it
-// before they allocate a result of more than 1 MiB (with bitsh's fork of
-// go.starlark.net). The interpreter sets it from interp.WithMaxMemory; its
-// watchdog enforces the same budget on everything else the run allocates.
-func SetMaxMemory(thread *starlark.Thread, n int64) {
-	thread.SetLocal(maxMemoryKey, &budget{limit: max(n, 0)})
-	if n > 0 {
-		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
-	} else {
-		thread.SetLocal(starlarkAllocCheckKey, nil)
-	}
-}
-
-// checkStarlarkAlloc is the allocation check SetMaxMemory gives
+// checkStarlarkAlloc is the allocation check SetEnv gives
 // go.starlark.net: what names the operation ("list + list").
 func checkStarlarkAlloc(thread *starlark.Thread, what string, bytes int64) error {
 	return CheckAlloc(thread, what, bytes)
 }
 
-// MaxMemory returns the budget set by SetMaxMemory (0: none).
+// MaxMemory returns the budget of thread's Env (0: none).
 func MaxMemory(thread *starlark.Thread) int64 {
-	if b, ok := thread.Local(maxMemoryKey).(*budget); ok {
-		return b.limit
+	if e := envOf(thread); e != nil {
+		return e.budget.limit
 	}
 	return 0
 }
@@ -104,10 +86,11 @@ func readMetric(name string) int64 {
 // without reading again up to an eighth of the room it found (at most 4
 // MiB in all), so that list(p) of a few items does not pay for a reading.
 func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
-	b, ok := thread.Local(maxMemoryKey).(*budget)
-	if !ok || b.limit <= 0 {
+	e := envOf(thread)
+	if e == nil || e.budget.limit <= 0 {
 		return nil
 	}
+	b := &e.budget
 	limit := b.limit
 	if bytes < 0 || bytes > limit {
 		return allocError(fn, limit, bytes)

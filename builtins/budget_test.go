@@ -30,7 +30,7 @@ func TestCheckAllocAllowance(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			th := &starlark.Thread{}
-			builtins.SetMaxMemory(th, limit)
+			builtins.SetEnv(th, builtins.Env{MaxMemory: limit})
 			for i := 0; i < tc.small; i++ {
 				if err := builtins.CheckAlloc(th, "list", 88); err != nil {
 					t.Fatalf("small grant %d: %v", i, err)
@@ -48,7 +48,7 @@ func TestCheckAllocAllowance(t *testing.T) {
 }
 
 // TestCheckAllocNoBudget: without a budget every request is granted, and
-// a thread without SetMaxMemory has none.
+// a thread without an Env has none.
 func TestCheckAllocNoBudget(t *testing.T) {
 	th := &starlark.Thread{}
 	if err := builtins.CheckAlloc(th, "list", 1<<62); err != nil {
@@ -57,11 +57,11 @@ func TestCheckAllocNoBudget(t *testing.T) {
 	if n := builtins.MaxMemory(th); n != 0 {
 		t.Fatalf("MaxMemory = %d, want 0", n)
 	}
-	builtins.SetMaxMemory(th, -5)
+	builtins.SetEnv(th, builtins.Env{MaxMemory: -5})
 	if n := builtins.MaxMemory(th); n != 0 {
-		t.Fatalf("MaxMemory after SetMaxMemory(-5) = %d, want 0", n)
+		t.Fatalf("MaxMemory after MaxMemory: -5 = %d, want 0", n)
 	}
-	builtins.SetMaxMemory(th, 1<<20)
+	builtins.SetEnv(th, builtins.Env{MaxMemory: 1 << 20})
 	if n := builtins.MaxMemory(th); n != 1<<20 {
 		t.Fatalf("MaxMemory = %d, want %d", n, 1<<20)
 	}
@@ -71,7 +71,7 @@ func TestCheckAllocNoBudget(t *testing.T) {
 // items makes: reading the heap once per call cost microseconds.
 func BenchmarkCheckAllocSmall(b *testing.B) {
 	th := &starlark.Thread{}
-	builtins.SetMaxMemory(th, 1<<40)
+	builtins.SetEnv(th, builtins.Env{MaxMemory: 1 << 40})
 	for b.Loop() {
 		if err := builtins.CheckAlloc(th, "list", 88); err != nil {
 			b.Fatal(err)
@@ -111,13 +111,13 @@ func TestBudgetChecksDoubling(t *testing.T) {
 		{"l = [1] * 1024\nfor _ in range(40):\n    l = l * 2", "list * int"},
 	} {
 		th := &starlark.Thread{}
-		builtins.SetMaxMemory(th, limit)
+		builtins.SetEnv(th, builtins.Env{MaxMemory: limit})
 		_, err := starlark.ExecFileOptions(loopOpts, th, "test.star", c.code, nil)
 		if err == nil || !strings.Contains(err.Error(), c.what+": memory limit of ") {
 			t.Errorf("%q: error %v, want %q and the budget", c.code, err, c.what)
 		}
 		// Without a budget, nothing is checked.
-		builtins.SetMaxMemory(th, 0)
+		builtins.SetEnv(th, builtins.Env{MaxMemory: 0})
 		if _, err := starlark.ExecFileOptions(loopOpts, th, "test.star", "l = [1] * 1024\nfor _ in range(10):\n    l = l + l", nil); err != nil {
 			t.Errorf("no budget: %v", err)
 		}

@@ -61,7 +61,7 @@ func TestPredeclaredIsFresh(t *testing.T) {
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
 	thread := &starlark.Thread{}
-	builtins.SetOutput(thread, &out, &out)
+	builtins.SetEnv(thread, builtins.Env{Stdout: &out, Stderr: &out})
 	env := builtins.Predeclared()
 	if _, err := starlark.Call(thread, env["help"], nil, nil); err != nil {
 		t.Fatal(err)

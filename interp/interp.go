@@ -279,14 +279,20 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 		Load:  r.load,
 	}
 	t.SetLocal(moduleKey, name)
-	builtins.SetContext(t, r.ctx)
-	builtins.SetRuns(t, &in.runs)
-	builtins.SetOutput(t, in.stdout, in.stderr)
-	builtins.SetWorkers(t, in.workers)
-	builtins.SetRandom(t, in.random)
-	builtins.SetMaxMemory(t, in.maxMemory)
-	builtins.SetSources(t, &in.src)
-	in.shard.set(t)
+	in.shard.init()
+	builtins.SetEnv(t, builtins.Env{
+		Context:    r.ctx,
+		Stdout:     in.stdout,
+		Stderr:     in.stderr,
+		Workers:    in.workers,
+		Random:     in.random,
+		Runs:       &in.runs,
+		Sources:    &in.src,
+		MaxMemory:  in.maxMemory,
+		ShardIndex: in.shard.index,
+		ShardCount: max(in.shard.count, 1),
+		Results:    in.shard.results,
+	})
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}

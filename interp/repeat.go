@@ -20,7 +20,7 @@ import (
 // polling the run's context. Other products are left to the interpreter,
 // so arithmetic costs nothing more; l * n with l a variable is checked
 // by bitsh's fork of go.starlark.net before it allocates (its allocation
-// check, builtins.SetMaxMemory), though not interrupted, and not at all
+// check, builtins.Env.MaxMemory), though not interrupted, and not at all
 // with upstream go.starlark.net (docs/reliability.md, "Doubling").
 
 // repeatName is the name the rewritten calls use: not an identifier, so
