@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -13,7 +14,7 @@ import (
 // allowance never lets through one that the heap has no room for: each
 // case makes small grants first, then asks for its request.
 func TestCheckAllocAllowance(t *testing.T) {
-	heap := builtins.HeapBytes()
+	heap := memory.HeapBytes()
 	limit := heap + 64<<20 // 64 MiB of room, give or take what the test allocates
 	for _, tc := range []struct {
 		name   string
@@ -103,7 +104,7 @@ func TestBudgetChecksDoubling(t *testing.T) {
 	if !forkChecksAllocs() {
 		t.Skip("go.starlark.net without bitsh's allocation check (upstream)")
 	}
-	limit := builtins.HeapBytes() + 64<<20
+	limit := memory.HeapBytes() + 64<<20
 	for _, c := range []struct{ code, what string }{
 		{"s = 'ab' * 1024\nfor _ in range(40):\n    s = s + s", "string + string"},
 		{"l = [1] * 1024\nfor _ in range(40):\n    l.extend(l)", "list.extend"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/builtins/shard"
 	"go.starlark.net/starlark"
 )
@@ -59,16 +60,15 @@ const envKey = "bitsh.env"
 // threadEnv is one thread's Env and the state the builtins keep for it.
 type threadEnv struct {
 	Env
-	budget budget
+	budget memory.Budget
 }
 
 // SetEnv sets the run environment of the builtins called from thread,
 // replacing any set before.
 func SetEnv(thread *starlark.Thread, env Env) {
-	e := &threadEnv{Env: env}
-	e.budget.limit = max(env.MaxMemory, 0)
+	e := &threadEnv{Env: env, budget: memory.NewBudget(env.MaxMemory)}
 	thread.SetLocal(envKey, e)
-	if e.budget.limit > 0 {
+	if e.budget.Limit() > 0 {
 		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
 	} else {
 		thread.SetLocal(starlarkAllocCheckKey, nil)

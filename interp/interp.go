@@ -25,6 +25,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	bitshdialect "github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/lib/time"
@@ -479,7 +480,7 @@ func (in *Interp) readFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if int64(len(data)) > in.maxMemory {
-		return nil, fmt.Errorf("%s is larger than the memory budget of %s", name, builtins.FormatSize(in.maxMemory))
+		return nil, fmt.Errorf("%s is larger than the memory budget of %s", name, memory.FormatSize(in.maxMemory))
 	}
 	return data, nil
 }

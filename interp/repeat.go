@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -120,7 +121,7 @@ func repeat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _
 	case starlark.Tuple:
 		elems = s
 	case starlark.String, starlark.Bytes:
-		size := builtins.AllocSize(int64(starlark.Len(s)), n)
+		size := memory.AllocSize(int64(starlark.Len(s)), n)
 		if err := builtins.CheckAlloc(thread, b.Name(), size); err != nil {
 			return nil, err
 		}
@@ -128,8 +129,8 @@ func repeat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _
 	default:
 		return starlark.Binary(syntax.STAR, x, y)
 	}
-	total := builtins.AllocSize(int64(len(elems)), n)
-	if err := builtins.CheckAlloc(thread, b.Name(), builtins.AllocSize(total, 16)); err != nil {
+	total := memory.AllocSize(int64(len(elems)), n)
+	if err := builtins.CheckAlloc(thread, b.Name(), memory.AllocSize(total, 16)); err != nil {
 		return nil, err
 	}
 	if total <= 1<<16 || len(elems) == 0 {
