@@ -17,54 +17,23 @@ func init() {
 	register(
 		Builtin{Name: "U64", Topic: "bits", Value: starlark.MakeUint64(^uint64(0)), Doc: `U64
 The constant 2^64 - 1, the full 64-bit word.`},
-		Builtin{Name: "popcount", Topic: "bits", Fn: popcountOp.call, Doc: `popcount(x)
-Returns the number of one bits of the word x.
-` + elementwiseDoc + ``},
-		Builtin{Name: "bsf", Topic: "bits", Fn: bsfOp.call, Doc: `bsf(x)
-Returns the index (0..63) of the least significant one bit of x.
-Error if x == 0.
-` + elementwiseDoc + ``},
-		Builtin{Name: "bsr", Topic: "bits", Fn: bsrOp.call, Doc: `bsr(x)
-Returns the index (0..63) of the most significant one bit of x.
-Error if x == 0.
-` + elementwiseDoc + ``},
-		Builtin{Name: "lsb", Topic: "bits", Fn: lsbOp.call, Doc: `lsb(x)
-Returns x & -x as a word: the least significant one bit of x, 0 for x == 0.
-` + elementwiseDoc + ``},
+		wordBuiltin("popcount", "bits", popcountOp),
+		wordBuiltin("bsf", "bits", bsfOp),
+		wordBuiltin("bsr", "bits", bsrOp),
+		wordBuiltin("lsb", "bits", lsbOp),
 		Builtin{Name: "bits", Topic: "bits", Fn: bitsOf, Doc: `bits(x)
 Returns the list of the indices of the one bits of x, ascending.
 bits(0b1010) == [1, 3].`},
 		Builtin{Name: "from_bits", Topic: "bits", Fn: fromBits, Doc: `from_bits(indices)
 Returns the word with exactly the bits in indices set (an iterable of ints
 0..63; repeats are allowed). The inverse of bits.`},
-		Builtin{Name: "rotl", Topic: "bits", Fn: rotlOp.call, Doc: `rotl(x, k, width=64)
-Rotates x left by k bits within width bits (8, 16, 32 or 64). Any int k
-works: negative k rotates right, k is taken modulo width. x must fit in width.
-` + elementwiseDoc + ``},
-		Builtin{Name: "rotr", Topic: "bits", Fn: rotrOp.call, Doc: `rotr(x, k, width=64)
-Rotates x right by k bits within width bits (8, 16, 32 or 64). Any int k
-works: negative k rotates left, k is taken modulo width. x must fit in width.
-` + elementwiseDoc + ``},
-		Builtin{Name: "reverse_bits", Topic: "bits", Fn: reverseOp.call, Doc: `reverse_bits(x, width=64)
-Reverses the bit order of x within width bits: bit i goes to width-1-i.
-x must fit in width.
-` + elementwiseDoc + ``},
-		Builtin{Name: "swap_bytes", Topic: "bits", Fn: swapBytesOp.call, Doc: `swap_bytes(x, width=64)
-Reverses the byte order of x within width bits. x must fit in width.
-` + elementwiseDoc + ``},
-		Builtin{Name: "pdep", Topic: "bits", Fn: pdepOp.call, Doc: `pdep(x, mask)
-Parallel bit deposit (BMI2 PDEP): the low bits of x, in order, go to the
-positions of the one bits of mask. pdep(0b101, 0xf0) == 0x50.
-` + elementwiseDoc + ``},
-		Builtin{Name: "pext", Topic: "bits", Fn: pextOp.call, Doc: `pext(x, mask)
-Parallel bit extract (BMI2 PEXT): the bits of x at the positions of the one
-bits of mask, gathered into the low bits. pext(0x50, 0xf0) == 0b101.
-` + elementwiseDoc + ``},
-		Builtin{Name: "delta_swap", Topic: "bits", Fn: deltaSwapOp.call, Doc: `delta_swap(x, mask, delta)
-Swaps each bit i of x with bit i+delta, for every one bit i of mask.
-delta is 0..63 (0 swaps each bit with itself: x is unchanged); error if
-mask << delta overflows 64 bits or overlaps mask.
-` + elementwiseDoc + ``},
+		wordBuiltin("rotl", "bits", rotlOp),
+		wordBuiltin("rotr", "bits", rotrOp),
+		wordBuiltin("reverse_bits", "bits", reverseOp),
+		wordBuiltin("swap_bytes", "bits", swapBytesOp),
+		wordBuiltin("pdep", "bits", pdepOp),
+		wordBuiltin("pext", "bits", pextOp),
+		wordBuiltin("delta_swap", "bits", deltaSwapOp),
 		Builtin{Name: "hex", Topic: "bits", Fn: format(16), Doc: `hex(x, width=0)
 Formats the word x as "0x..." in lower-case hex, zero-padded to the digits
 that width bits need: hex(255, 16) == "0x00ff", hex(5, 6) == "0x05". width
@@ -78,18 +47,9 @@ Formats the word x as "0b...", zero-padded to width digits: bin(5, 8) ==
 Formats the word x as "0o...", zero-padded to the digits that width bits
 need: oct(8, 8) == "0o010", oct(8, 6) == "0o10". width is 0 (no padding) or
 any of 1..64, and x must fit in it.`},
-		Builtin{Name: "parity", Topic: "bits", Fn: parityOp.call, Doc: `parity(x)
-Returns 1 when the word x has an odd number of one bits, else 0
-(popcount(x) % 2).
-` + elementwiseDoc + ``},
-		Builtin{Name: "gray", Topic: "bits", Fn: grayOp.call, Doc: `gray(x)
-Returns the reflected binary Gray code of the word x, x ^ (x >> 1):
-gray(i) and gray(i + 1) differ in exactly one bit. gray(5) == 0b111.
-` + elementwiseDoc + ``},
-		Builtin{Name: "gray_inverse", Topic: "bits", Fn: grayInvOp.call, Doc: `gray_inverse(x)
-Returns the word g with gray(g) == x: bit i of g is the parity of the bits
-of x at i and above. gray_inverse(0b111) == 5.
-` + elementwiseDoc + ``},
+		wordBuiltin("parity", "bits", parityOp),
+		wordBuiltin("gray", "bits", grayOp),
+		wordBuiltin("gray_inverse", "bits", grayInvOp),
 		Builtin{Name: "binomial", Topic: "bits", Fn: binomialFn, Doc: `binomial(n, k)
 Returns n choose k as an exact int (however large): the number of k-subsets
 of an n-set. It is 0 when k < 0 or k > n. Error if n is negative (as

@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -60,7 +61,7 @@ func guardCollect(thread *starlark.Thread, fn string, args starlark.Tuple) (star
 		}
 	}
 	if items > 0 {
-		if err := CheckAlloc(thread, fn, AllocSize(items, itemBytes(fn, lazy, len(iterables)))); err != nil {
+		if err := CheckAlloc(thread, fn, memory.AllocSize(items, itemBytes(fn, lazy, len(iterables)))); err != nil {
 			return nil, err
 		}
 	}

@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
-	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -59,7 +59,7 @@ compiler (NVRTC) is usable. The first call looks for them.`},
 
 // Sources gives the source texts bitsh ran under a file name (newest last),
 // so that fuse can find a function's def or lambda by its position. The
-// interpreter keeps them (interp/sources.go) and sets them with SetSources.
+// interpreter keeps them (interp/sources.go) and hands them over in Env.Sources.
 type Sources interface {
 	Texts(filename string) []string
 }
@@ -71,12 +71,6 @@ type ParsedSources interface {
 	Sources
 	Files(filename string) []*syntax.File
 }
-
-const sourcesKey = "bitsh.sources"
-
-// SetSources makes the source texts of the interpreter running thread
-// available to fuse.
-func SetSources(thread *starlark.Thread, s Sources) { thread.SetLocal(sourcesKey, s) }
 
 // fusedValue is what fuse returns.
 type fusedValue struct {
@@ -349,7 +343,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 			return nil, fmt.Errorf("fuse: %s: parameter %s has a default value; a fused function's parameters take words from the space", fn.Name(), name)
 		}
 	}
-	srcs, _ := thread.Local(sourcesKey).(Sources)
+	srcs := EnvOf(thread).Sources
 	if srcs == nil {
 		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
 	}
@@ -679,7 +673,7 @@ func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*f
 func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident, body []syntax.Stmt, end syntax.Position,
 	free func(string) (starlark.Value, bool), builtin func(string) bool) (*fusedValue, error) {
 	var err error
-	srcs, _ := thread.Local(sourcesKey).(Sources)
+	srcs := EnvOf(thread).Sources
 	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
 	opts := compileOptions(srcs)
 	if f.prog, f.flow, err = compileForms(src, opts); err != nil {

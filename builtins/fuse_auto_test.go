@@ -426,7 +426,7 @@ r2 = range(0x31000, 0x31000 + (1 << 18))
 	auto.cpu, auto.auto = cpu, newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, testPolicy(clock))
 	cpu.auto = auto.auto
 	thread := &starlark.Thread{Name: "auto"}
-	SetWorkers(thread, 2)
+	SetEnv(thread, Env{Workers: 2})
 	call := func(f *fusedValue, method string, space starlark.Value) (starlark.Value, error) {
 		m, _ := f.Attr(method)
 		return starlark.Call(thread, m, starlark.Tuple{space}, nil)

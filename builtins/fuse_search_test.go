@@ -15,9 +15,7 @@ import (
 // runStarCtx runs src as runStar does, under ctx.
 func runStarCtx(ctx context.Context, src string, workers int) (starlark.StringDict, error) {
 	thread := &starlark.Thread{Name: "fuse"}
-	SetSources(thread, testSources{"fuse.star": src})
-	SetWorkers(thread, workers)
-	SetContext(thread, ctx)
+	SetEnv(thread, Env{Sources: testSources{"fuse.star": src}, Workers: workers, Context: ctx})
 	thread.SetLocal("context", ctx)
 	go func() {
 		<-ctx.Done()
@@ -139,10 +137,7 @@ def f(s):
 		ok     bool
 	}{{1 << 30, true}, {16 << 20, false}} {
 		thread := &starlark.Thread{Name: "fuse"}
-		SetSources(thread, testSources{"fuse.star": src + "g = fuse(f)\n"})
-		SetWorkers(thread, 2)
-		SetContext(thread, context.Background())
-		SetMaxMemory(thread, tc.budget)
+		SetEnv(thread, Env{Sources: testSources{"fuse.star": src + "g = fuse(f)\n"}, Workers: 2, Context: context.Background(), MaxMemory: tc.budget})
 		opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
 		_, err := starlark.ExecFileOptions(opts, thread, "fuse.star", src+"g = fuse(f)\n", Predeclared())
 		if (err == nil) != tc.ok {

@@ -30,9 +30,7 @@ func (s testSources) Texts(name string) []string { return []string{s[name]} }
 func runStar(t testing.TB, src string, workers int) (starlark.StringDict, error) {
 	t.Helper()
 	thread := &starlark.Thread{Name: "fuse"}
-	SetSources(thread, testSources{"fuse.star": src})
-	SetWorkers(thread, workers)
-	SetContext(thread, context.Background())
+	SetEnv(thread, Env{Sources: testSources{"fuse.star": src}, Workers: workers, Context: context.Background()})
 	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
 	return starlark.ExecFileOptions(opts, thread, "fuse.star", src, Predeclared())
 }
@@ -271,7 +269,7 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 	for _, fused := range runners {
 		for _, workers := range []int{1, 2, 3} {
 			thread := &starlark.Thread{Name: "methods"}
-			SetWorkers(thread, workers)
+			SetEnv(thread, Env{Workers: workers})
 			for _, m := range fusedMethods {
 				method, _ := fused.Attr(m)
 				got, err := starlark.Call(thread, method, spaces, nil)
@@ -457,8 +455,7 @@ func TestFuseCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	thread := &starlark.Thread{Name: "cancel"}
-	SetContext(thread, ctx)
-	SetWorkers(thread, 2)
+	SetEnv(thread, Env{Context: ctx, Workers: 2})
 	count, _ := g["f"].(*fusedValue).Attr("count")
 	done := make(chan error)
 	go func() {

@@ -6,13 +6,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 )
-
-// stdlibPrefix is how load() names bitsh's stdlib modules.
-const stdlibPrefix = "@stdlib/"
 
 // help prints a docstring. Lookup, by value or by name: the registry
 // (builtins, and modules registered with a Value and a Doc, such as random
@@ -52,11 +50,11 @@ func docOf(v starlark.Value) (string, error) {
 		return v.HelpText(), nil
 	case starlark.String:
 		key = string(v)
-		if file, ok := strings.CutPrefix(key, stdlibPrefix); ok {
+		if file, ok := strings.CutPrefix(key, dialect.StdlibPrefix); ok {
 			return stdlib.Doc(file)
 		}
 	case *starlark.Function:
-		doc := cleanDoc(v.Doc())
+		doc := dialect.CleanDoc(v.Doc())
 		if doc == "" {
 			doc = "(no docstring)"
 		}
@@ -227,53 +225,25 @@ func signature(fn *starlark.Function) string {
 		varargs, _ = fn.Param(n)
 	}
 	kwonly := fn.NumKwonlyParams()
-	param := func(i int) string {
+	param := func(i int) dialect.Param {
 		name, _ := fn.Param(i)
 		if d := fn.ParamDefault(i); d != nil {
-			return name + " = " + d.String()
+			return dialect.Param{Name: name, Default: d.String()}
 		}
-		return name
+		return dialect.Param{Name: name}
 	}
-	var parts []string
+	var params []dialect.Param
 	for i := 0; i < n-kwonly; i++ {
-		parts = append(parts, param(i))
+		params = append(params, param(i))
 	}
-	if varargs != "" {
-		parts = append(parts, "*"+varargs)
-	} else if kwonly > 0 {
-		parts = append(parts, "*")
+	if varargs != "" || kwonly > 0 {
+		params = append(params, dialect.Param{Name: varargs, Star: true})
 	}
 	for i := n - kwonly; i < n; i++ {
-		parts = append(parts, param(i))
+		params = append(params, param(i))
 	}
 	if kwargs != "" {
-		parts = append(parts, "**"+kwargs)
+		params = append(params, dialect.Param{Name: kwargs, StarStar: true})
 	}
-	return fn.Name() + "(" + strings.Join(parts, ", ") + ")"
-}
-
-// CleanDoc returns a Starlark docstring as help prints it: trimmed, with
-// the common indentation of its lines after the first removed.
-func CleanDoc(doc string) string { return cleanDoc(doc) }
-
-// cleanDoc trims a docstring and removes the common indentation of its
-// lines after the first, as Python's inspect.cleandoc does.
-func cleanDoc(doc string) string {
-	lines := strings.Split(strings.TrimSpace(doc), "\n")
-	indent := -1
-	for _, l := range lines[1:] {
-		if t := strings.TrimLeft(l, " \t"); t != "" {
-			if n := len(l) - len(t); indent < 0 || n < indent {
-				indent = n
-			}
-		}
-	}
-	for i := 1; i < len(lines); i++ {
-		if len(lines[i]) >= indent && indent > 0 {
-			lines[i] = lines[i][indent:]
-		} else {
-			lines[i] = strings.TrimSpace(lines[i])
-		}
-	}
-	return strings.Join(lines, "\n")
+	return dialect.Signature(fn.Name(), params)
 }

@@ -18,7 +18,7 @@ func helpText(t *testing.T, arg starlark.Value) (string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	thread := &starlark.Thread{}
-	builtins.SetOutput(thread, &out, &out)
+	builtins.SetEnv(thread, builtins.Env{Stdout: &out, Stderr: &out})
 	_, err := starlark.Call(thread, builtins.Predeclared()["help"], starlark.Tuple{arg}, nil)
 	return out.String(), err
 }

@@ -56,8 +56,9 @@ type latency struct {
 // through; calls that refuse their arguments return at once.
 func bigInputSweep(t testing.TB) []latency {
 	prep := newThread(context.Background())
-	builtins.SetMaxMemory(prep, 8<<30)
-	builtins.SetRandom(prep, builtins.NewRandom())
+	e := builtins.EnvOf(prep)
+	e.MaxMemory, e.Random = 8<<30, builtins.NewRandom()
+	builtins.SetEnv(prep, e)
 	env := builtins.Predeclared()
 	call := func(expr string) starlark.Value {
 		v, err := starlark.EvalOptions(&syntax.FileOptions{}, prep, "<prep>", expr, env)
@@ -78,8 +79,9 @@ func bigInputSweep(t testing.TB) []latency {
 		ctx, cancel := context.WithTimeoutCause(context.Background(), latencyDeadline, errors.New("timeout after 20ms"))
 		defer cancel()
 		th := newThread(ctx)
-		builtins.SetMaxMemory(th, 8<<30)
-		builtins.SetRandom(th, builtins.NewRandom())
+		e := builtins.EnvOf(th)
+		e.MaxMemory, e.Random = 8<<30, builtins.NewRandom()
+		builtins.SetEnv(th, e)
 		start := time.Now()
 		v, err, panicked := safeCall(th, callable{name, fn}, args, nil)
 		took := time.Since(start) - latencyDeadline

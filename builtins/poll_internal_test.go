@@ -15,7 +15,7 @@ import (
 func TestMakeSlice(t *testing.T) {
 	th := &starlark.Thread{}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	SetContext(th, ctx)
+	SetEnv(th, Env{Context: ctx})
 	for _, n := range []int{0, 10, asyncAllocBytes / 8, asyncAllocBytes} {
 		s, err := makeSlice[uint64](th, "f", n)
 		if err != nil || len(s) != n {

@@ -35,7 +35,7 @@ func onTerminal(t *testing.T, draw func(thread *starlark.Thread)) string {
 		got <- buf.String()
 	}()
 	thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(tty, msg) }}
-	SetOutput(thread, io.Discard, tty)
+	SetEnv(thread, Env{Stdout: io.Discard, Stderr: tty})
 	draw(thread)
 	tty.Close()
 	ptmx.Close()
@@ -67,11 +67,11 @@ func TestProgressBar(t *testing.T) {
 
 	for name, set := range map[string]func(*starlark.Thread) (func(int64, int64), func()){
 		"disabled": func(th *starlark.Thread) (func(int64, int64), func()) {
-			SetOutput(th, io.Discard, os.Stderr)
+			SetEnv(th, Env{Stdout: io.Discard, Stderr: os.Stderr})
 			return progressAfter(th, false, "x", 0)
 		},
 		"not a terminal": func(th *starlark.Thread) (func(int64, int64), func()) {
-			SetOutput(th, io.Discard, new(bytes.Buffer))
+			SetEnv(th, Env{Stdout: io.Discard, Stderr: new(bytes.Buffer)})
 			return progressAfter(th, true, "x", 0)
 		},
 	} {

@@ -39,28 +39,24 @@ func init() {
 	register(Builtin{Name: "random", Topic: "starlark", Value: mod, Doc: randomDoc})
 }
 
-const randomKey = "bitsh.random"
-
 // A Random is the random module's generator state of one interpreter.
 type Random struct{ src *rng.Source }
 
 // NewRandom returns a generator seeded 0.
 func NewRandom() *Random { return &Random{src: rng.New(0)} }
 
-// SetRandom makes the random module called from thread draw from r; an
-// interpreter sets one Random on all its threads so the sequence goes on
-// from one REPL input to the next.
-func SetRandom(thread *starlark.Thread, r *Random) { thread.SetLocal(randomKey, r) }
-
-// randomOf returns the thread's generator, giving a thread that has none
-// its own (seeded 0), so nothing is shared between threads.
+// randomOf returns the generator of thread's Env, giving a thread that
+// has none its own (seeded 0), so nothing is shared between threads.
 func randomOf(thread *starlark.Thread) *rng.Source {
-	r, ok := thread.Local(randomKey).(*Random)
-	if !ok {
-		r = NewRandom()
-		SetRandom(thread, r)
+	e := envOf(thread)
+	if e == nil {
+		SetEnv(thread, Env{})
+		e = envOf(thread)
 	}
-	return r.src
+	if e.Random == nil {
+		e.Random = NewRandom()
+	}
+	return e.Random.src
 }
 
 func randomSeed(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -96,40 +96,20 @@ func Predeclared() starlark.StringDict {
 	return d
 }
 
-// Thread-local keys under which an embedder (package interp) passes the
-// run's settings to builtins.
-const (
-	contextKey = "bitsh.context"
-	stdoutKey  = "bitsh.stdout"
-	stderrKey  = "bitsh.stderr"
-	workersKey = "bitsh.workers"
-)
-
-// SetContext makes ctx the context that long-running builtins called from
-// thread poll for cancellation.
-func SetContext(thread *starlark.Thread, ctx context.Context) { thread.SetLocal(contextKey, ctx) }
-
-// Context returns the context set by SetContext, or context.Background.
+// Context returns the context of thread's Env, or context.Background.
 // Long-running kernels poll it; the interpreter cancels it on Ctrl-C, on
 // timeout and when the embedder's context ends.
 func Context(thread *starlark.Thread) context.Context {
-	if ctx, ok := thread.Local(contextKey).(context.Context); ok {
-		return ctx
+	if e := envOf(thread); e != nil && e.Context != nil {
+		return e.Context
 	}
 	return context.Background()
 }
 
-// SetOutput sets the writers that help() prints to (stdout) and that
-// progress bars draw on (stderr).
-func SetOutput(thread *starlark.Thread, stdout, stderr io.Writer) {
-	thread.SetLocal(stdoutKey, stdout)
-	thread.SetLocal(stderrKey, stderr)
-}
-
 // Stdout returns the thread's standard output (os.Stdout if unset).
 func Stdout(thread *starlark.Thread) io.Writer {
-	if w, ok := thread.Local(stdoutKey).(io.Writer); ok {
-		return w
+	if e := envOf(thread); e != nil && e.Stdout != nil {
+		return e.Stdout
 	}
 	return os.Stdout
 }
@@ -137,20 +117,16 @@ func Stdout(thread *starlark.Thread) io.Writer {
 // Stderr returns the thread's standard error (os.Stderr if unset). Progress
 // bars draw on it only when it is an *os.File that is a terminal.
 func Stderr(thread *starlark.Thread) io.Writer {
-	if w, ok := thread.Local(stderrKey).(io.Writer); ok {
-		return w
+	if e := envOf(thread); e != nil && e.Stderr != nil {
+		return e.Stderr
 	}
 	return os.Stderr
 }
 
-// SetWorkers caps the number of goroutines parallel kernels use; n <= 0
-// means GOMAXPROCS.
-func SetWorkers(thread *starlark.Thread, n int) { thread.SetLocal(workersKey, n) }
-
 // Workers returns the worker cap for parallel kernels (GOMAXPROCS unless set).
 func Workers(thread *starlark.Thread) int {
-	if n, ok := thread.Local(workersKey).(int); ok && n > 0 {
-		return n
+	if e := envOf(thread); e != nil && e.Workers > 0 {
+		return e.Workers
 	}
 	return runtime.GOMAXPROCS(0)
 }
@@ -195,7 +171,7 @@ func writeIndex(w io.Writer) {
 // (subsets, debruijn_sequences, set_classes) outlive the run that made
 // them: in a REPL, s = subsets(d) in one input is iterated in the next,
 // whose context is the one to poll. The interpreter shares one Runs
-// between its threads (SetRuns) and marks each run with Enter.
+// between its threads (Env.Runs) and marks each run with Enter.
 type Runs struct {
 	cur atomic.Pointer[starlark.Thread]
 }
@@ -207,11 +183,6 @@ func (r *Runs) Enter(thread *starlark.Thread) (leave func()) {
 	return func() { r.cur.Store(prev) }
 }
 
-const runsKey = "bitsh.runs"
-
-// SetRuns makes the lazy values created by thread consult r.
-func SetRuns(thread *starlark.Thread, r *Runs) { thread.SetLocal(runsKey, r) }
-
 // An Origin remembers where a lazy value was made, to find at iteration
 // time the thread that iterates it.
 type Origin struct {
@@ -221,7 +192,10 @@ type Origin struct {
 
 // OriginOf returns the origin of a value made by a builtin called on thread.
 func OriginOf(thread *starlark.Thread) Origin {
-	r, _ := thread.Local(runsKey).(*Runs)
+	var r *Runs
+	if e := envOf(thread); e != nil {
+		r = e.Runs
+	}
 	return Origin{runs: r, creator: thread}
 }
 

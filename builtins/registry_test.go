@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/bitops"
 	"go.starlark.net/starlark"
 )
 
@@ -60,7 +61,7 @@ func TestPredeclaredIsFresh(t *testing.T) {
 func TestHelp(t *testing.T) {
 	var out bytes.Buffer
 	thread := &starlark.Thread{}
-	builtins.SetOutput(thread, &out, &out)
+	builtins.SetEnv(thread, builtins.Env{Stdout: &out, Stderr: &out})
 	env := builtins.Predeclared()
 	if _, err := starlark.Call(thread, env["help"], nil, nil); err != nil {
 		t.Fatal(err)
@@ -76,5 +77,22 @@ func TestHelp(t *testing.T) {
 	}
 	if want := "pdep(x, mask)\nParallel bit deposit"; !strings.HasPrefix(out.String(), want) {
 		t.Errorf("help(\"pdep\") = %q; want prefix %q", out.String(), want)
+	}
+}
+
+// TestWordBuiltinsRegistered checks that each word builtin declared in
+// bitops is registered, with the declaration's signature opening its doc.
+func TestWordBuiltinsRegistered(t *testing.T) {
+	pre := builtins.Predeclared()
+	for _, d := range bitops.Builtins {
+		v, ok := pre[d.Name]
+		if !ok {
+			t.Errorf("%s is declared in bitops but not registered", d.Name)
+			continue
+		}
+		doc, err := builtins.Doc(v)
+		if err != nil || !strings.HasPrefix(doc, d.Name+"(") || !strings.Contains(doc, d.Doc) {
+			t.Errorf("Doc(%s) = %q, %v; want its signature and declared doc", d.Name, doc, err)
+		}
 	}
 }

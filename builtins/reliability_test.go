@@ -67,9 +67,7 @@ func callables() []callable {
 // output discarded, a context, a memory budget.
 func newThread(ctx context.Context) *starlark.Thread {
 	t := &starlark.Thread{Name: "reliability", Print: func(*starlark.Thread, string) {}}
-	builtins.SetContext(t, ctx)
-	builtins.SetOutput(t, io.Discard, io.Discard)
-	builtins.SetMaxMemory(t, 1<<30)
+	builtins.SetEnv(t, builtins.Env{Context: ctx, Stdout: io.Discard, Stderr: io.Discard, MaxMemory: 1 << 30})
 	return t
 }
 

@@ -48,15 +48,6 @@ func exitFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs
 	return nil, &ExitError{Code: code, Name: b.Name()}
 }
 
-const scopeKey = "bitsh.scope"
-
-// SetScope lets dir() called at the top level of thread list the names a
-// REPL session holds besides those of the running input: scope receives
-// the running module's globals and returns every name to list.
-func SetScope(thread *starlark.Thread, scope func(module starlark.StringDict) []string) {
-	thread.SetLocal(scopeKey, scope)
-}
-
 func dirFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) > 0 || len(kwargs) > 0 {
 		return starlark.Call(thread, starlark.Universe["dir"], args, kwargs)
@@ -67,8 +58,8 @@ func dirFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		if fn, ok := fr.Callable().(*starlark.Function); ok {
 			if name := fn.Name(); name == "<toplevel>" || name == "<expr>" {
 				module := fn.Globals()
-				if scope, ok := thread.Local(scopeKey).(func(starlark.StringDict) []string); ok {
-					names = scope(module)
+				if e := envOf(thread); e != nil && e.Scope != nil {
+					names = e.Scope(module)
 				} else {
 					names = module.Keys()
 				}

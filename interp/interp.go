@@ -24,7 +24,8 @@ import (
 	"sync"
 
 	"github.com/bitsh/bitsh/builtins"
-	bitshdialect "github.com/bitsh/bitsh/interp/dialect"
+	bitshdialect "github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/lib/time"
@@ -34,7 +35,7 @@ import (
 )
 
 // StdlibPrefix is the load prefix of bitsh's embedded stdlib modules.
-const StdlibPrefix = "@stdlib/"
+const StdlibPrefix = bitshdialect.StdlibPrefix
 
 // dialect is the Starlark dialect bitsh scripts use (package dialect).
 var dialect = *bitshdialect.FileOptions()
@@ -279,14 +280,20 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 		Load:  r.load,
 	}
 	t.SetLocal(moduleKey, name)
-	builtins.SetContext(t, r.ctx)
-	builtins.SetRuns(t, &in.runs)
-	builtins.SetOutput(t, in.stdout, in.stderr)
-	builtins.SetWorkers(t, in.workers)
-	builtins.SetRandom(t, in.random)
-	builtins.SetMaxMemory(t, in.maxMemory)
-	builtins.SetSources(t, &in.src)
-	in.shard.set(t)
+	in.shard.init()
+	builtins.SetEnv(t, builtins.Env{
+		Context:    r.ctx,
+		Stdout:     in.stdout,
+		Stderr:     in.stderr,
+		Workers:    in.workers,
+		Random:     in.random,
+		Runs:       &in.runs,
+		Sources:    &in.src,
+		MaxMemory:  in.maxMemory,
+		ShardIndex: in.shard.index,
+		ShardCount: max(in.shard.count, 1),
+		Results:    in.shard.results,
+	})
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
 	}
@@ -473,7 +480,7 @@ func (in *Interp) readFile(name string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if int64(len(data)) > in.maxMemory {
-		return nil, fmt.Errorf("%s is larger than the memory budget of %s", name, builtins.FormatSize(in.maxMemory))
+		return nil, fmt.Errorf("%s is larger than the memory budget of %s", name, memory.FormatSize(in.maxMemory))
 	}
 	return data, nil
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 )
@@ -70,9 +70,9 @@ func TestMemoryBudgetCancelsRun(t *testing.T) {
 	// A list growing by append: the watchdog's case (s = s + s is refused
 	// before it allocates, with bitsh's fork of go.starlark.net).
 	_, err := in.Exec(context.Background(), "<test>", "s = []\nwhile True:\n    s.append(len(s))\n")
-	var me *interp.MemoryLimitError
+	var me *memory.LimitError
 	if !errors.As(err, &me) || me.Limit != 64<<20 {
-		t.Fatalf("got %v, want a MemoryLimitError of 64M", err)
+		t.Fatalf("got %v, want a memory.LimitError of 64M", err)
 	}
 	if !strings.Contains(err.Error(), "memory limit of 64M exceeded") {
 		t.Errorf("message %q does not give the budget", err)
@@ -85,11 +85,11 @@ func TestMemoryBudgetCancelsRun(t *testing.T) {
 
 func TestMemoryLimitErrorMessage(t *testing.T) {
 	for _, c := range []struct {
-		err  *interp.MemoryLimitError
+		err  *memory.LimitError
 		want string
 	}{
-		{&interp.MemoryLimitError{Limit: 128 << 20}, "memory limit of 128M exceeded"},
-		{&interp.MemoryLimitError{Limit: 128 << 20, Room: 100 << 20, InUse: 70 << 20},
+		{&memory.LimitError{Limit: 128 << 20}, "memory limit of 128M exceeded"},
+		{&memory.LimitError{Limit: 128 << 20, Room: 100 << 20, InUse: 70 << 20},
 			"memory limit of 128M exceeded (70M in use, and only 100M of address space left under ulimit -v to grow)"},
 	} {
 		if got := c.err.Error(); got != c.want {
@@ -103,7 +103,7 @@ func TestRepeatGuard(t *testing.T) {
 	// garbage share: set it 512M above what is live now, so that only
 	// this test's allocations can reach it ([0] * 100000000 is 1.6G).
 	runtime.GC()
-	budget := (builtins.LiveHeapBytes() + 512<<20) &^ (1<<20 - 1)
+	budget := (memory.LiveHeapBytes() + 512<<20) &^ (1<<20 - 1)
 	in := interp.New(interp.WithMaxMemory(budget), interp.WithStdout(io.Discard))
 	for _, src := range []string{
 		"[1, 2] * 3 == [1, 2, 1, 2, 1, 2]",
@@ -122,7 +122,7 @@ func TestRepeatGuard(t *testing.T) {
 		}
 	}
 	_, err := in.Exec(context.Background(), "<test>", "x = [0] * 100000000")
-	if want := "memory limit of " + builtins.FormatSize(budget) + " exceeded"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "memory limit of " + memory.FormatSize(budget) + " exceeded"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("[0] * 100000000: got %v, want the budget's error", err)
 	}
 	_, err = in.Exec(context.Background(), "<test>", `x = [1] * "a"`)

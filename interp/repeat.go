@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -20,7 +21,7 @@ import (
 // polling the run's context. Other products are left to the interpreter,
 // so arithmetic costs nothing more; l * n with l a variable is checked
 // by bitsh's fork of go.starlark.net before it allocates (its allocation
-// check, builtins.SetMaxMemory), though not interrupted, and not at all
+// check, builtins.Env.MaxMemory), though not interrupted, and not at all
 // with upstream go.starlark.net (docs/reliability.md, "Doubling").
 
 // repeatName is the name the rewritten calls use: not an identifier, so
@@ -120,7 +121,7 @@ func repeat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _
 	case starlark.Tuple:
 		elems = s
 	case starlark.String, starlark.Bytes:
-		size := builtins.AllocSize(int64(starlark.Len(s)), n)
+		size := memory.AllocSize(int64(starlark.Len(s)), n)
 		if err := builtins.CheckAlloc(thread, b.Name(), size); err != nil {
 			return nil, err
 		}
@@ -128,8 +129,8 @@ func repeat(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _
 	default:
 		return starlark.Binary(syntax.STAR, x, y)
 	}
-	total := builtins.AllocSize(int64(len(elems)), n)
-	if err := builtins.CheckAlloc(thread, b.Name(), builtins.AllocSize(total, 16)); err != nil {
+	total := memory.AllocSize(int64(len(elems)), n)
+	if err := builtins.CheckAlloc(thread, b.Name(), memory.AllocSize(total, 16)); err != nil {
 		return nil, err
 	}
 	if total <= 1<<16 || len(elems) == 0 {

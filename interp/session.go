@@ -60,7 +60,8 @@ func (in *Interp) ExecInteractive(ctx context.Context, filename, src string, ech
 // setScope lets dir() at the top level of an input list the session's
 // globals (those not predeclared) with the input's own.
 func (in *Interp) setScope(thread *starlark.Thread) {
-	builtins.SetScope(thread, func(module starlark.StringDict) []string {
+	env := builtins.EnvOf(thread)
+	env.Scope = func(module starlark.StringDict) []string {
 		var names []string
 		for _, d := range []starlark.StringDict{in.globals, module} {
 			for k, v := range d {
@@ -70,5 +71,6 @@ func (in *Interp) setScope(thread *starlark.Thread) {
 			}
 		}
 		return names
-	})
+	}
+	builtins.SetEnv(thread, env)
 }

@@ -8,9 +8,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/builtins/shard"
-	"go.starlark.net/starlark"
 )
 
 // shardConfig is which shard an interpreter runs and where its emit
@@ -20,11 +18,12 @@ type shardConfig struct {
 	results      *shard.Results
 }
 
-func (c *shardConfig) set(t *starlark.Thread) {
+// init gives the interpreter its own results unless WithResults gave it
+// some.
+func (c *shardConfig) init() {
 	if c.results == nil {
 		c.results = &shard.Results{}
 	}
-	builtins.SetShard(t, c.index, max(c.count, 1), c.results)
 }
 
 // WithShard makes the interpreter run shard index of count: shard()

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bitsh/bitsh/interp/dialect"
+	"github.com/bitsh/bitsh/builtins/dialect"
 
 	"go.starlark.net/syntax"
 )
@@ -24,10 +24,9 @@ func Doc(file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	lines := strings.Split(string(src), "\n")
 	var b strings.Builder
-	b.WriteString("@stdlib/" + file + "\n")
-	if doc := docstring(f.Stmts); doc != "" {
+	b.WriteString(dialect.StdlibPrefix + file + "\n")
+	if doc, _ := dialect.Docstring(f.Stmts); doc != "" {
 		b.WriteString(doc + "\n")
 	}
 	b.WriteString("\nExports:\n")
@@ -40,9 +39,8 @@ func Doc(file string) (string, error) {
 				continue
 			}
 			seen[name] = true
-			sig := name + text(lines, st.Lparen, st.Rparen)
-			fmt.Fprintf(&b, "  %s\n", sig)
-			if doc := docstring(st.Body); doc != "" {
+			fmt.Fprintf(&b, "  %s\n", dialect.DefSignature(st, src))
+			if doc, _ := dialect.Docstring(st.Body); doc != "" {
 				for _, l := range strings.Split(doc, "\n") {
 					fmt.Fprintln(&b, strings.TrimRight("      "+l, " "))
 				}
@@ -63,67 +61,9 @@ func Modules() []string {
 	var out []string
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".star") && !strings.HasSuffix(e.Name(), "_test.star") {
-			out = append(out, "@stdlib/"+e.Name())
+			out = append(out, dialect.StdlibPrefix+e.Name())
 		}
 	}
 	sort.Strings(out)
 	return out
-}
-
-// docstring returns the string literal that starts a body, dedented.
-func docstring(stmts []syntax.Stmt) string {
-	if len(stmts) == 0 {
-		return ""
-	}
-	e, ok := stmts[0].(*syntax.ExprStmt)
-	if !ok {
-		return ""
-	}
-	lit, ok := e.X.(*syntax.Literal)
-	if !ok || lit.Token != syntax.STRING {
-		return ""
-	}
-	s, _ := lit.Value.(string)
-	ls := strings.Split(strings.TrimSpace(s), "\n")
-	indent := -1
-	for _, l := range ls[1:] {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		n := len(l) - len(strings.TrimLeft(l, " "))
-		if indent < 0 || n < indent {
-			indent = n
-		}
-	}
-	for i := 1; i < len(ls); i++ {
-		if len(ls[i]) >= indent && indent > 0 {
-			ls[i] = ls[i][indent:]
-		} else {
-			ls[i] = strings.TrimSpace(ls[i])
-		}
-	}
-	return strings.Join(ls, "\n")
-}
-
-// text returns the source from position a to b inclusive, on one line.
-func text(lines []string, a, b syntax.Position) string {
-	if a.Line < 1 || int(b.Line) > len(lines) || a.Line > b.Line {
-		return "(...)"
-	}
-	var parts []string
-	for l := a.Line; l <= b.Line; l++ {
-		s := lines[l-1]
-		lo, hi := 0, len(s)
-		if l == a.Line {
-			lo = int(a.Col) - 1
-		}
-		if l == b.Line {
-			hi = int(b.Col)
-		}
-		if lo < 0 || hi > len(s) || lo > hi {
-			return "(...)"
-		}
-		parts = append(parts, strings.TrimSpace(s[lo:hi]))
-	}
-	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/syntax"
 )
@@ -24,7 +25,7 @@ func TestDocListsEveryExport(t *testing.T) {
 			t.Fatalf("Doc(%q): %v", file, err)
 		}
 		src, _ := fs.ReadFile(stdlib.FS, file)
-		f, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(file, src, 0)
+		f, err := dialect.FileOptions().Parse(file, src, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestDocSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "\n  diagram(index, n, pieces = None, numbering = \"natural\", labels = False)\n      Draws the n pieces packed in index, one letter per piece.\n"
+	want := "\n  diagram(index, n, pieces=None, numbering=\"natural\", labels=False)\n      Draws the n pieces packed in index, one letter per piece.\n"
 	if !strings.Contains(doc, want) {
 		t.Errorf("Doc(board.star) lacks %q:\n%s", want, doc)
 	}

@@ -14,7 +14,7 @@ import (
 // run used to reach several times the budget, and under ulimit -v to kill
 // the process (Go's "fatal error: out of memory"). Those marked checked
 // are refused before they allocate (bitsh's fork of go.starlark.net calls
-// the budget's check, builtins.SetMaxMemory); go.starlark.net's own
+// the budget's check, builtins.Env.MaxMemory); go.starlark.net's own
 // builtins (str) do not poll, so the hard stop ends the last one.
 var doublingCases = []struct {
 	name, code string

@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/interp"
 	"golang.org/x/term"
 )
@@ -63,8 +63,8 @@ func (p *pending) wait(ctx context.Context, grace time.Duration) (err error, stu
 			// A builtin that ignores the memory budget's cancellation and
 			// goes on allocating would take the process down before the
 			// second is out: give up on it at half the budget again.
-			var me *interp.MemoryLimitError
-			if errors.As(context.Cause(ctx), &me) && builtins.HeapBytes() > me.Limit/2*3 {
+			var me *memory.LimitError
+			if errors.As(context.Cause(ctx), &me) && memory.HeapBytes() > me.Limit/2*3 {
 				return nil, true
 			}
 		}
@@ -73,13 +73,13 @@ func (p *pending) wait(ctx context.Context, grace time.Duration) (err error, stu
 
 // runContext returns the context of a command-line run: cancelled after
 // timeout (when not 0), with errInterrupted as its cause on Ctrl-C, and
-// with a *interp.MemoryLimitError when the heap exceeds budget (when not
+// with a *memory.LimitError when the heap exceeds budget (when not
 // 0). Every cause cancels this one context, which the hard stop waits
 // on. stop releases it, the signal and the memory watch.
 func runContext(timeout time.Duration, budget int64) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
-	ctx, unwatch := interp.WatchMemory(ctx, budget)
+	ctx, unwatch := memory.Watch(ctx, budget)
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt)
 	go func() {

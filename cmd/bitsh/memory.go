@@ -5,7 +5,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/bitsh/bitsh/interp"
+	"github.com/bitsh/bitsh/builtins/memory"
 )
 
 // gcPercent is the collector's GOGC under a memory budget, unless the
@@ -23,10 +23,10 @@ const gcPercent = 400
 func memoryBudget(flagValue string) (int64, error) {
 	var n int64
 	if flagValue == "" {
-		n = interp.DefaultMemoryBudget()
+		n = memory.DefaultBudget()
 	} else {
 		var err error
-		if n, err = interp.ParseSize(flagValue); err != nil {
+		if n, err = memory.ParseSize(flagValue); err != nil {
 			return 0, fmt.Errorf("-max-memory: %v", err)
 		}
 	}

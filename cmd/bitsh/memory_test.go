@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/cmd/bitsh/internal/autopsy"
 )
 
@@ -92,7 +92,7 @@ func budgetLimitKB(t *testing.T, budget int64) int64 {
 	}
 	vm := startupVM(t)
 	limitKB := (vm + 2*budget) >> 10
-	t.Logf("startup address space %d MiB; ulimit -v %d KiB; budget %s", vm>>20, limitKB, builtins.FormatSize(budget))
+	t.Logf("startup address space %d MiB; ulimit -v %d KiB; budget %s", vm>>20, limitKB, memory.FormatSize(budget))
 	return limitKB
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/interp"
 	"github.com/chzyer/readline"
 	"go.starlark.net/starlark"
@@ -185,7 +186,7 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	defer cancel(nil)
 	ctx, cancelTimeout := withTimeout(ctx, timeout)
 	defer cancelTimeout()
-	ctx, unwatch := interp.WatchMemory(ctx, in.MaxMemory()) // so that the hard stop sees the budget's cancellation too
+	ctx, unwatch := memory.Watch(ctx, in.MaxMemory()) // so that the hard stop sees the budget's cancellation too
 	defer unwatch()
 	done := make(chan struct{})
 	defer close(done)

@@ -167,7 +167,7 @@ func TestREPLHelpStarlark(t *testing.T) {
 	s.expect("random.seed(n)")
 	s.expect(primary)
 	s.send(`help("@stdlib/board.star")` + "\r")
-	s.expect("diagram(index, n, pieces = None, numbering = \"natural\", labels = False)")
+	s.expect("diagram(index, n, pieces=None, numbering=\"natural\", labels=False)")
 	s.expect(primary)
 	s.exit()
 }

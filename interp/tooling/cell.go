@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp"
-	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )

@@ -18,8 +18,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp"
-	"github.com/bitsh/bitsh/interp/dialect"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bazelbuild/buildtools/build"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp"
-	"github.com/bitsh/bitsh/interp/dialect"
 	"go.starlark.net/syntax"
 )
 

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bitsh/bitsh/interp/dialect"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp/tooling"
 )
 

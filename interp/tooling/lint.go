@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/bitops"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -298,7 +299,8 @@ func (s Signature) index(name string) int {
 }
 
 // BuiltinSignature returns the signature of a builtin or a module member
-// ("popcount", "chess.ray") from the first line of its help text.
+// ("popcount", "chess.ray"): a word builtin's from its declaration in
+// bitops, another's from the first line of its help text.
 func BuiltinSignature(name string) (Signature, bool) {
 	doc, ok := Doc(name)
 	if !ok {
@@ -306,6 +308,17 @@ func BuiltinSignature(name string) (Signature, bool) {
 	}
 	first, _, _ := strings.Cut(doc, "\n")
 	first = strings.TrimSpace(first)
+	if d, ok := bitops.Lookup(name); ok { // a word builtin: its declaration
+		sig := Signature{Name: name, Text: first, Doc: doc}
+		for _, p := range d.Params {
+			q := Param{Name: p.Name}
+			if p.Optional {
+				q.Default = p.DefaultText()
+			}
+			sig.Params = append(sig.Params, q)
+		}
+		return sig, true
+	}
 	short := name[strings.LastIndexByte(name, '.')+1:]
 	text := first
 	if rest, ok := strings.CutPrefix(first, name); ok && strings.HasPrefix(rest, "(") {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -127,59 +127,28 @@ func (m *Module) global(name string) *resolve.Binding {
 
 // defDoc is what help prints for a def: its signature, then its docstring.
 func (m *Module) defDoc(def *syntax.DefStmt) string {
-	doc := "(no docstring)"
-	if len(def.Body) > 0 {
-		if e, ok := def.Body[0].(*syntax.ExprStmt); ok {
-			if lit, ok := e.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
-				doc = builtins.CleanDoc(lit.Value.(string))
-			}
-		}
+	doc, ok := dialect.Docstring(def.Body)
+	if !ok {
+		doc = "(no docstring)"
 	}
 	return m.defSignature(def).Text + "\n" + doc
 }
 
 // defSignature returns a def's parameters as written.
 func (m *Module) defSignature(def *syntax.DefStmt) Signature {
-	sig := Signature{Name: def.Name.Name}
-	var parts []string
-	for _, p := range def.Params {
-		switch p := p.(type) {
-		case *syntax.Ident:
-			sig.Params = append(sig.Params, Param{Name: p.Name})
-			parts = append(parts, p.Name)
-		case *syntax.BinaryExpr:
-			name := p.X.(*syntax.Ident).Name
-			d := m.text(p.Y)
-			sig.Params = append(sig.Params, Param{Name: name, Default: d})
-			parts = append(parts, name+"="+d)
-		case *syntax.UnaryExpr:
-			if p.X == nil {
-				parts = append(parts, "*")
-				continue
-			}
-			name := p.X.(*syntax.Ident).Name
-			if p.Op == syntax.STARSTAR {
-				sig.AnyKeyword = true
-				parts = append(parts, "**"+name)
-			} else {
-				sig.Variadic = true
-				parts = append(parts, "*"+name)
-			}
+	params := dialect.DefParams(def, m.Src)
+	sig := Signature{Name: def.Name.Name, Text: dialect.Signature(def.Name.Name, params)}
+	for _, p := range params {
+		switch {
+		case p.StarStar:
+			sig.AnyKeyword = true
+		case p.Star:
+			sig.Variadic = sig.Variadic || p.Name != ""
+		default:
+			sig.Params = append(sig.Params, Param{Name: p.Name, Default: p.Default})
 		}
 	}
-	sig.Text = def.Name.Name + "(" + strings.Join(parts, ", ") + ")"
 	return sig
-}
-
-// text returns the source text of a node.
-func (m *Module) text(n syntax.Node) string {
-	start, end := n.Span()
-	src := string(m.Src)
-	a, b := offsetOf(src, start), offsetOf(src, end)
-	if a > b {
-		return ""
-	}
-	return src[a:b]
 }
 
 // A Location is a position in a module: File is its file name as the

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/bitops"
 	"github.com/bitsh/bitsh/builtins/debruijn"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"go.starlark.net/starlark"
@@ -1694,21 +1695,14 @@ func (c *compiler) opaqueCall(e *syntax.CallExpr) (*fuse.Expr, error) {
 	return varExpr(c.newVar()), nil
 }
 
-// builtinParams are the parameter names of the word builtins.
+// builtinParams are the parameter names of the word builtin name, as
+// bitops declares them, and how many have no default.
 func builtinParams(name string) (names []string, required int) {
-	switch name {
-	case "rotl", "rotr":
-		return []string{"x", "k", "width"}, 2
-	case "reverse_bits", "swap_bytes":
-		return []string{"x", "width"}, 1
-	case "pdep", "pext":
-		return []string{"x", "mask"}, 2
-	case "delta_swap":
-		return []string{"x", "mask", "delta"}, 3
-	case "debruijn_bsf":
-		return []string{"x", "magic", "width"}, 1
+	d, ok := bitops.Lookup(name)
+	if !ok {
+		return []string{"x"}, 1
 	}
-	return []string{"x"}, 1
+	return d.Names(), d.Required()
 }
 
 func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, error) {

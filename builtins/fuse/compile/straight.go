@@ -420,21 +420,7 @@ func (c *fcomp) call(e *syntax.CallExpr) (fuse.Value, error) {
 	if !WordBuiltins[name] || !c.callable(name) {
 		return 0, errAt(pos(e.Fn), "%s is not allowed in a fused function", name)
 	}
-	var names []string
-	switch name {
-	case "rotl", "rotr":
-		names = []string{"x", "k", "width"}
-	case "reverse_bits", "swap_bytes":
-		names = []string{"x", "width"}
-	case "pdep", "pext":
-		names = []string{"x", "mask"}
-	case "delta_swap":
-		names = []string{"x", "mask", "delta"}
-	case "debruijn_bsf":
-		names = []string{"x", "magic", "width"}
-	default:
-		names = []string{"x"}
-	}
+	names, required := builtinParams(name)
 	args := make([]syntax.Expr, len(names))
 	for i, a := range e.Args {
 		key := ""
@@ -475,13 +461,6 @@ func (c *fcomp) call(e *syntax.CallExpr) (fuse.Value, error) {
 		vals[i] = v
 	}
 	at := pos(e.Fn)
-	required := 1
-	switch name {
-	case "rotl", "rotr", "pdep", "pext":
-		required = 2
-	case "delta_swap":
-		required = 3
-	}
 	for i := 0; i < required; i++ {
 		if args[i] == nil {
 			return 0, errAt(at, "%s: missing argument %s", name, names[i])

@@ -6,13 +6,12 @@ import (
 	"fmt"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
-
-var dialect = &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
 
 // A Script is Starlark source that has run.
 type Script struct {
@@ -23,13 +22,14 @@ type Script struct {
 
 // Load runs src.
 func Load(src string) (*Script, error) {
-	file, err := dialect.Parse("test.star", src, 0)
+	opts := dialect.FileOptions()
+	file, err := opts.Parse("test.star", src, 0)
 	if err != nil {
 		return nil, err
 	}
 	thread := &starlark.Thread{Name: "test"}
 	pre := builtins.Predeclared()
-	globals, err := starlark.ExecFileOptions(dialect, thread, "test.star", src, pre)
+	globals, err := starlark.ExecFileOptions(opts, thread, "test.star", src, pre)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 
 func execLazy(t testing.TB, ctx context.Context, src string) (starlark.StringDict, error) {
 	thread := &starlark.Thread{Name: "lazy"}
-	builtins.SetContext(thread, ctx)
+	builtins.SetEnv(thread, builtins.Env{Context: ctx})
 	return starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}, thread, "lazy.star", src, builtins.Predeclared())
 }
 

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package builtins
+package memory
 
 // AddressSpaceRoom returns -1: the address space left under a limit is
 // read on Linux only.

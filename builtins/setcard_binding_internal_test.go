@@ -46,7 +46,7 @@ func cardsOf(t *testing.T, v starlark.Value) []string {
 // of classes.
 func TestSetClassesShare(t *testing.T) {
 	thread := &starlark.Thread{}
-	SetWorkers(thread, 2)
+	SetEnv(thread, Env{Workers: 2})
 	cases := []struct{ k, n int }{
 		{5, 1}, {5, 2}, {5, 3}, {5, 7}, {4, 131}, // classes[4] = 128
 		{3, 2}, {0, 3}, {20, 3}, {20, 83}, // k = 20: the 80 caps dealt one by one
@@ -199,9 +199,7 @@ func TestSetCardsCancelLatency(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		thread := &starlark.Thread{}
-		SetContext(thread, ctx)
-		SetWorkers(thread, 2)
-		SetOutput(thread, io.Discard, io.Discard)
+		SetEnv(thread, Env{Context: ctx, Workers: 2, Stdout: io.Discard, Stderr: io.Discard})
 		errc := make(chan error, 1)
 		stop := context.AfterFunc(ctx, func() { thread.Cancel("cancelled") }) // as interp does
 		go func() { errc <- c.call(thread) }()
@@ -233,8 +231,9 @@ func TestSetlessProgress(t *testing.T) {
 	text := onTerminal(t, func(thread *starlark.Thread) {
 		ctx, cancel := context.WithTimeout(context.Background(), 1700*time.Millisecond)
 		defer cancel()
-		SetContext(thread, ctx)
-		SetWorkers(thread, 2)
+		env := EnvOf(thread) // onTerminal's output
+		env.Context, env.Workers = ctx, 2
+		SetEnv(thread, env)
 		_, err = starlark.Call(thread, Predeclared()["setless"], nil, []starlark.Tuple{
 			{starlark.String("k_max"), starlark.MakeInt(18)}, {starlark.String("keep"), starlark.MakeInt(18)}})
 	})

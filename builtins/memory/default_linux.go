@@ -1,27 +1,25 @@
-package interp
+package memory
 
 import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/bitsh/bitsh/builtins"
 )
 
-// DefaultMemoryBudget is the budget the bitsh command gives a run when
+// DefaultBudget is the budget the bitsh command gives a run when
 // -max-memory is not set: 3/4 of the memory the process may use (the
 // machine's, or its cgroup's when lower), leaving the rest to the system
 // and to the garbage above the live heap; under an address-space limit
 // (ulimit -v), at most a third of the room above what the process has
 // already reserved (about 1.25 GiB at start; docs/reliability.md). 0 (no budget) where none of these can
 // be read. The result is a whole number of MiB.
-func DefaultMemoryBudget() int64 {
+func DefaultBudget() int64 {
 	mem := meminfoTotal()
 	if cg := readInt("/sys/fs/cgroup/memory.max"); cg > 0 && (mem == 0 || cg < mem) {
 		mem = cg
 	}
 	budget := mem / 4 * 3
-	if room := builtins.AddressSpaceRoom(); room >= 0 {
+	if room := AddressSpaceRoom(); room >= 0 {
 		// A third: one step of the interpreter can allocate as much as
 		// the live data at once, or twice as much, and the budget's
 		// cancellation reaches the loop only after that step. With

@@ -1,56 +1,25 @@
-package builtins
+// Package memory is bitsh's memory budget: the heap as the budget counts
+// it, the address space left under ulimit -v, the default budget, the
+// check a builtin makes before it allocates (Budget), the watchdog that
+// stops a run whose heap outgrows its budget (Watch), and sizes as
+// -max-memory writes them. It imports no Starlark: package builtins keeps
+// each thread's Budget in its run environment, interp and cmd/bitsh set
+// the budget and watch the run.
+package memory
 
 import (
 	"fmt"
+	"math"
 	"runtime/metrics"
-
-	"go.starlark.net/starlark"
+	"strconv"
+	"strings"
 )
 
-const maxMemoryKey = "bitsh.maxmemory"
-
-// starlarkAllocCheckKey is the thread-local key under which bitsh's fork
-// of go.starlark.net looks for an allocation check to call before +, *,
-// += and list.extend allocate a result of more than 1 MiB
-// (third_party/starlark/README.bitsh.md). Upstream go.starlark.net ignores
-// it: there the watchdog alone stops these operations, after the step.
-const starlarkAllocCheckKey = "go.starlark.net/alloc-check"
-
-// SetMaxMemory sets the memory budget, in bytes, that CheckAlloc enforces
-// for builtins called from thread (0 or less: none), and for the
-// operations of go.starlark.net that can double what a script holds in
-// one step (s + s, l + l, l += l, l.extend(l), l * n), which call it
-// before they allocate a result of more than 1 MiB (with bitsh's fork of
-// go.starlark.net). The interpreter sets it from interp.WithMaxMemory; its
-// watchdog enforces the same budget on everything else the run allocates.
-func SetMaxMemory(thread *starlark.Thread, n int64) {
-	thread.SetLocal(maxMemoryKey, &budget{limit: max(n, 0)})
-	if n > 0 {
-		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
-	} else {
-		thread.SetLocal(starlarkAllocCheckKey, nil)
-	}
-}
-
-// checkStarlarkAlloc is the allocation check SetMaxMemory gives
-// go.starlark.net: what names the operation ("list + list").
-func checkStarlarkAlloc(thread *starlark.Thread, what string, bytes int64) error {
-	return CheckAlloc(thread, what, bytes)
-}
-
-// MaxMemory returns the budget set by SetMaxMemory (0: none).
-func MaxMemory(thread *starlark.Thread) int64 {
-	if b, ok := thread.Local(maxMemoryKey).(*budget); ok {
-		return b.limit
-	}
-	return 0
-}
-
-// A budget is one thread's memory budget and its allowance: the bytes
-// CheckAlloc may still grant without reading the heap, a fraction of the
-// room the last reading found. A thread runs on one goroutine at a time,
-// so the allowance needs no lock.
-type budget struct {
+// A Budget is one thread's memory budget and its allowance: the bytes
+// Check may still grant without reading the heap, a fraction of the room
+// the last reading found. A thread runs on one goroutine at a time, so the
+// allowance needs no lock.
+type Budget struct {
 	limit     int64
 	allowance int64
 }
@@ -93,19 +62,20 @@ func readMetric(name string) int64 {
 	return int64(min(s[0].Value.Uint64(), 1<<62))
 }
 
-// CheckAlloc reports an error naming fn when allocating bytes more bytes
-// would exceed the run's memory budget (docs/words.md). Collecting
-// builtins and word arrays call it before they allocate, so that a request
-// too big for the budget fails as an ordinary Starlark error instead of
-// growing the heap until the watchdog (or the operating system) stops it.
-// Without a budget it returns nil.
+// NewBudget returns a budget of limit bytes (0 or less: none).
+func NewBudget(limit int64) Budget { return Budget{limit: max(limit, 0)} }
+
+// Limit returns the budget in bytes (0: none).
+func (b *Budget) Limit() int64 { return b.limit }
+
+// Check reports an error naming fn when allocating bytes more bytes would
+// exceed the budget (docs/words.md). Without a budget it returns nil.
 //
-// Small requests are cheap: after reading the heap, CheckAlloc grants
-// without reading again up to an eighth of the room it found (at most 4
-// MiB in all), so that list(p) of a few items does not pay for a reading.
-func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
-	b, ok := thread.Local(maxMemoryKey).(*budget)
-	if !ok || b.limit <= 0 {
+// Small requests are cheap: after reading the heap, Check grants without
+// reading again up to an eighth of the room it found (at most 4 MiB in
+// all), so that list(p) of a few items does not pay for a reading.
+func (b *Budget) Check(fn string, bytes int64) error {
+	if b.limit <= 0 {
 		return nil
 	}
 	limit := b.limit
@@ -143,7 +113,7 @@ func CheckAlloc(thread *starlark.Thread, fn string, bytes int64) error {
 	return nil
 }
 
-// addressCheckBytes is the least request CheckAlloc compares with the
+// addressCheckBytes is the least request Check compares with the
 // address space left (AddressSpaceRoom reads /proc, a few microseconds),
 // and arenaBytes the unit in which Go's heap reserves address space (a
 // heap arena, on 64-bit Linux).
@@ -161,7 +131,7 @@ func allocError(fn string, limit, bytes int64) error {
 }
 
 // AllocSize returns n * size, or -1 when the product overflows int64, for
-// CheckAlloc's bytes argument.
+// Check's bytes argument.
 func AllocSize(n, size int64) int64 {
 	if n < 0 || size < 0 {
 		return -1
@@ -186,4 +156,32 @@ func FormatSize(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d", n)
+}
+
+// ParseSize reads a memory size as -max-memory takes it: a number of
+// bytes with an optional binary unit K, M, G or T (KB, KiB... and any case
+// are accepted too), such as 512M, 2G or 1.5G; 0 or "none" means no
+// budget.
+func ParseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	if t == "NONE" || t == "OFF" {
+		return 0, nil
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	scale := 1.0
+	if n := len(t); n > 0 {
+		if i := strings.IndexByte("KMGT", t[n-1]); i >= 0 {
+			scale = math.Ldexp(1, 10*(i+1))
+			t = t[:n-1]
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("bad size %q (want a number with an optional unit K, M, G or T, such as 512M)", s)
+	}
+	v := f * scale
+	if v >= math.Ldexp(1, 63) {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return int64(v), nil
 }

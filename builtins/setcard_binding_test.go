@@ -16,8 +16,7 @@ import (
 func runStar(t *testing.T, ctx context.Context, src string) error {
 	t.Helper()
 	thread := &starlark.Thread{Name: "test"}
-	builtins.SetContext(thread, ctx)
-	builtins.SetWorkers(thread, 2)
+	builtins.SetEnv(thread, builtins.Env{Context: ctx, Workers: 2})
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("cancelled") })
 	defer stop()
 	_, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}, thread, "test.star", src, builtins.Predeclared())

@@ -20,12 +20,7 @@ i = 0..width-1, are pairwise distinct. m must fit in width bits.`},
 Returns the bitscan table of the magic m: the list T of width ints with
 T[((m << i) mod 2^width) >> (width - s)] = i. debruijn_table(0x1D, 8) ==
 [0, 1, 6, 2, 7, 5, 4, 3]. Error if m is not a De Bruijn magic.`},
-		Builtin{Name: "debruijn_bsf", Topic: "debruijn", Fn: debruijnBsfOp.call, Doc: `debruijn_bsf(x, magic=0x03f79d71b4cb0a89, width=64)
-Returns the index of the least significant one bit of x computed as
-T[((x & -x) * magic mod 2^width) >> (width - s)], T = debruijn_table(magic,
-width). Error if x == 0, if x does not fit in width or if magic is not a
-De Bruijn magic.
-` + elementwiseDoc + ``},
+		wordBuiltin("debruijn_bsf", "debruijn", debruijnBsfOp),
 		Builtin{Name: "debruijn", Topic: "debruijn", Fn: debruijnFn, Doc: `debruijn(n, width=64)
 Returns the n-th (from 1) De Bruijn magic for width in ascending numeric
 order among those whose top log2(width) bits are zero, the order of Gerd
@@ -82,7 +77,7 @@ func debruijnTable(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 
 // debruijnBsfOp is debruijn_bsf, scalar and elementwise.
 var debruijnBsfOp = newWordOp(wordOp{
-	params: []param{paramX, {name: "magic", opt: true, def: debruijn.Default64}, paramWidth},
+	params: wordParams("debruijn_bsf"),
 	check: func(fn string, v [4]uint64, nm *argNames) error {
 		x, magic, width := Word(v[0]), Word(v[1]), Width(v[2])
 		if err := fits(fn, nm.name(0), x, width); err != nil {

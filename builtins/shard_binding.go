@@ -49,29 +49,13 @@ type sharer interface {
 	share(index, count int) (starlark.Value, error)
 }
 
-// Thread-local keys of the running shard.
-const (
-	shardIndexKey = "bitsh.shard.index"
-	shardCountKey = "bitsh.shard.count"
-	resultsKey    = "bitsh.results"
-)
-
-// SetShard tells the builtins called from thread that it runs shard index
-// of count and that emit records into results (nil: emit is an error).
-func SetShard(thread *starlark.Thread, index, count int, results *shard.Results) {
-	thread.SetLocal(shardIndexKey, index)
-	thread.SetLocal(shardCountKey, count)
-	thread.SetLocal(resultsKey, results)
-}
-
-// Shard returns the shard thread runs: (0, 1) unless set by SetShard.
+// Shard returns the shard thread runs: (0, 1) unless its Env says.
 func Shard(thread *starlark.Thread) (index, count int) {
-	c, ok := thread.Local(shardCountKey).(int)
-	if !ok || c < 1 {
+	e := envOf(thread)
+	if e == nil || e.ShardCount < 1 {
 		return 0, 1
 	}
-	i, _ := thread.Local(shardIndexKey).(int)
-	return i, c
+	return e.ShardIndex, e.ShardCount
 }
 
 func shardFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -150,7 +134,10 @@ func emitFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, fmt.Errorf("%s: value: %w", b.Name(), err)
 	}
-	r, _ := thread.Local(resultsKey).(*shard.Results)
+	var r *shard.Results
+	if e := envOf(thread); e != nil {
+		r = e.Results
+	}
 	if r == nil {
 		return nil, fmt.Errorf("%s: no result sink: run the script with bitsh (or interp.New), which collects results", b.Name())
 	}

@@ -1,10 +1,12 @@
 package builtins_test
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -13,7 +15,11 @@ import (
 // allowance never lets through one that the heap has no room for: each
 // case makes small grants first, then asks for its request.
 func TestCheckAllocAllowance(t *testing.T) {
-	heap := builtins.HeapBytes()
+	// Collect first: the garbage of the tests that ran before would
+	// otherwise count in heap, and the live heap that CheckAlloc falls back
+	// on would leave room for the requests that must be refused.
+	runtime.GC()
+	heap := memory.HeapBytes()
 	limit := heap + 64<<20 // 64 MiB of room, give or take what the test allocates
 	for _, tc := range []struct {
 		name   string
@@ -30,7 +36,7 @@ func TestCheckAllocAllowance(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			th := &starlark.Thread{}
-			builtins.SetMaxMemory(th, limit)
+			builtins.SetEnv(th, builtins.Env{MaxMemory: limit})
 			for i := 0; i < tc.small; i++ {
 				if err := builtins.CheckAlloc(th, "list", 88); err != nil {
 					t.Fatalf("small grant %d: %v", i, err)
@@ -48,7 +54,7 @@ func TestCheckAllocAllowance(t *testing.T) {
 }
 
 // TestCheckAllocNoBudget: without a budget every request is granted, and
-// a thread without SetMaxMemory has none.
+// a thread without an Env has none.
 func TestCheckAllocNoBudget(t *testing.T) {
 	th := &starlark.Thread{}
 	if err := builtins.CheckAlloc(th, "list", 1<<62); err != nil {
@@ -57,11 +63,11 @@ func TestCheckAllocNoBudget(t *testing.T) {
 	if n := builtins.MaxMemory(th); n != 0 {
 		t.Fatalf("MaxMemory = %d, want 0", n)
 	}
-	builtins.SetMaxMemory(th, -5)
+	builtins.SetEnv(th, builtins.Env{MaxMemory: -5})
 	if n := builtins.MaxMemory(th); n != 0 {
-		t.Fatalf("MaxMemory after SetMaxMemory(-5) = %d, want 0", n)
+		t.Fatalf("MaxMemory after MaxMemory: -5 = %d, want 0", n)
 	}
-	builtins.SetMaxMemory(th, 1<<20)
+	builtins.SetEnv(th, builtins.Env{MaxMemory: 1 << 20})
 	if n := builtins.MaxMemory(th); n != 1<<20 {
 		t.Fatalf("MaxMemory = %d, want %d", n, 1<<20)
 	}
@@ -71,7 +77,7 @@ func TestCheckAllocNoBudget(t *testing.T) {
 // items makes: reading the heap once per call cost microseconds.
 func BenchmarkCheckAllocSmall(b *testing.B) {
 	th := &starlark.Thread{}
-	builtins.SetMaxMemory(th, 1<<40)
+	builtins.SetEnv(th, builtins.Env{MaxMemory: 1 << 40})
 	for b.Loop() {
 		if err := builtins.CheckAlloc(th, "list", 88); err != nil {
 			b.Fatal(err)
@@ -103,7 +109,7 @@ func TestBudgetChecksDoubling(t *testing.T) {
 	if !forkChecksAllocs() {
 		t.Skip("go.starlark.net without bitsh's allocation check (upstream)")
 	}
-	limit := builtins.HeapBytes() + 64<<20
+	limit := memory.HeapBytes() + 64<<20
 	for _, c := range []struct{ code, what string }{
 		{"s = 'ab' * 1024\nfor _ in range(40):\n    s = s + s", "string + string"},
 		{"l = [1] * 1024\nfor _ in range(40):\n    l.extend(l)", "list.extend"},
@@ -111,13 +117,13 @@ func TestBudgetChecksDoubling(t *testing.T) {
 		{"l = [1] * 1024\nfor _ in range(40):\n    l = l * 2", "list * int"},
 	} {
 		th := &starlark.Thread{}
-		builtins.SetMaxMemory(th, limit)
+		builtins.SetEnv(th, builtins.Env{MaxMemory: limit})
 		_, err := starlark.ExecFileOptions(loopOpts, th, "test.star", c.code, nil)
 		if err == nil || !strings.Contains(err.Error(), c.what+": memory limit of ") {
 			t.Errorf("%q: error %v, want %q and the budget", c.code, err, c.what)
 		}
 		// Without a budget, nothing is checked.
-		builtins.SetMaxMemory(th, 0)
+		builtins.SetEnv(th, builtins.Env{MaxMemory: 0})
 		if _, err := starlark.ExecFileOptions(loopOpts, th, "test.star", "l = [1] * 1024\nfor _ in range(10):\n    l = l + l", nil); err != nil {
 			t.Errorf("no budget: %v", err)
 		}

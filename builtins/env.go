@@ -1,0 +1,91 @@
+package builtins
+
+import (
+	"context"
+	"io"
+
+	"github.com/bitsh/bitsh/builtins/memory"
+	"github.com/bitsh/bitsh/builtins/shard"
+	"go.starlark.net/starlark"
+)
+
+// An Env is what one run hands the builtins it calls. The embedder
+// (package interp) sets one on each thread with SetEnv; the builtins read
+// it through Context, Stdout, Stderr, Workers, MaxMemory, Shard and the
+// like. A zero field keeps the default that its reader states.
+type Env struct {
+	// Context is polled for cancellation by long-running builtins; the
+	// interpreter cancels it on Ctrl-C, on timeout and when the
+	// embedder's context ends (nil: context.Background).
+	Context context.Context
+	// Stdout is where help() prints, Stderr where progress bars draw
+	// (nil: os.Stdout, os.Stderr).
+	Stdout, Stderr io.Writer
+	// Workers caps the goroutines of parallel kernels (0 or less:
+	// GOMAXPROCS).
+	Workers int
+	// Random is what the random module draws from; an interpreter sets
+	// one Random on all its threads so the sequence goes on from one REPL
+	// input to the next (nil: the thread gets its own, seeded 0).
+	Random *Random
+	// Runs tells the lazy values made on the thread which thread iterates
+	// them later.
+	Runs *Runs
+	// Sources are the source texts of the interpreter, for fuse.
+	Sources Sources
+	// MaxMemory is the memory budget, in bytes, that CheckAlloc enforces
+	// for builtins called from the thread (0 or less: none), and for the
+	// operations of go.starlark.net that can double what a script holds in
+	// one step (s + s, l + l, l += l, l.extend(l), l * n), which call it
+	// before they allocate a result of more than 1 MiB (with bitsh's fork
+	// of go.starlark.net). The interpreter sets it from
+	// interp.WithMaxMemory; its watchdog enforces the same budget on
+	// everything else the run allocates.
+	MaxMemory int64
+	// ShardIndex and ShardCount are the shard the thread runs (shard 0 of
+	// 1 when ShardCount is 0 or less); emit records into Results (nil:
+	// emit is an error).
+	ShardIndex, ShardCount int
+	Results                *shard.Results
+	// Scope lets dir() called at the top level list the names a REPL
+	// session holds besides those of the running input: it receives the
+	// running module's globals and returns every name to list (nil: the
+	// module's globals).
+	Scope func(module starlark.StringDict) []string
+}
+
+// envKey is the thread-local key of a thread's *threadEnv.
+const envKey = "bitsh.env"
+
+// threadEnv is one thread's Env and the state the builtins keep for it.
+type threadEnv struct {
+	Env
+	budget memory.Budget
+}
+
+// SetEnv sets the run environment of the builtins called from thread,
+// replacing any set before.
+func SetEnv(thread *starlark.Thread, env Env) {
+	e := &threadEnv{Env: env, budget: memory.NewBudget(env.MaxMemory)}
+	thread.SetLocal(envKey, e)
+	if e.budget.Limit() > 0 {
+		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
+	} else {
+		thread.SetLocal(starlarkAllocCheckKey, nil)
+	}
+}
+
+// EnvOf returns the run environment set on thread by SetEnv (the zero Env
+// if none).
+func EnvOf(thread *starlark.Thread) Env {
+	if e := envOf(thread); e != nil {
+		return e.Env
+	}
+	return Env{}
+}
+
+// envOf returns thread's environment, nil if none is set.
+func envOf(thread *starlark.Thread) *threadEnv {
+	e, _ := thread.Local(envKey).(*threadEnv)
+	return e
+}
