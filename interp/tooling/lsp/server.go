@@ -73,7 +73,8 @@ type document struct {
 }
 
 // Serve runs the language server on rwc until the client sends exit, the
-// stream ends or ctx is cancelled.
+// stream ends or ctx is cancelled. It returns an error when the stream
+// broke: a header it cannot read, or the input ending inside a message.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	if opts.Log == nil {
 		opts.Log = os.Stderr
@@ -98,14 +99,29 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		TextDocumentFormatting:         s.formatting,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
 	}
-	stream := jsonrpc2.NewBufferedStream(rwc, &codec{w: rwc, log: opts.Log})
-	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle))
+	c := &codec{w: rwc, log: opts.Log}
+	stream := jsonrpc2.NewBufferedStream(rwc, c)
+	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(connLogger{opts.Log}))
 	select {
 	case <-s.conn.DisconnectNotify():
 	case <-ctx.Done():
 		s.conn.Close()
 	}
+	if err := c.framingError(); err != nil {
+		return fmt.Errorf("reading the client's messages: %w", err)
+	}
 	return nil
+}
+
+// connLogger writes jsonrpc2's log to the server's, without its protocol
+// errors: Serve returns those, and the command reports them.
+type connLogger struct{ w io.Writer }
+
+func (l connLogger) Printf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !strings.HasPrefix(msg, "jsonrpc2: protocol error") {
+		fmt.Fprintf(l.w, "bitsh lsp: %s\n", strings.TrimSuffix(msg, "\n"))
+	}
 }
 
 // handle dispatches one request or notification through glsp's handler,

@@ -27,9 +27,31 @@ const MaxMessage = 64 << 20
 // ending the connection; and every message goes out through one locked
 // writer, so those answers never interleave with the connection's own.
 type codec struct {
-	mu  sync.Mutex
-	w   io.Writer
-	log io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	log    io.Writer
+	broken error // the framing error that ended the stream, under mu
+}
+
+// fail records err, the stream's end, unless it is a clean end of input
+// (between messages), and returns it.
+func (c *codec) fail(err error) error {
+	if err != io.EOF {
+		c.mu.Lock()
+		if c.broken == nil {
+			c.broken = err
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// framingError returns what ended the stream when it was not a clean end
+// of input, else nil.
+func (c *codec) framingError() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.broken
 }
 
 // WriteObject writes obj as one framed message.
@@ -53,18 +75,18 @@ func (c *codec) ReadObject(r *bufio.Reader, v any) error {
 	for {
 		n, err := readHeader(r)
 		if err != nil {
-			return err
+			return c.fail(err)
 		}
 		if n > MaxMessage {
 			if _, err := io.CopyN(io.Discard, r, n); err != nil {
-				return err
+				return c.fail(truncated(err))
 			}
 			c.reject(jsonrpc2.CodeInvalidRequest, fmt.Sprintf("message of %d bytes is larger than the %d the server reads", n, MaxMessage))
 			continue
 		}
 		body := make([]byte, n)
 		if _, err := io.ReadFull(r, body); err != nil {
-			return err
+			return c.fail(truncated(err))
 		}
 		reflect.ValueOf(v).Elem().SetZero()
 		if err := json.Unmarshal(body, v); err != nil {
@@ -90,31 +112,44 @@ func (c *codec) reject(code int64, msg string) {
 
 // readHeader reads a message's header lines and returns its
 // Content-Length.
+// Content-Length. The end of input before a message is io.EOF; inside
+// one, an error.
 func readHeader(r *bufio.Reader) (int64, error) {
 	n := int64(-1)
-	for {
+	for first := true; ; first = false {
 		line, err := r.ReadString('\n')
+		if err == io.EOF && (!first || line != "") {
+			return 0, fmt.Errorf("the input ends inside a message's header (%q)", line)
+		}
 		if err != nil {
 			return 0, err
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
 			if n < 0 {
-				return 0, fmt.Errorf("bitsh lsp: a message without Content-Length")
+				return 0, fmt.Errorf("a message without Content-Length")
 			}
 			return n, nil
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
-			return 0, fmt.Errorf("bitsh lsp: bad header line %q", line)
+			return 0, fmt.Errorf("bad header line %q", line)
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err = strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 			if err != nil || n < 0 {
-				return 0, fmt.Errorf("bitsh lsp: bad Content-Length %q", value)
+				return 0, fmt.Errorf("bad Content-Length %q", value)
 			}
 		}
 	}
+}
+
+// truncated names the end of input inside a message's body.
+func truncated(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return fmt.Errorf("the input ends inside a message")
+	}
+	return err
 }
 
 // A lineIndex converts between go.starlark.net positions (lines from 1,
