@@ -357,3 +357,61 @@ func BenchmarkDiagnostics(b *testing.B) {
 		c.diagnostics()
 	}
 }
+
+// Hover and go-to-definition of a loaded name wherever it is used, inside
+// a def too (where the resolver gives the use a binding of its own, and
+// both used to stop at the load statement), through a module that loads
+// another.
+func TestServerAcrossLoads(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"lib.star": "def helper(x):\n    \"\"\"Doubles x.\"\"\"\n    return 2 * x\n",
+		"mid.star": "load(\"lib.star\", \"helper\")\n\ndef twice(y):\n    \"\"\"Doubles y twice.\"\"\"\n    return helper(helper(y))\n",
+		"main.star": "load(\"lib.star\", \"helper\")\nload(\"mid.star\", \"twice\")\n\ndef f(b):\n    return helper(b) + twice(b)\n\n" +
+			"g = lambda b: helper(b)\nprint(f(1), twice(2))\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newClient(t, root)
+	c.initialize(root)
+	for _, name := range []string{"main.star", "mid.star"} {
+		c.open("file://"+filepath.Join(root, name), files[name])
+		if ds := c.diagnostics(); len(ds) != 0 {
+			t.Fatalf("%s: %v", name, ds)
+		}
+	}
+	for _, q := range []struct {
+		file       string
+		line, char int
+		hover      string
+		defFile    string
+		defLine    int
+		defChar    int
+	}{
+		{"main.star", 4, 12, `helper(x)\nDoubles x.`, "lib.star", 0, 4},      // inside a def
+		{"main.star", 4, 25, `twice(y)\nDoubles y twice.`, "mid.star", 2, 4}, // inside a def, from a module that loads
+		{"main.star", 6, 16, `helper(x)\nDoubles x.`, "lib.star", 0, 4},      // inside a lambda
+		{"main.star", 7, 14, `twice(y)\nDoubles y twice.`, "mid.star", 2, 4}, // at top level
+		{"mid.star", 4, 19, `helper(x)\nDoubles x.`, "lib.star", 0, 4},       // nested calls in the loaded module
+	} {
+		doc := map[string]any{"uri": "file://" + filepath.Join(root, q.file)}
+		r := c.call("textDocument/hover", map[string]any{"textDocument": doc, "position": pos(q.line, q.char)})
+		if !strings.Contains(string(r.Result), q.hover) {
+			t.Errorf("hover at %s:%d:%d: %s, want %q", q.file, q.line, q.char, r.Result, q.hover)
+		}
+		r = c.call("textDocument/definition", map[string]any{"textDocument": doc, "position": pos(q.line, q.char)})
+		var loc struct {
+			URI   string `json:"uri"`
+			Range struct {
+				Start struct{ Line, Character int } `json:"start"`
+			} `json:"range"`
+		}
+		json.Unmarshal(r.Result, &loc)
+		if !strings.HasSuffix(loc.URI, "/"+q.defFile) || loc.Range.Start.Line != q.defLine || loc.Range.Start.Character != q.defChar {
+			t.Errorf("definition at %s:%d:%d: %s, want %s %d:%d", q.file, q.line, q.char, r.Result, q.defFile, q.defLine, q.defChar)
+		}
+	}
+}
