@@ -415,3 +415,50 @@ func TestServerAcrossLoads(t *testing.T) {
 		}
 	}
 }
+
+// A burst of changes to a large document costs an analysis or two, of the
+// latest text, not one each (100 changes of a 100,000-line document made
+// a hover wait 55 s); the latest text's diagnostics come last, and a
+// request answers on it.
+func TestServerCoalescesChanges(t *testing.T) {
+	root := t.TempDir()
+	c := newClient(t, root)
+	c.initialize(root)
+	uri := "file://" + filepath.Join(root, "big.star")
+	src := script(5000)
+	c.open(uri, src)
+	if ds := c.diagnostics(); len(ds) != 0 {
+		t.Fatalf("the script has diagnostics: %v", ds[0])
+	}
+	const changes = 40
+	for i := 1; i <= changes; i++ {
+		c.send("textDocument/didChange", 0, map[string]any{"textDocument": map[string]any{"uri": uri, "version": i + 1},
+			"contentChanges": []any{map[string]any{"text": src + fmt.Sprintf("z%d = undefined%d\n", i, i)}}})
+	}
+	// The hover is on the last line, which only the latest text has.
+	last := strings.Count(src, "\n")
+	r := c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos(last, 1)})
+	if r.Error != nil {
+		t.Fatalf("hover: %s", r.Error.Message)
+	}
+	var published [][]diagnostic
+	for _, m := range c.notes {
+		if m.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p struct {
+			Diagnostics []diagnostic `json:"diagnostics"`
+		}
+		json.Unmarshal(m.Params, &p)
+		published = append(published, p.Diagnostics)
+	}
+	t.Logf("%d changes, %d analyses published before the hover's answer", changes, len(published))
+	if len(published) == 0 || len(published) > changes/4 {
+		t.Fatalf("%d analyses published for %d quick changes, want a few", len(published), changes)
+	}
+	latest := published[len(published)-1]
+	want := fmt.Sprintf("undefined: undefined%d", changes)
+	if len(latest) != 1 || latest[0].Message != want || latest[0].Range.Start.Line != last {
+		t.Errorf("the last diagnostics published: %v, want %q on line %d", latest, want, last)
+	}
+}
