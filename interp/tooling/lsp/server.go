@@ -111,7 +111,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		TextDocumentFormatting:         s.formatting,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
 	}
-	c := &codec{w: rwc, log: opts.Log}
+	c := newCodec(rwc, opts.Log)
+	defer c.stop()
 	stream := jsonrpc2.NewBufferedStream(rwc, c)
 	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(connLogger{opts.Log}))
 	close(s.ready)
