@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"os"
 	"runtime"
 	"strings"
 
@@ -273,6 +274,11 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		return nil, err
 	}
 	f.device = "cpu"
+	// An unknown engine is an error even where the block executor runs
+	// the function (a straight line), not a silent fallback.
+	if _, err := native.EngineNamed(os.Getenv("BITSH_FUSE_ENGINE")); err != nil {
+		return nil, fmt.Errorf("fuse: BITSH_FUSE_ENGINE: %w", err)
+	}
 	var p *native.Program
 	if f.flow != nil {
 		p, err = native.Compile(f.flow)

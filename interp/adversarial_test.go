@@ -106,3 +106,17 @@ func TestLoadChain(t *testing.T) {
 		t.Errorf("the message has %d bytes", len(err.Error()))
 	}
 }
+
+// An if/elif chain past MaxNesting (each elif nests in the else before it)
+// says so: it used to be reported as an expression, "a chain of operators".
+func TestElifChainTooDeep(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x = 5\nif x == 0:\n    y = 0\n")
+	for i := 1; i <= interp.MaxNesting+10; i++ {
+		fmt.Fprintf(&b, "elif x == %d:\n    y = %d\n", i, i)
+	}
+	_, err := interp.New(interp.WithStdout(io.Discard)).Exec(context.Background(), "elif.star", b.String())
+	if err == nil || !strings.Contains(err.Error(), "if/elif chain nested more than") {
+		t.Errorf("elif chain: %v, want an error that names an if/elif chain", firstLine(err))
+	}
+}

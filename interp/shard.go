@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/bitsh/bitsh/builtins/shard"
@@ -59,9 +60,9 @@ func (e *ShardError) Error() string { return fmt.Sprintf("shard %d: %v", e.Index
 // Unwrap returns the shard's error.
 func (e *ShardError) Unwrap() error { return e.Err }
 
-// RunShards runs the script src (named filename) as count shards at once,
-// each in an interpreter of its own (built with opts) on a goroutine of
-// its own, so nothing is shared between them. Each shard's print output
+// RunShards runs the script src (named filename) as count shards, each in
+// an interpreter of its own (built with opts) on a goroutine of its own,
+// so nothing is shared between them, GOMAXPROCS of them at a time. Each shard's print output
 // goes to stdout line by line, prefixed "[I] ", as does its standard
 // error to stderr. It returns every shard's results, in shard order, or
 // the first failure as a *ShardError, after cancelling the other shards.
@@ -75,10 +76,16 @@ func RunShards(ctx context.Context, count int, filename string, src []byte, stdo
 	var outMu, errMu sync.Mutex
 	results := make([]*shard.Results, count)
 	var (
-		wg       sync.WaitGroup
-		failMu   sync.Mutex
-		firstErr error
+		wg        sync.WaitGroup
+		failMu    sync.Mutex
+		firstErr  error
+		unstarted error // a shard that never ran, reported only without firstErr
 	)
+	// At most GOMAXPROCS shards run at a time: more would not run faster,
+	// and behind count busy goroutines the ones that deliver a signal and
+	// cancel the runs wait to be scheduled (Ctrl-C under -j 256 of
+	// endless loops took 3.5 s to stop them).
+	running := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i := range count {
 		results[i] = &shard.Results{}
 		out := &prefixWriter{mu: &outMu, w: stdout, prefix: fmt.Sprintf("[%d] ", i)}
@@ -88,7 +95,19 @@ func RunShards(ctx context.Context, count int, filename string, src []byte, stdo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			select {
+			case running <- struct{}{}:
+			case <-ctx.Done():
+				failMu.Lock()
+				defer failMu.Unlock()
+				if unstarted == nil {
+					unstarted = &ShardError{Index: i, Err: &CancelledError{
+						Err: fmt.Errorf("shard %d did not start: %v", i, cancelReason(ctx)), Cause: context.Cause(ctx)}}
+				}
+				return
+			}
 			_, err := in.ExecFile(ctx, filename, src)
+			<-running
 			out.Flush()
 			errw.Flush()
 			var ee *ExitError
@@ -106,6 +125,9 @@ func RunShards(ctx context.Context, count int, filename string, src []byte, stdo
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	if unstarted != nil {
+		return nil, unstarted
 	}
 	return results, nil
 }

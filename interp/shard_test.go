@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -261,5 +263,47 @@ func TestSharePartsCancel(t *testing.T) {
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("%q: stopped after %v", src, d)
 		}
+	}
+}
+
+// RunShards runs at most GOMAXPROCS shards at a time: hundreds of busy
+// goroutines starved the ones that deliver a Ctrl-C and cancel the runs
+// (under -j 256 of endless loops the command took 3.5 s to stop). A
+// shard that never started because the run was cancelled reports it.
+func TestRunShardsAtATime(t *testing.T) {
+	var active, most atomic.Int64
+	busy := starlark.NewBuiltin("busy", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		n := active.Add(1)
+		for {
+			m := most.Load()
+			if n <= m || most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		time.Sleep(time.Millisecond)
+		active.Add(-1)
+		return starlark.None, nil
+	})
+	opts := []interp.Option{interp.WithPredeclared(starlark.StringDict{"busy": busy})}
+	var out, errb bytes.Buffer
+	if _, err := interp.RunShards(context.Background(), 64, "busy.star", []byte("busy()\nemit('n', 1)"), &out, &errb, opts...); err != nil {
+		t.Fatal(err)
+	}
+	if limit := int64(runtime.GOMAXPROCS(0)); most.Load() > limit {
+		t.Errorf("%d shards ran at once, want at most GOMAXPROCS = %d", most.Load(), limit)
+	}
+
+	// Cancelled while shards wait: an error, whichever shard reports it.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("stop here")
+	block := starlark.NewBuiltin("block", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		cancel(cause)
+		return starlark.None, nil
+	})
+	opts = []interp.Option{interp.WithPredeclared(starlark.StringDict{"block": block})}
+	_, err := interp.RunShards(ctx, 64, "block.star", []byte("block()\nwhile True:\n    pass"), &out, &errb, opts...)
+	var se *interp.ShardError
+	if !errors.As(err, &se) || !errors.Is(err, cause) {
+		t.Errorf("cancelled RunShards returned %v, want a *ShardError with the cause", err)
 	}
 }

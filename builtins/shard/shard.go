@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // An Op says how the values of one key combine.
@@ -435,13 +436,38 @@ func repr(b *strings.Builder, v any) {
 	}
 }
 
-// WriteText writes each key, sorted, as a "key = value" line.
+// WriteText writes each key, sorted, as a "key = value" line. A key is
+// written as it is when it is plain text (TextKey), else as a quoted
+// string, so that no key forges a line or sends a terminal escape.
 func (r *Results) WriteText(w io.Writer) error {
 	for _, k := range r.Keys() {
 		e, _ := r.Get(k)
-		if _, err := fmt.Fprintf(w, "%s = %s\n", k, Repr(e.Value)); err != nil {
+		if _, err := fmt.Fprintf(w, "%s = %s\n", TextKey(k), Repr(e.Value)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// TextKey returns key as a "key = value" line shows it: as it is when it
+// is valid UTF-8 of printable characters (spaces included, but not at
+// either end), does not start with a double quote and does not contain
+// " = "; else as a double-quoted string with escapes (strconv.Quote), as
+// values are written. So a key cannot end the line (a newline would forge
+// the next one), move the cursor or recolour the terminal (an escape
+// sequence), hide (a format character such as a bidirectional override),
+// or read as another key followed by a value.
+func TextKey(key string) string {
+	plain := key != "" && utf8.ValidString(key) && key[0] != '"' &&
+		key[0] != ' ' && key[len(key)-1] != ' ' && !strings.Contains(key, " = ")
+	for _, r := range key {
+		if !plain {
+			break
+		}
+		plain = strconv.IsPrint(r)
+	}
+	if plain {
+		return key
+	}
+	return strconv.Quote(key)
 }

@@ -375,3 +375,38 @@ func TestMergeManyKeys(t *testing.T) {
 		}
 	}
 }
+
+// The text output writes a key as it is only when it is plain text: a
+// newline in a key used to forge a line ("total = 999"), an escape
+// sequence reached the terminal.
+func TestWriteTextKeys(t *testing.T) {
+	for key, want := range map[string]string{
+		"total":              "total",
+		"fewest high":        "fewest high",
+		"n=5, ≤ 2⁶⁴":         "n=5, ≤ 2⁶⁴",
+		"x\ntotal = 999\nz":  `"x\ntotal = 999\nz"`,
+		"\x1b[2J\x1b[31mred": `"\x1b[2J\x1b[31mred"`,
+		"a\rb":               `"a\rb"`,
+		"tab\there":          `"tab\there"`,
+		"\u202eevil":         `"\u202eevil"`,
+		"bad \xff byte":      `"bad \xff byte"`,
+		"total = 999":        `"total = 999"`,
+		`"quoted"`:           `"\"quoted\""`,
+		" padded":            `" padded"`,
+		"padded ":            `"padded "`,
+		"":                   `""`,
+		`back\slash`:         `back\slash`,
+	} {
+		var r shard.Results
+		if err := r.Emit(key, shard.Sum, I(1)); err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := r.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != want+" = 1\n" {
+			t.Errorf("key %q is written %q, want %q", key, got, want+" = 1\n")
+		}
+	}
+}

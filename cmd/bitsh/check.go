@@ -18,22 +18,32 @@ without running it: syntax errors, undefined names, loads of modules or
 names that cannot be found, calls of builtins with wrong arguments,
 members a module does not have, and functions fuse cannot compile are
 printed as file:line:col: message.
-Exit status 1 when any problem is found.
+Exit status 1 when any problem is found, or when checking a file needs
+more memory than the budget (-max-memory, as for a script).
+
+flags:
 `
 
 // runCheck implements "bitsh check".
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bitsh check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	maxMem := addMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprint(stdout, checkUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return exitOK
 		}
 		return usageError(stderr, "check: %v (bitsh check -h for usage)", err)
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "check: no files given (bitsh check -h for usage)")
+	}
+	budget, err := memoryBudget(*maxMem)
+	if err != nil {
+		return usageError(stderr, "check: %v", err)
 	}
 	c := tooling.NewChecker()
 	status := exitOK
@@ -48,7 +58,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			status = exitError
 			continue
 		}
-		for _, d := range c.Check(name, src) {
+		var diags []tooling.Diagnostic
+		if code, ok := bounded("check", name, len(src), budget, stderr, func() { diags = c.Check(name, src) }); !ok {
+			return code
+		}
+		for _, d := range diags {
 			fmt.Fprintln(stdout, d)
 			status = exitError
 		}

@@ -16,7 +16,11 @@ const fmtUsage = `usage: bitsh fmt [-d] FILE...
 
 Formats .star files in place with buildifier's formatter (the layout
 Bazel's Starlark files use), keeping bitsh's dialect (while loops).
--d prints a diff instead and exits 1 when a file would change.
+-d prints a diff instead and exits 1 when a file would change. A file
+that needs more memory than the budget (-max-memory, as for a script) is
+an error: bitsh fmt stops there, exit status 1.
+
+flags:
 `
 
 // runFmt implements "bitsh fmt": it returns 0 when every file is (or now
@@ -26,15 +30,22 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bitsh fmt", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	showDiff := fs.Bool("d", false, "print a diff instead of rewriting; exit 1 if any file would change")
+	maxMem := addMemoryFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprint(stdout, fmtUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return exitOK
 		}
 		return usageError(stderr, "fmt: %v (bitsh fmt -h for usage)", err)
 	}
 	if fs.NArg() == 0 {
 		return usageError(stderr, "fmt: no files given (bitsh fmt -h for usage)")
+	}
+	budget, err := memoryBudget(*maxMem)
+	if err != nil {
+		return usageError(stderr, "fmt: %v", err)
 	}
 	status := exitOK
 	for _, name := range fs.Args() {
@@ -44,7 +55,10 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			status = exitError
 			continue
 		}
-		out, err := tooling.Format(name, src)
+		var out []byte
+		if code, ok := bounded("fmt", name, len(src), budget, stderr, func() { out, err = tooling.Format(name, src) }); !ok {
+			return code
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: fmt: %v\n", progName, err)
 			status = exitError

@@ -75,6 +75,22 @@ func TestInterruptScript(t *testing.T) {
 	}
 }
 
+// Ctrl-C under -j 256 of endless loops: status 130, the interrupted
+// shard's error, no hard stop (it used to take 3.5 s: the goroutines that
+// deliver the signal waited behind 256 busy ones; reliability.md).
+func TestInterruptJobs(t *testing.T) {
+	skipUnlessUnix(t)
+	t.Parallel()
+	code, stderr, took := bitshProcess(t, 200*time.Millisecond, "-j", "256", "-c", "print('started')\nwhile True:\n    pass")
+	t.Logf("stopped %v after SIGINT", took)
+	if code != exitInterrupted {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitInterrupted, stderr)
+	}
+	if !strings.Contains(stderr, "interrupted") || strings.Contains(stderr, "did not stop") {
+		t.Errorf("stderr lacks interrupted or reports a hard stop:\n%s", stderr)
+	}
+}
+
 // A timeout that a non-polling builtin ignores ends in the hard stop,
 // status 1, about a second after the deadline instead of seconds later.
 func TestHardStopAfterTimeout(t *testing.T) {

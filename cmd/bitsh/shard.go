@@ -65,7 +65,7 @@ type shardFlags struct {
 func addShardFlags(fs *flag.FlagSet) *shardFlags {
 	sf := &shardFlags{}
 	fs.Var(&sf.shard, "shard", "run shard `I/N`, I of N (0 <= I < N): share() gives this shard's part (docs/cluster.md)")
-	fs.IntVar(&sf.jobs, "j", 0, "run `N` shards at once in this process, each in its own interpreter, and merge their results")
+	fs.IntVar(&sf.jobs, "j", 0, "run `N` shards in this process (GOMAXPROCS at a time), each in its own interpreter, and merge their results")
 	fs.StringVar(&sf.out, "o", "", "write the emitted results as JSON to `PATH` (a part for bitsh merge) instead of printing them")
 	return sf
 }
@@ -134,7 +134,7 @@ func (sf *shardFlags) run(in *interp.Interp, opts []interp.Option, filename stri
 	return exitOK
 }
 
-// runJobs is -j: count shards at once, with the timeout, Ctrl-C and the
+// runJobs is -j: count shards, with the timeout, Ctrl-C and the
 // hard stop as runScript has them. It returns the merged results, or nil
 // and the exit status.
 func runJobs(count int, opts []interp.Option, filename string, src []byte, timeout time.Duration, budget int64, stdout, stderr io.Writer) (*shard.Results, int) {

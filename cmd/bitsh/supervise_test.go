@@ -214,3 +214,34 @@ func TestSupervisorSignals(t *testing.T) {
 		})
 	}
 }
+
+// TestOrphanDies: a parent killed by SIGKILL (timeout -s KILL, the OOM
+// killer), which it cannot forward, takes the child with it; the child
+// used to run on, reparented, at 100% CPU.
+func TestOrphanDies(t *testing.T) {
+	skipUnlessUnix(t)
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("needs /proc")
+	}
+	t.Parallel()
+	cmd, child, stderr := startSpinning(t)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	// Not cmd.Wait, which waits for the child to close the pipes too.
+	cmd.Process.Wait()
+	// Dead: gone, or a zombie until its new parent reaps it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", child))
+		_, after, _ := strings.Cut(string(stat), ") ")
+		if err != nil || strings.HasPrefix(after, "Z") || strings.HasPrefix(after, "X") {
+			return
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("the child %d still runs 10 s after its parent was killed (state %.1s); stderr:\n%s", child, after, stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -12,6 +12,7 @@
 package tooling
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -153,13 +154,26 @@ func (c *Checker) Check(name string, src []byte) []Diagnostic {
 // Analyze parses and resolves src as the file name, follows its loads and
 // checks its calls, and returns the result with its diagnostics sorted.
 func (c *Checker) Analyze(name string, src []byte) *Module {
+	m, _ := c.AnalyzeContext(context.Background(), name, src)
+	return m
+}
+
+// AnalyzeContext is Analyze, given up when ctx is cancelled (a language
+// server's document changed again): it polls ctx between its steps
+// (parsing, which it cannot interrupt, resolving, following each load,
+// checking the calls) and returns nil and ctx's cause then. What it
+// remembers of loaded modules stays valid.
+func (c *Checker) AnalyzeContext(ctx context.Context, name string, src []byte) (*Module, error) {
 	predeclared := c.predeclared
 	if strings.HasPrefix(name, interp.StdlibPrefix) || isStdlibFile(name, src) {
 		predeclared = c.stdlibNames
 	}
-	m := c.resolve(name, src, predeclared)
+	m, err := c.resolve(ctx, name, src, predeclared)
+	if err != nil {
+		return nil, err
+	}
 	if m.File == nil {
-		return m
+		return m, nil
 	}
 	c.loading = append(c.loading, name)
 	defer func() { c.loading = c.loading[:len(c.loading)-1] }()
@@ -167,6 +181,9 @@ func (c *Checker) Analyze(name string, src []byte) *Module {
 		load, ok := stmt.(*syntax.LoadStmt)
 		if !ok {
 			continue
+		}
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
 		}
 		module := load.ModuleName()
 		lm, err := c.load(name, module)
@@ -185,9 +202,12 @@ func (c *Checker) Analyze(name string, src []byte) *Module {
 			}
 		}
 	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	m.lint()
 	SortDiagnostics(m.Diagnostics)
-	return m
+	return m, nil
 }
 
 // load returns the analysed module that the file from loads as module,
@@ -253,8 +273,9 @@ func (m *Module) add(pos syntax.Position, sev Severity, msg string) {
 	m.Diagnostics = append(m.Diagnostics, Diagnostic{Pos: pos, Severity: sev, Message: msg})
 }
 
-// resolve parses and resolves src, keeping the bindings of defs and loads.
-func (c *Checker) resolve(name string, src []byte, predeclared starlark.StringDict) *Module {
+// resolve parses and resolves src, keeping the bindings of defs and loads;
+// it returns ctx's cause when ctx is cancelled after the parse.
+func (c *Checker) resolve(ctx context.Context, name string, src []byte, predeclared starlark.StringDict) (*Module, error) {
 	m := &Module{Name: name, Src: src, c: c, predeclared: predeclared,
 		defs: map[*resolve.Binding]syntax.Node{}, loads: map[*resolve.Binding]loadedName{}}
 	f, err := dialect.FileOptions().Parse(name, src, syntax.RetainComments)
@@ -268,7 +289,10 @@ func (c *Checker) resolve(name string, src []byte, predeclared starlark.StringDi
 		} else {
 			m.add(syntax.MakePosition(&name, 0, 0), Error, err.Error())
 		}
-		return m
+		return m, nil
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	m.File = f
 	isPredeclared := func(n string) bool { _, ok := predeclared[n]; return ok }
@@ -298,7 +322,7 @@ func (c *Checker) resolve(name string, src []byte, predeclared starlark.StringDi
 		}
 		return true
 	})
-	return m
+	return m, nil
 }
 
 // isStdlibFile reports whether the file is a copy of one of bitsh's stdlib

@@ -83,6 +83,7 @@ func (m *Module) Hover(line, col int) (string, bool) {
 // loaded module (and its own loads), with the module that holds it.
 func (m *Module) follow(b *resolve.Binding) (*Module, *syntax.DefStmt) {
 	for range 16 { // loads of loads; a cycle stops here
+		b = m.origin(b)
 		if def, ok := m.defs[b].(*syntax.DefStmt); ok {
 			return m, def
 		}
@@ -101,6 +102,28 @@ func (m *Module) follow(b *resolve.Binding) (*Module, *syntax.DefStmt) {
 		m, b = lm, gb
 	}
 	return nil, nil
+}
+
+// origin returns the binding of the file's block that b, the binding of
+// a use, stands for: inside a def or lambda the resolver gives a loaded
+// name (or a local def of an enclosing function) a free binding of its
+// own, with the same first occurrence, while defs and loads are keyed by
+// the original.
+func (m *Module) origin(b *resolve.Binding) *resolve.Binding {
+	if b.Scope != resolve.Free {
+		return b
+	}
+	for lb := range m.loads {
+		if lb.First == b.First {
+			return lb
+		}
+	}
+	for db := range m.defs {
+		if db.First == b.First {
+			return db
+		}
+	}
+	return b
 }
 
 // global returns the binding of a global (or a loaded name) of the module.
@@ -179,6 +202,7 @@ func (m *Module) Definition(line, col int) (Location, bool) {
 	}
 	cur := m
 	for range 16 {
+		b = cur.origin(b)
 		ln, ok := cur.loads[b]
 		if !ok {
 			break

@@ -288,3 +288,20 @@ func TestFormatWhile(t *testing.T) {
 		t.Fatalf("Format = %q, want %q", got, want)
 	}
 }
+
+// AnalyzeContext gives up when its context is cancelled (a language
+// server's document changed again), and leaves the checker as it was.
+func TestAnalyzeContextCancelled(t *testing.T) {
+	c := tooling.NewChecker(interp.WithFS(workspace))
+	src := []byte("load(\"lib.star\", \"low\")\nprint(low(3, nope))\n")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stale := errors.New("the document changed")
+	cancel(stale)
+	if m, err := c.AnalyzeContext(ctx, "main.star", src); m != nil || !errors.Is(err, stale) {
+		t.Fatalf("cancelled: %v, %v; want no module and the cause", m, err)
+	}
+	m, err := c.AnalyzeContext(context.Background(), "main.star", src)
+	if err != nil || len(m.Diagnostics) != 1 || !strings.Contains(m.Diagnostics[0].Message, "undefined: nope") {
+		t.Fatalf("after a cancelled analysis: %v, %v", m, err)
+	}
+}

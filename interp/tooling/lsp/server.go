@@ -1,8 +1,9 @@
 // Package lsp is bitsh's language server: the Language Server Protocol
 // (3.16) over a byte stream, answering with the source tooling of package
 // tooling. It publishes diagnostics when a document is opened, changed or
-// saved, and answers hover, completion, signature help, go-to-definition
-// and formatting requests. docs/editors.md shows how editors start it
+// saved (on a goroutine of its own, once for a burst of changes, at the
+// latest text), and answers hover, completion, signature help,
+// go-to-definition and formatting requests on the latest text. docs/editors.md shows how editors start it
 // (bitsh lsp).
 //
 // The protocol's types and method dispatch are github.com/tliron/glsp's,
@@ -18,6 +19,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -55,12 +57,22 @@ type server struct {
 	opts    Options
 	handler protocol.Handler
 	conn    *jsonrpc2.Conn
+	ready   chan struct{} // closed once conn is set
 
-	mu      sync.Mutex
+	mu      sync.Mutex // guards the fields below and the checker; held while analysing
 	root    string
 	overlay *overlay
 	checker *tooling.Checker
 	docs    map[string]*document // by URI
+
+	// Changes wait here for the analysis goroutine (analyseLoop), so
+	// that a burst of them costs one analysis, of the latest text, and
+	// the connection goes on reading meanwhile.
+	pendMu   sync.Mutex
+	pending  map[string][]byte // by URI: the latest text not yet analysed
+	stale    context.CancelCauseFunc
+	staleURI string        // the document being analysed, for stale
+	kick     chan struct{} // a change is pending
 }
 
 // A document is an open file as the editor has it.
@@ -73,12 +85,13 @@ type document struct {
 }
 
 // Serve runs the language server on rwc until the client sends exit, the
-// stream ends or ctx is cancelled.
+// stream ends or ctx is cancelled. It returns an error when the stream
+// broke: a header it cannot read, or the input ending inside a message.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	if opts.Log == nil {
 		opts.Log = os.Stderr
 	}
-	s := &server{opts: opts, docs: map[string]*document{}}
+	s := &server{opts: opts, docs: map[string]*document{}, pending: map[string][]byte{}, kick: make(chan struct{}, 1), ready: make(chan struct{})}
 	s.setRoot(opts.Root)
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,
@@ -98,20 +111,44 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		TextDocumentFormatting:         s.formatting,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error { return nil },
 	}
-	stream := jsonrpc2.NewBufferedStream(rwc, &codec{w: rwc, log: opts.Log})
-	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle))
+	c := newCodec(rwc, opts.Log)
+	defer c.stop()
+	stream := jsonrpc2.NewBufferedStream(rwc, c)
+	s.conn = jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(connLogger{opts.Log}))
+	close(s.ready)
+	loopDone := make(chan struct{})
+	go func() {
+		defer close(loopDone)
+		s.analyseLoop(s.conn.DisconnectNotify())
+	}()
 	select {
 	case <-s.conn.DisconnectNotify():
 	case <-ctx.Done():
 		s.conn.Close()
 	}
+	<-loopDone
+	if err := c.framingError(); err != nil {
+		return fmt.Errorf("reading the client's messages: %w", err)
+	}
 	return nil
+}
+
+// connLogger writes jsonrpc2's log to the server's, without its protocol
+// errors: Serve returns those, and the command reports them.
+type connLogger struct{ w io.Writer }
+
+func (l connLogger) Printf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if !strings.HasPrefix(msg, "jsonrpc2: protocol error") {
+		fmt.Fprintf(l.w, "bitsh lsp: %s\n", strings.TrimSuffix(msg, "\n"))
+	}
 }
 
 // handle dispatches one request or notification through glsp's handler,
 // turning its answers into JSON-RPC errors as glsp's own server does, and
 // a panic into an internal error rather than the end of the server.
 func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
+	<-s.ready
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(s.opts.Log, "bitsh lsp: panic in %s: %v\n%s", req.Method, p, debug.Stack())
@@ -228,24 +265,113 @@ func (s *server) nameOf(uri string) string {
 	return filepath.ToSlash(rel)
 }
 
-// update records a document's new text, analyses it and publishes its
-// diagnostics.
-func (s *server) update(ctx *glsp.Context, uri string, text []byte) {
+// change records a document's new text for the analysis goroutine and
+// gives up the analysis of an older text of it, if one is running: a
+// burst of changes (typing) costs one analysis, of the latest text. It
+// never waits for an analysis.
+func (s *server) change(uri string, text []byte) {
+	s.pendMu.Lock()
+	s.pending[uri] = text
+	if s.stale != nil && s.staleURI == uri {
+		s.stale(errStale)
+	}
+	s.pendMu.Unlock()
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// errStale is the cause of an analysis given up for a newer text.
+var errStale = errors.New("the document changed")
+
+// analyseLoop analyses the pending changes, one at a time, until done
+// is closed.
+func (s *server) analyseLoop(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-s.kick:
+		}
+		for s.analyseNext() {
+		}
+	}
+}
+
+// analyseNext analyses one pending change, if any, and reports whether it
+// found one. It takes the change under s.mu, so that a request, which
+// holds s.mu, sees either the change pending or its analysis done.
+func (s *server) analyseNext() bool {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pendMu.Lock()
+	var uri string
+	var text []byte
+	for u, t := range s.pending {
+		uri, text = u, t
+		break
+	}
+	if text == nil {
+		s.pendMu.Unlock()
+		return false
+	}
+	delete(s.pending, uri)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	s.stale, s.staleURI = cancel, uri
+	s.pendMu.Unlock()
+	s.update(ctx, uri, text)
+	s.pendMu.Lock()
+	s.stale, s.staleURI = nil, ""
+	s.pendMu.Unlock()
+	cancel(nil)
+	return true
+}
+
+// settle analyses the pending change of a document, if any, before a
+// request about it is answered; s.mu is held.
+func (s *server) settle(uri string) {
+	s.pendMu.Lock()
+	text, ok := s.pending[uri]
+	delete(s.pending, uri)
+	s.pendMu.Unlock()
+	if ok {
+		s.update(context.Background(), uri, text)
+	}
+}
+
+// update records a document's new text, analyses it and publishes its
+// diagnostics, unless ctx is cancelled first (a newer text is pending:
+// the document keeps its previous text and analysis until that one's).
+// s.mu is held.
+func (s *server) update(ctx context.Context, uri string, text []byte) {
 	d, ok := s.docs[uri]
 	if !ok {
 		d = &document{uri: uri, name: s.nameOf(uri)}
 		s.docs[uri] = d
 	}
-	d.text = text
-	s.overlay.set(d.name, text)
 	var diags []tooling.Diagnostic
 	if len(text) > MaxDocument {
-		d.mod = nil
+		d.text, d.mod = text, nil
+		s.overlay.set(d.name, text)
 		diags = []tooling.Diagnostic{{Pos: syntax.MakePosition(&d.name, 1, 1), Severity: tooling.Warning,
 			Message: fmt.Sprintf("bitsh lsp: %d bytes is more than the %d the server analyses", len(text), MaxDocument)}}
 	} else {
-		d.mod = s.checker.Analyze(d.name, text)
+		old, hadOld := s.overlay.get(d.name)
+		s.overlay.set(d.name, text)
+		mod, err := s.checker.AnalyzeContext(ctx, d.name, text)
+		if err != nil {
+			if hadOld {
+				s.overlay.set(d.name, old)
+			} else {
+				s.overlay.set(d.name, nil)
+			}
+			if d.text == nil {
+				delete(s.docs, uri) // opened, and changed before its first analysis
+			}
+			return
+		}
+		d.text, d.mod = text, mod
 		if d.mod.File != nil {
 			d.good = d.mod
 		}
@@ -261,21 +387,22 @@ func (s *server) update(ctx *glsp.Context, uri string, text []byte) {
 		sev := protocol.DiagnosticSeverity(dg.Severity)
 		out = append(out, protocol.Diagnostic{Range: lines.diagRange(dg), Severity: &sev, Source: &source, Message: dg.Message})
 	}
-	s.mu.Unlock()
-	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: out})
+	if err := s.conn.Notify(context.Background(), protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: out}); err != nil {
+		fmt.Fprintf(s.opts.Log, "bitsh lsp: %s: %v\n", protocol.ServerTextDocumentPublishDiagnostics, err)
+	}
 }
 
-func (s *server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
-	s.update(ctx, p.TextDocument.URI, []byte(p.TextDocument.Text))
+func (s *server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	s.change(p.TextDocument.URI, []byte(p.TextDocument.Text))
 	return nil
 }
 
-func (s *server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
 	// The server asks for whole documents: the last change holds the text.
 	for i := len(p.ContentChanges) - 1; i >= 0; i-- {
 		switch c := p.ContentChanges[i].(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			s.update(ctx, p.TextDocument.URI, []byte(c.Text))
+			s.change(p.TextDocument.URI, []byte(c.Text))
 			return nil
 		case protocol.TextDocumentContentChangeEvent:
 			return fmt.Errorf("textDocument/didChange: the server takes whole documents, not ranges")
@@ -284,21 +411,33 @@ func (s *server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentP
 	return nil
 }
 
-func (s *server) didSave(ctx *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+func (s *server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
 	if p.Text != nil {
-		s.update(ctx, p.TextDocument.URI, []byte(*p.Text))
+		s.change(p.TextDocument.URI, []byte(*p.Text))
 		return nil
+	}
+	s.pendMu.Lock()
+	_, pending := s.pending[p.TextDocument.URI]
+	s.pendMu.Unlock()
+	if pending {
+		return nil // its analysis is coming
 	}
 	s.mu.Lock()
 	d, ok := s.docs[p.TextDocument.URI]
 	s.mu.Unlock()
 	if ok {
-		s.update(ctx, d.uri, d.text)
+		s.change(d.uri, d.text)
 	}
 	return nil
 }
 
 func (s *server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	s.pendMu.Lock()
+	delete(s.pending, p.TextDocument.URI)
+	if s.stale != nil && s.staleURI == p.TextDocument.URI {
+		s.stale(errStale)
+	}
+	s.pendMu.Unlock()
 	s.mu.Lock()
 	if d, ok := s.docs[p.TextDocument.URI]; ok {
 		s.overlay.set(d.name, nil)
@@ -309,8 +448,10 @@ func (s *server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentPar
 	return nil
 }
 
-// doc returns an open document and the starlark position of an LSP one.
+// doc returns an open document, its latest text analysed, and the
+// starlark position of an LSP one; s.mu is held.
 func (s *server) doc(uri string, p protocol.Position) (*document, int, int, error) {
+	s.settle(uri)
 	d, ok := s.docs[uri]
 	if !ok {
 		return nil, 0, 0, fmt.Errorf("%s is not open", uri)
@@ -421,6 +562,7 @@ func (s *server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any,
 func (s *server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle(p.TextDocument.URI)
 	d, ok := s.docs[p.TextDocument.URI]
 	if !ok {
 		return nil, fmt.Errorf("%s is not open", p.TextDocument.URI)
@@ -443,6 +585,14 @@ type overlay struct {
 	mu   sync.Mutex
 	base fs.FS
 	docs map[string][]byte
+}
+
+// get returns an open document's text, as the checker reads it.
+func (o *overlay) get(name string) ([]byte, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	text, ok := o.docs[name]
+	return text, ok
 }
 
 func (o *overlay) set(name string, text []byte) {

@@ -12,8 +12,9 @@
 // inherits standard input, output and error (and so the terminal), its
 // exit status passes through, SIGTERM, SIGHUP and SIGQUIT are forwarded,
 // SIGINT too unless the terminal sent it to the whole process group (the
-// child got it already), and a child killed by a signal gets the parent
-// killed by the same one.
+// child got it already), a child killed by a signal gets the parent
+// killed by the same one, and a parent killed (even by SIGKILL, which it
+// cannot forward) takes the child with it.
 //
 // Importing the package (for its side effect) is the whole interface: its
 // init function does the work, before the packages the command imports
@@ -63,7 +64,8 @@ const crashFD = 3
 
 func init() {
 	if os.Getenv(SupervisedEnv) != "" {
-		return // the child
+		watchParent() // the child, which dies with its parent
+		return
 	}
 	if supervised(os.Args) {
 		if status, ok := supervise(os.Args); ok {

@@ -5,13 +5,14 @@ package autopsy
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
 )
 
 // No os/exec, io or golang.org/x/sys/unix here: see the imports of
-// autopsy.go.
+// autopsy.go (runtime is initialized before os).
 
 // available: the parent needs Unix signals and process groups.
 const available = true
@@ -38,9 +39,14 @@ func supervise(args []string) (status int, ok bool) {
 	signal.Notify(sigc, forwarded...)
 	defer signal.Stop(sigc)
 
+	// The child dies with the parent (childAttr): on Linux when the
+	// thread that starts it ends, so this goroutine keeps its thread to
+	// the end (the parent exits from here).
+	runtime.LockOSThread()
 	child, err := os.StartProcess(exe, args, &os.ProcAttr{
 		Env:   append(os.Environ(), SupervisedEnv+"=3"),
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr, pw}, // the report on 3
+		Sys:   childAttr(),
 	})
 	pw.Close()
 	if err != nil {
