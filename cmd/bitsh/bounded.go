@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 )
 
 // addMemoryFlag adds -max-memory to a source tool's flags (bitsh check,
@@ -45,6 +45,6 @@ func bounded(tool, name string, size int, budget int64, stderr io.Writer, work f
 		return exitInterrupted, false
 	}
 	fmt.Fprintf(stderr, "%s %s: %s: %v (the file has %s; -max-memory sets the budget)\n",
-		progName, tool, name, cause, builtins.FormatSize(int64(size)))
+		progName, tool, name, cause, memory.FormatSize(int64(size)))
 	return exitError, false
 }
