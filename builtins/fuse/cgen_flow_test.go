@@ -465,6 +465,10 @@ func TestFuncCRandom(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 0xc0de))
 		src := randfunc.Source(r)
 		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, inputs, 2)})
+		if seed%3 == 0 { // and some whose helpers recurse
+			src := randfunc.RecursiveSource(r)
+			cases = append(cases, cCase{fmt.Sprintf("recursive seed %d", seed), compileScript(t, src), edgeInputs(r, inputs, 2)})
+		}
 	}
 	// -O0: the random functions are many, and gcc at -O1 takes seconds.
 	n := compareC(t, cc, cases, false, "-O0")

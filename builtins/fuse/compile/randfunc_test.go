@@ -38,7 +38,12 @@ func randomInputs(r *rand.Rand, n int) [][]uint64 {
 // It returns how many inputs gave a word and how many failed.
 func checkRandom(t testing.TB, seed uint64, inputs [][]uint64) (words, fails int) {
 	t.Helper()
-	src := randfunc.Source(rand.New(rand.NewPCG(seed, 0x5eed)))
+	return checkSource(t, seed, randfunc.Source(rand.New(rand.NewPCG(seed, 0x5eed))), inputs)
+}
+
+// checkSource compares Eval with plain Starlark for the function f of src.
+func checkSource(t testing.TB, seed uint64, src string, inputs [][]uint64) (words, fails int) {
+	t.Helper()
 	s := load(t, src)
 	f, err := s.Compile("f")
 	if err != nil {
@@ -102,5 +107,40 @@ func FuzzFlow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
 		in := append([][]uint64{{x, y}, {x % 64, y % 64}}, randomInputs(rand.New(rand.NewPCG(x, y)), 4)...)
 		checkRandom(t, seed, in)
+	})
+}
+
+// TestRandomRecursiveFunctionsAgree: random functions whose helpers recurse
+// (directly or mutually, with scratch arrays per frame) agree with plain
+// Starlark under Eval, results and failures.
+func TestRandomRecursiveFunctionsAgree(t *testing.T) {
+	n := 150
+	if testing.Short() {
+		n = 40
+	}
+	words, fails, calls := 0, 0, 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		src := randfunc.RecursiveSource(rand.New(rand.NewPCG(seed, 0x7ec)))
+		if f, err := load(t, src).Compile("f"); err == nil && len(f.Procs) > 0 {
+			calls++
+		}
+		w, f := checkSource(t, seed, src, randomInputs(rand.New(rand.NewPCG(seed, 1)), 20))
+		words += w
+		fails += f
+	}
+	t.Logf("%d functions (%d calling a recursive helper): %d results equal, %d failures on both sides", n, calls, words, fails)
+	if words < fails || calls < n/3 {
+		t.Errorf("%d words, %d failures, %d of %d with recursion: the generator tests little", words, fails, calls, n)
+	}
+}
+
+// FuzzFlowRecursive is FuzzFlow for random functions whose helpers recurse.
+func FuzzFlowRecursive(f *testing.F) {
+	for seed := uint64(0); seed < 8; seed++ {
+		f.Add(seed, seed*0x9e3779b97f4a7c15, uint64(seed%3))
+	}
+	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
+		in := append([][]uint64{{x, y}, {x % 64, y % 64}}, randomInputs(rand.New(rand.NewPCG(x, y)), 4)...)
+		checkSource(t, seed, randfunc.RecursiveSource(rand.New(rand.NewPCG(seed, 0x7ec))), in)
 	})
 }

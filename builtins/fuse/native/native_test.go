@@ -80,7 +80,7 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 // TestRecursiveAgreeWithEval runs the recursive cases on the engines that
 // compile calls (Eval, through Auto where the others refuse them).
 func TestRecursiveAgreeWithEval(t *testing.T) {
-	for _, e := range []native.Engine{native.Auto, native.Eval} {
+	for _, e := range recursionEngines {
 		for _, tc := range fusescript.Recursive {
 			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
 		}
@@ -129,7 +129,12 @@ func constructAgrees(t *testing.T, e native.Engine, tc fusescript.Case) {
 // machine code with Eval on the inputs (results and failing checks).
 func checkNative(t *testing.T, e native.Engine, seed uint64, inputs [][]uint64) {
 	t.Helper()
-	src := randfunc.Source(rand.New(rand.NewPCG(seed, 3)))
+	checkNativeSource(t, e, seed, randfunc.Source(rand.New(rand.NewPCG(seed, 3))), inputs)
+}
+
+// checkNativeSource compares engine e with Eval on the function f of src.
+func checkNativeSource(t *testing.T, e native.Engine, seed uint64, src string, inputs [][]uint64) {
+	t.Helper()
 	s, err := fusescript.Load(src)
 	if err != nil {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
@@ -175,6 +180,25 @@ func TestRandomFunctionsNative(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomRecursiveNative: random functions whose helpers recurse give
+// the same words and failing checks on the engines that compile calls as
+// under Eval.
+func TestRandomRecursiveNative(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	for _, e := range recursionEngines {
+		for seed := uint64(0); seed < uint64(n); seed++ {
+			src := randfunc.RecursiveSource(rand.New(rand.NewPCG(seed, 5)))
+			checkNativeSource(t, e, seed, src, fusescript.Inputs(40, 2, seed%2 == 0))
+		}
+	}
+}
+
+// recursionEngines are the engines that compile calls of helpers.
+var recursionEngines = []native.Engine{native.Auto, native.Eval}
 
 // FuzzNative compares the machine code of random functions with Eval.
 func FuzzNative(f *testing.F) {

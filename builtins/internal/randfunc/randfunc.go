@@ -21,7 +21,15 @@ import (
 
 // Source returns a script that defines tables (T0, R0, ...), helpers (h0,
 // h1, ...) and the function f(x, y), which is the one to fuse.
-func Source(r *rand.Rand) string {
+func Source(r *rand.Rand) string { return source(r, false) }
+
+// RecursiveSource returns a script as Source does whose helpers also
+// recurse: each of one or two of them starts a helper that calls itself, or
+// another that calls it back, a few calls deep (at most 3 levels, one or
+// two calls a level), on words computed from its parameters.
+func RecursiveSource(r *rand.Rand) string { return source(r, true) }
+
+func source(r *rand.Rand, recursion bool) string {
 	g := &gen{r: r}
 	var b strings.Builder
 	for i, n := 0, r.IntN(3); i < n; i++ {
@@ -32,6 +40,11 @@ func Source(r *rand.Rand) string {
 	}
 	for i, n := 0, r.IntN(3); i < n; i++ {
 		b.WriteString(g.helper())
+	}
+	if recursion {
+		for i, n := 0, 1+r.IntN(2); i < n; i++ {
+			b.WriteString(g.recursive())
+		}
 	}
 	b.WriteString(g.function("f", []string{"x", "y"}, 2, 10+r.IntN(14)))
 	return b.String()
@@ -151,6 +164,52 @@ func (g *gen) helper() string {
 	h.loopy = g.looped
 	g.helpers = append(g.helpers, h)
 	return src
+}
+
+// recursive writes a helper hN(p, q) that starts hN_r(p, q, q & 3), which
+// recurses on d, directly or through hN_s, with one or two calls a level.
+func (g *gen) recursive() string {
+	name := fmt.Sprintf("h%d", len(g.helpers))
+	var b strings.Builder
+	saved, savedOut, savedIndent := g.sc, g.out, g.indent
+	g.inHelp = true
+	g.out = &b
+	callee := name + "_r"
+	if g.r.IntN(2) == 0 {
+		callee = name + "_s"
+	}
+	level := func(self, next string) {
+		g.sc = &scope{words: []string{"p", "q"}, budget: 2}
+		g.indent = 0
+		g.line("def %s(p, q, d):", self)
+		g.indent = 1
+		g.line("if d == 0:")
+		g.indent = 2
+		g.line("return %s", g.expr(2))
+		g.indent = 1
+		if g.r.IntN(3) == 0 {
+			// A scratch array of the frame, written before and read after
+			// the call: each call has its own.
+			g.line("m = [0] * 4")
+			g.line("m[d & 3] = %s", g.expr(1))
+			g.line("a = %s(%s, %s, d - 1) ^ m[d & 3]", next, g.expr(1), g.expr(1))
+		} else {
+			g.line("a = %s(%s, %s, d - 1)", next, g.expr(1), g.expr(1))
+		}
+		if g.r.IntN(2) == 0 {
+			g.line("a = (a + %s(%s, %s, d - 1)) & U64", next, g.expr(1), g.expr(1))
+		}
+		g.line("return (a ^ %s) & U64", g.expr(1))
+	}
+	level(name+"_r", callee)
+	if callee != name+"_r" {
+		level(callee, name+"_r")
+	}
+	fmt.Fprintf(&b, "def %s(p, q):\n    return %s_r(p, q, q & 3)\n", name, name)
+	g.inHelp = false
+	g.sc, g.out, g.indent = saved, savedOut, savedIndent
+	g.helpers = append(g.helpers, helper{name: name, params: 2})
+	return b.String()
 }
 
 // function writes def name(params): locals, scratch arrays, statements and
