@@ -15,8 +15,11 @@ import (
 // Position when it names none). free resolves the function's free names
 // to values (a source tool that has not run the file may answer with a
 // stand-in int); callable reports whether a called name is bitsh's builtin
-// rather than the script's own function.
-func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), callable func(name string) bool) (syntax.Position, error) {
+// rather than the script's own function; defs, when not nil, returns the
+// top-level def a name binds, so that the helpers fn calls are checked too
+// (a helper that prints, say).
+func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), callable func(name string) bool,
+	defs func(name string) (*syntax.DefStmt, bool)) (syntax.Position, error) {
 	var params []syntax.Expr
 	var body []syntax.Stmt
 	switch n := fn.(type) {
@@ -36,6 +39,21 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 	_, end := fn.Span()
 	opts := compileOptions(nil)
 	opts.CheckOnly = true
+	if defs != nil {
+		opts.Defs = func(name string) (*compile.Source, bool) {
+			d, ok := defs(name)
+			if !ok {
+				return nil, false
+			}
+			for _, p := range d.Params {
+				if _, ok := p.(*syntax.Ident); !ok {
+					return nil, false // fuse's own message comes when it runs
+				}
+			}
+			_, end := d.Span()
+			return &compile.Source{Name: name, Params: identParams(d.Params), Body: d.Body, End: end, Free: free, Builtin: callable}, true
+		}
+	}
 	src := &compile.Source{Name: "fn", Params: identParams(params), Body: body, End: end, Free: free, Builtin: callable}
 	if _, err := compile.Program(src, opts); err == nil {
 		return syntax.Position{}, nil

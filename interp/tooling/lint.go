@@ -186,7 +186,15 @@ func (m *Module) lintFuse(arg syntax.Expr) {
 		return nil, false
 	}
 	callable := func(name string) bool { return !defined[name] }
-	pos, err := builtins.CheckFuse(fn, free, callable)
+	defs := func(name string) (*syntax.DefStmt, bool) {
+		for b, d := range m.defs {
+			if d, ok := d.(*syntax.DefStmt); ok && b.Scope == resolve.Global && d.Name.Name == name {
+				return d, true
+			}
+		}
+		return nil, false
+	}
+	pos, err := builtins.CheckFuse(fn, free, callable, defs)
 	if err == nil {
 		return
 	}

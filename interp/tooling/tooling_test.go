@@ -107,11 +107,22 @@ func TestDiagnosticsOutsideWorkspace(t *testing.T) {
 	}
 }
 
+// TestFuseChecksHelpers: the checker compiles the helpers a fused function
+// calls, as fuse does, and reports what fuse would refuse in them.
+func TestFuseChecksHelpers(t *testing.T) {
+	src := "def h(x):\n    print(x)\n    return x\ndef g(x):\n    return h(x) + g(x - 1) if x else 0\nf = fuse(lambda s: g(s))\n"
+	ds := analyze(t, "main.star", src).Diagnostics
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "2:5: print is not allowed in a fused function") {
+		t.Fatalf("a fused function whose helper prints: got %v, want fuse's print diagnostic", ds)
+	}
+}
+
 func TestCleanFiles(t *testing.T) {
 	for _, src := range []string{
 		"x = popcount(3)\nprint(bin(x, width = 8), chess.rook_attacks(0, 0))\n",
 		"load(\"@stdlib/board.star\", \"diagram\")\nprint(diagram(3, 4))\n",
 		"def f(x):\n    return rotl(x, 3) ^ MASK\nMASK = 0xff\ng = fuse(f)\n",
+		"def r(x):\n    return r(x - 1) + 1 if x else 0\ndef f(x):\n    return r(x) + h(x)\ndef h(x):\n    return x * 2\ng = fuse(f)\n",
 		"print(range(1, 10, 2), sorted([3, 1], reverse = True))\n",
 	} {
 		if ds := analyze(t, "ok.star", src).Diagnostics; len(ds) != 0 {

@@ -54,9 +54,13 @@ type Options struct {
 	// Known reports whether name is one of bitsh's builtins at all, for
 	// the message that says it cannot be used in a fused function.
 	Known func(name string) bool
-	// CheckOnly compiles without the helpers' sources (for editors and
-	// bitsh check): a helper's call is taken to return a word.
+	// CheckOnly compiles without running the script (for editors and
+	// bitsh check): a helper's call is taken to return a word, unless Defs
+	// gives the helper's def.
 	CheckOnly bool
+	// Defs returns, with CheckOnly, the def a name of the script binds at
+	// top level, so that its body is checked as fuse would compile it.
+	Defs func(name string) (*Source, bool)
 }
 
 // Limits on scratch arrays.
@@ -116,10 +120,28 @@ type compiler struct {
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
-// scratch array of one length and value, or a table.
+// scratch array of one length and value, or a table. fn is the helper's
+// *starlark.Function, or its name where the checker compiles a def it has
+// not run.
 type procKey struct {
-	fn   *starlark.Function
+	fn   any
 	args string
+}
+
+// helperOf is a function a fused body calls: its identity (the
+// *starlark.Function, nil for a def the checker reads by name), its name,
+// and how to get its source.
+type helperOf struct {
+	id     *starlark.Function
+	name   string
+	source func() (*Source, error)
+}
+
+func (h helperOf) key() any {
+	if h.id != nil {
+		return h.id
+	}
+	return h.name
 }
 
 // depthCheck is the check of a call of a Proc, and the chain of calls
@@ -1320,9 +1342,22 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if _, local := c.sc.names[name]; local || c.sc.locals[name] {
 		return nil, errAt(pos(e.Fn), "%s is a local, not a function", name)
 	}
+	if c.opt.CheckOnly && c.opt.Defs != nil {
+		if src, ok := c.opt.Defs(name); ok {
+			return c.helper(e, helperOf{name: name, source: func() (*Source, error) { return src, nil }})
+		}
+	}
 	if v, ok := c.sc.src.Free(name); ok {
 		if fn, ok := v.(*starlark.Function); ok {
-			return c.helper(e, fn)
+			if c.opt.CheckOnly {
+				return c.opaqueCall(e)
+			}
+			return c.helper(e, helperOf{id: fn, name: fn.Name(), source: func() (*Source, error) {
+				if c.opt.Helper == nil {
+					return nil, fmt.Errorf("calling a helper is not allowed here")
+				}
+				return c.opt.Helper(fn)
+			}})
 		}
 	}
 	if !c.isBuiltin(name) {
@@ -1458,14 +1493,8 @@ func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error
 // helper compiles a call of a Starlark function: inlined, or as a call of
 // a Proc where the function recurses (it is already being compiled, as
 // the unit or inlined into it) or the unit has inlined maxInline calls.
-func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr, error) {
-	name := fn.Name()
-	if c.opt.CheckOnly {
-		return c.opaqueCall(e)
-	}
-	if c.opt.Helper == nil {
-		return nil, errAt(pos(e.Fn), "%s: calling a helper is not allowed here", name)
-	}
+func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
+	name := fn.name
 	for _, a := range e.Args {
 		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
 			return nil, errAt(pos(a), "%s: keyword arguments to a helper are not allowed in a fused function", name)
@@ -1475,13 +1504,13 @@ func (c *compiler) helper(e *syntax.CallExpr, fn *starlark.Function) (*fuse.Expr
 	if err != nil {
 		return nil, err
 	}
-	key := procKey{fn, kinds}
+	key := procKey{fn.key(), kinds}
 	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
 	if _, ok := c.procs[key]; ok || recursive || c.inlined >= maxInline || strings.ContainsAny(kinds, "at") {
 		return c.callProc(e, fn, key)
 	}
 	c.inlined++
-	src, err := c.opt.Helper(fn)
+	src, err := fn.source()
 	if err != nil {
 		return nil, errAt(pos(e.Fn), "%s: %v", name, err)
 	}
@@ -1568,12 +1597,12 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 
 // callProc compiles a call of fn's Proc for the arguments' kinds (key),
 // compiling the Proc first where this is its first call.
-func (c *compiler) callProc(e *syntax.CallExpr, fn *starlark.Function, key procKey) (*fuse.Expr, error) {
-	name := fn.Name()
+func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse.Expr, error) {
+	name := fn.name
 	id, ok := c.procs[key]
 	var p *fuse.Proc
 	if !ok {
-		src, err := c.opt.Helper(fn)
+		src, err := fn.source()
 		if err != nil {
 			return nil, errAt(pos(e.Fn), "%s: %v", name, err)
 		}
