@@ -238,18 +238,18 @@ func roundFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if !ok {
 		n = 1 << 40 * int64(ndi.Sign()) // far beyond every float and any sensible int
 	}
+	n = max(n, -1<<40) // -n cannot overflow
 	switch x := x.(type) {
 	case starlark.Int:
 		if n >= 0 {
 			return x, nil
 		}
-		if -n > maxPowBits {
-			return starlark.MakeInt(0), nil
-		}
 		// Round to a multiple of 10**-n, halves to even.
-		m := new(big.Int).Exp(big.NewInt(10), big.NewInt(-n), nil)
-		q := roundRat(new(big.Rat).SetFrac(x.BigInt(), m))
-		return starlark.MakeBigInt(q.Mul(q, m)), nil
+		q, err := roundIntDigits(thread, b.Name(), x.BigInt(), -n)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.MakeBigInt(q), nil
 	default:
 		f := float64(x.(starlark.Float))
 		if math.IsInf(f, 0) || math.IsNaN(f) || f == 0 || n > 400 {
@@ -311,7 +311,7 @@ func powFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		if !bInt || !eInt || !mInt {
 			return nil, fmt.Errorf("pow: a mod argument needs base, exp and mod all ints (got %s, %s, %s)", base.Type(), exp.Type(), mod.Type())
 		}
-		return modPow(bi.BigInt(), ei.BigInt(), mi.BigInt())
+		return modPow(thread, bi.BigInt(), ei.BigInt(), mi.BigInt())
 	}
 	if bInt && eInt && ei.Sign() >= 0 {
 		x, e := bi.BigInt(), ei.BigInt()
@@ -328,7 +328,11 @@ func powFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		if !e.IsInt64() || e.Int64()*int64(x.BitLen()-1) > maxPowBits {
 			return nil, fmt.Errorf("pow: the result would have more than %d bits (pow(base, exp, mod) keeps it small)", maxPowBits)
 		}
-		return starlark.MakeBigInt(new(big.Int).Exp(x, e, nil)), nil
+		r, err := powPolled(thread, b.Name(), x, e)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.MakeBigInt(r), nil
 	}
 	x, ok1 := starlark.AsFloat(base)
 	y, ok2 := starlark.AsFloat(exp)
@@ -350,7 +354,7 @@ func powFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 
 // modPow is Python's three-argument pow: x**e mod m with m's sign, and
 // the modular inverse for e < 0.
-func modPow(x, e, m *big.Int) (starlark.Value, error) {
+func modPow(thread *starlark.Thread, x, e, m *big.Int) (starlark.Value, error) {
 	if m.Sign() == 0 {
 		return nil, errors.New("pow: mod = 0 (pow's third argument cannot be 0)")
 	}
@@ -362,7 +366,10 @@ func modPow(x, e, m *big.Int) (starlark.Value, error) {
 	if e.Sign() < 0 && base.ModInverse(base, am) == nil {
 		return nil, fmt.Errorf("pow: base %s is not invertible modulo %s", x, am)
 	}
-	r := new(big.Int).Exp(base, new(big.Int).Abs(e), am)
+	r, err := expPolled(thread, "pow", base, new(big.Int).Abs(e), am)
+	if err != nil {
+		return nil, err
+	}
 	if m.Sign() < 0 && r.Sign() != 0 {
 		r.Add(r, m)
 	}
