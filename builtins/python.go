@@ -123,7 +123,7 @@ func sumFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 			}
 		}
 		var err error
-		if acc, err = starlark.Binary(syntax.PLUS, acc, x); err != nil {
+		if acc, err = binaryOn(thread, syntax.PLUS, acc, x); err != nil {
 			return nil, fmt.Errorf("sum: element %d: %v", i, err)
 		}
 	}
