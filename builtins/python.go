@@ -444,18 +444,44 @@ func printFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		*kv.dst = string(s)
 	}
-	var buf strings.Builder
+	// The text of each argument (go.starlark.net's str checks the memory
+	// budget before it builds that of a container), then the budget for
+	// the whole line, before it is built: eight copies of a 64 MiB string
+	// with a 64 MiB sep are a 1 GiB line.
+	parts := make([]string, len(args))
+	total := int64(len(end)) + int64(max(len(args)-1, 0))*int64(len(sep))
 	for i, a := range args {
+		switch a.(type) {
+		case starlark.String, starlark.Bytes:
+			parts[i] = str(a)
+		default:
+			s, err := starlark.Call(thread, starlark.Universe["str"], starlark.Tuple{a}, nil)
+			if err != nil {
+				return nil, fmt.Errorf("print: %w", err)
+			}
+			parts[i] = string(s.(starlark.String))
+		}
+		total += int64(len(parts[i]))
+	}
+	if total > 1<<20 {
+		if err := CheckAlloc(thread, "print", total); err != nil {
+			return nil, err
+		}
+	}
+	var buf strings.Builder
+	buf.Grow(int(total))
+	for i, p := range parts {
 		if i > 0 {
 			buf.WriteString(sep)
 		}
-		buf.WriteString(str(a))
+		buf.WriteString(p)
 	}
 	// A line goes through the thread's Print, as Starlark's print does
 	// (an embedder may capture it there); a partial line goes to the
 	// thread's standard output, where Print writes in bitsh.
 	if line, ok := strings.CutSuffix(end, "\n"); ok && thread.Print != nil {
-		thread.Print(thread, buf.String()+line)
+		buf.WriteString(line)
+		thread.Print(thread, buf.String())
 		return starlark.None, nil
 	}
 	buf.WriteString(end)

@@ -270,12 +270,24 @@ func cancelReason(ctx context.Context) string {
 	return "cancelled"
 }
 
+// printLine writes msg and a newline to w: a short line in one write, a
+// long one without the copy that appending the newline (or
+// fmt.Fprintln's buffer) would make of it.
+func printLine(w io.Writer, msg string) {
+	if len(msg) < 1<<16 {
+		io.WriteString(w, msg+"\n")
+		return
+	}
+	io.WriteString(w, msg)
+	io.WriteString(w, "\n")
+}
+
 // thread returns a new thread for running the module called name.
 func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	in := r.in
 	t := &starlark.Thread{
 		Name:  name,
-		Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(in.stdout, msg) },
+		Print: func(_ *starlark.Thread, msg string) { printLine(in.stdout, msg) },
 		Load:  r.load,
 	}
 	t.SetLocal(moduleKey, name)

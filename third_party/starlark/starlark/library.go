@@ -803,13 +803,25 @@ func print(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error
 	buf := new(strings.Builder)
 	for i, v := range args {
 		if i > 0 {
+			if err := thread.checkGrow(buf, len(sep), "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(sep)
 		}
 		if s, ok := AsString(v); ok {
+			if err := thread.checkGrow(buf, len(s), "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(s)
 		} else if b, ok := v.(Bytes); ok {
+			if err := thread.checkGrow(buf, len(b), "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(string(b))
 		} else {
+			if err := thread.checkRepr(v, "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			writeValue(buf, v, nil)
 		}
 	}
@@ -1002,6 +1014,9 @@ func repr(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error)
 	if err := unpackPositionalArgsNoEscape("repr", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
+	if err := thread.checkRepr(x, "repr"); err != nil { // bitsh fork: alloc.go
+		return nil, err
+	}
 	return String(x.String()), nil
 }
 
@@ -1132,9 +1147,17 @@ func str(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error) 
 	case String:
 		return x, nil
 	case Bytes:
+		if len(x) > allocCheckMin { // bitsh fork: alloc.go
+			if err := thread.checkAlloc(int64(len(x)), func() string { return "str" }); err != nil {
+				return nil, err
+			}
+		}
 		// Invalid encodings are replaced by that of U+FFFD.
 		return String(utf8Transcode(string(x))), nil
 	default:
+		if err := thread.checkRepr(x, "str"); err != nil { // bitsh fork: alloc.go
+			return nil, err
+		}
 		return String(x.String()), nil
 	}
 }
@@ -1886,7 +1909,7 @@ func string_index(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, err
 }
 
 // https://github.com/google/starlark-go/blob/master/doc/spec.md#string·join
-func string_join(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
+func string_join(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
 	recv := string(b.Receiver().(String))
 	var iterable Iterable
 	if err := unpackPositionalArgsNoEscape(b.Name(), args, kwargs, 1, &iterable); err != nil {
@@ -1898,11 +1921,17 @@ func string_join(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, erro
 	var x Value
 	for i := 0; iter.Next(&x); i++ {
 		if i > 0 {
+			if err := thread.checkGrow(buf, len(recv), "join"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(recv)
 		}
 		s, ok := AsString(x)
 		if !ok {
 			return nil, fmt.Errorf("join: in list, want string, got %s", x.Type())
+		}
+		if err := thread.checkGrow(buf, len(s), "join"); err != nil { // bitsh fork: alloc.go
+			return nil, err
 		}
 		buf.WriteString(s)
 	}
