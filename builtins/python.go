@@ -43,7 +43,7 @@ value of x's type (round(2.675, 2) == 2.67: the float is just below
 Returns base to the power exp, as Python's pow and ** (Starlark has no **):
 an exact int for ints with exp >= 0 (pow(2, 100)), a float otherwise
 (pow(2, -1) == 0.5). With mod, all three ints, the exact modular power
-(pow(3, 10**6, 7)), with a modular inverse for a negative exp
+(pow(3, 1000000, 7) == 4), with a modular inverse for a negative exp
 (pow(3, -1, 7) == 5); the result has mod's sign. 1 << n is 2 to the n.
 An exact result of more than 4194304 bits is an error.`},
 		Builtin{Name: "format", Topic: "starlark", Fn: formatFn, Doc: `format(value, spec="")
@@ -53,7 +53,7 @@ align is < > = ^; sign + - or space; # adds 0b 0o 0x; 0 pads with zeros
 after the sign; grouping , or _ (every 4 digits for b o x X); types
 b c d o x X n for ints, e E f F g G n % for floats (and ints), s for
 strings. format(5, "08b") == "00000101", format(x, ".2f"),
-format(2**40 - 1, "_x") == "ff_ffff_ffff", format(0.25, ".1%") == "25.0%",
+format((1 << 40) - 1, "_x") == "ff_ffff_ffff", format(0.25, ".1%") == "25.0%",
 format("ab", "^6") == "  ab  ". Ints, floats and strings take a spec;
 other values only the empty one (their str).`},
 		Builtin{Name: "print", Topic: "starlark", Fn: printFn, Doc: `print(*args, sep=" ", end="\n", flush=False)
