@@ -72,7 +72,7 @@ func sumFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	}
 	switch start.(type) {
 	case starlark.String, starlark.Bytes:
-		return nil, fmt.Errorf("sum: start = %s is a %s: use \"\".join(iterable) instead", start.String(), start.Type())
+		return nil, fmt.Errorf("sum: start = %s is a %s: use \"\".join(iterable) instead", Short(start), start.Type())
 	}
 	ctx := Context(thread)
 	it := iterable.Iterate()
@@ -142,7 +142,7 @@ func number(fn, name string, v starlark.Value) (starlark.Value, error) {
 	case starlark.Int, starlark.Float:
 		return v, nil
 	}
-	return nil, fmt.Errorf("%s: %s = %s is a %s, want int or float", fn, name, v.String(), v.Type())
+	return nil, fmt.Errorf("%s: %s = %s is a %s, want int or float", fn, name, Short(v), v.Type())
 }
 
 func divmodFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -232,7 +232,7 @@ func roundFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	}
 	ndi, ok := nd.(starlark.Int)
 	if !ok {
-		return nil, fmt.Errorf("round: ndigits = %s is a %s, want int or None", nd.String(), nd.Type())
+		return nil, fmt.Errorf("round: ndigits = %s is a %s, want int or None", Short(nd), nd.Type())
 	}
 	n, ok := ndi.Int64()
 	if !ok {
@@ -364,7 +364,7 @@ func modPow(thread *starlark.Thread, x, e, m *big.Int) (starlark.Value, error) {
 	}
 	base := new(big.Int).Mod(x, am) // in [0, |m|)
 	if e.Sign() < 0 && base.ModInverse(base, am) == nil {
-		return nil, fmt.Errorf("pow: base %s is not invertible modulo %s", x, am)
+		return nil, fmt.Errorf("pow: base %s is not invertible modulo %s", Short(starlark.MakeBigInt(x)), Short(starlark.MakeBigInt(am)))
 	}
 	r, err := expPolled(thread, "pow", base, new(big.Int).Abs(e), am)
 	if err != nil {
@@ -440,7 +440,7 @@ func printFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		s, ok := kv.v.(starlark.String)
 		if !ok {
-			return nil, fmt.Errorf("print: %s = %s, want a string or None", kv.name, kv.v.String())
+			return nil, fmt.Errorf("print: %s = %s, want a string or None", kv.name, Short(kv.v))
 		}
 		*kv.dst = string(s)
 	}

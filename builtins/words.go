@@ -364,7 +364,7 @@ func (a *Words) binary(thread *starlark.Thread, op syntax.Token, y starlark.Valu
 	case starlark.Int:
 		x, ok := intWord(y)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, otherName, y)
+			return nil, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, otherName, Short(y))
 		}
 		if err := checkWords(th, fn, a.n); err != nil {
 			return nil, err
