@@ -318,6 +318,7 @@ func (r *run) wrap(err error) error {
 		return nil
 	}
 	err = r.in.explainLoad(err)
+	err = explainLoadChain(err)
 	err = explainHabit(err, r.in.newestSource)
 	if r.ctx.Err() != nil {
 		return &CancelledError{Err: err, Cause: context.Cause(r.ctx)}
@@ -355,7 +356,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 		return nil, err
 	}
 	if slices.Contains(r.stack, key) {
-		return nil, fmt.Errorf("load cycle: %s -> %s", strings.Join(r.stack, " -> "), key)
+		return nil, fmt.Errorf("load cycle: %s -> %s", abbreviateChain(r.stack), key)
 	}
 	if len(r.stack) >= MaxLoadDepth {
 		return nil, fmt.Errorf("loads nested more than %d deep (%s -> ... -> %s -> %s)", MaxLoadDepth, r.stack[0], r.stack[len(r.stack)-1], key)
@@ -378,6 +379,9 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	t := r.thread(key, budget)
 	leave := in.runs.Enter(t)
 	m.globals, m.err = execFile(&dialect, t, key, src, predeclared)
+	if m.err != nil {
+		m.err = newLoadError(key, m.err)
+	}
 	leave()
 	r.stack = r.stack[:len(r.stack)-1]
 	if m.err == nil || r.ctx.Err() == nil {
