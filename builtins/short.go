@@ -124,3 +124,38 @@ func writeShortInt(b *strings.Builder, x *big.Int) {
 	b.WriteString(strconv.FormatUint(top, 16))
 	fmt.Fprintf(b, "...%04x (an int of %d bits)", low, n)
 }
+
+// shortDigits is the longest run of digits ShortText leaves whole.
+const shortDigits = 40
+
+// ShortText returns msg with every run of more than shortDigits decimal
+// digits shown as its first and last digits and its length, for messages
+// that name a value in full (fuse's compiler names a constant that does
+// not fit in a word so).
+func ShortText(msg string) string {
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(msg); {
+		j := i
+		for j < len(msg) && '0' <= msg[j] && msg[j] <= '9' {
+			j++
+		}
+		if j-i > shortDigits {
+			fmt.Fprintf(&b, "%s...%s (%d digits)", msg[i:i+16], msg[j-4:j], j-i)
+			changed = true
+			i = j
+			continue
+		}
+		if j > i {
+			b.WriteString(msg[i:j])
+			i = j
+			continue
+		}
+		b.WriteByte(msg[i])
+		i++
+	}
+	if !changed {
+		return msg
+	}
+	return b.String()
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // TestShortInt: a long int shows its true first and last hex digits and
@@ -73,5 +74,36 @@ func TestErrorsAbbreviateValues(t *testing.T) {
 		if msg := err.Error(); len(msg) > 1000 {
 			t.Errorf("%s: an error of %d bytes: %.200s...", src, len(msg), msg)
 		}
+	}
+}
+
+// TestShortText: runs of more than 40 digits are abbreviated, the rest of
+// a message kept.
+func TestShortText(t *testing.T) {
+	long := strings.Repeat("1234567890", 30000)
+	for _, c := range []struct{ in, want string }{
+		{"x = 12 and 345", "x = 12 and 345"},
+		{"x = " + long[:40] + "!", "x = " + long[:40] + "!"},
+		{"x = " + long + " does not fit", "x = " + long[:16] + "..." + long[len(long)-4:] + " (300000 digits) does not fit"},
+		{long[:41], long[:16] + "..." + long[37:41] + " (41 digits)"},
+	} {
+		if got := builtins.ShortText(c.in); got != c.want {
+			t.Errorf("ShortText(%.60q...) = %.120q, want %.120q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCheckFuseAbbreviates: bitsh check's diagnostic for a constant that
+// does not fit in a word names it in a line, not in 300 KB.
+func TestCheckFuseAbbreviates(t *testing.T) {
+	src := "f = lambda s: s + " + strings.Repeat("9", 300000) + "\n"
+	f, err := syntax.Parse("c.star", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lambda := f.Stmts[0].(*syntax.AssignStmt).RHS
+	_, err = builtins.CheckFuse(lambda, func(string) (starlark.Value, bool) { return nil, false }, func(string) bool { return false })
+	if err == nil || len(err.Error()) > 500 || !strings.Contains(err.Error(), "300000 digits") {
+		t.Errorf("CheckFuse of a 300,000-digit constant: %.300v (%d bytes)", err, len(fmt.Sprint(err)))
 	}
 }

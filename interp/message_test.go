@@ -21,3 +21,14 @@ func TestBacktraceShortensMessage(t *testing.T) {
 		t.Errorf("Backtrace of a short message: %q", bt)
 	}
 }
+
+// TestBacktraceShortensNumbers: a message of megabytes because it names
+// a huge number in full (fuse's compiler does) shows the number's first
+// and last digits and its length.
+func TestBacktraceShortensNumbers(t *testing.T) {
+	ee := evalError(t, "fail('x = ' + '9' * 300000 + ' does not fit')\n")
+	bt := interp.Backtrace(ee)
+	if !strings.HasSuffix(bt, "x = 9999999999999999...9999 (300000 digits) does not fit") {
+		t.Errorf("Backtrace of a 300,000-digit number: %d bytes, ending %q", len(bt), bt[max(len(bt)-100, 0):])
+	}
+}

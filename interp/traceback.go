@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins"
 	"go.starlark.net/starlark"
 )
 
@@ -56,11 +57,16 @@ func Backtrace(e *starlark.EvalError) string {
 // value named by code that does not) keeps its start and its end.
 const maxMessageBytes = 2000
 
-// shortMessage returns msg, or its first and last bytes with the number
-// of bytes left out when it is longer than maxMessageBytes.
+// shortMessage returns msg when it is at most maxMessageBytes long, else
+// msg with its long numbers abbreviated (builtins.ShortText), and if that
+// is still too long its first and last bytes with the number of bytes
+// left out.
 func shortMessage(msg string) string {
 	if len(msg) <= maxMessageBytes {
 		return msg
+	}
+	if msg = builtins.ShortText(msg); len(msg) <= maxMessageBytes {
+		return msg // its long numbers abbreviated
 	}
 	head, tail := maxMessageBytes*3/4, maxMessageBytes/4
 	for head > 0 && msg[head]&0xC0 == 0x80 {
