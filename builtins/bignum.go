@@ -41,19 +41,27 @@ func mulOps(n int) float64 {
 	return math.Pow(f, 1.585) * 4
 }
 
+// expWholeOps is the most word operations (estimated) for which expPolled
+// calls big.Int.Exp once: a few tenths of a second, within the hard
+// stop's second, and more than any modular power of a few thousand bits.
+const expWholeOps = 1 << 28
+
 // expPolled returns x**e mod m (m > 1, x in [0, m), e >= 0) as
-// big.Int.Exp computes it, by windows of the exponent's bits small enough
-// that each takes about bigStepOps word operations, polling between them:
-// r = r**(2**k) * x**w mod m for the k-bit window w of e, from the top.
+// big.Int.Exp computes it. Past expWholeOps it works by windows of the
+// exponent's bits small enough that each takes about bigStepOps word
+// operations, polling between them: r = r**(2**k) * x**w mod m for the
+// k-bit window w of e, from the top. That costs about twice one Exp (x**w
+// repeats the squarings of r**(2**k)): the price of stopping on time.
 func expPolled(thread *starlark.Thread, fn string, x, e, m *big.Int) (*big.Int, error) {
 	words := (m.BitLen() + bits.UintSize - 1) / bits.UintSize
-	// A step of k bits costs about 2k modular products (squarings, and
-	// x**w by squarings), each a product and a division.
-	k := int(float64(bigStepOps) / (4 * mulOps(words)))
-	if k >= e.BitLen() {
+	// One modular product is a product and a division.
+	prod := 2 * mulOps(words)
+	if float64(e.BitLen())*prod <= expWholeOps {
 		return new(big.Int).Exp(x, e, m), nil
 	}
-	k = max(k, 1)
+	// A step of k bits costs about 2k modular products (squarings, and
+	// x**w by squarings).
+	k := max(int(float64(bigStepOps)/(2*prod)), 1)
 	r := big.NewInt(1)
 	pow2k := new(big.Int)
 	w := new(big.Int)
