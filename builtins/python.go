@@ -454,6 +454,8 @@ func printFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		switch a.(type) {
 		case starlark.String, starlark.Bytes:
 			parts[i] = str(a)
+		case starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType:
+			parts[i] = a.String() // at most a few times the value's size
 		default:
 			s, err := starlark.Call(thread, starlark.Universe["str"], starlark.Tuple{a}, nil)
 			if err != nil {
