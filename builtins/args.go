@@ -73,7 +73,7 @@ func toWord(fn, name string, v starlark.Value) (Word, error) {
 	if x, ok := i.Uint64(); ok {
 		return Word(x), nil
 	}
-	return 0, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, name, i)
+	return 0, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, name, Short(i))
 }
 
 func toWidth(fn, name string, v starlark.Value) (Width, error) {
@@ -85,7 +85,7 @@ func toWidth(fn, name string, v starlark.Value) (Width, error) {
 	case 8, 16, 32, 64:
 		return Width(x), nil
 	}
-	return 0, fmt.Errorf("%s: %s = %s is not one of 8, 16, 32, 64", fn, name, i)
+	return 0, fmt.Errorf("%s: %s = %s is not one of 8, 16, 32, 64", fn, name, Short(i))
 }
 
 // fits checks that x fits in w bits, naming the builtin and the argument.

@@ -83,7 +83,7 @@ func fromBits(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 	for i := 0; it.Next(&v); i++ {
 		n, err := starlark.AsInt32(v)
 		if err != nil || n < 0 || n > 63 {
-			return nil, fmt.Errorf("%s: indices[%d] = %s is not a bit index 0..63", b.Name(), i, v)
+			return nil, fmt.Errorf("%s: indices[%d] = %s is not a bit index 0..63", b.Name(), i, Short(v))
 		}
 		x |= 1 << uint(n)
 	}
@@ -105,7 +105,7 @@ func format(base int) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, 
 				return nil, fmt.Errorf("%s: width: got %s, want int", b.Name(), width.Type())
 			}
 			if err != nil || n < 0 || n > 64 {
-				return nil, fmt.Errorf("%s: width = %s is not in 0..64", b.Name(), width)
+				return nil, fmt.Errorf("%s: width = %s is not in 0..64", b.Name(), Short(width))
 			}
 			x, w = uint64(xw), uint(n)
 		}
@@ -143,11 +143,11 @@ func binomialFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		return nil, err
 	}
 	if n.Sign() < 0 {
-		return nil, fmt.Errorf("%s: n = %s is negative", b.Name(), n)
+		return nil, fmt.Errorf("%s: n = %s is negative", b.Name(), Short(n))
 	}
 	nn, ok := n.Int64()
 	if !ok {
-		return nil, fmt.Errorf("%s: n = %s is beyond 2^63-1", b.Name(), n)
+		return nil, fmt.Errorf("%s: n = %s is beyond 2^63-1", b.Name(), Short(n))
 	}
 	kk, ok := k.Int64()
 	if !ok { // |k| beyond 2^63: k < 0 or k > n

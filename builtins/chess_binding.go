@@ -170,9 +170,9 @@ func chessArgument(fn string, p chessParam, v starlark.Value) (chessArg, error) 
 	if i, ok := v.(starlark.Int); ok && p.kind != kindBoard {
 		if x, ok := i.Int64(); !ok || x < 0 || x > 63 {
 			if p.kind == kindSquare {
-				return chessArg{}, fmt.Errorf("%s: %s = %s is not a square 0..63", fn, p.name, i)
+				return chessArg{}, fmt.Errorf("%s: %s = %s is not a square 0..63", fn, p.name, Short(i))
 			}
-			return chessArg{}, fmt.Errorf("%s: %s = %s is not in 0..7", fn, p.name, i)
+			return chessArg{}, fmt.Errorf("%s: %s = %s is not in 0..7", fn, p.name, Short(i))
 		}
 	}
 	w, err := toWord(fn, p.name, v)

@@ -130,7 +130,7 @@ func debruijnFn(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	count := debruijn.Count(int(width))
 	u, ok := n.Uint64()
 	if !ok || u < 1 || u > count {
-		return nil, fmt.Errorf("%s: n = %s is not in 1..%d (the magics for width = %d)", b.Name(), n, count, width)
+		return nil, fmt.Errorf("%s: n = %s is not in 1..%d (the magics for width = %d)", b.Name(), Short(n), count, width)
 	}
 	m, _ := debruijn.Nth(u, int(width))
 	return wordValue(m), nil

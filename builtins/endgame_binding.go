@@ -73,7 +73,7 @@ func toInt(fn, name string, v starlark.Value, lo, hi int, what string) (int, err
 	}
 	x, ok := i.Int64()
 	if !ok || x < int64(lo) || x > int64(hi) {
-		return 0, fmt.Errorf("%s: %s = %s is not %s %d..%d", fn, name, i, what, lo, hi)
+		return 0, fmt.Errorf("%s: %s = %s is not %s %d..%d", fn, name, Short(i), what, lo, hi)
 	}
 	return int(x), nil
 }

@@ -64,7 +64,7 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 	}
 	var ce *compile.Error
 	if errors.As(err, &ce) {
-		return ce.Pos, errors.New("fuse: " + err.Error())
+		return ce.Pos, errors.New("fuse: " + ShortText(err.Error()))
 	}
-	return pos(fn), errors.New("fuse: " + err.Error())
+	return pos(fn), errors.New("fuse: " + ShortText(err.Error()))
 }

@@ -118,7 +118,7 @@ func docOf(v starlark.Value) (string, error) {
 			return doc, nil
 		}
 	}
-	return "", fmt.Errorf("name = %q is not a bitsh builtin, a Starlark builtin or a module (help() lists them)", key)
+	return "", fmt.Errorf("name = %s is not a bitsh builtin, a Starlark builtin or a module (help() lists them)", Short(starlark.String(key)))
 }
 
 // sameValue compares by identity for reference types and by value for

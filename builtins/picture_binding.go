@@ -149,7 +149,7 @@ func cardsFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		c, ok := v.(starlark.Int)
 		n, exact := c.Int64()
 		if !ok || !exact || n < 0 || n > 80 {
-			return nil, fmt.Errorf("%s: list[%d] = %s is not a card (an int 0..80)", b.Name(), i, v)
+			return nil, fmt.Errorf("%s: list[%d] = %s is not a card (an int 0..80)", b.Name(), i, Short(v))
 		}
 		out = append(out, int(n))
 	}

@@ -41,10 +41,10 @@ func plot(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs [
 		case starlark.Float:
 			f, p.ints = float64(v), false
 		default:
-			return fmt.Errorf("plot: data[%s] = %s: got %s, want int or float", label, v.String(), v.Type())
+			return fmt.Errorf("plot: data[%s] = %s: got %s, want int or float", label, Short(v), v.Type())
 		}
 		if f < 0 || math.IsNaN(f) {
-			return fmt.Errorf("plot: data[%s] = %s is negative", label, v.String())
+			return fmt.Errorf("plot: data[%s] = %s is negative", label, Short(v))
 		}
 		p.bars = append(p.bars, picture.Bar{Label: label, Value: f})
 		return nil

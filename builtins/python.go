@@ -43,7 +43,7 @@ value of x's type (round(2.675, 2) == 2.67: the float is just below
 Returns base to the power exp, as Python's pow and ** (Starlark has no **):
 an exact int for ints with exp >= 0 (pow(2, 100)), a float otherwise
 (pow(2, -1) == 0.5). With mod, all three ints, the exact modular power
-(pow(3, 10**6, 7)), with a modular inverse for a negative exp
+(pow(3, 1000000, 7) == 4), with a modular inverse for a negative exp
 (pow(3, -1, 7) == 5); the result has mod's sign. 1 << n is 2 to the n.
 An exact result of more than 4194304 bits is an error.`},
 		Builtin{Name: "format", Topic: "starlark", Fn: formatFn, Doc: `format(value, spec="")
@@ -53,7 +53,7 @@ align is < > = ^; sign + - or space; # adds 0b 0o 0x; 0 pads with zeros
 after the sign; grouping , or _ (every 4 digits for b o x X); types
 b c d o x X n for ints, e E f F g G n % for floats (and ints), s for
 strings. format(5, "08b") == "00000101", format(x, ".2f"),
-format(2**40 - 1, "_x") == "ff_ffff_ffff", format(0.25, ".1%") == "25.0%",
+format((1 << 40) - 1, "_x") == "ff_ffff_ffff", format(0.25, ".1%") == "25.0%",
 format("ab", "^6") == "  ab  ". Ints, floats and strings take a spec;
 other values only the empty one (their str).`},
 		Builtin{Name: "print", Topic: "starlark", Fn: printFn, Doc: `print(*args, sep=" ", end="\n", flush=False)
@@ -72,7 +72,7 @@ func sumFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	}
 	switch start.(type) {
 	case starlark.String, starlark.Bytes:
-		return nil, fmt.Errorf("sum: start = %s is a %s: use \"\".join(iterable) instead", start.String(), start.Type())
+		return nil, fmt.Errorf("sum: start = %s is a %s: use \"\".join(iterable) instead", Short(start), start.Type())
 	}
 	ctx := Context(thread)
 	it := iterable.Iterate()
@@ -123,7 +123,7 @@ func sumFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 			}
 		}
 		var err error
-		if acc, err = starlark.Binary(syntax.PLUS, acc, x); err != nil {
+		if acc, err = binaryOn(thread, syntax.PLUS, acc, x); err != nil {
 			return nil, fmt.Errorf("sum: element %d: %v", i, err)
 		}
 	}
@@ -142,7 +142,7 @@ func number(fn, name string, v starlark.Value) (starlark.Value, error) {
 	case starlark.Int, starlark.Float:
 		return v, nil
 	}
-	return nil, fmt.Errorf("%s: %s = %s is a %s, want int or float", fn, name, v.String(), v.Type())
+	return nil, fmt.Errorf("%s: %s = %s is a %s, want int or float", fn, name, Short(v), v.Type())
 }
 
 func divmodFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -232,24 +232,24 @@ func roundFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	}
 	ndi, ok := nd.(starlark.Int)
 	if !ok {
-		return nil, fmt.Errorf("round: ndigits = %s is a %s, want int or None", nd.String(), nd.Type())
+		return nil, fmt.Errorf("round: ndigits = %s is a %s, want int or None", Short(nd), nd.Type())
 	}
 	n, ok := ndi.Int64()
 	if !ok {
 		n = 1 << 40 * int64(ndi.Sign()) // far beyond every float and any sensible int
 	}
+	n = max(n, -1<<40) // -n cannot overflow
 	switch x := x.(type) {
 	case starlark.Int:
 		if n >= 0 {
 			return x, nil
 		}
-		if -n > maxPowBits {
-			return starlark.MakeInt(0), nil
-		}
 		// Round to a multiple of 10**-n, halves to even.
-		m := new(big.Int).Exp(big.NewInt(10), big.NewInt(-n), nil)
-		q := roundRat(new(big.Rat).SetFrac(x.BigInt(), m))
-		return starlark.MakeBigInt(q.Mul(q, m)), nil
+		q, err := roundIntDigits(thread, b.Name(), x.BigInt(), -n)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.MakeBigInt(q), nil
 	default:
 		f := float64(x.(starlark.Float))
 		if math.IsInf(f, 0) || math.IsNaN(f) || f == 0 || n > 400 {
@@ -311,7 +311,7 @@ func powFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		if !bInt || !eInt || !mInt {
 			return nil, fmt.Errorf("pow: a mod argument needs base, exp and mod all ints (got %s, %s, %s)", base.Type(), exp.Type(), mod.Type())
 		}
-		return modPow(bi.BigInt(), ei.BigInt(), mi.BigInt())
+		return modPow(thread, bi.BigInt(), ei.BigInt(), mi.BigInt())
 	}
 	if bInt && eInt && ei.Sign() >= 0 {
 		x, e := bi.BigInt(), ei.BigInt()
@@ -328,7 +328,11 @@ func powFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		if !e.IsInt64() || e.Int64()*int64(x.BitLen()-1) > maxPowBits {
 			return nil, fmt.Errorf("pow: the result would have more than %d bits (pow(base, exp, mod) keeps it small)", maxPowBits)
 		}
-		return starlark.MakeBigInt(new(big.Int).Exp(x, e, nil)), nil
+		r, err := powPolled(thread, b.Name(), x, e)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.MakeBigInt(r), nil
 	}
 	x, ok1 := starlark.AsFloat(base)
 	y, ok2 := starlark.AsFloat(exp)
@@ -350,7 +354,7 @@ func powFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 
 // modPow is Python's three-argument pow: x**e mod m with m's sign, and
 // the modular inverse for e < 0.
-func modPow(x, e, m *big.Int) (starlark.Value, error) {
+func modPow(thread *starlark.Thread, x, e, m *big.Int) (starlark.Value, error) {
 	if m.Sign() == 0 {
 		return nil, errors.New("pow: mod = 0 (pow's third argument cannot be 0)")
 	}
@@ -360,9 +364,12 @@ func modPow(x, e, m *big.Int) (starlark.Value, error) {
 	}
 	base := new(big.Int).Mod(x, am) // in [0, |m|)
 	if e.Sign() < 0 && base.ModInverse(base, am) == nil {
-		return nil, fmt.Errorf("pow: base %s is not invertible modulo %s", x, am)
+		return nil, fmt.Errorf("pow: base %s is not invertible modulo %s", Short(starlark.MakeBigInt(x)), Short(starlark.MakeBigInt(am)))
 	}
-	r := new(big.Int).Exp(base, new(big.Int).Abs(e), am)
+	r, err := expPolled(thread, "pow", base, new(big.Int).Abs(e), am)
+	if err != nil {
+		return nil, err
+	}
 	if m.Sign() < 0 && r.Sign() != 0 {
 		r.Add(r, m)
 	}
@@ -433,22 +440,50 @@ func printFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		s, ok := kv.v.(starlark.String)
 		if !ok {
-			return nil, fmt.Errorf("print: %s = %s, want a string or None", kv.name, kv.v.String())
+			return nil, fmt.Errorf("print: %s = %s, want a string or None", kv.name, Short(kv.v))
 		}
 		*kv.dst = string(s)
 	}
-	var buf strings.Builder
+	// The text of each argument (go.starlark.net's str checks the memory
+	// budget before it builds that of a container), then the budget for
+	// the whole line, before it is built: eight copies of a 64 MiB string
+	// with a 64 MiB sep are a 1 GiB line.
+	parts := make([]string, len(args))
+	total := int64(len(end)) + int64(max(len(args)-1, 0))*int64(len(sep))
 	for i, a := range args {
+		switch a.(type) {
+		case starlark.String, starlark.Bytes:
+			parts[i] = str(a)
+		case starlark.Int, starlark.Float, starlark.Bool, starlark.NoneType:
+			parts[i] = a.String() // at most a few times the value's size
+		default:
+			s, err := starlark.Call(thread, starlark.Universe["str"], starlark.Tuple{a}, nil)
+			if err != nil {
+				return nil, fmt.Errorf("print: %w", err)
+			}
+			parts[i] = string(s.(starlark.String))
+		}
+		total += int64(len(parts[i]))
+	}
+	if total > 1<<20 {
+		if err := CheckAlloc(thread, "print", total); err != nil {
+			return nil, err
+		}
+	}
+	var buf strings.Builder
+	buf.Grow(int(total))
+	for i, p := range parts {
 		if i > 0 {
 			buf.WriteString(sep)
 		}
-		buf.WriteString(str(a))
+		buf.WriteString(p)
 	}
 	// A line goes through the thread's Print, as Starlark's print does
 	// (an embedder may capture it there); a partial line goes to the
 	// thread's standard output, where Print writes in bitsh.
 	if line, ok := strings.CutSuffix(end, "\n"); ok && thread.Print != nil {
-		thread.Print(thread, buf.String()+line)
+		buf.WriteString(line)
+		thread.Print(thread, buf.String())
 		return starlark.None, nil
 	}
 	buf.WriteString(end)

@@ -88,7 +88,7 @@ func toCard(fn, name string, v starlark.Value) (setcard.Card, error) {
 	}
 	x, ok := i.Int64()
 	if !ok || x < 0 || x >= setcard.NumCards {
-		return 0, fmt.Errorf("%s: %s = %s is not a card (0..80)", fn, name, i)
+		return 0, fmt.Errorf("%s: %s = %s is not a card (0..80)", fn, name, Short(i))
 	}
 	return setcard.Card(x), nil
 }
@@ -262,12 +262,12 @@ func intArg(fn, name string, v starlark.Value, lo, hi int) (int, error) {
 	x, ok := i.Int64()
 	if !ok || x < int64(lo) {
 		if ok && x < 0 && lo == 0 {
-			return 0, fmt.Errorf("%s: %s = %s is negative", fn, name, i)
+			return 0, fmt.Errorf("%s: %s = %s is negative", fn, name, Short(i))
 		}
-		return 0, fmt.Errorf("%s: %s = %s is out of range %d..%d", fn, name, i, lo, hi)
+		return 0, fmt.Errorf("%s: %s = %s is out of range %d..%d", fn, name, Short(i), lo, hi)
 	}
 	if x > int64(hi) {
-		return 0, fmt.Errorf("%s: %s = %s is out of range %d..%d", fn, name, i, lo, hi)
+		return 0, fmt.Errorf("%s: %s = %s is out of range %d..%d", fn, name, Short(i), lo, hi)
 	}
 	return int(x), nil
 }

@@ -55,7 +55,7 @@ Returns the code point of the one-character string s (or the value of a
 one-byte bytes).`,
 	"range": `range(stop) or range(start, stop, step=1)
 Returns the sequence of ints from start (default 0) up to, not including,
-stop, step apart. Lazy: range(10**9) costs nothing until iterated.`,
+stop, step apart. Lazy: range(1000000000) costs nothing until iterated.`,
 	"str": `str(x)
 Returns x as a string: a string is itself, other values their text (a
 picture its drawing, see repr).`,

@@ -61,7 +61,7 @@ func subsetsSlow(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		n, ok := ki.Int64()
 		if !ok || n < 0 {
 			if ki.Sign() < 0 {
-				return nil, fmt.Errorf("%s: k = %s is negative", b.Name(), ki)
+				return nil, fmt.Errorf("%s: k = %s is negative", b.Name(), Short(ki))
 			}
 			n = 65 // huge k: no subsets
 		}

@@ -280,6 +280,30 @@ var binaryOps = map[syntax.Token]words.Op{
 // computed when first needed, a block at a time, together with the
 // operations applied to it since.
 func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	return a.binary(nil, op, y, side)
+}
+
+// binaryOn returns x op y as the interpreter computes it, except that an
+// operator of a word array checks the budget and polls the context of
+// thread, the run calling it (a builtin that applies operators, as sum),
+// instead of the run that made the array (the interpreter's operators
+// get no thread).
+func binaryOn(thread *starlark.Thread, op syntax.Token, x, y starlark.Value) (starlark.Value, error) {
+	if a, ok := x.(*Words); ok {
+		if v, err := a.binary(thread, op, y, starlark.Left); v != nil || err != nil {
+			return v, err
+		}
+	} else if b, ok := y.(*Words); ok {
+		if v, err := b.binary(thread, op, x, starlark.Right); v != nil || err != nil {
+			return v, err
+		}
+	}
+	return starlark.Binary(op, x, y)
+}
+
+// binary is Binary for the run of thread, or when nil for the run using
+// the arrays now (their origin's).
+func (a *Words) binary(thread *starlark.Thread, op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
 	kop, ok := binaryOps[op]
 	if !ok {
 		return nil, nil
@@ -292,17 +316,23 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	}
 	left := side == starlark.Right // the other operand is on the left
 	origin := a.origin
+	if y, ok := y.(*Words); ok && origin.Thread() == nil {
+		// a came from NewWords (another builtin's result): take the
+		// run from the other operand, for the budget check.
+		origin = y.origin
+	}
+	th := thread // the run whose budget and context apply
+	if th == nil {
+		th = origin.Thread()
+	} else {
+		origin = OriginOf(thread) // the result is the caller's
+	}
 	switch y := y.(type) {
 	case *Words:
-		if origin.Thread() == nil {
-			// a came from NewWords (another builtin's result): take the
-			// run from the other operand, for the budget check.
-			origin = y.origin
-		}
 		if y.n != a.n {
 			return nil, fmt.Errorf("%s: %s has %d words and %s has %d, want equal lengths", fn, selfName, a.n, otherName, y.n)
 		}
-		if err := checkWords(origin.Thread(), fn, a.n); err != nil {
+		if err := checkWords(th, fn, a.n); err != nil {
 			return nil, err
 		}
 		if words.Deferrable(kop) && a.canDefer() {
@@ -311,7 +341,7 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 			}
 			return newLazy(a.asLazy().OpArray(kop, y.words(), left), origin), nil
 		}
-		dst, err := makeSlice[uint64](origin.Thread(), fn, a.n)
+		dst, err := makeSlice[uint64](th, fn, a.n)
 		if err != nil {
 			return nil, err
 		}
@@ -320,7 +350,7 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 			l, r = r, l
 		}
 		zero := -1
-		if err := inChunks(origin.Thread(), fn, a.n, pollWords, func(lo, hi int) {
+		if err := inChunks(th, fn, a.n, pollWords, func(lo, hi int) {
 			if i := words.Apply(kop, dst[lo:hi], l[lo:hi], r[lo:hi]); i >= 0 && zero < 0 {
 				zero = lo + i
 			}
@@ -334,9 +364,9 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 	case starlark.Int:
 		x, ok := intWord(y)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, otherName, y)
+			return nil, fmt.Errorf("%s: %s = %s does not fit in 64 bits", fn, otherName, Short(y))
 		}
-		if err := checkWords(origin.Thread(), fn, a.n); err != nil {
+		if err := checkWords(th, fn, a.n); err != nil {
 			return nil, err
 		}
 		if words.Deferrable(kop) && a.canDefer() {
@@ -345,13 +375,13 @@ func (a *Words) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (s
 		if !left && (kop == words.Div || kop == words.Mod) && x == 0 {
 			return nil, fmt.Errorf("%s: b = 0, division by zero", fn)
 		}
-		dst, err := makeSlice[uint64](origin.Thread(), fn, a.n)
+		dst, err := makeSlice[uint64](th, fn, a.n)
 		if err != nil {
 			return nil, err
 		}
 		src := a.words()
 		zero := -1
-		if err := inChunks(origin.Thread(), fn, a.n, pollWords, func(lo, hi int) {
+		if err := inChunks(th, fn, a.n, pollWords, func(lo, hi int) {
 			if !left {
 				words.ApplyRight(kop, dst[lo:hi], src[lo:hi], x)
 			} else if i := words.ApplyLeft(kop, dst[lo:hi], x, src[lo:hi]); i >= 0 && zero < 0 {

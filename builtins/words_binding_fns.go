@@ -282,7 +282,7 @@ func elemWord(fn, arg string, i int, v starlark.Value) (uint64, error) {
 	}
 	w, ok := intWord(x)
 	if !ok {
-		return 0, fmt.Errorf("%s: %s[%d] = %s does not fit in 64 bits", fn, arg, i, x)
+		return 0, fmt.Errorf("%s: %s[%d] = %s does not fit in 64 bits", fn, arg, i, Short(x))
 	}
 	return w, nil
 }
@@ -627,7 +627,7 @@ func findMagicFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	}
 	tries, ok := triesV.Uint64()
 	if !ok {
-		return nil, fmt.Errorf("%s: tries = %s is not in 0..2^64-1", b.Name(), triesV)
+		return nil, fmt.Errorf("%s: tries = %s is not in 0..2^64-1", b.Name(), Short(triesV))
 	}
 	if sparse < 1 || sparse > 64 {
 		return nil, fmt.Errorf("%s: sparse = %d is not in 1..64", b.Name(), sparse)

@@ -271,12 +271,24 @@ func cancelReason(ctx context.Context) string {
 	return "cancelled"
 }
 
+// printLine writes msg and a newline to w: a short line in one write, a
+// long one without the copy that appending the newline (or
+// fmt.Fprintln's buffer) would make of it.
+func printLine(w io.Writer, msg string) {
+	if len(msg) < 1<<16 {
+		io.WriteString(w, msg+"\n")
+		return
+	}
+	io.WriteString(w, msg)
+	io.WriteString(w, "\n")
+}
+
 // thread returns a new thread for running the module called name.
 func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	in := r.in
 	t := &starlark.Thread{
 		Name:  name,
-		Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(in.stdout, msg) },
+		Print: func(_ *starlark.Thread, msg string) { printLine(in.stdout, msg) },
 		Load:  r.load,
 	}
 	t.SetLocal(moduleKey, name)
@@ -313,6 +325,7 @@ func (r *run) wrap(err error) error {
 		return nil
 	}
 	err = r.in.explainLoad(err)
+	err = explainLoadChain(err)
 	err = explainHabit(err, r.in.newestSource)
 	if r.ctx.Err() != nil {
 		return &CancelledError{Err: err, Cause: context.Cause(r.ctx)}
@@ -350,7 +363,7 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 		return nil, err
 	}
 	if slices.Contains(r.stack, key) {
-		return nil, fmt.Errorf("load cycle: %s -> %s", strings.Join(r.stack, " -> "), key)
+		return nil, fmt.Errorf("load cycle: %s -> %s", abbreviateChain(r.stack), key)
 	}
 	if len(r.stack) >= MaxLoadDepth {
 		return nil, fmt.Errorf("loads nested more than %d deep (%s -> ... -> %s -> %s)", MaxLoadDepth, r.stack[0], r.stack[len(r.stack)-1], key)
@@ -373,6 +386,9 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	t := r.thread(key, budget)
 	leave := in.runs.Enter(t)
 	m.globals, m.err = execFile(&dialect, t, key, src, predeclared)
+	if m.err != nil {
+		m.err = newLoadError(key, m.err)
+	}
 	leave()
 	r.stack = r.stack[:len(r.stack)-1]
 	if m.err == nil || r.ctx.Err() == nil {

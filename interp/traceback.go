@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins"
 	"go.starlark.net/starlark"
 )
 
@@ -47,8 +48,34 @@ func Backtrace(e *starlark.EvalError) string {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "Error%s: %s", suffix, e.Msg)
+	fmt.Fprintf(&b, "Error%s: %s", suffix, shortMessage(e.Msg))
 	return b.String()
+}
+
+// maxMessageBytes bounds the message Backtrace shows: builtins abbreviate
+// the values they name (builtins.Short), and a message still longer (a
+// value named by code that does not) keeps its start and its end.
+const maxMessageBytes = 2000
+
+// shortMessage returns msg when it is at most maxMessageBytes long, else
+// msg with its long numbers abbreviated (builtins.ShortText), and if that
+// is still too long its first and last bytes with the number of bytes
+// left out.
+func shortMessage(msg string) string {
+	if len(msg) <= maxMessageBytes {
+		return msg
+	}
+	if msg = builtins.ShortText(msg); len(msg) <= maxMessageBytes {
+		return msg // its long numbers abbreviated
+	}
+	head, tail := maxMessageBytes*3/4, maxMessageBytes/4
+	for head > 0 && msg[head]&0xC0 == 0x80 {
+		head--
+	}
+	for tail > 0 && msg[len(msg)-tail]&0xC0 == 0x80 {
+		tail--
+	}
+	return fmt.Sprintf("%s … (%s bytes left out) … %s", msg[:head], group(len(msg)-head-tail), msg[len(msg)-tail:])
 }
 
 // foldFrames formats the frames one per line, folding repetitions.

@@ -9,6 +9,7 @@ package starlark
 import (
 	"fmt"
 	"math"
+	"strings"
 	"unsafe"
 
 	"go.starlark.net/syntax"
@@ -169,4 +170,90 @@ func (thread *Thread) checkExtendAlloc(x *List, y Value, inplace bool) error {
 		}
 		return "list.extend"
 	})
+}
+
+// checkGrow checks, for the operation what, the array buf must allocate
+// to hold n more bytes (strings.Builder.Grow doubles the capacity and
+// adds n), and grows it: print, str.join and repr build their results
+// this way, a piece at a time.
+func (thread *Thread) checkGrow(buf *strings.Builder, n int, what string) error {
+	if buf.Len()+n <= buf.Cap() {
+		return nil
+	}
+	if c := 2*int64(buf.Cap()) + int64(n); c > allocCheckMin {
+		if err := thread.checkAlloc(c, func() string { return what }); err != nil {
+			return err
+		}
+	}
+	buf.Grow(n)
+	return nil
+}
+
+// Limits of reprBytes's walk: deeper values and values past the visit
+// count add nothing, so that a value made of shared parts (l = [l, l]
+// twenty times) costs at most maxReprVisits steps.
+const (
+	maxReprDepth  = 64
+	maxReprVisits = 1 << 22
+)
+
+// checkRepr checks, for the operation what, the allocation of x.String()
+// when a check is installed: reprBytes estimates its size first.
+func (thread *Thread) checkRepr(x Value, what string) error {
+	if thread == nil {
+		return nil
+	}
+	if _, ok := thread.Local(allocCheckKey).(func(*Thread, string, int64) error); !ok {
+		return nil
+	}
+	if n := reprBytes(x); n > allocCheckMin {
+		return thread.checkAlloc(n, func() string { return what })
+	}
+	return nil
+}
+
+// reprBytes returns a lower bound on the size of x.String(): strings and
+// bytes by their length, ints by their digits, lists, tuples, dicts and
+// sets by their elements, other values as one byte.
+func reprBytes(x Value) int64 {
+	visits := 0
+	var walk func(x Value, depth int) int64
+	walk = func(x Value, depth int) int64 {
+		visits++
+		if depth > maxReprDepth || visits > maxReprVisits {
+			return 0
+		}
+		n := int64(2) // quotes or brackets
+		switch x := x.(type) {
+		case String:
+			return n + int64(len(x))
+		case Bytes:
+			return n + 1 + int64(len(x))
+		case Int:
+			if _, big := x.get(); big != nil {
+				return int64(float64(big.BitLen()) * math.Log10(2))
+			}
+			return 1
+		case *List:
+			for _, e := range x.elems {
+				n += walk(e, depth+1) + 2
+			}
+		case Tuple:
+			for _, e := range x {
+				n += walk(e, depth+1) + 2
+			}
+		case *Dict:
+			for e := x.ht.head; e != nil; e = e.next {
+				n += walk(e.key, depth+1) + walk(e.value, depth+1) + 4
+			}
+		case *Set:
+			for e := x.ht.head; e != nil; e = e.next {
+				n += walk(e.key, depth+1) + 2
+			}
+		default:
+			return 1
+		}
+		return n
+	}
+	return walk(x, 0)
 }

@@ -803,13 +803,25 @@ func print(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error
 	buf := new(strings.Builder)
 	for i, v := range args {
 		if i > 0 {
+			if err := thread.checkGrow(buf, len(sep), "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(sep)
 		}
 		if s, ok := AsString(v); ok {
+			if err := thread.checkGrow(buf, len(s), "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(s)
 		} else if b, ok := v.(Bytes); ok {
+			if err := thread.checkGrow(buf, len(b), "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(string(b))
 		} else {
+			if err := thread.checkRepr(v, "print"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			writeValue(buf, v, nil)
 		}
 	}
@@ -840,7 +852,11 @@ func range_(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, erro
 		return nil, nameErr(b, "step argument must not be zero")
 	}
 
-	return rangeValue{start: start, stop: stop, step: step, len: rangeLen(start, stop, step)}, nil
+	n := rangeLen(start, stop, step)
+	if n < 0 { // bitsh fork: rangeLen's overflow (see ../README.bitsh.md)
+		return nil, nameErr(b, fmt.Sprintf("range(%d, %d, %d) has more than %d items", start, stop, step, math.MaxInt))
+	}
+	return rangeValue{start: start, stop: stop, step: step, len: n}, nil
 }
 
 // A rangeValue is a comparable, immutable, indexable sequence of integers
@@ -862,31 +878,46 @@ func (r rangeValue) Iterate() Iterator { return &rangeIterator{r, 0} }
 
 // rangeLen calculates the length of a range with the provided start, stop, and step.
 // caller must ensure that step is non-zero.
+//
+// bitsh fork: the distance between start and stop is computed in uint64,
+// where it cannot overflow (stop-1-start overflowed int when the bounds
+// were more than MaxInt apart); -1 means more than MaxInt items.
 func rangeLen(start, stop, step int) int {
+	var n uint64
 	switch {
 	case step > 0:
 		if stop > start {
-			return (stop-1-start)/step + 1
+			n = (uint64(stop)-uint64(start)-1)/uint64(step) + 1
 		}
 	case step < 0:
 		if start > stop {
-			return (start-1-stop)/-step + 1
+			n = (uint64(start)-uint64(stop)-1)/(-uint64(step)) + 1
 		}
 	default:
 		panic("rangeLen: zero step")
 	}
-	return 0
+	if n > math.MaxInt {
+		return -1
+	}
+	return int(n)
 }
 
 func (r rangeValue) Slice(start, end, step int) Value {
 	newStart := r.start + r.step*start
 	newStop := r.start + r.step*end
 	newStep := r.step * step
+	// bitsh fork: the length counts the indices, which cannot overflow;
+	// r.step * step can (it wraps to 0 for range(0, 10, 1 << 62)[::4]),
+	// and is then replaced when the slice has at most one item.
+	n := rangeLen(start, end, step)
+	if n <= 1 {
+		newStep = r.step
+	}
 	return rangeValue{
 		start: newStart,
 		stop:  newStop,
 		step:  newStep,
-		len:   rangeLen(newStart, newStop, newStep),
+		len:   n,
 	}
 }
 
@@ -938,14 +969,28 @@ func rangeEqual(x, y rangeValue) bool {
 	return x.len == 1 || x.step == y.step
 }
 
+// bitsh fork: any int x (upstream read x as an int32, so that
+// 1 << 40 in range(1 << 41) was False), the distance from the start in
+// uint64, where it cannot overflow.
 func (r rangeValue) contains(x Int) bool {
-	x32, err := AsInt32(x)
-	if err != nil {
+	x64, ok := x.Int64()
+	if !ok || x64 < math.MinInt || x64 > math.MaxInt {
 		return false // out of range
 	}
-	delta := x32 - r.start
-	quo, rem := delta/r.step, delta%r.step
-	return rem == 0 && 0 <= quo && quo < r.len
+	xi := int(x64)
+	var delta, step uint64
+	if r.step > 0 {
+		if xi < r.start {
+			return false
+		}
+		delta, step = uint64(xi)-uint64(r.start), uint64(r.step)
+	} else {
+		if xi > r.start {
+			return false
+		}
+		delta, step = uint64(r.start)-uint64(xi), -uint64(r.step)
+	}
+	return delta%step == 0 && delta/step < uint64(r.len)
 }
 
 type rangeIterator struct {
@@ -967,6 +1012,9 @@ func (*rangeIterator) Done() {}
 func repr(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
 	var x Value
 	if err := unpackPositionalArgsNoEscape("repr", args, kwargs, 1, &x); err != nil {
+		return nil, err
+	}
+	if err := thread.checkRepr(x, "repr"); err != nil { // bitsh fork: alloc.go
 		return nil, err
 	}
 	return String(x.String()), nil
@@ -1099,9 +1147,17 @@ func str(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error) 
 	case String:
 		return x, nil
 	case Bytes:
+		if len(x) > allocCheckMin { // bitsh fork: alloc.go
+			if err := thread.checkAlloc(int64(len(x)), func() string { return "str" }); err != nil {
+				return nil, err
+			}
+		}
 		// Invalid encodings are replaced by that of U+FFFD.
 		return String(utf8Transcode(string(x))), nil
 	default:
+		if err := thread.checkRepr(x, "str"); err != nil { // bitsh fork: alloc.go
+			return nil, err
+		}
 		return String(x.String()), nil
 	}
 }
@@ -1853,7 +1909,7 @@ func string_index(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, err
 }
 
 // https://github.com/google/starlark-go/blob/master/doc/spec.md#string·join
-func string_join(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
+func string_join(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
 	recv := string(b.Receiver().(String))
 	var iterable Iterable
 	if err := unpackPositionalArgsNoEscape(b.Name(), args, kwargs, 1, &iterable); err != nil {
@@ -1865,11 +1921,17 @@ func string_join(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, erro
 	var x Value
 	for i := 0; iter.Next(&x); i++ {
 		if i > 0 {
+			if err := thread.checkGrow(buf, len(recv), "join"); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
 			buf.WriteString(recv)
 		}
 		s, ok := AsString(x)
 		if !ok {
 			return nil, fmt.Errorf("join: in list, want string, got %s", x.Type())
+		}
+		if err := thread.checkGrow(buf, len(s), "join"); err != nil { // bitsh fork: alloc.go
+			return nil, err
 		}
 		buf.WriteString(s)
 	}

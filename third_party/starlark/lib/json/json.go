@@ -112,8 +112,20 @@ func encode(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 
 	path := make([]unsafe.Pointer, 0, 8)
 
+	// bitsh fork: the allocation check (starlark/alloc.go), before buf
+	// grows to hold n more bytes.
+	// Its error is returned as it is, without the path to the value.
+	var allocErr error
+	grow := func(n int) error {
+		allocErr = checkGrow(thread, buf, n)
+		return allocErr
+	}
+
 	var emit func(x starlark.Value) error
 	emit = func(x starlark.Value) error {
+		if err := grow(24); err != nil { // bitsh fork: a number or a bracket
+			return err
+		}
 
 		// It is only necessary to push/pop the item when it might contain
 		// itself (i.e. the last three switch cases), but omitting it in the other
@@ -158,6 +170,9 @@ func encode(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 			buf.WriteString(x.String())
 
 		case starlark.String:
+			if err := grow(len(x) + 2); err != nil { // bitsh fork
+				return err
+			}
 			quote(string(x))
 
 		case starlark.IterableMapping:
@@ -177,6 +192,9 @@ func encode(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 					buf.WriteByte(',')
 				}
 				k, _ := starlark.AsString(item[0])
+				if err := grow(len(k) + 3); err != nil { // bitsh fork
+					return err
+				}
 				quote(k)
 				buf.WriteByte(':')
 				if err := emit(item[1]); err != nil {
@@ -235,9 +253,49 @@ func encode(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	}
 
 	if err := emit(x); err != nil {
+		if allocErr != nil { // bitsh fork
+			return nil, allocErr
+		}
 		return nil, fmt.Errorf("%s: %v", b.Name(), err)
 	}
+	if err := checkAlloc(thread, int64(buf.Len())); err != nil { // bitsh fork: the string's copy
+		return nil, err
+	}
 	return starlark.String(buf.String()), nil
+}
+
+// bitsh fork: the allocation check of go.starlark.net/starlark (see
+// starlark/alloc.go and ../../README.bitsh.md), which an application
+// stores under allocCheckKey; json.encode calls it before its buffer
+// grows to more than allocCheckMin bytes.
+const (
+	allocCheckKey = "go.starlark.net/alloc-check"
+	allocCheckMin = 1 << 20
+)
+
+// checkAlloc calls the thread's allocation check, if any, for n bytes
+// (from allocCheckMin on).
+func checkAlloc(thread *starlark.Thread, n int64) error {
+	if thread == nil || n <= allocCheckMin {
+		return nil
+	}
+	if check, ok := thread.Local(allocCheckKey).(func(*starlark.Thread, string, int64) error); ok {
+		return check(thread, "json.encode", n)
+	}
+	return nil
+}
+
+// checkGrow checks the array buf must allocate to hold n more bytes
+// (bytes.Buffer doubles its capacity and adds n), and grows it.
+func checkGrow(thread *starlark.Thread, buf *bytes.Buffer, n int) error {
+	if buf.Available() >= n {
+		return nil
+	}
+	if err := checkAlloc(thread, 2*int64(buf.Cap())+int64(n)); err != nil {
+		return err
+	}
+	buf.Grow(n)
+	return nil
 }
 
 func encodeIndent(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
