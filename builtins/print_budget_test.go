@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -32,7 +33,7 @@ func TestPrintChecksBudget(t *testing.T) {
 		// process's heap, other tests' garbage included).
 		runtime.GC()
 		th := newThread(context.Background())
-		builtins.SetMaxMemory(th, builtins.LiveHeapBytes()+32<<20)
+		setMaxMemory(th, memory.LiveHeapBytes()+32<<20)
 		var lines []string
 		th.Print = func(_ *starlark.Thread, msg string) { lines = append(lines, msg) }
 		_, err := starlark.ExecFileOptions(&syntax.FileOptions{}, th, "print.star", "x = 'a' * (4 << 20)\n"+c.code+"\n", env)
@@ -44,7 +45,7 @@ func TestPrintChecksBudget(t *testing.T) {
 		}
 	}
 	th := newThread(context.Background())
-	builtins.SetMaxMemory(th, 1<<30)
+	setMaxMemory(th, 1<<30)
 	var lines []string
 	th.Print = func(_ *starlark.Thread, msg string) { lines = append(lines, msg) }
 	code := "x = 'a' * (4 << 20)\nprint(x, 1, [x], sep = '-')\nprint(x, x, end = '!\\n')\n"
@@ -69,4 +70,11 @@ func forkChecksText() bool {
 	})
 	starlark.ExecFile(th, "probe.star", "s = str(['a' * (1 << 20)] * 2)", nil)
 	return called
+}
+
+// setMaxMemory sets thread's memory budget, keeping the rest of its Env.
+func setMaxMemory(th *starlark.Thread, n int64) {
+	env := builtins.EnvOf(th)
+	env.MaxMemory = n
+	builtins.SetEnv(th, env)
 }

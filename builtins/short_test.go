@@ -102,7 +102,7 @@ func TestCheckFuseAbbreviates(t *testing.T) {
 		t.Fatal(err)
 	}
 	lambda := f.Stmts[0].(*syntax.AssignStmt).RHS
-	_, err = builtins.CheckFuse(lambda, func(string) (starlark.Value, bool) { return nil, false }, func(string) bool { return false })
+	_, err = builtins.CheckFuse(lambda, func(string) (starlark.Value, bool) { return nil, false }, func(string) bool { return false }, nil)
 	if err == nil || len(err.Error()) > 500 || !strings.Contains(err.Error(), "300000 digits") {
 		t.Errorf("CheckFuse of a 300,000-digit constant: %.300v (%d bytes)", err, len(fmt.Sprint(err)))
 	}

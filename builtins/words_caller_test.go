@@ -26,7 +26,7 @@ func TestSumOfArraysUsesCallersRun(t *testing.T) {
 
 	// 32 MiB per sum (longer arrays than are deferred), under a budget of 16 MiB.
 	th := newThread(context.Background())
-	builtins.SetMaxMemory(th, 16<<20)
+	setMaxMemory(th, 16<<20)
 	if _, err := starlark.Eval(th, "<test>", "sum([a], a)", globals); err == nil || !strings.Contains(err.Error(), "memory limit") {
 		t.Errorf("sum([a], a) under a 16M budget: %v, want the memory limit's error", err)
 	}

@@ -183,8 +183,7 @@ func TestDocstringExamples(t *testing.T) {
 		}
 		th := &starlark.Thread{Name: "docstring", Print: func(*starlark.Thread, string) {}}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		builtins.SetContext(th, ctx)
-		builtins.SetRandom(th, builtins.NewRandom())
+		builtins.SetEnv(th, builtins.Env{Context: ctx, Random: builtins.NewRandom()})
 		v, err := starlark.EvalOptions(&syntax.FileOptions{}, th, "builtins.md", ex.expr, env)
 		cancel()
 		if err != nil && strings.Contains(err.Error(), "undefined: ") {
