@@ -1535,16 +1535,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	outer := c.sc
 	c.calls = append(c.calls, outer.src.Name)
 	c.sc = sc
-	body, err := c.nested(func() error {
-		if err := c.stmts(src.Body); err != nil {
-			return err
-		}
-		if !fuse.Leaves(*c.out) {
-			c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
-				"the function ended without return (None is not a word)")})
-		}
-		return nil
-	})
+	body, err := c.body(src)
 	c.sc = outer
 	c.calls = c.calls[:len(c.calls)-1]
 	if err != nil {
@@ -1675,7 +1666,20 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	c.f.Procs[id] = *u // the parameters, for the calls in its body
 	saved := *c
 	c.u, c.sc, c.calls, c.inlined = u, sc, nil, 0
-	body, err := c.nested(func() error {
+	body, err := c.body(src)
+	c.u, c.sc, c.calls, c.inlined, c.out = saved.u, saved.sc, saved.calls, saved.inlined, saved.out
+	if err != nil {
+		return 0, err
+	}
+	u.Body = body
+	c.f.Procs[id] = *u
+	return id, nil
+}
+
+// body compiles src's statements into a list of their own, ending with
+// the failure of a body that runs off its end without return.
+func (c *compiler) body(src *Source) ([]fuse.Stmt, error) {
+	return c.nested(func() error {
 		if err := c.stmts(src.Body); err != nil {
 			return err
 		}
@@ -1685,13 +1689,6 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 		}
 		return nil
 	})
-	c.u, c.sc, c.calls, c.inlined, c.out = saved.u, saved.sc, saved.calls, saved.inlined, saved.out
-	if err != nil {
-		return 0, err
-	}
-	u.Body = body
-	c.f.Procs[id] = *u
-	return id, nil
 }
 
 // dropTailBreaks removes the breaks of label that end ss, also in the
