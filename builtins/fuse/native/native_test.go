@@ -78,9 +78,10 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 }
 
 // TestRecursiveAgreeWithEval runs the recursive cases on the engines that
-// compile calls (Eval, through Auto where the others refuse them).
+// compile calls: WebAssembly, Eval, and Auto (which falls back on them
+// where amd64 refuses calls).
 func TestRecursiveAgreeWithEval(t *testing.T) {
-	for _, e := range []native.Engine{native.Auto, native.Eval} {
+	for _, e := range []native.Engine{native.Auto, native.WebAssembly, native.Eval} {
 		for _, tc := range fusescript.Recursive {
 			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
 		}
