@@ -395,3 +395,126 @@ func TestAffineAndCount(t *testing.T) {
 		p.Close()
 	}
 }
+
+// callEngines are the engines that compile calls of helpers.
+var callEngines = []native.Engine{native.WebAssembly, native.Eval}
+
+// TestRecursionPolls: calls tick the fuel as loop iterations do, so an
+// exponential recursion without a loop comes back to be polled every
+// fuse.PollEvery calls, stops when poll says so, and the worker then runs
+// other items from scratch; a long loop deep in a recursion stops too.
+func TestRecursionPolls(t *testing.T) {
+	fib := funcOf(t, "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\ndef f(x):\n    return fib(x)\n")
+	deep := funcOf(t, `
+def down(n, x):
+    if n == 0:
+        k = 0
+        while k < x:
+            k += 1
+        return k
+    return down(n - 1, x) + 1
+def f(x):
+    return down(5000, x)
+`)
+	for _, e := range callEngines {
+		// fib(27) makes 2*fib(28)-1 calls.
+		if polls, calls := agreeCountingPolls(t, fib, e, [][]uint64{{27}}), 2*317811-1; polls < calls/fuse.PollEvery {
+			t.Errorf("%v: %d polls in %d calls; want one every %d calls", e, polls, calls, fuse.PollEvery)
+		}
+		// An item that ends (small, whose result is want), then one that
+		// would not end for ages (x).
+		for _, tc := range []struct {
+			f              *fuse.Func
+			small, x, want uint64
+		}{{fib, 20, 200, 6765}, {deep, 3, ^uint64(0), 5000 + 3}} {
+			p, err := native.CompileWith(tc.f, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			polls := 0
+			w, err := p.NewWorker(func() bool { polls++; return polls == 3 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Params(0)[0], w.Params(0)[1] = tc.small, tc.x
+			if done, res, err := w.Run(2, false); !errors.Is(err, fuse.ErrStopped) || done != 1 || res[0] != tc.want {
+				t.Errorf("%v: the endless item: done %d, %v, %v; want 1, [%d], stopped", e, done, res, err, tc.want)
+			}
+			if polls != 3 {
+				t.Errorf("%v: stopped after %d polls; want 3", e, polls)
+			}
+			w.Params(0)[0], w.Params(0)[1] = tc.small, tc.small
+			if done, res, err := w.Run(2, false); err != nil || done != 2 || res[0] != tc.want || res[1] != tc.want {
+				t.Errorf("%v: after the stop: %v, %v, %v; want 2, [%d %d], nil", e, done, res, err, tc.want, tc.want)
+			}
+			w.Close()
+			p.Close()
+		}
+	}
+}
+
+// TestRecursionDepth: a chain of calls as deep as the limit runs, one
+// call deeper fails with the depth check and the depth it was at, as
+// under Eval; with a large array per call the limit is lower, and every
+// frame keeps its own array across the calls below it.
+func TestRecursionDepth(t *testing.T) {
+	plain := funcOf(t, `
+def down(n, a, b, c, d, e, g, h, i, j, k, l, m, o, p, q):
+    if n == 0:
+        return a ^ q
+    return down(n - 1, b, c, d, e, g, h, i, j, k, l, m, o, p, q, a + n) + 1
+def f(x):
+    return down(x, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+`)
+	framed := funcOf(t, `
+def down(n):
+    a = [0] * 100000
+    a[n] = n + 1
+    a[99999] = 7
+    if n == 0:
+        return a[0] + a[1]
+    r = down(n - 1)
+    return r + a[n] * 3 + a[99999] + a[n + 1]
+def f(x):
+    return down(x)
+`)
+	for _, tc := range []struct {
+		f     *fuse.Func
+		depth int
+	}{{plain, fuse.MaxDepth}, {framed, framed.MaxCalls()}} {
+		if tc.f.MaxCalls() != tc.depth || tc.depth < 10 {
+			t.Fatalf("the limit is %d; want %d", tc.f.MaxCalls(), tc.depth)
+		}
+		d := uint64(tc.depth)
+		inputs := [][]uint64{{0}, {5}, {d - 2}, {d - 1}, {d}, {d + 1}, {d + 2}}
+		st := tc.f.NewState(nil)
+		var fe *fuse.FlowError
+		if _, err := st.Eval([]uint64{d - 2}); err != nil {
+			t.Fatalf("Eval: f(%d): %v", d-2, err)
+		}
+		if _, err := st.Eval([]uint64{d + 2}); !errors.As(err, &fe) || tc.f.Checks[fe.Check].Kind != fuse.CheckDepth || fe.Value != d {
+			t.Fatalf("Eval: f(%d): %v; want the depth check failing at %d", d+2, err, d)
+		}
+		for _, e := range callEngines {
+			p, err := native.CompileWith(tc.f, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := p.NewWorker(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, errs := runAll(t, w, 1, inputs)
+			for i, in := range inputs {
+				want, werr := st.Eval(in)
+				var we *fuse.FlowError
+				if (werr == nil) != (errs[i] == nil) || werr == nil && got[i] != want ||
+					errors.As(werr, &we) && (!errors.As(errs[i], &fe) || *fe != *we) {
+					t.Errorf("%v: f(%d) = %d, %v; Eval gives %d, %v", e, in[0], got[i], errs[i], want, werr)
+				}
+			}
+			w.Close()
+			p.Close()
+		}
+	}
+}
