@@ -402,20 +402,28 @@ var callEngines = []native.Engine{native.WebAssembly, native.Eval}
 // TestRecursionPolls: calls tick the fuel as loop iterations do, so an
 // exponential recursion without a loop comes back to be polled every
 // fuse.PollEvery calls, stops when poll says so, and the worker then runs
-// other items from scratch; a long loop deep in a recursion stops too.
+// other items from scratch; a long loop deep in a recursion stops too, and
+// the next run starts its frames from the bottom again.
 func TestRecursionPolls(t *testing.T) {
 	fib := funcOf(t, "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\ndef f(x):\n    return fib(x)\n")
+	// Frames of 1000 elements: about 4000 calls deep at most, so that a
+	// worker that went on from the depth where it stopped would overrun.
 	deep := funcOf(t, `
 def down(n, x):
+    a = [0] * 1000
+    a[n % 1000] = n
     if n == 0:
         k = 0
         while k < x:
             k += 1
         return k
-    return down(n - 1, x) + 1
+    return down(n - 1, x) + 1 + a[n % 1000] - n
 def f(x):
-    return down(5000, x)
+    return down(3000, x)
 `)
+	if deep.MaxCalls() > 6000 {
+		t.Fatalf("down may go %d calls deep; the test wants less than twice 3000", deep.MaxCalls())
+	}
 	for _, e := range callEngines {
 		// fib(27) makes 2*fib(28)-1 calls.
 		if polls, calls := agreeCountingPolls(t, fib, e, [][]uint64{{27}}), 2*317811-1; polls < calls/fuse.PollEvery {
@@ -426,7 +434,7 @@ def f(x):
 		for _, tc := range []struct {
 			f              *fuse.Func
 			small, x, want uint64
-		}{{fib, 20, 200, 6765}, {deep, 3, ^uint64(0), 5000 + 3}} {
+		}{{fib, 20, 200, 6765}, {deep, 3, ^uint64(0), 3000 + 3}} {
 			p, err := native.CompileWith(tc.f, e)
 			if err != nil {
 				t.Fatal(err)
