@@ -336,7 +336,7 @@ func BenchmarkDeBruijnFind(b *testing.B) {
 	for _, i := range items {
 		want += goFind(&calls, 0, 58, 0, 6, 1<<32, i, 12)
 	}
-	for _, e := range callEngines {
+	for _, e := range callEngines(b) {
 		b.Run(e.String(), func(b *testing.B) {
 			_, p := compileSrc(b, e, findSrc, "f")
 			defer p.Close()

@@ -1,9 +1,13 @@
 package native
 
 import (
+	"context"
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/tetratelabs/wazero"
 )
 
 // Calls of helpers (fuse.Proc, fuse.OpCall) in the WebAssembly module.
@@ -276,4 +280,56 @@ func (e *emitter) callProc(x *fuse.Expr) {
 	}
 	e.end()
 	c.get(r)
+}
+
+// wazero's interpreter (its engine where it has no compiler) allows fewer
+// nested calls than fuse.MaxDepth; its compiler allows far more. Which one
+// runs here is found by running a chain of calls that deep, once.
+var (
+	deepOnce sync.Once
+	deepErr  error
+)
+
+// deepCalls returns an error when rt cannot run chains of calls as deep as
+// fuse.MaxDepth (and the calls of run and a helper besides).
+func deepCalls(rt wazero.Runtime) error {
+	deepOnce.Do(func() { deepErr = probeDeepCalls(rt) })
+	return deepErr
+}
+
+func probeDeepCalls(rt wazero.Runtime) error {
+	// deep(n) = n == 0 ? 0 : deep(n - 1) + 1
+	var c code
+	c.get(0)
+	c.byte(opI32Eqz, opIf, tI32)
+	c.i32(0)
+	c.byte(opElse)
+	c.get(0)
+	c.i32(1)
+	c.byte(opI32Sub)
+	c.call(0)
+	c.i32(1)
+	c.byte(opI32Add)
+	c.byte(opEnd)
+	mod := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
+	mod = section(mod, 1, vec(funcType([]byte{tI32}, []byte{tI32})))
+	mod = section(mod, 3, vec([]byte{0}))
+	mod = section(mod, 7, vec(append(str("deep"), 0x00, 0)))
+	mod = section(mod, 10, vec(funcBody(c.b)))
+	ctx := context.Background()
+	m, err := rt.InstantiateWithConfig(ctx, mod, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		return fmt.Errorf("wasm: probing the depth of calls: %w", err)
+	}
+	defer m.Close(ctx)
+	n := uint64(fuse.MaxDepth + 8)
+	res, err := m.ExportedFunction("deep").Call(ctx, n)
+	if err != nil || len(res) != 1 || res[0] != n {
+		why := "a wrong result"
+		if err != nil {
+			why, _, _ = strings.Cut(err.Error(), "\n")
+		}
+		return fmt.Errorf("wasm: wazero's engine here cannot run %d calls deep (%s)", n, why)
+	}
+	return nil
 }

@@ -81,7 +81,7 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 // compile calls: WebAssembly, Eval, and Auto (which falls back on them
 // where amd64 refuses calls).
 func TestRecursiveAgreeWithEval(t *testing.T) {
-	for _, e := range []native.Engine{native.Auto, native.WebAssembly, native.Eval} {
+	for _, e := range append(callEngines(t), native.Auto) {
 		for _, tc := range fusescript.Recursive {
 			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
 		}
@@ -396,8 +396,22 @@ func TestAffineAndCount(t *testing.T) {
 	}
 }
 
-// callEngines are the engines that compile calls of helpers.
-var callEngines = []native.Engine{native.WebAssembly, native.Eval}
+// callEngines returns the engines this machine runs calls of helpers
+// on: WebAssembly where wazero compiles (its interpreter allows too few
+// nested calls), and Eval.
+func callEngines(t testing.TB) []native.Engine {
+	f := funcOf(t, "def g(n):\n    return n if n < 2 else g(n - 1)\ndef f(x):\n    return g(x)\n")
+	if len(f.Procs) == 0 {
+		t.Fatal("g is not a call")
+	}
+	p, err := native.CompileWith(f, native.WebAssembly)
+	if err != nil {
+		t.Logf("no wasm engine for calls: %v", err)
+		return []native.Engine{native.Eval}
+	}
+	p.Close()
+	return []native.Engine{native.WebAssembly, native.Eval}
+}
 
 // TestRecursionPolls: calls tick the fuel as loop iterations do, so an
 // exponential recursion without a loop comes back to be polled every
@@ -424,7 +438,7 @@ def f(x):
 	if deep.MaxCalls() > 6000 {
 		t.Fatalf("down may go %d calls deep; the test wants less than twice 3000", deep.MaxCalls())
 	}
-	for _, e := range callEngines {
+	for _, e := range callEngines(t) {
 		// fib(27) makes 2*fib(28)-1 calls.
 		if polls, calls := agreeCountingPolls(t, fib, e, [][]uint64{{27}}), 2*317811-1; polls < calls/fuse.PollEvery {
 			t.Errorf("%v: %d polls in %d calls; want one every %d calls", e, polls, calls, fuse.PollEvery)
@@ -503,7 +517,7 @@ def f(x):
 		if _, err := st.Eval([]uint64{d + 2}); !errors.As(err, &fe) || tc.f.Checks[fe.Check].Kind != fuse.CheckDepth || fe.Value != d {
 			t.Fatalf("Eval: f(%d): %v; want the depth check failing at %d", d+2, err, d)
 		}
-		for _, e := range callEngines {
+		for _, e := range callEngines(t) {
 			p, err := native.CompileWith(tc.f, e)
 			if err != nil {
 				t.Fatal(err)
