@@ -126,6 +126,9 @@ type emitter struct {
 	lFuel, lStatus, lCheck, lValue, lRes, i64s, params, lVars int
 	lDepth, lFrame, lLevel                                    int
 	frameEp                                                   []uint32 // the offsets of its own arrays' epochs in its frame
+	// subst, where not nil, holds the locals of the variables of a Proc
+	// whose guards are emitted where it is called.
+	subst []int
 }
 
 // call calls helper function f of the module.
@@ -141,6 +144,9 @@ func (e *emitter) temp() int {
 
 // varLocal returns the local of variable v.
 func (e *emitter) varLocal(v int) int {
+	if e.subst != nil {
+		return e.subst[v]
+	}
 	if v < e.params {
 		return v
 	}

@@ -230,8 +230,32 @@ func (e *emitter) callProc(x *fuse.Expr) {
 	e.br(opBr, -1, 'x')
 	e.end()
 	e.end()
+	guards := procGuards(p)
+	var args []int
 	for i := 0; i < p.Params; i++ {
 		e.expr(x.Args[i])
+		if len(guards) > 0 {
+			args = append(args, e.temp())
+			c.set(args[i])
+		}
+	}
+	if len(guards) > 0 {
+		// The guards run here on the arguments; one that holds gives the
+		// result without the call.
+		e.open(opBlock, tI64, -1, 0)
+		e.subst = args
+		for _, g := range guards {
+			e.cond(g.X)
+			e.open(opIf, tVoid, -1, 0)
+			e.expr(g.Body[0].X)
+			c.byte(opBr)
+			c.u32(1)
+			e.end()
+		}
+		e.subst = nil
+		for _, a := range args {
+			c.get(a)
+		}
 	}
 	for i := 0; i < p.Arrays; i++ {
 		a := int(x.Args[p.Params+i].Imm)
@@ -280,6 +304,50 @@ func (e *emitter) callProc(x *fuse.Expr) {
 	}
 	e.end()
 	c.get(r)
+	if len(guards) > 0 {
+		e.end()
+	}
+}
+
+// maxGuards is the most guards of a Proc emitted where it is called.
+const maxGuards = 4
+
+// procGuards returns the guards that begin p's body: statements "if X:
+// return Y" whose X and Y read only p's word parameters, call nothing and
+// check nothing, so that they give the same result run in the caller on
+// the arguments as in a frame of p (a call that returns at once from its
+// first statements is most calls of a search's leaves).
+func procGuards(p *fuse.Proc) []*fuse.Stmt {
+	var gs []*fuse.Stmt
+	for i := range p.Body {
+		s := &p.Body[i]
+		if len(gs) == maxGuards || s.Kind != fuse.SIf || len(s.Else) > 0 || len(s.Body) != 1 ||
+			s.Body[0].Kind != fuse.SReturn || !pure(s.X, p.Params) || !pure(s.Body[0].X, p.Params) {
+			break
+		}
+		gs = append(gs, s)
+	}
+	return gs
+}
+
+// pure reports whether x reads only variables below params (parameters),
+// and calls, loads and checks nothing.
+func pure(x *fuse.Expr, params int) bool {
+	if x.Check >= 0 {
+		return false
+	}
+	switch x.Op {
+	case fuse.OpVar:
+		return x.Imm < uint64(params)
+	case fuse.OpLoad, fuse.OpLoad2, fuse.OpRowLen, fuse.OpScratch, fuse.OpCall, fuse.OpArray:
+		return false
+	}
+	for _, a := range x.Args {
+		if !pure(a, params) {
+			return false
+		}
+	}
+	return true
 }
 
 // wazero's interpreter (its engine where it has no compiler) allows fewer
