@@ -88,6 +88,49 @@ func TestRecursiveAgreeWithEval(t *testing.T) {
 	}
 }
 
+// callCases add to fusescript.Recursive what the wasm engine lays out
+// apart: an array passed on by the helper it was passed to, arrays of
+// frames passed down, and guards (leading "if X: return Y") that hold,
+// or are skipped, at the call.
+var callCases = []fusescript.Case{
+	{Name: "array_passed_on", Src: `
+def fill(a, i, n):
+    if i == n:
+        return 0
+    a[i] = i * 7 + 1
+    return fill(a, i + 1, n) + a[i]
+def walk(x, d):
+    b = [0] * 16
+    b[15] = d
+    if d == 0:
+        return fill(b, 0, x % 16) + b[3]
+    s = walk(x + 1, d - 1) * 3 + b[15]
+    return (s + fill(b, 0, x % 7) + b[x % 16]) & U64
+def f(x):
+    return walk(x, x % 5)
+`, Params: 1},
+	{Name: "guards", Src: `
+def g(x, y):
+    if x > 100:
+        return x - y
+    if x & 1 == 0 and y:
+        return y
+    if x == 7:
+        return 70 // y
+    return g(x * 2 + 1, y ^ x) + 1
+def f(x, y):
+    return g(x % 50, y % 4)
+`, Params: 2, Small: true},
+}
+
+func TestCallCasesAgreeWithEval(t *testing.T) {
+	for _, e := range callEngines(t) {
+		for _, tc := range callCases {
+			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
+		}
+	}
+}
+
 func constructAgrees(t *testing.T, e native.Engine, tc fusescript.Case) {
 	{
 		{
