@@ -179,7 +179,8 @@ func (e *emitter) br(op byte, label int, kind byte) {
 	e.c.u32(e.depth(label, kind))
 }
 
-// fail leaves run with check failed on the value in local v (-1: 0).
+// fail leaves the function (run, or a Proc's) with check failed on the
+// value in local v (-1: 0).
 func (e *emitter) fail(check int, v int) {
 	e.c.i32(statusFailed)
 	e.c.set(e.lStatus)
@@ -442,16 +443,14 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		c.get(e.epoch[s.Arr])
 		c.i64(1)
 		c.byte(opI64Add)
-		if e.proc < 0 {
-			c.set(e.epoch[s.Arr])
-			break
-		}
-		// A Proc's own array: its epoch at this depth is kept in the
-		// frame, to grow on at the next call at this depth.
 		c.set(e.epoch[s.Arr])
-		c.get(e.lFrame)
-		c.get(e.epoch[s.Arr])
-		c.mem(opI64Store, e.frameEpoch(s.Arr))
+		if e.proc >= 0 {
+			// A Proc's own array: its epoch at this depth is kept in
+			// the frame, to grow on at the next call at this depth.
+			c.get(e.lFrame)
+			c.get(e.epoch[s.Arr])
+			c.mem(opI64Store, e.frameEpoch(s.Arr))
+		}
 	case fuse.SIf:
 		e.cond(s.X)
 		e.open(opIf, tVoid, -1, 0)
