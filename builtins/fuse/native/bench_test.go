@@ -279,3 +279,97 @@ func BenchmarkCompileParts(b *testing.B) {
 		}
 	})
 }
+
+// findSrc is Isenberg's De Bruijn generator as docs/fuse.md fuses it: an
+// item follows the first K branches by its bits and counts the sequences
+// of B(2, 6) below.
+const findSrc = `
+K = 12
+def find(seq, depth, vtx, nz, lock, path, k):
+    if (lock >> vtx) & 1 or nz > 32:
+        return 0
+    if depth == 0:
+        return 1
+    lock = lock | (1 << vtx)
+    if vtx == 31 and depth > 2:
+        return find(seq | (1 << (depth - 1)), depth - 2, 62, nz + 1, lock, path, k)
+    if k > 0:
+        if path & 1:
+            return find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, path >> 1, k - 1)
+        return find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, path >> 1, k - 1)
+    return (find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, 0, 0) +
+            find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, 0, 0))
+def f(i):
+    return find(0, 58, 0, 6, 1 << 32, i, K)
+`
+
+// goFind is find in Go, counting its calls in *calls.
+func goFind(calls *uint64, seq, depth, vtx, nz, lock, path, k uint64) uint64 {
+	*calls++
+	if (lock>>vtx)&1 != 0 || nz > 32 {
+		return 0
+	}
+	if depth == 0 {
+		return 1
+	}
+	lock |= 1 << vtx
+	if vtx == 31 && depth > 2 {
+		return goFind(calls, seq|1<<(depth-1), depth-2, 62, nz+1, lock, path, k)
+	}
+	if k > 0 {
+		if path&1 != 0 {
+			return goFind(calls, seq|1<<(depth-1), depth-1, (2*vtx+1)&63, nz, lock, path>>1, k-1)
+		}
+		return goFind(calls, seq, depth-1, (2*vtx)&63, nz+1, lock, path>>1, k-1)
+	}
+	return goFind(calls, seq, depth-1, (2*vtx)&63, nz+1, lock, 0, 0) +
+		goFind(calls, seq|1<<(depth-1), depth-1, (2*vtx+1)&63, nz, lock, 0, 0)
+}
+
+// BenchmarkDeBruijnFind counts the De Bruijn sequences of two subtrees
+// (items of K = 12) with the recursive find, on the engines that compile
+// calls and as Go compiled ahead of time (a reference on a noisy
+// machine); it reports ns per call of find (and checks the counts against
+// find in Go).
+func BenchmarkDeBruijnFind(b *testing.B) {
+	items := []uint64{485, 1455}
+	var calls, want uint64
+	for _, i := range items {
+		want += goFind(&calls, 0, 58, 0, 6, 1<<32, i, 12)
+	}
+	for _, e := range callEngines(b) {
+		b.Run(e.String(), func(b *testing.B) {
+			_, p := compileSrc(b, e, findSrc, "f")
+			defer p.Close()
+			w, err := p.NewWorker(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer w.Close()
+			copy(w.Params(0), items)
+			b.ResetTimer()
+			for range b.N {
+				_, res, err := w.Run(len(items), false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res[0]+res[1] != want {
+					b.Fatalf("%d sequences; want %d", res[0]+res[1], want)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(calls), "ns/call")
+		})
+	}
+	b.Run("go", func(b *testing.B) {
+		for range b.N {
+			var n, got uint64
+			for _, i := range items {
+				got += goFind(&n, 0, 58, 0, 6, 1<<32, i, 12)
+			}
+			if got != want {
+				b.Fatalf("%d sequences; want %d", got, want)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(calls), "ns/call")
+	})
+}

@@ -36,6 +36,11 @@ type layout struct {
 	rows    [][]uint32
 	scratch []uint32 // each scratch array: value, epoch pairs
 	size    uint32   // bytes in all
+
+	// The frames of the Procs with scratch arrays of their own (0 for the
+	// others): each Proc's frame at its own depth, at frames[p] +
+	// depth*frameBytes[p], and the word counting its frames in use.
+	frames, frameBytes, levels []uint32
 }
 
 func align(x, a uint32) uint32 { return (x + a - 1) / a * a }
@@ -104,8 +109,26 @@ type emitter struct {
 	l     *layout
 	c     code
 	ctl   []ctl
-	nI64  int // i64 locals so far, from lValue
+	nI64  int // i64 locals so far, from i64s
 	epoch []int
+
+	// The function emitted: run (proc < 0) or the function of Procs[proc].
+	proc    int
+	scratch []fuse.Scratch // its scratch arrays
+	// Each scratch array's elements lie at base + 16*index + off, base
+	// the i32 local base[a] (-1: none, off is the address).
+	base []int
+	off  []uint32
+	// Its locals: the fuel left before the next poll, a failure's status,
+	// check and value, the result, the first i64 local, the first variable
+	// that is not a parameter, the depth of calls (a Proc's), the frame of
+	// its own scratch arrays and its level.
+	lFuel, lStatus, lCheck, lValue, lRes, i64s, params, lVars int
+	lDepth, lFrame, lLevel                                    int
+	frameEp                                                   []uint32 // the offsets of its own arrays' epochs in its frame
+	// subst, where not nil, holds the locals of the variables of a Proc
+	// whose guards are emitted where it is called.
+	subst []int
 }
 
 // call calls helper function f of the module.
@@ -116,7 +139,18 @@ func (e *emitter) call(f int) {
 
 func (e *emitter) temp() int {
 	e.nI64++
-	return lValue + e.nI64 - 1
+	return e.i64s + e.nI64 - 1
+}
+
+// varLocal returns the local of variable v.
+func (e *emitter) varLocal(v int) int {
+	if e.subst != nil {
+		return e.subst[v]
+	}
+	if v < e.params {
+		return v
+	}
+	return e.lVars + v - e.params
 }
 
 func (e *emitter) open(op byte, bt byte, label int, kind byte) {
@@ -145,37 +179,53 @@ func (e *emitter) br(op byte, label int, kind byte) {
 	e.c.u32(e.depth(label, kind))
 }
 
-// fail leaves run with check failed on the value in local v (-1: 0).
+// fail leaves the function (run, or a Proc's) with check failed on the
+// value in local v (-1: 0).
 func (e *emitter) fail(check int, v int) {
 	e.c.i32(statusFailed)
-	e.c.set(lStatus)
+	e.c.set(e.lStatus)
 	e.c.i32(int32(check))
-	e.c.set(lCheck)
+	e.c.set(e.lCheck)
 	if v >= 0 {
 		e.c.get(v)
 	} else {
 		e.c.i64(0)
 	}
-	e.c.set(lValue)
+	e.c.set(e.lValue)
 	e.br(opBr, -1, 'x')
 }
 
 // Module returns the WebAssembly module computing f, and its layout.
 func Module(f *fuse.Func) ([]byte, *layout, error) {
-	if len(f.Procs) > 0 {
-		return nil, nil, fmt.Errorf("wasm: calls of helpers (recursion) are not compiled yet")
-	}
 	l, err := newLayout(f)
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &emitter{f: f, l: l}
+	if err := l.addFrames(f); err != nil {
+		return nil, nil, err
+	}
+	if err := procsSupported(f); err != nil {
+		return nil, nil, err
+	}
+	e := &emitter{f: f, l: l, proc: -1, scratch: f.Scratch,
+		lFuel: lFuel, lStatus: lStatus, lCheck: lCheck, lValue: lValue, lRes: lRes, i64s: lValue, lVars: lVars}
 	e.nI64 = 2 + f.Vars // value, res, the variables
-	for range f.Scratch {
+	for i := range f.Scratch {
 		e.epoch = append(e.epoch, e.temp())
+		e.base = append(e.base, -1)
+		e.off = append(e.off, l.scratch[i])
 	}
 	e.run()
 	body := funcBody(e.c.b, numI32Locals, tI32, e.nI64, tI64)
+	used := e.used
+	var procBodies [][]byte
+	for i := range f.Procs {
+		pe := &emitter{f: f, l: l}
+		procBodies = append(procBodies, pe.procFunc(i))
+		for j, u := range pe.used {
+			used[j] = used[j] || u
+		}
+	}
 
 	mod := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
 	i64, i32 := byte(tI64), byte(tI32)
@@ -186,11 +236,17 @@ func Module(f *fuse.Func) ([]byte, *layout, error) {
 		funcType([]byte{i64}, []byte{i64}),           // 3
 		funcType([]byte{i64, i64, i64}, []byte{i64}), // 4
 	}
+	ftypes := [][]byte{{1}, {2}, {2}, {3}, {3}, {2}, {2}, {4}}
+	for i := range f.Procs {
+		types = append(types, procType(&f.Procs[i]))
+		var t code
+		t.u32(uint32(len(types) - 1))
+		ftypes = append(ftypes, t.b)
+	}
 	mod = section(mod, 1, vec(types...))
 	imp := append(append(str("env"), str("poll")...), 0x00, 0x00)
 	mod = section(mod, 2, vec(imp))
-	ftypes := []byte{1, 2, 2, 3, 3, 2, 2, 4}
-	mod = section(mod, 3, vec(bytesOf(ftypes)...))
+	mod = section(mod, 3, vec(ftypes...))
 	pages := (uint64(l.size) + 65535) / 65536
 	var m code
 	m.byte(0x01)
@@ -201,13 +257,14 @@ func Module(f *fuse.Func) ([]byte, *layout, error) {
 	expMem := append(str("memory"), 0x02, 0x00)
 	mod = section(mod, 7, vec(exp, expMem))
 	bodies := [][]byte{body, pdepBody(false), pdepBody(true), rev64Body(), bswap64Body(), snoobBody(), lowestBody(), rangeLenBody()}
-	// A helper that run never calls compiles as unreachable: less for
+	// A helper that no function calls compiles as unreachable: less for
 	// wazero to compile.
 	for i := fnPdep; i < numFuncs; i++ {
-		if !e.used[i] {
+		if !used[i] {
 			bodies[i-fnRun] = funcBody([]byte{opUnreachable})
 		}
 	}
+	bodies = append(bodies, procBodies...)
 	mod = section(mod, 10, vec(bodies...))
 	return mod, l, nil
 }
@@ -218,6 +275,13 @@ func Module(f *fuse.Func) ([]byte, *layout, error) {
 // It leaves the status at address 0.
 func (e *emitter) run() {
 	c := &e.c
+	for i := range e.f.Procs {
+		if e.l.frameBytes[i] > 0 {
+			c.i32(0)
+			c.i32(0)
+			c.mem(opI32Store, e.l.levels[i])
+		}
+	}
 	for i, ep := range e.epoch {
 		c.i32(0)
 		c.mem(opI64Load, e.l.epochs+8*uint32(i))
@@ -324,18 +388,18 @@ func (e *emitter) loop(s *fuse.Stmt, pre func(), post func()) {
 	e.stmts(s.Body)
 	e.end()
 	post()
-	c.get(lFuel)
+	c.get(e.lFuel)
 	c.i32(1)
 	c.byte(opI32Sub)
-	c.tee(lFuel)
+	c.tee(e.lFuel)
 	e.br(opBrIf, s.Label, 'l')
 	e.end() // inner
 	c.i32(fuse.PollEvery)
-	c.set(lFuel)
+	c.set(e.lFuel)
 	c.call(fnPoll)
 	e.open(opIf, tVoid, -1, 0)
 	c.i32(statusStopped)
-	c.set(lStatus)
+	c.set(e.lStatus)
 	e.br(opBr, -1, 'x')
 	e.end()
 	c.byte(opBr)
@@ -354,7 +418,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 	switch s.Kind {
 	case fuse.SAssign:
 		e.expr(s.X)
-		c.set(lVars + s.Var)
+		c.set(e.varLocal(s.Var))
 	case fuse.SStore:
 		i := e.scratchIndex(s.Arr, s.X, s.Check)
 		v := e.temp()
@@ -368,14 +432,25 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.byte(opI32WrapI64)
 			c.i32(4)
 			c.byte(opI32Shl)
+			if b := e.base[s.Arr]; b >= 0 {
+				c.get(b)
+				c.byte(opI32Add)
+			}
 			c.get(half.val)
-			c.mem(opI64Store, e.l.scratch[s.Arr]+half.off)
+			c.mem(opI64Store, e.off[s.Arr]+half.off)
 		}
 	case fuse.SFresh:
 		c.get(e.epoch[s.Arr])
 		c.i64(1)
 		c.byte(opI64Add)
 		c.set(e.epoch[s.Arr])
+		if e.proc >= 0 {
+			// A Proc's own array: its epoch at this depth is kept in
+			// the frame, to grow on at the next call at this depth.
+			c.get(e.lFrame)
+			c.get(e.epoch[s.Arr])
+			c.mem(opI64Store, e.frameEpoch(s.Arr))
+		}
 	case fuse.SIf:
 		e.cond(s.X)
 		e.open(opIf, tVoid, -1, 0)
@@ -410,7 +485,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.byte(opI64Eqz)
 			e.brk(s)
 			c.get(cur)
-			c.set(lVars + s.Var)
+			c.set(e.varLocal(s.Var))
 			c.get(cur)
 			c.get(step)
 			c.byte(opI64Add)
@@ -429,7 +504,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.set(cur)
 			e.loop(s, func() {
 				c.get(cur)
-				c.set(lVars + s.Var)
+				c.set(e.varLocal(s.Var))
 				c.get(cur)
 				c.get(m)
 				c.byte(opI64Sub)
@@ -466,7 +541,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.end()
 		e.loop(s, func() {
 			c.get(cur)
-			c.set(lVars + s.Var)
+			c.set(e.varLocal(s.Var))
 			c.get(k)
 			c.byte(opI64Eqz)
 			e.open(opIf, tI64, -1, 0)
@@ -493,7 +568,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			e.brk(s)
 			c.get(cur)
 			c.byte(opI64Ctz)
-			c.set(lVars + s.Var)
+			c.set(e.varLocal(s.Var))
 			c.get(cur)
 			c.get(cur)
 			c.i64(1)
@@ -511,7 +586,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 		e.br(opBr, s.Label, 'c')
 	case fuse.SReturn:
 		e.expr(s.X)
-		c.set(lRes)
+		c.set(e.lRes)
 		e.br(opBr, -1, 'r')
 	case fuse.SFail:
 		v := -1
@@ -604,7 +679,17 @@ func (e *emitter) index(x *fuse.Expr, n uint64, nLocal int, check int) int {
 }
 
 func (e *emitter) scratchIndex(arr int, x *fuse.Expr, check int) int {
-	return e.index(x, uint64(e.f.Scratch[arr].Len), -1, check)
+	return e.index(x, uint64(e.scratch[arr].Len), -1, check)
+}
+
+// scratchAddr emits the address of an element of scratch array arr, less
+// e.off[arr], from the i64 local p holding 16 times its index.
+func (e *emitter) scratchAddr(arr, p int) {
+	e.addr(p)
+	if b := e.base[arr]; b >= 0 {
+		e.c.get(b)
+		e.c.byte(opI32Add)
+	}
 }
 
 // row emits the resolution of row index x of table t and leaves the row's
@@ -708,7 +793,7 @@ func (e *emitter) expr(x *fuse.Expr) {
 		c.i64(x.Imm)
 		return
 	case fuse.OpVar:
-		c.get(lVars + int(x.Imm))
+		c.get(e.varLocal(int(x.Imm)))
 		return
 	case fuse.OpLoad:
 		t := int(x.Imm)
@@ -749,11 +834,11 @@ func (e *emitter) expr(x *fuse.Expr) {
 		c.i64(4)
 		c.byte(opI64Shl)
 		c.set(p)
-		e.addr(p)
-		c.mem(opI64Load, e.l.scratch[a])
-		c.i64(e.f.Scratch[a].Init)
-		e.addr(p)
-		c.mem(opI64Load, e.l.scratch[a]+8)
+		e.scratchAddr(a, p)
+		c.mem(opI64Load, e.off[a])
+		c.i64(e.scratch[a].Init)
+		e.scratchAddr(a, p)
+		c.mem(opI64Load, e.off[a]+8)
 		c.get(e.epoch[a])
 		c.byte(opI64Eq)
 		c.byte(opSelect)
@@ -773,6 +858,9 @@ func (e *emitter) expr(x *fuse.Expr) {
 		c.byte(opElse)
 		e.expr(x.Args[1])
 		e.end()
+		return
+	case fuse.OpCall:
+		e.callProc(x)
 		return
 	case fuse.OpCond:
 		e.cond(x.Args[0])

@@ -5,9 +5,10 @@ import (
 )
 
 // The Eval engine runs a Func with fuse.FlowState.Eval, item by item: for
-// what the machine-code engines do not compile yet (calls of helpers), so
-// that every function that fuses runs, with the answers and errors every
-// engine gives.
+// what the machine-code engines refuse (WebAssembly compiles calls of
+// helpers; it refuses frames of helpers too large for its memory), so that
+// every function that fuses runs, with the answers and errors every engine
+// gives.
 
 func compileEval(f *fuse.Func) *Program {
 	return &Program{f: f, engine: Eval, rel: &releaser{free: func() {}}}

@@ -134,6 +134,14 @@ func CompileWith(f *fuse.Func, e Engine) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(f.Procs) > 0 {
+		if err := deepCalls(rt); err != nil {
+			if e == Auto {
+				return compileEval(f), nil
+			}
+			return nil, fmt.Errorf("native: %w", err)
+		}
+	}
 	cm, err := acquire(ctx, rt, bin)
 	if err != nil {
 		return nil, err

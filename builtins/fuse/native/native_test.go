@@ -78,10 +78,54 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 }
 
 // TestRecursiveAgreeWithEval runs the recursive cases on the engines that
-// compile calls (Eval, through Auto where the others refuse them).
+// compile calls: WebAssembly, Eval, and Auto (which falls back on them
+// where amd64 refuses calls).
 func TestRecursiveAgreeWithEval(t *testing.T) {
-	for _, e := range recursionEngines {
+	for _, e := range append(callEngines(t), native.Auto) {
 		for _, tc := range fusescript.Recursive {
+			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
+		}
+	}
+}
+
+// callCases add to fusescript.Recursive what the wasm engine lays out
+// apart: an array passed on by the helper it was passed to, arrays of
+// frames passed down, and guards (leading "if X: return Y") that hold,
+// or are skipped, at the call.
+var callCases = []fusescript.Case{
+	{Name: "array_passed_on", Src: `
+def fill(a, i, n):
+    if i == n:
+        return 0
+    a[i] = i * 7 + 1
+    return fill(a, i + 1, n) + a[i]
+def walk(x, d):
+    b = [0] * 16
+    b[15] = d
+    if d == 0:
+        return fill(b, 0, x % 16) + b[3]
+    s = walk(x + 1, d - 1) * 3 + b[15]
+    return (s + fill(b, 0, x % 7) + b[x % 16]) & U64
+def f(x):
+    return walk(x, x % 5)
+`, Params: 1},
+	{Name: "guards", Src: `
+def g(x, y):
+    if x > 100:
+        return x - y
+    if x & 1 == 0 and y:
+        return y
+    if x == 7:
+        return 70 // y
+    return g(x * 2 + 1, y ^ x) + 1
+def f(x, y):
+    return g(x % 50, y % 4)
+`, Params: 2, Small: true},
+}
+
+func TestCallCasesAgreeWithEval(t *testing.T) {
+	for _, e := range callEngines(t) {
+		for _, tc := range callCases {
 			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
 		}
 	}
@@ -189,16 +233,13 @@ func TestRandomRecursiveNative(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
-	for _, e := range recursionEngines {
+	for _, e := range append(callEngines(t), native.Auto) {
 		for seed := uint64(0); seed < uint64(n); seed++ {
 			src := randfunc.RecursiveSource(rand.New(rand.NewPCG(seed, 5)))
 			checkNativeSource(t, e, seed, src, fusescript.Inputs(40, 2, seed%2 == 0))
 		}
 	}
 }
-
-// recursionEngines are the engines that compile calls of helpers.
-var recursionEngines = []native.Engine{native.Auto, native.Eval}
 
 // FuzzNative compares the machine code of random functions with Eval.
 func FuzzNative(f *testing.F) {
@@ -452,5 +493,150 @@ func TestLongElifChain(t *testing.T) {
 		}
 		w.Close()
 		p.Close()
+	}
+}
+
+// callEngines returns the engines this machine runs calls of helpers
+// on: WebAssembly where wazero compiles (its interpreter allows too few
+// nested calls), and Eval.
+func callEngines(t testing.TB) []native.Engine {
+	f := funcOf(t, "def g(n):\n    return n if n < 2 else g(n - 1)\ndef f(x):\n    return g(x)\n")
+	if len(f.Procs) == 0 {
+		t.Fatal("g is not a call")
+	}
+	p, err := native.CompileWith(f, native.WebAssembly)
+	if err != nil {
+		t.Logf("no wasm engine for calls: %v", err)
+		return []native.Engine{native.Eval}
+	}
+	p.Close()
+	return []native.Engine{native.WebAssembly, native.Eval}
+}
+
+// TestRecursionPolls: calls tick the fuel as loop iterations do, so an
+// exponential recursion without a loop comes back to be polled every
+// fuse.PollEvery calls, stops when poll says so, and the worker then runs
+// other items from scratch; a long loop deep in a recursion stops too, and
+// the next run starts its frames from the bottom again.
+func TestRecursionPolls(t *testing.T) {
+	fib := funcOf(t, "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\ndef f(x):\n    return fib(x)\n")
+	// Frames of 1000 elements: about 4000 calls deep at most, so that a
+	// worker that went on from the depth where it stopped would overrun.
+	deep := funcOf(t, `
+def down(n, x):
+    a = [0] * 1000
+    a[n % 1000] = n
+    if n == 0:
+        k = 0
+        while k < x:
+            k += 1
+        return k
+    return down(n - 1, x) + 1 + a[n % 1000] - n
+def f(x):
+    return down(3000, x)
+`)
+	if deep.MaxCalls() > 6000 {
+		t.Fatalf("down may go %d calls deep; the test wants less than twice 3000", deep.MaxCalls())
+	}
+	for _, e := range callEngines(t) {
+		// fib(27) makes 2*fib(28)-1 calls.
+		if polls, calls := agreeCountingPolls(t, fib, e, [][]uint64{{27}}), 2*317811-1; polls < calls/fuse.PollEvery {
+			t.Errorf("%v: %d polls in %d calls; want one every %d calls", e, polls, calls, fuse.PollEvery)
+		}
+		// An item that ends (small, whose result is want), then one that
+		// would not end for ages (x).
+		for _, tc := range []struct {
+			f              *fuse.Func
+			small, x, want uint64
+		}{{fib, 20, 200, 6765}, {deep, 3, ^uint64(0), 3000 + 3}} {
+			p, err := native.CompileWith(tc.f, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			polls := 0
+			w, err := p.NewWorker(func() bool { polls++; return polls == 3 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Params(0)[0], w.Params(0)[1] = tc.small, tc.x
+			if done, res, err := w.Run(2, false); !errors.Is(err, fuse.ErrStopped) || done != 1 || res[0] != tc.want {
+				t.Errorf("%v: the endless item: done %d, %v, %v; want 1, [%d], stopped", e, done, res, err, tc.want)
+			}
+			if polls != 3 {
+				t.Errorf("%v: stopped after %d polls; want 3", e, polls)
+			}
+			w.Params(0)[0], w.Params(0)[1] = tc.small, tc.small
+			if done, res, err := w.Run(2, false); err != nil || done != 2 || res[0] != tc.want || res[1] != tc.want {
+				t.Errorf("%v: after the stop: %v, %v, %v; want 2, [%d %d], nil", e, done, res, err, tc.want, tc.want)
+			}
+			w.Close()
+			p.Close()
+		}
+	}
+}
+
+// TestRecursionDepth: a chain of calls as deep as the limit runs, one
+// call deeper fails with the depth check and the depth it was at, as
+// under Eval; with a large array per call the limit is lower, and every
+// frame keeps its own array across the calls below it.
+func TestRecursionDepth(t *testing.T) {
+	plain := funcOf(t, `
+def down(n, a, b, c, d, e, g, h, i, j, k, l, m, o, p, q):
+    if n == 0:
+        return a ^ q
+    return down(n - 1, b, c, d, e, g, h, i, j, k, l, m, o, p, q, a + n) + 1
+def f(x):
+    return down(x, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+`)
+	framed := funcOf(t, `
+def down(n):
+    a = [0] * 100000
+    a[n] = n + 1
+    a[99999] = 7
+    if n == 0:
+        return a[0] + a[1]
+    r = down(n - 1)
+    return r + a[n] * 3 + a[99999] + a[n + 1]
+def f(x):
+    return down(x)
+`)
+	for _, tc := range []struct {
+		f     *fuse.Func
+		depth int
+	}{{plain, fuse.MaxDepth}, {framed, framed.MaxCalls()}} {
+		if tc.f.MaxCalls() != tc.depth || tc.depth < 10 {
+			t.Fatalf("the limit is %d; want %d", tc.f.MaxCalls(), tc.depth)
+		}
+		d := uint64(tc.depth)
+		inputs := [][]uint64{{0}, {5}, {d - 2}, {d - 1}, {d}, {d + 1}, {d + 2}}
+		st := tc.f.NewState(nil)
+		var fe *fuse.FlowError
+		if _, err := st.Eval([]uint64{d - 2}); err != nil {
+			t.Fatalf("Eval: f(%d): %v", d-2, err)
+		}
+		if _, err := st.Eval([]uint64{d + 2}); !errors.As(err, &fe) || tc.f.Checks[fe.Check].Kind != fuse.CheckDepth || fe.Value != d {
+			t.Fatalf("Eval: f(%d): %v; want the depth check failing at %d", d+2, err, d)
+		}
+		for _, e := range callEngines(t) {
+			p, err := native.CompileWith(tc.f, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := p.NewWorker(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, errs := runAll(t, w, 1, inputs)
+			for i, in := range inputs {
+				want, werr := st.Eval(in)
+				var we *fuse.FlowError
+				if (werr == nil) != (errs[i] == nil) || werr == nil && got[i] != want ||
+					errors.As(werr, &we) && (!errors.As(errs[i], &fe) || *fe != *we) {
+					t.Errorf("%v: f(%d) = %d, %v; Eval gives %d, %v", e, in[0], got[i], errs[i], want, werr)
+				}
+			}
+			w.Close()
+			p.Close()
+		}
 	}
 }

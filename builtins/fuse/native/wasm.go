@@ -34,6 +34,7 @@ const (
 	opI32Eqz      = 0x45
 	opI32Eq       = 0x46
 	opI32Ne       = 0x47
+	opI32LtS      = 0x48
 	opI32LtU      = 0x49
 	opI32GeU      = 0x4f
 	opI64Eqz      = 0x50
