@@ -67,6 +67,10 @@ type Thread struct {
 
 	// proftime holds the accumulated execution time since the last profile event.
 	proftime time.Duration
+
+	// values holds the locals and operand stacks of the active Starlark
+	// frames (bitsh fork: valstack.go).
+	values valueStack
 }
 
 // ExecutionSteps returns the current value of Steps.

@@ -59,13 +59,14 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// that is expanded in chunks of min(k, nspace), for k=256 or 1024.
 	nlocals := len(f.Locals)
 	nspace := nlocals + f.MaxStack
-	space := make([]Value, nspace)
-	locals := space[:nlocals:nlocals] // local variables, starting with parameters
-	stack := space[nlocals:]          // operand stack
+	space, mark := thread.values.alloc(nspace) // bitsh fork: valstack.go
+	locals := space[:nlocals:nlocals]          // local variables, starting with parameters
+	stack := space[nlocals:]                   // operand stack
 
 	// Digest arguments and set parameters.
 	err := setArgs(locals, fn, args, kwargs)
 	if err != nil {
+		thread.values.release(space, mark) // bitsh fork: valstack.go
 		return nil, thread.evalError(err)
 	}
 
@@ -98,6 +99,7 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		}
 
 		fr.locals = nil
+		thread.values.release(space, mark) // bitsh fork: valstack.go
 	}()
 
 	sp := 0
