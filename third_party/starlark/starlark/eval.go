@@ -768,6 +768,34 @@ func Unary(op syntax.Token, x Value) (Value, error) {
 	return nil, fmt.Errorf("unknown unary op: %s %s", op, x.Type())
 }
 
+// bitsh fork: the set operations of Binary, apart so that Binary itself
+// has no defer (a function with defers it cannot open-code pays
+// runtime.deferreturn on every return, integer sums included).
+
+func setDifference(x, y *Set) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return x.Difference(iter)
+}
+
+func setUnion(x, y *Set) (Value, error) {
+	iter := Iterate(y)
+	defer iter.Done()
+	return x.Union(iter)
+}
+
+func setIntersection(x, y *Set) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return x.Intersection(iter)
+}
+
+func setSymmetricDifference(x, y *Set) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return x.SymmetricDifference(iter)
+}
+
 // Binary applies a strict binary operator (not AND or OR) to its operands.
 // For equality tests or ordered comparisons, use Compare instead.
 func Binary(op syntax.Token, x, y Value) (Value, error) {
@@ -846,9 +874,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Difference(iter)
+				return setDifference(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1064,9 +1090,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 
 		case *Set: // union
 			if y, ok := y.(*Set); ok {
-				iter := Iterate(y)
-				defer iter.Done()
-				return x.Union(iter)
+				return setUnion(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1078,9 +1102,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // intersection
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Intersection(iter)
+				return setIntersection(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1092,9 +1114,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // symmetric difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.SymmetricDifference(iter)
+				return setSymmetricDifference(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
