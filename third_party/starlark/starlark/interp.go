@@ -163,6 +163,11 @@ loop:
 			stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-2]
 
 		case compile.EQL, compile.NEQ, compile.GT, compile.LT, compile.LE, compile.GE:
+			if ok, isInt := intCompare(op, stack[sp-2], stack[sp-1]); isInt { // bitsh fork: interp_fast.go
+				sp--
+				stack[sp-1] = Bool(ok)
+				continue
+			}
 			op := syntax.Token(op-compile.EQL) + syntax.EQL
 			y := stack[sp-1]
 			x := stack[sp-2]
@@ -194,6 +199,11 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if z, ok := intBinary(op, x, y); ok { // bitsh fork: interp_fast.go
+				stack[sp] = z
+				sp++
+				continue
+			}
 			if (op == compile.PLUS || op == compile.STAR) && !bothInts(x, y) { // bitsh fork: alloc.go
 				if err2 := thread.checkBinaryAlloc(binop, x, y); err2 != nil {
 					err = err2
@@ -227,6 +237,11 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if z, ok := intBinary(compile.PLUS, x, y); ok { // bitsh fork: interp_fast.go
+				stack[sp] = z
+				sp++
+				continue
+			}
 
 			// It's possible that y is not Iterable but
 			// nonetheless defines x+y, in which case we

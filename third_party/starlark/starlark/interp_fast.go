@@ -1,0 +1,90 @@
+// bitsh fork: this file is not part of go.starlark.net (README.bitsh.md).
+
+package starlark
+
+import "go.starlark.net/internal/compile"
+
+// intBinary computes x op y for the interpreter when x and y are both
+// ints, calling the same Int method as Binary would, without Binary's
+// switches on the operator and on both operands' types. It reports false
+// when x or y is not an int, or when the operation can fail (a division by
+// zero, a shift count that is not small), so that Binary computes it and
+// reports the error as before.
+func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
+	xi, ok := x.(Int)
+	if !ok {
+		return nil, false
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return nil, false
+	}
+	switch op {
+	case compile.PLUS:
+		return xi.Add(yi), true
+	case compile.MINUS:
+		return xi.Sub(yi), true
+	case compile.STAR:
+		return xi.Mul(yi), true
+	case compile.AMP:
+		return xi.And(yi), true
+	case compile.PIPE:
+		return xi.Or(yi), true
+	case compile.CIRCUMFLEX:
+		return xi.Xor(yi), true
+	case compile.LTLT, compile.GTGT:
+		n, nBig := yi.get()
+		if nBig != nil || n < 0 || n >= 512 {
+			return nil, false // Binary reports the error
+		}
+		if op == compile.LTLT {
+			return xi.Lsh(uint(n)), true
+		}
+		return xi.Rsh(uint(n)), true
+	case compile.SLASHSLASH, compile.PERCENT:
+		if yi.Sign() == 0 {
+			return nil, false // Binary reports the error
+		}
+		if op == compile.SLASHSLASH {
+			return xi.Div(yi), true
+		}
+		return xi.Mod(yi), true
+	}
+	return nil, false
+}
+
+// intCompare computes x op y for a comparison op (EQL to GE) when x and y
+// are both ints, as Compare would; it reports false otherwise.
+func intCompare(op compile.Opcode, x, y Value) (bool, bool) {
+	xi, ok := x.(Int)
+	if !ok {
+		return false, false
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return false, false
+	}
+	a, aBig := xi.get()
+	b, bBig := yi.get()
+	var c int
+	if aBig != nil || bBig != nil {
+		c, _ = xi.Cmp(yi, 0) // Int.Cmp never fails
+	} else {
+		c = signum64(a - b) // safe: int32 operands
+	}
+	switch op {
+	case compile.EQL:
+		return c == 0, true
+	case compile.NEQ:
+		return c != 0, true
+	case compile.GT:
+		return c > 0, true
+	case compile.LT:
+		return c < 0, true
+	case compile.LE:
+		return c <= 0, true
+	case compile.GE:
+		return c >= 0, true
+	}
+	return false, false
+}
