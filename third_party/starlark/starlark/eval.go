@@ -1415,6 +1415,14 @@ func setArgs(locals []Value, fn *Function, args Tuple, kwargs []Tuple) error {
 	//   default values come from the tuple above.
 	//   It is an error if the tuple entry for an unset parameter is 'mandatory'.
 
+	// bitsh fork: positional arguments only, one for each parameter, no
+	// *args, **kwargs or keyword-only parameters: bind them directly.
+	if len(kwargs) == 0 && len(args) == fn.funcode.NumParams && len(args) > 0 &&
+		!fn.funcode.HasVarargs && !fn.funcode.HasKwargs && fn.funcode.NumKwonlyParams == 0 {
+		copy(locals, args)
+		return nil
+	}
+
 	// Nullary function?
 	if fn.NumParams() == 0 {
 		if nactual := len(args) + len(kwargs); nactual > 0 {

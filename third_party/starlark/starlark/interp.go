@@ -103,7 +103,7 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	}()
 
 	sp := 0
-	var pc uint32
+	var pc, pc0 uint32
 	var result Value
 	code := f.Code
 loop:
@@ -111,6 +111,7 @@ loop:
 		thread.Steps++
 		if thread.Steps >= thread.maxSteps {
 			if thread.OnMaxSteps != nil {
+				fr.pc = pc0 // bitsh fork: the previous instruction, as before
 				thread.OnMaxSteps(thread)
 			} else {
 				thread.Cancel("too many steps")
@@ -121,7 +122,9 @@ loop:
 			break loop
 		}
 
-		fr.pc = pc
+		// bitsh fork: fr.pc is set from pc0 only where code outside the
+		// loop can see it (calls, loads, callbacks, the loop's exit).
+		pc0 = pc
 
 		op := compile.Opcode(code[pc])
 		pc++
@@ -129,18 +132,23 @@ loop:
 		if op >= compile.OpcodeArgMin {
 			// TODO(adonovan): opt: profile this.
 			// Perhaps compiling big endian would be less work to decode?
-			for s := uint(0); ; s += 7 {
-				b := code[pc]
+			if b := code[pc]; b < 0x80 { // bitsh fork: one-byte operand first
+				arg = uint32(b)
 				pc++
-				arg |= uint32(b&0x7f) << s
-				if b < 0x80 {
-					break
+			} else {
+				for s := uint(0); ; s += 7 {
+					b := code[pc]
+					pc++
+					arg |= uint32(b&0x7f) << s
+					if b < 0x80 {
+						break
+					}
 				}
 			}
 		}
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
-			compile.PrintOp(f, fr.pc, op, arg)
+			compile.PrintOp(f, pc0, op, arg)
 		}
 
 		switch op {
@@ -205,6 +213,7 @@ loop:
 				continue
 			}
 			if (op == compile.PLUS || op == compile.STAR) && !bothInts(x, y) { // bitsh fork: alloc.go
+				fr.pc = pc0
 				if err2 := thread.checkBinaryAlloc(binop, x, y); err2 != nil {
 					err = err2
 					break loop
@@ -252,6 +261,7 @@ loop:
 					if err = xlist.checkMutable("apply += to"); err != nil {
 						break loop
 					}
+					fr.pc = pc0 // bitsh fork: alloc.go
 					if err = thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
 						break loop
 					}
@@ -261,6 +271,7 @@ loop:
 			}
 			if z == nil {
 				if !bothInts(x, y) { // bitsh fork: alloc.go
+					fr.pc = pc0
 					if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
 						break loop
 					}
@@ -400,9 +411,10 @@ loop:
 
 			if vmdebug {
 				fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
-					function, positional, kvpairs, f.Position(fr.pc))
+					function, positional, kvpairs, f.Position(pc0))
 			}
 
+			fr.pc = pc0 // bitsh fork
 			thread.endProfSpan()
 			z, err2 := Call(thread, function, positional, kvpairs)
 			thread.beginProfSpan()
@@ -601,6 +613,7 @@ loop:
 				break loop
 			}
 
+			fr.pc = pc0 // bitsh fork
 			thread.endProfSpan()
 			dict, err2 := thread.Load(thread, module)
 			thread.beginProfSpan()
@@ -696,6 +709,7 @@ loop:
 			break loop
 		}
 	}
+	fr.pc = pc0 // bitsh fork: the instruction that returned or failed
 	// (deferred cleanup runs here)
 	return result, err
 }
