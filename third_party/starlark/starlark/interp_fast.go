@@ -19,6 +19,33 @@ func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
 	if !ok {
 		return nil, false
 	}
+	if a, ok := xi.small(); ok {
+		if b, ok := yi.small(); ok {
+			// Both in int32 range: as Int's methods compute them.
+			switch op {
+			case compile.PLUS:
+				return MakeInt64(a + b), true
+			case compile.MINUS:
+				return MakeInt64(a - b), true
+			case compile.STAR:
+				return MakeInt64(a * b), true
+			case compile.AMP:
+				return makeSmallInt(a & b), true
+			case compile.PIPE:
+				return makeSmallInt(a | b), true
+			case compile.CIRCUMFLEX:
+				return makeSmallInt(a ^ b), true
+			case compile.LTLT:
+				if 0 <= b && b < 32 {
+					return MakeInt64(a << b), true
+				}
+			case compile.GTGT:
+				if 0 <= b {
+					return makeSmallInt(a >> min(b, 63)), true
+				}
+			}
+		}
+	}
 	switch op {
 	case compile.PLUS:
 		return xi.Add(yi), true
@@ -64,13 +91,13 @@ func intCompare(op compile.Opcode, x, y Value) (bool, bool) {
 	if !ok {
 		return false, false
 	}
-	a, aBig := xi.get()
-	b, bBig := yi.get()
 	var c int
-	if aBig != nil || bBig != nil {
-		c, _ = xi.Cmp(yi, 0) // Int.Cmp never fails
-	} else {
+	a, aSmall := xi.small()
+	b, bSmall := yi.small()
+	if aSmall && bSmall {
 		c = signum64(a - b) // safe: int32 operands
+	} else {
+		c, _ = xi.Cmp(yi, 0) // Int.Cmp never fails
 	}
 	switch op {
 	case compile.EQL:
