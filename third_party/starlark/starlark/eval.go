@@ -1243,6 +1243,7 @@ func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 		}
 	}
 
+	depth := len(thread.stack)              // bitsh fork: see below
 	thread.stack = append(thread.stack, fr) // push
 
 	fr.callable = c
@@ -1260,7 +1261,13 @@ func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 		// reuse it if it is large enough.
 		*fr = frame{}
 
-		thread.stack = thread.stack[:len(thread.stack)-1] // pop
+		// bitsh fork: the interpreter's calls of Starlark functions
+		// (callFunction, interp_fast.go) push frames without a defer;
+		// after a panic, clear and pop those too.
+		for _, above := range thread.stack[depth+1:] {
+			*above = frame{}
+		}
+		thread.stack = thread.stack[:depth] // pop
 	}()
 
 	result, err := c.CallInternal(thread, args, kwargs)

@@ -415,9 +415,15 @@ loop:
 			}
 
 			fr.pc = pc0 // bitsh fork
-			thread.endProfSpan()
-			z, err2 := Call(thread, function, positional, kvpairs)
-			thread.beginProfSpan()
+			var z Value
+			var err2 error
+			if callee, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
+				z, err2 = callFunction(thread, callee, positional)
+			} else {
+				thread.endProfSpan()
+				z, err2 = Call(thread, function, positional, kvpairs)
+				thread.beginProfSpan()
+			}
 			if err2 != nil {
 				err = err2
 				break loop

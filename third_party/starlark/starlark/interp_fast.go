@@ -2,7 +2,11 @@
 
 package starlark
 
-import "go.starlark.net/internal/compile"
+import (
+	"fmt"
+
+	"go.starlark.net/internal/compile"
+)
 
 // intBinary computes x op y for the interpreter when x and y are both
 // ints, calling the same Int method as Binary would, without Binary's
@@ -114,4 +118,36 @@ func intCompare(op compile.Opcode, x, y Value) (bool, bool) {
 		return c >= 0, true
 	}
 	return false, false
+}
+
+// callFunction is Call for the interpreter's calls of a Starlark function
+// without keyword arguments: the same frame, profile spans and errors,
+// without Call's interface checks and defer. If a panic passes through,
+// the nearest enclosing Call pops the frames it leaves.
+func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
+	thread.endProfSpan()
+	var fr *frame
+	if n := len(thread.stack); n < cap(thread.stack) {
+		fr = thread.stack[n : n+1][0]
+	}
+	if fr == nil {
+		fr = new(frame)
+	}
+	thread.stack = append(thread.stack, fr) // push
+	fr.callable = fn
+	thread.beginProfSpan()
+
+	result, err := fn.CallInternal(thread, args, nil)
+
+	if result == nil && err == nil {
+		err = fmt.Errorf("internal error: nil (not None) returned from %s", fn)
+	}
+	if err != nil && !is[*EvalError](err) {
+		err = thread.evalError(err)
+	}
+	thread.endProfSpan()
+	*fr = frame{}
+	thread.stack = thread.stack[:len(thread.stack)-1] // pop
+	thread.beginProfSpan()
+	return result, err
 }
