@@ -261,7 +261,7 @@ loop:
 					if err = xlist.checkMutable("apply += to"); err != nil {
 						break loop
 					}
-					fr.pc = pc0 // bitsh fork: alloc.go
+					fr.pc = pc0
 					if err = thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
 						break loop
 					}
