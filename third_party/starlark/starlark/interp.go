@@ -106,22 +106,21 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	var pc, pc0 uint32
 	var result Value
 	code := f.Code
+	// bitsh fork: the instructions of a straight run are counted as
+	// steps at once, where it ends (a jump, a call, a load, a return, the
+	// loop's exit): instructions code[counted:pc] are not counted yet.
+	// The count is the same: one step per instruction executed.
+	steptab := f.StepTable()
+	var counted uint32
+	// The step limit and cancellation are checked on entry, at the end
+	// of each run and after each call, instead of before each instruction.
+	if thread.stopping() {
+		if err = thread.stepLimit(fr, pc0); err != nil {
+			goto exit
+		}
+	}
 loop:
 	for {
-		thread.Steps++
-		if thread.Steps >= thread.maxSteps {
-			if thread.OnMaxSteps != nil {
-				fr.pc = pc0 // bitsh fork: the previous instruction, as before
-				thread.OnMaxSteps(thread)
-			} else {
-				thread.Cancel("too many steps")
-			}
-		}
-		if reason := thread.cancelReason.Load(); reason != nil {
-			err = fmt.Errorf("Starlark computation cancelled: %s", *reason)
-			break loop
-		}
-
 		// bitsh fork: fr.pc is set from pc0 only where code outside the
 		// loop can see it (calls, loads, callbacks, the loop's exit).
 		pc0 = pc
@@ -330,9 +329,24 @@ loop:
 			sp++
 
 		case compile.JMP:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			pc = arg
+			counted = arg
 
 		case compile.CALL, compile.CALL_VAR, compile.CALL_KW, compile.CALL_VAR_KW:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			var kwargs Value
 			if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
 				kwargs = stack[sp-1]
@@ -424,6 +438,13 @@ loop:
 				z, err2 = Call(thread, function, positional, kvpairs)
 				thread.beginProfSpan()
 			}
+			if err2 == nil {
+				if thread.stopping() { // bitsh fork: cancelled during the call?
+					if err = thread.stepLimit(fr, pc0); err != nil {
+						break loop
+					}
+				}
+			}
 			if err2 != nil {
 				err = err2
 				break loop
@@ -444,11 +465,19 @@ loop:
 			iterstack = append(iterstack, iter)
 
 		case compile.ITERJMP:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			iter := iterstack[len(iterstack)-1]
 			if iter.Next(&stack[sp]) {
 				sp++
 			} else {
 				pc = arg
+				counted = arg
 			}
 
 		case compile.ITERPOP:
@@ -460,6 +489,13 @@ loop:
 			stack[sp-1] = !stack[sp-1].Truth()
 
 		case compile.RETURN:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			result = stack[sp-1]
 			break loop
 
@@ -571,8 +607,16 @@ loop:
 			}
 
 		case compile.CJMP:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			if stack[sp-1].Truth() {
 				pc = arg
+				counted = arg
 			}
 			sp--
 
@@ -610,6 +654,13 @@ loop:
 			}
 
 		case compile.LOAD:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			n := int(arg)
 			module := string(stack[sp-1].(String))
 			sp--
@@ -623,6 +674,13 @@ loop:
 			thread.endProfSpan()
 			dict, err2 := thread.Load(thread, module)
 			thread.beginProfSpan()
+			if err2 == nil {
+				if thread.stopping() { // bitsh fork: cancelled during the call?
+					if err = thread.stepLimit(fr, pc0); err != nil {
+						break loop
+					}
+				}
+			}
 			if err2 != nil {
 				err = wrappedError{
 					msg:   fmt.Sprintf("cannot load %s: %v", module, err2),
@@ -715,7 +773,9 @@ loop:
 			break loop
 		}
 	}
+exit:
 	fr.pc = pc0 // bitsh fork: the instruction that returned or failed
+	thread.Steps += uint64(steptab[pc] - steptab[counted])
 	// (deferred cleanup runs here)
 	return result, err
 }

@@ -151,3 +151,27 @@ func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
 	thread.beginProfSpan()
 	return result, err
 }
+
+// stopping reports whether the step limit is reached or the thread
+// cancelled; stepLimit then acts on it.
+func (thread *Thread) stopping() bool {
+	return thread.Steps >= thread.maxSteps || thread.cancelReason.Load() != nil
+}
+
+// stepLimit calls OnMaxSteps, or cancels the thread, if the step limit is
+// reached, and returns the cancellation error if the thread is cancelled,
+// as the interpreter did before each instruction.
+func (thread *Thread) stepLimit(fr *frame, pc uint32) error {
+	if thread.Steps >= thread.maxSteps {
+		if thread.OnMaxSteps != nil {
+			fr.pc = pc
+			thread.OnMaxSteps(thread)
+		} else {
+			thread.Cancel("too many steps")
+		}
+	}
+	if reason := thread.cancelReason.Load(); reason != nil {
+		return fmt.Errorf("Starlark computation cancelled: %s", *reason)
+	}
+	return nil
+}
