@@ -125,7 +125,11 @@ func intCompare(op compile.Opcode, x, y Value) (bool, bool) {
 // without Call's interface checks and defer. If a panic passes through,
 // the nearest enclosing Call pops the frames it leaves.
 func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
-	thread.endProfSpan()
+	// profiler.events is tested here as beginProfSpan and endProfSpan test
+	// it, which Go does not inline.
+	if profiler.events != nil {
+		thread.endProfSpan()
+	}
 	var fr *frame
 	if n := len(thread.stack); n < cap(thread.stack) {
 		fr = thread.stack[n : n+1][0]
@@ -135,7 +139,9 @@ func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
 	}
 	thread.stack = append(thread.stack, fr) // push
 	fr.callable = fn
-	thread.beginProfSpan()
+	if profiler.events != nil {
+		thread.beginProfSpan()
+	}
 
 	result, err := fn.CallInternal(thread, args, nil)
 
@@ -145,10 +151,14 @@ func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
 	if err != nil && !is[*EvalError](err) {
 		err = thread.evalError(err)
 	}
-	thread.endProfSpan()
+	if profiler.events != nil {
+		thread.endProfSpan()
+	}
 	*fr = frame{}
 	thread.stack = thread.stack[:len(thread.stack)-1] // pop
-	thread.beginProfSpan()
+	if profiler.events != nil {
+		thread.beginProfSpan()
+	}
 	return result, err
 }
 
