@@ -1,7 +1,8 @@
 """Plain scripts on 64-bit words: bitsh against CPython (docs/performance.md).
 
-Runs bench/perft, bench/magic_check and bench/word_loop in bitsh (.star) and
-in CPython (.py), interleaved, for several rounds, and prints for each
+Runs bench/perft, bench/magic_check, bench/word_loop and bench/calls (fib,
+two De Bruijn generators, n-queens on words) in bitsh (.star) and in
+CPython (.py), interleaved, for several rounds, and prints for each
 measure the best and the median of both sides and their ratio. Each script
 times its own loop (start-up and table building excluded) and prints the
 figures; this script only runs them and reads their output.
@@ -49,7 +50,10 @@ def run(cmd):
 
 # The runs: script, its arguments, and the argument that runs the set-up only.
 CASES = [("perft", [], ["setup"]), ("magic_check", [], ["setup"]),
-         ("word_loop", ["small"], ["setup"]), ("word_loop", ["big"], ["setup"])]
+         ("word_loop", ["small"], ["setup"]), ("word_loop", ["big"], ["setup"]),
+         ("calls", ["fib"], ["setup"]), ("calls", ["isenberg"], ["setup"]),
+         ("calls", ["find"], ["setup"]), ("calls", ["queens"], ["setup"])]
+UNITS = {"fib": "call", "isenberg": "seq", "find": "seq", "queens": "sol"}
 
 
 def measures(lines, cpu):
@@ -62,6 +66,8 @@ def measures(lines, cpu):
             m["magic (ns/candidate)"] = (int(f[4]), int(f[1]))
         elif f[0] == "loop":
             m["loop %s (ns/iter)" % f[1]] = (int(f[3]), int(f[2]))
+        elif f[0] == "calls":
+            m["%s (ns/%s)" % (f[1], UNITS[f[1]])] = (int(f[3]), int(f[2]))
     return {k: (ns / n, cpu * 1e9 / n) for k, (ns, n) in m.items()}
 
 
@@ -80,7 +86,7 @@ def main():
     ap.add_argument("-n", type=int, default=5, help="rounds")
     ap.add_argument("-bitsh", help="bitsh binary (default: build ./cmd/bitsh)")
     ap.add_argument("-base", help="an older bitsh binary to compare with")
-    ap.add_argument("-only", default="perft,magic_check,word_loop", help="scripts, comma-separated")
+    ap.add_argument("-only", default="perft,magic_check,word_loop,calls", help="scripts, comma-separated")
     ap.add_argument("-clock", default="both", choices=["wall", "cpu", "both"])
     args = ap.parse_args()
 

@@ -67,6 +67,10 @@ type Thread struct {
 
 	// proftime holds the accumulated execution time since the last profile event.
 	proftime time.Duration
+
+	// values holds the locals and operand stacks of the active Starlark
+	// frames (bitsh fork: valstack.go).
+	values valueStack
 }
 
 // ExecutionSteps returns the current value of Steps.
@@ -764,6 +768,34 @@ func Unary(op syntax.Token, x Value) (Value, error) {
 	return nil, fmt.Errorf("unknown unary op: %s %s", op, x.Type())
 }
 
+// bitsh fork: the set operations of Binary, apart so that Binary itself
+// has no defer (a function with defers it cannot open-code pays
+// runtime.deferreturn on every return, integer sums included).
+
+func setDifference(x, y *Set) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return x.Difference(iter)
+}
+
+func setUnion(x, y *Set) (Value, error) {
+	iter := Iterate(y)
+	defer iter.Done()
+	return x.Union(iter)
+}
+
+func setIntersection(x, y *Set) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return x.Intersection(iter)
+}
+
+func setSymmetricDifference(x, y *Set) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return x.SymmetricDifference(iter)
+}
+
 // Binary applies a strict binary operator (not AND or OR) to its operands.
 // For equality tests or ordered comparisons, use Compare instead.
 func Binary(op syntax.Token, x, y Value) (Value, error) {
@@ -842,9 +874,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Difference(iter)
+				return setDifference(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1060,9 +1090,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 
 		case *Set: // union
 			if y, ok := y.(*Set); ok {
-				iter := Iterate(y)
-				defer iter.Done()
-				return x.Union(iter)
+				return setUnion(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1074,9 +1102,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // intersection
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Intersection(iter)
+				return setIntersection(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1088,9 +1114,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // symmetric difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.SymmetricDifference(iter)
+				return setSymmetricDifference(x, y) // bitsh fork: no defer in Binary
 			}
 		}
 
@@ -1219,6 +1243,7 @@ func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 		}
 	}
 
+	depth := len(thread.stack)              // bitsh fork: see below
 	thread.stack = append(thread.stack, fr) // push
 
 	fr.callable = c
@@ -1236,7 +1261,13 @@ func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 		// reuse it if it is large enough.
 		*fr = frame{}
 
-		thread.stack = thread.stack[:len(thread.stack)-1] // pop
+		// bitsh fork: the interpreter's calls of Starlark functions
+		// (callFunction, interp_fast.go) push frames without a defer;
+		// after a panic, clear and pop those too.
+		for _, above := range thread.stack[depth+1:] {
+			*above = frame{}
+		}
+		thread.stack = thread.stack[:depth] // pop
 	}()
 
 	result, err := c.CallInternal(thread, args, kwargs)
@@ -1390,6 +1421,14 @@ func setArgs(locals []Value, fn *Function, args Tuple, kwargs []Tuple) error {
 	// - defaults are bound to each parameter from p2 to k3 if no value was set.
 	//   default values come from the tuple above.
 	//   It is an error if the tuple entry for an unset parameter is 'mandatory'.
+
+	// bitsh fork: positional arguments only, one for each parameter, no
+	// *args, **kwargs or keyword-only parameters: bind them directly.
+	if len(kwargs) == 0 && len(args) == fn.funcode.NumParams && len(args) > 0 &&
+		!fn.funcode.HasVarargs && !fn.funcode.HasKwargs && fn.funcode.NumKwonlyParams == 0 {
+		copy(locals, args)
+		return nil
+	}
 
 	// Nullary function?
 	if fn.NumParams() == 0 {

@@ -31,3 +31,9 @@ func makeSmallInt(x int64) Int {
 func makeBigInt(x *big.Int) Int {
 	return Int{intImpl{big_: x}}
 }
+
+// small returns i's value and true if i is small (in int32 range)
+// (bitsh fork: interp_fast.go).
+func (i Int) small() (int64, bool) {
+	return i.impl.small_, i.impl.big_ == nil
+}

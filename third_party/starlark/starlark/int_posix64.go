@@ -87,3 +87,11 @@ func reserveAddresses(len int) uintptr {
 	}
 	return uintptr(unsafe.Pointer(&b[0]))
 }
+
+// small returns i's value and true if i is small (in int32 range); it is
+// get's first case alone, cheap enough to be inlined (bitsh fork:
+// interp_fast.go).
+func (i Int) small() (int64, bool) {
+	d := uintptr(i.impl) - smallints
+	return math.MinInt32 + int64(d), d < 1<<32 && smallints != 0
+}

@@ -59,13 +59,14 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// that is expanded in chunks of min(k, nspace), for k=256 or 1024.
 	nlocals := len(f.Locals)
 	nspace := nlocals + f.MaxStack
-	space := make([]Value, nspace)
-	locals := space[:nlocals:nlocals] // local variables, starting with parameters
-	stack := space[nlocals:]          // operand stack
+	space, mark := thread.values.alloc(nspace) // bitsh fork: valstack.go
+	locals := space[:nlocals:nlocals]          // local variables, starting with parameters
+	stack := space[nlocals:]                   // operand stack
 
 	// Digest arguments and set parameters.
 	err := setArgs(locals, fn, args, kwargs)
 	if err != nil {
+		thread.values.release(space, mark) // bitsh fork: valstack.go
 		return nil, thread.evalError(err)
 	}
 
@@ -98,28 +99,31 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		}
 
 		fr.locals = nil
+		thread.values.release(space, mark) // bitsh fork: valstack.go
 	}()
 
 	sp := 0
-	var pc uint32
+	var pc, pc0 uint32
 	var result Value
 	code := f.Code
+	// bitsh fork: the instructions of a straight run are counted as
+	// steps at once, where it ends (a jump, a call, a load, a return, the
+	// loop's exit): instructions code[counted:pc] are not counted yet.
+	// The count is the same: one step per instruction executed.
+	steptab := f.StepTable()
+	var counted uint32
+	// The step limit and cancellation are checked on entry, at the end
+	// of each run and after each call, instead of before each instruction.
+	if thread.stopping() {
+		if err = thread.stepLimit(fr, pc0); err != nil {
+			goto exit
+		}
+	}
 loop:
 	for {
-		thread.Steps++
-		if thread.Steps >= thread.maxSteps {
-			if thread.OnMaxSteps != nil {
-				thread.OnMaxSteps(thread)
-			} else {
-				thread.Cancel("too many steps")
-			}
-		}
-		if reason := thread.cancelReason.Load(); reason != nil {
-			err = fmt.Errorf("Starlark computation cancelled: %s", *reason)
-			break loop
-		}
-
-		fr.pc = pc
+		// bitsh fork: fr.pc is set from pc0 only where code outside the
+		// loop can see it (calls, loads, callbacks, the loop's exit).
+		pc0 = pc
 
 		op := compile.Opcode(code[pc])
 		pc++
@@ -127,18 +131,23 @@ loop:
 		if op >= compile.OpcodeArgMin {
 			// TODO(adonovan): opt: profile this.
 			// Perhaps compiling big endian would be less work to decode?
-			for s := uint(0); ; s += 7 {
-				b := code[pc]
+			if b := code[pc]; b < 0x80 { // bitsh fork: one-byte operand first
+				arg = uint32(b)
 				pc++
-				arg |= uint32(b&0x7f) << s
-				if b < 0x80 {
-					break
+			} else {
+				for s := uint(0); ; s += 7 {
+					b := code[pc]
+					pc++
+					arg |= uint32(b&0x7f) << s
+					if b < 0x80 {
+						break
+					}
 				}
 			}
 		}
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
-			compile.PrintOp(f, fr.pc, op, arg)
+			compile.PrintOp(f, pc0, op, arg)
 		}
 
 		switch op {
@@ -161,6 +170,11 @@ loop:
 			stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-2]
 
 		case compile.EQL, compile.NEQ, compile.GT, compile.LT, compile.LE, compile.GE:
+			if ok, isInt := intCompare(op, stack[sp-2], stack[sp-1]); isInt { // bitsh fork: interp_fast.go
+				sp--
+				stack[sp-1] = Bool(ok)
+				continue
+			}
 			op := syntax.Token(op-compile.EQL) + syntax.EQL
 			y := stack[sp-1]
 			x := stack[sp-2]
@@ -192,7 +206,13 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if z, ok := intBinary(op, x, y); ok { // bitsh fork: interp_fast.go
+				stack[sp] = z
+				sp++
+				continue
+			}
 			if (op == compile.PLUS || op == compile.STAR) && !bothInts(x, y) { // bitsh fork: alloc.go
+				fr.pc = pc0
 				if err2 := thread.checkBinaryAlloc(binop, x, y); err2 != nil {
 					err = err2
 					break loop
@@ -225,6 +245,11 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if z, ok := intBinary(compile.PLUS, x, y); ok { // bitsh fork: interp_fast.go
+				stack[sp] = z
+				sp++
+				continue
+			}
 
 			// It's possible that y is not Iterable but
 			// nonetheless defines x+y, in which case we
@@ -235,6 +260,7 @@ loop:
 					if err = xlist.checkMutable("apply += to"); err != nil {
 						break loop
 					}
+					fr.pc = pc0
 					if err = thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
 						break loop
 					}
@@ -244,6 +270,7 @@ loop:
 			}
 			if z == nil {
 				if !bothInts(x, y) { // bitsh fork: alloc.go
+					fr.pc = pc0
 					if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
 						break loop
 					}
@@ -302,9 +329,24 @@ loop:
 			sp++
 
 		case compile.JMP:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			pc = arg
+			counted = arg
 
 		case compile.CALL, compile.CALL_VAR, compile.CALL_KW, compile.CALL_VAR_KW:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			var kwargs Value
 			if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
 				kwargs = stack[sp-1]
@@ -383,12 +425,26 @@ loop:
 
 			if vmdebug {
 				fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
-					function, positional, kvpairs, f.Position(fr.pc))
+					function, positional, kvpairs, f.Position(pc0))
 			}
 
-			thread.endProfSpan()
-			z, err2 := Call(thread, function, positional, kvpairs)
-			thread.beginProfSpan()
+			fr.pc = pc0 // bitsh fork
+			var z Value
+			var err2 error
+			if callee, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
+				z, err2 = callFunction(thread, callee, positional)
+			} else {
+				thread.endProfSpan()
+				z, err2 = Call(thread, function, positional, kvpairs)
+				thread.beginProfSpan()
+			}
+			if err2 == nil {
+				if thread.stopping() { // bitsh fork: cancelled during the call?
+					if err = thread.stepLimit(fr, pc0); err != nil {
+						break loop
+					}
+				}
+			}
 			if err2 != nil {
 				err = err2
 				break loop
@@ -409,11 +465,19 @@ loop:
 			iterstack = append(iterstack, iter)
 
 		case compile.ITERJMP:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			iter := iterstack[len(iterstack)-1]
 			if iter.Next(&stack[sp]) {
 				sp++
 			} else {
 				pc = arg
+				counted = arg
 			}
 
 		case compile.ITERPOP:
@@ -425,6 +489,13 @@ loop:
 			stack[sp-1] = !stack[sp-1].Truth()
 
 		case compile.RETURN:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			result = stack[sp-1]
 			break loop
 
@@ -536,8 +607,16 @@ loop:
 			}
 
 		case compile.CJMP:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			if stack[sp-1].Truth() {
 				pc = arg
+				counted = arg
 			}
 			sp--
 
@@ -575,6 +654,13 @@ loop:
 			}
 
 		case compile.LOAD:
+			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
+			counted = pc
+			if thread.stopping() {
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 			n := int(arg)
 			module := string(stack[sp-1].(String))
 			sp--
@@ -584,9 +670,17 @@ loop:
 				break loop
 			}
 
+			fr.pc = pc0 // bitsh fork
 			thread.endProfSpan()
 			dict, err2 := thread.Load(thread, module)
 			thread.beginProfSpan()
+			if err2 == nil {
+				if thread.stopping() { // bitsh fork: cancelled during the call?
+					if err = thread.stepLimit(fr, pc0); err != nil {
+						break loop
+					}
+				}
+			}
 			if err2 != nil {
 				err = wrappedError{
 					msg:   fmt.Sprintf("cannot load %s: %v", module, err2),
@@ -679,6 +773,9 @@ loop:
 			break loop
 		}
 	}
+exit:
+	fr.pc = pc0 // bitsh fork: the instruction that returned or failed
+	thread.Steps += uint64(steptab[pc] - steptab[counted])
 	// (deferred cleanup runs here)
 	return result, err
 }

@@ -345,6 +345,36 @@ type Funcode struct {
 
 	lntOnce sync.Once
 	lnt     []pclinecol // decoded line number table
+
+	stepOnce sync.Once // bitsh fork: see StepTable
+	steps    []uint32
+}
+
+// StepTable returns, for each pc from 0 to len(Code), the number of
+// instructions that start before pc (bitsh fork: the interpreter counts
+// a straight run of instructions at once, at its jumps, calls and exits).
+func (fn *Funcode) StepTable() []uint32 {
+	fn.stepOnce.Do(func() {
+		t := make([]uint32, len(fn.Code)+1)
+		var n uint32
+		for pc := 0; pc < len(fn.Code); {
+			op := Opcode(fn.Code[pc])
+			t[pc] = n
+			n++
+			pc++
+			if op >= OpcodeArgMin {
+				for fn.Code[pc] >= 0x80 {
+					t[pc] = n
+					pc++
+				}
+				t[pc] = n
+				pc++
+			}
+		}
+		t[len(fn.Code)] = n
+		fn.steps = t
+	})
+	return fn.steps
 }
 
 type pclinecol struct {

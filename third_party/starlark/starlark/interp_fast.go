@@ -1,0 +1,187 @@
+// bitsh fork: this file is not part of go.starlark.net (README.bitsh.md).
+
+package starlark
+
+import (
+	"fmt"
+
+	"go.starlark.net/internal/compile"
+)
+
+// intBinary computes x op y for the interpreter when x and y are both
+// ints, calling the same Int method as Binary would, without Binary's
+// switches on the operator and on both operands' types. It reports false
+// when x or y is not an int, or when the operation can fail (a division by
+// zero, a shift count that is not small), so that Binary computes it and
+// reports the error as before.
+func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
+	xi, ok := x.(Int)
+	if !ok {
+		return nil, false
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return nil, false
+	}
+	if a, ok := xi.small(); ok {
+		if b, ok := yi.small(); ok {
+			// Both in int32 range: as Int's methods compute them.
+			switch op {
+			case compile.PLUS:
+				return MakeInt64(a + b), true
+			case compile.MINUS:
+				return MakeInt64(a - b), true
+			case compile.STAR:
+				return MakeInt64(a * b), true
+			case compile.AMP:
+				return makeSmallInt(a & b), true
+			case compile.PIPE:
+				return makeSmallInt(a | b), true
+			case compile.CIRCUMFLEX:
+				return makeSmallInt(a ^ b), true
+			case compile.LTLT:
+				if 0 <= b && b < 32 {
+					return MakeInt64(a << b), true
+				}
+			case compile.GTGT:
+				if 0 <= b {
+					return makeSmallInt(a >> min(b, 63)), true
+				}
+			}
+		}
+	}
+	switch op {
+	case compile.PLUS:
+		return xi.Add(yi), true
+	case compile.MINUS:
+		return xi.Sub(yi), true
+	case compile.STAR:
+		return xi.Mul(yi), true
+	case compile.AMP:
+		return xi.And(yi), true
+	case compile.PIPE:
+		return xi.Or(yi), true
+	case compile.CIRCUMFLEX:
+		return xi.Xor(yi), true
+	case compile.LTLT, compile.GTGT:
+		n, nBig := yi.get()
+		if nBig != nil || n < 0 || n >= 512 {
+			return nil, false // Binary reports the error
+		}
+		if op == compile.LTLT {
+			return xi.Lsh(uint(n)), true
+		}
+		return xi.Rsh(uint(n)), true
+	case compile.SLASHSLASH, compile.PERCENT:
+		if yi.Sign() == 0 {
+			return nil, false // Binary reports the error
+		}
+		if op == compile.SLASHSLASH {
+			return xi.Div(yi), true
+		}
+		return xi.Mod(yi), true
+	}
+	return nil, false
+}
+
+// intCompare computes x op y for a comparison op (EQL to GE) when x and y
+// are both ints, as Compare would; it reports false otherwise.
+func intCompare(op compile.Opcode, x, y Value) (bool, bool) {
+	xi, ok := x.(Int)
+	if !ok {
+		return false, false
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return false, false
+	}
+	var c int
+	a, aSmall := xi.small()
+	b, bSmall := yi.small()
+	if aSmall && bSmall {
+		c = signum64(a - b) // safe: int32 operands
+	} else {
+		c, _ = xi.Cmp(yi, 0) // Int.Cmp never fails
+	}
+	switch op {
+	case compile.EQL:
+		return c == 0, true
+	case compile.NEQ:
+		return c != 0, true
+	case compile.GT:
+		return c > 0, true
+	case compile.LT:
+		return c < 0, true
+	case compile.LE:
+		return c <= 0, true
+	case compile.GE:
+		return c >= 0, true
+	}
+	return false, false
+}
+
+// callFunction is Call for the interpreter's calls of a Starlark function
+// without keyword arguments: the same frame, profile spans and errors,
+// without Call's interface checks and defer. If a panic passes through,
+// the nearest enclosing Call pops the frames it leaves.
+func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
+	// profiler.events is tested here as beginProfSpan and endProfSpan test
+	// it, which Go does not inline.
+	if profiler.events != nil {
+		thread.endProfSpan()
+	}
+	var fr *frame
+	if n := len(thread.stack); n < cap(thread.stack) {
+		fr = thread.stack[n : n+1][0]
+	}
+	if fr == nil {
+		fr = new(frame)
+	}
+	thread.stack = append(thread.stack, fr) // push
+	fr.callable = fn
+	if profiler.events != nil {
+		thread.beginProfSpan()
+	}
+
+	result, err := fn.CallInternal(thread, args, nil)
+
+	if result == nil && err == nil {
+		err = fmt.Errorf("internal error: nil (not None) returned from %s", fn)
+	}
+	if err != nil && !is[*EvalError](err) {
+		err = thread.evalError(err)
+	}
+	if profiler.events != nil {
+		thread.endProfSpan()
+	}
+	*fr = frame{}
+	thread.stack = thread.stack[:len(thread.stack)-1] // pop
+	if profiler.events != nil {
+		thread.beginProfSpan()
+	}
+	return result, err
+}
+
+// stopping reports whether the step limit is reached or the thread
+// cancelled; stepLimit then acts on it.
+func (thread *Thread) stopping() bool {
+	return thread.Steps >= thread.maxSteps || thread.cancelReason.Load() != nil
+}
+
+// stepLimit calls OnMaxSteps, or cancels the thread, if the step limit is
+// reached, and returns the cancellation error if the thread is cancelled,
+// as the interpreter did before each instruction.
+func (thread *Thread) stepLimit(fr *frame, pc uint32) error {
+	if thread.Steps >= thread.maxSteps {
+		if thread.OnMaxSteps != nil {
+			fr.pc = pc
+			thread.OnMaxSteps(thread)
+		} else {
+			thread.Cancel("too many steps")
+		}
+	}
+	if reason := thread.cancelReason.Load(); reason != nil {
+		return fmt.Errorf("Starlark computation cancelled: %s", *reason)
+	}
+	return nil
+}
