@@ -663,6 +663,9 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	} else {
 		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal})
 		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
+		if total := c.scratchWords(); total > MaxScratchWords {
+			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
+		}
 		c.sc.names[id.Name] = b
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
@@ -1674,6 +1677,16 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	u.Body = body
 	c.f.Procs[id] = *u
 	return id, nil
+}
+
+// scratchWords returns the elements of the scratch arrays of the fused
+// function, inlined helpers included, and of the unit being compiled.
+func (c *compiler) scratchWords() int {
+	n := 0
+	for _, a := range c.u.Scratch {
+		n += a.Len
+	}
+	return n
 }
 
 // body compiles src's statements into a list of their own, ending with

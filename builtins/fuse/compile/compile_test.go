@@ -123,6 +123,8 @@ func TestRefused(t *testing.T) {
 		{"R = [[1], [2]]\ndef g(r):\n    return r[0]\ndef f(x):\n    r = R[x]\n    return g(r)\n", "pass the table and the row's index"},
 		{"def f(x):\n    a = [0] * (1 << 21)\n    return 1\n", "at most 1048576 elements"},
 		{"def f(x):\n    a = [0] * x\n    return 1\n", "must be a constant"},
+		{"def f(x):\n    a = [0] * (1 << 20)\n    b = [0] * (1 << 20)\n    c = [0] * (1 << 20)\n    d = [0] * (1 << 20)\n    e = [0] * 5\n    return a[x] + e[x]\n",
+			"6:5: the scratch arrays of a fused function hold at most 4194304 words in all, not 4194309 (with e)"},
 		{"T = [1]\ndef f(x):\n    T[0] = x\n    return 1\n", "read-only table"},
 		{"def f(x):\n    for c in 'abc':\n        pass\n    return 1\n", "loop over range(...)"},
 		{"def f(x):\n    print(x)\n    return 1\n", "print is not allowed"},
