@@ -354,6 +354,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
 	}
 	opts := compileOptions(srcs)
+	opts.Stop = compileStop(thread)
 	// REPL inputs share a file name, so several kept texts may hold a def
 	// or lambda of this name at this line and column: keep those whose
 	// parameters and global names fit, newest first, and when several
@@ -422,6 +423,19 @@ func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
 			Free: freeOf(fn), Builtin: builtinOf(fn)}, text: sliceText(texts[i], start, stop)})
 	}
 	return out
+}
+
+// compileStop ends a compilation when the run is cancelled (Ctrl-C,
+// -timeout): a fused function of many thousands of statements is compiled
+// within the run's time, as the run is.
+func compileStop(thread *starlark.Thread) func() error {
+	ctx := Context(thread)
+	return func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("compiling stopped: %w", err)
+		}
+		return nil
+	}
 }
 
 // compileOptions are what the fuse compiler needs of the bindings.
@@ -682,6 +696,7 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	srcs := EnvOf(thread).Sources
 	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
 	opts := compileOptions(srcs)
+	opts.Stop = compileStop(thread)
 	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
 		return nil, fmt.Errorf("fuse: %w", err)
 	}
@@ -695,6 +710,11 @@ func compileForms(src *compile.Source, opts compile.Options) (prog *fuse.Program
 	prog, perr := compile.Program(src, opts)
 	if perr != nil {
 		prog = nil
+	}
+	if opts.Stop != nil {
+		if err := opts.Stop(); err != nil {
+			return nil, nil, err
+		}
 	}
 	flow, err = compile.Func(src, opts)
 	switch {

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -223,10 +224,31 @@ func TestFuseMessages(t *testing.T) {
 		{"T = [[1], [2, 1 << 64]]\nfuse(lambda s: T[s][0])\n", "T[1][1] = 18446744073709551616 does not fit in a word"},
 		{"def h(x, y = 2):\n    return x + y\nfuse(lambda s: h(s, 3))\n", "h: parameter y has a default value"},
 		{"def f(s):\n    return chess.rook_attacks(64, s)\nfuse(f)\n", "chess.rook_attacks: sq = 64 is not a square 0..63"},
+		{"X = pow(2, 4000000)\nfuse(lambda s: s + X)\n", "X = 0x8000000000000000... (an int of 4000001 bits) does not fit in 64 bits"},
 	} {
 		_, err := runStar(t, tc.src, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v; want %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestFuseCompilingStops: compiling a fused function polls the run's
+// context, so a cancelled run does not go on compiling.
+func TestFuseCompilingStops(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("def f(x):\n    s = x\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, "    s = (s * 3 + %d) & U64\n", i)
+	}
+	b.WriteString("    return s\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	thread := &starlark.Thread{Name: "fuse"}
+	SetEnv(thread, Env{Sources: testSources{"fuse.star": b.String()}, Workers: 1, Context: ctx})
+	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
+	_, err := starlark.ExecFileOptions(opts, thread, "fuse.star", b.String()+"g = fuse(f)\n", Predeclared())
+	if err == nil || !strings.Contains(err.Error(), "compiling stopped: context canceled") {
+		t.Errorf("fuse in a cancelled run: %v; want compiling stopped", err)
 	}
 }

@@ -61,6 +61,9 @@ type Options struct {
 	// Defs returns, with CheckOnly, the def a name of the script binds at
 	// top level, so that its body is checked as fuse would compile it.
 	Defs func(name string) (*Source, bool)
+	// Stop, polled every few hundred statements compiled, returns an
+	// error to end the compilation with (a cancelled run); nil: never.
+	Stop func() error
 }
 
 // Limits on scratch arrays.
@@ -117,6 +120,7 @@ type compiler struct {
 	procs   map[procKey]int // the helpers compiled as Procs
 	chess   chessTables     // the chess module's tables, once used
 	depths  []depthCheck    // the checks of calls, whose message names the depth
+	polls   int             // statements compiled, for Options.Stop
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -281,6 +285,11 @@ var augOps = map[syntax.Token]syntax.Token{syntax.PLUS_EQ: syntax.PLUS, syntax.M
 	syntax.LTLT_EQ: syntax.LTLT, syntax.GTGT_EQ: syntax.GTGT}
 
 func (c *compiler) stmt(s syntax.Stmt) error {
+	if c.polls++; c.polls%256 == 0 && c.opt.Stop != nil {
+		if err := c.opt.Stop(); err != nil {
+			return err
+		}
+	}
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		if lit, ok := s.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
@@ -820,6 +829,28 @@ func describe(e syntax.Node) string {
 	return "this expression"
 }
 
+// shortInt renders an int for a message: in full up to 128 bits, else
+// its first hexadecimal digits and its size, without the decimal
+// conversion that takes seconds for an int of millions of bits.
+func shortInt(v starlark.Value) string {
+	x, ok := v.(starlark.Int)
+	if !ok {
+		return v.String()
+	}
+	b := x.BigInt()
+	n := b.BitLen()
+	if n <= 128 {
+		return x.String()
+	}
+	sign := ""
+	if b.Sign() < 0 {
+		sign = "-"
+		b.Neg(b)
+	}
+	top := new(big.Int).Rsh(b, uint(n-64))
+	return fmt.Sprintf("%s0x%x... (an int of %d bits)", sign, top, n)
+}
+
 // WordOf converts an int or bool to a word, or says why not.
 func WordOf(v starlark.Value) (uint64, bool) {
 	switch v := v.(type) {
@@ -935,7 +966,7 @@ func (c *compiler) rowOf(name string, v starlark.Value) ([]uint64, bool, error) 
 		w, ok := WordOf(x)
 		if !ok {
 			if _, isInt := x.(starlark.Int); isInt {
-				return nil, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, x)
+				return nil, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, shortInt(x))
 			}
 			return nil, true, fmt.Errorf("%s[%d] is a %s; a table holds words", name, i, x.Type())
 		}
@@ -965,7 +996,7 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 	for i, x := range items {
 		if _, ok := WordOf(x); !ok {
 			if _, isInt := x.(starlark.Int); isInt {
-				return -1, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, x)
+				return -1, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, shortInt(x))
 			}
 			nested = true
 			break
@@ -1022,7 +1053,7 @@ func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
 		}
 		w, ok := WordOf(x)
 		if !ok {
-			return nil, errAt(e.TokenPos, "%s does not fit in 64 bits", x)
+			return nil, errAt(e.TokenPos, "%s does not fit in 64 bits", shortInt(x))
 		}
 		return konst(w), nil
 	case *syntax.Ident:
@@ -1187,7 +1218,7 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 		return konst(w), nil
 	}
 	if _, isInt := v.(starlark.Int); isInt {
-		return nil, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, v)
+		return nil, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, shortInt(v))
 	}
 	if t, err := c.lookupTable(e); err != nil {
 		return nil, err

@@ -31,6 +31,7 @@ type fcomp struct {
 	// work counts the statements compiled, unrolled loops counting each
 	// iteration: past maxStraight the function is not a straight line.
 	work int
+	stop func() error // Options.Stop
 }
 
 // maxStraight bounds the statements a straight line compiles (loops
@@ -47,7 +48,7 @@ func Program(src *Source, opt Options) (*fuse.Program, error) {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(params))
 	}
 	c := &fcomp{b: fuse.NewBuilder(len(params)), env: map[string]fuse.Value{}, locals: map[string]bool{},
-		free: src.Free, callable: src.Builtin, known: opt.Known, mask: fuse.NoMask}
+		free: src.Free, callable: src.Builtin, known: opt.Known, mask: fuse.NoMask, stop: opt.Stop}
 	if c.callable == nil {
 		c.callable = func(string) bool { return true }
 	}
@@ -115,6 +116,11 @@ func (c *fcomp) stmts(ss []syntax.Stmt) error {
 	for _, s := range ss {
 		if c.work++; c.work > maxStraight {
 			return errAt(pos(s), "the function is too long for a straight line (%d statements, loops unrolled)", maxStraight)
+		}
+		if c.work%256 == 0 && c.stop != nil {
+			if err := c.stop(); err != nil {
+				return err
+			}
 		}
 		if err := c.stmt(s); err != nil {
 			return err
@@ -291,7 +297,7 @@ func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 		}
 		w, ok := WordOf(x)
 		if !ok {
-			return 0, errAt(e.TokenPos, "%s does not fit in 64 bits", x)
+			return 0, errAt(e.TokenPos, "%s does not fit in 64 bits", shortInt(x))
 		}
 		return c.b.Const(w), nil
 	case *syntax.Ident:
@@ -320,7 +326,7 @@ func (c *fcomp) expr(e syntax.Expr) (fuse.Value, error) {
 		w, ok := WordOf(v)
 		if !ok {
 			if _, isInt := v.(starlark.Int); isInt {
-				return 0, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, v)
+				return 0, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, shortInt(v))
 			}
 			return 0, errAt(e.NamePos, "%s is a %s; a fused function may only read ints and bools", e.Name, v.Type())
 		}
