@@ -652,7 +652,7 @@ func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*f
 		return nil, false
 	}
 	callable := func(name string) bool { _, shadowed := free[name]; return !shadowed }
-	opts := &syntax.FileOptions{}
+	opts := dialect.FileOptions()
 	if e, err := opts.ParseExpr("<fuse>", src, 0); err == nil {
 		lam, ok := e.(*syntax.LambdaExpr)
 		if !ok {
