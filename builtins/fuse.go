@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
@@ -104,8 +105,58 @@ func (r programRunner) run(ctx context.Context, spaces []fuse.Space, method fuse
 
 // flowRunner runs a Func: one call on the evaluator, a space as machine code.
 type flowRunner struct {
-	f *fuse.Func
-	p *native.Program
+	f    *fuse.Func
+	p    *native.Program
+	idle *workerPool
+}
+
+// workerPool keeps a fused value's workers between its runs: making a
+// worker instantiates its memory (tens of MB where a recursive helper's
+// frames hold arrays), which a run of a few items should not pay again.
+type workerPool struct {
+	mu   sync.Mutex
+	idle []*native.Worker
+}
+
+// get returns an idle worker reset for a run polling poll, or a new one.
+func (wp *workerPool) get(p *native.Program, poll func() bool) (fuse.FlowWorker, error) {
+	wp.mu.Lock()
+	n := len(wp.idle)
+	if n == 0 {
+		wp.mu.Unlock()
+		w, err := p.NewWorker(poll)
+		if err != nil {
+			return nil, err
+		}
+		return pooledWorker{w, wp}, nil
+	}
+	w := wp.idle[n-1]
+	wp.idle = wp.idle[:n-1]
+	wp.mu.Unlock()
+	w.Reset(poll)
+	return pooledWorker{w, wp}, nil
+}
+
+// closeAll closes the idle workers (the fused value is gone).
+func (wp *workerPool) closeAll() {
+	wp.mu.Lock()
+	defer wp.mu.Unlock()
+	for _, w := range wp.idle {
+		w.Close()
+	}
+	wp.idle = nil
+}
+
+// pooledWorker is a worker that goes back to its pool when the run closes it.
+type pooledWorker struct {
+	*native.Worker
+	pool *workerPool
+}
+
+func (w pooledWorker) Close() {
+	w.pool.mu.Lock()
+	w.pool.idle = append(w.pool.idle, w.Worker)
+	w.pool.mu.Unlock()
 }
 
 func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
@@ -122,7 +173,10 @@ func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
 
 func (r flowRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
 	return fuse.RunFunc(ctx, r.f, spaces, method, opt, native.Block, func(poll func() bool) (fuse.FlowWorker, error) {
-		return r.p.NewWorker(poll)
+		if r.idle == nil {
+			return r.p.NewWorker(poll)
+		}
+		return r.idle.get(r.p, poll)
 	})
 }
 
@@ -298,7 +352,9 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
 			return nil, err
 		}
-		f.cpu = flowRunner{f: f.flow, p: p}
+		pool := &workerPool{}
+		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
+		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
 	} else {
 		f.cpu = programRunner{fuse.Compile(f.prog)}
 	}

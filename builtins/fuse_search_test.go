@@ -252,3 +252,37 @@ func TestFuseCompilingStops(t *testing.T) {
 		t.Errorf("fuse in a cancelled run: %v; want compiling stopped", err)
 	}
 }
+
+// TestFusedWorkersReused: a fused value's workers serve its later runs;
+// a run over an array after one over a range (which the code computes
+// itself) and a run after a stopped one give the plain function's answers.
+func TestFusedWorkersReused(t *testing.T) {
+	src := `
+def f(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+def r(x, d):
+    return x & 7 if d == 0 else r(x >> 1, d - 1) + r(x ^ d, d - 1)
+g = fuse(f)
+a = list(g.map(range(5000, 9000)))
+b = list(g.map(words([x * 7 for x in range(4000)])))
+c = g.first(range(1 << 20, 1 << 40))
+d = list(g.map(range(5000, 9000)))
+h = fuse(lambda x: r(x, x % 5))
+e = [list(h.map(words([x * 3 for x in range(300)]))) for _ in range(3)]
+res = (a == [f(x) for x in range(5000, 9000)], b == [f(x * 7) for x in range(4000)], c == 1 << 20, a == d,
+       e[0] == [r(x * 3, x * 3 % 5) for x in range(300)] and e[1] == e[0] and e[2] == e[0])
+`
+	for _, w := range []int{1, 2} {
+		g, err := runStar(t, src, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g["res"].String(); got != "(True, True, True, True, True)" {
+			t.Errorf("%d workers: %s", w, got)
+		}
+	}
+}

@@ -71,6 +71,9 @@ func (f *Func) NewState(poll func() bool) *FlowState {
 	return st
 }
 
+// SetPoll replaces the poll of st (for a state reused by another run).
+func (st *FlowState) SetPoll(poll func() bool) { st.poll, st.fuel = poll, PollEvery }
+
 type flow uint8
 
 const (

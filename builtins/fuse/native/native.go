@@ -453,6 +453,21 @@ func (w *Worker) result(done int) (int, []uint64, error) {
 	}
 }
 
+// Reset prepares w for another run: poll is the new run's, and every
+// parameter is read from its block again (Affine off).
+func (w *Worker) Reset(poll func() bool) {
+	w.poll = poll
+	switch {
+	case w.st != nil:
+		w.st.SetPoll(poll)
+	case w.mod != nil:
+		w.ctx = context.WithValue(context.Background(), pollKey{}, poll)
+	}
+	for i := 0; i < w.p.f.Params; i++ {
+		w.Affine(i, false, 0, 0)
+	}
+}
+
 // Close releases the worker's memory.
 func (w *Worker) Close() {
 	if w.mod != nil {
