@@ -280,25 +280,10 @@ func BenchmarkCompileParts(b *testing.B) {
 	})
 }
 
-// findSrc is Isenberg's De Bruijn generator as docs/fuse.md fuses it: an
-// item follows the first K branches by its bits and counts the sequences
-// of B(2, 6) below.
-const findSrc = `
+// findSrc counts, for item i, the De Bruijn sequences below the first K
+// branches its bits take.
+const findSrc = fusescript.DeBruijnFind + `
 K = 12
-def find(seq, depth, vtx, nz, lock, path, k):
-    if (lock >> vtx) & 1 or nz > 32:
-        return 0
-    if depth == 0:
-        return 1
-    lock = lock | (1 << vtx)
-    if vtx == 31 and depth > 2:
-        return find(seq | (1 << (depth - 1)), depth - 2, 62, nz + 1, lock, path, k)
-    if k > 0:
-        if path & 1:
-            return find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, path >> 1, k - 1)
-        return find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, path >> 1, k - 1)
-    return (find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, 0, 0) +
-            find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, 0, 0))
 def f(i):
     return find(0, 58, 0, 6, 1 << 32, i, K)
 `

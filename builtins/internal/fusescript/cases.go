@@ -409,6 +409,26 @@ def f(x):
 `, 1, true},
 }
 
+// DeBruijnFind is Isenberg's De Bruijn generator written recursively, as
+// docs/fuse.md fuses it: find counts the sequences of B(2, 6) below a node
+// of the search, its first k branches following the bits of path.
+const DeBruijnFind = `
+def find(seq, depth, vtx, nz, lock, path, k):
+    if (lock >> vtx) & 1 or nz > 32:
+        return 0
+    if depth == 0:
+        return 1
+    lock = lock | (1 << vtx)
+    if vtx == 31 and depth > 2:
+        return find(seq | (1 << (depth - 1)), depth - 2, 62, nz + 1, lock, path, k)
+    if k > 0:
+        if path & 1:
+            return find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, path >> 1, k - 1)
+        return find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, path >> 1, k - 1)
+    return (find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, 0, 0) +
+            find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, 0, 0))
+`
+
 // Inputs returns n reproducible inputs of params words: small ones, 12-bit
 // ones and full words.
 func Inputs(n, params int, small bool) [][]uint64 {
