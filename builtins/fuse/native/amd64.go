@@ -44,7 +44,10 @@ const (
 	ctlStop   = 40                       // ^0: stop after the first result that is not 0; else 0
 	ctlAffine = 48                       // parameter p: on, base, step at ctlAffine+24p
 	ctlRegs   = ctlAffine + 24*maxAffine // the slot registers while Go polls
-	ctlSlots  = ctlRegs + 8*maxSlotRegs  // the slots' homes
+	ctlGoSP   = ctlRegs + 8*maxSlotRegs  // with calls: Go's stack pointer while the code runs
+	ctlCodeSP = ctlGoSP + 8              // with calls: the code's stack pointer while Go polls
+	ctlDepth  = ctlCodeSP + 8            // with calls: the calls in progress
+	ctlSlots  = ctlDepth + 8             // the slots' homes
 	maxAffine = 8                        // the parameters that can be ranges
 )
 
@@ -68,7 +71,7 @@ type amd64Gen struct {
 	f   *fuse.Func
 	l   *layout
 	ctl int32
-	a   assembler
+	a   *assembler
 
 	slotReg  []int // the register of each slot (an index into poolRegs), -1 for its home
 	slotHome []int32
@@ -102,6 +105,13 @@ type amd64Gen struct {
 	// fresh, where not nil, is a scratch element known fresh (its epoch
 	// is the array's) at the start of the statement being emitted.
 	fresh *fuse.Expr
+
+	// Calls of Procs (amd64_call.go): calls is nil where the Func has
+	// none; proc is the Proc being emitted, -1 for the Func's own code;
+	// touched has the pool registers the code uses, which a Proc saves.
+	calls   *callState
+	proc    int
+	touched uint16
 }
 
 // amd64Out is the machine code of a Func, and where its control area is.
@@ -117,16 +127,10 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 	if start > 1<<31-1<<20 {
 		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
 	}
-	g := &amd64Gen{f: f, l: l, ctl: int32(start), loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
-		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}}
-	g.slots()
-	g.bounds()
-	g.free = uint16(1)<<len(poolRegs) - 1
-	for _, r := range g.slotReg {
-		if r >= 0 {
-			g.free &^= 1 << r
-		}
+	if len(f.Procs) > 0 {
+		return amd64CallCode(f, l, int32(start))
 	}
+	g := newAMD64Gen(f, l, int32(start), &assembler{}, nil, -1)
 	g.run()
 	if err := g.a.finish(); err != nil {
 		return amd64Out{}, err
@@ -138,17 +142,40 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 	return amd64Out{g.a.b, uint32(start), uint32(size), g.sIt}, nil
 }
 
+// newAMD64Gen prepares the generation of f (of Procs[proc] where proc >= 0,
+// f then being the Proc as a Func) into a: its slots, their registers and
+// the bounds of its variables.
+func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
+	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
+		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}}
+	g.slots()
+	g.bounds()
+	g.free = uint16(1)<<len(poolRegs) - 1
+	for _, r := range g.slotReg {
+		if r >= 0 {
+			g.free &^= 1 << r
+			g.touched |= 1 << r
+		}
+	}
+	return g
+}
+
 // slots numbers the slots, weighs them by their uses (8 times more for
 // each loop around a use) and gives registers to the heaviest.
 func (g *amd64Gen) slots() {
 	g.nSlots = g.f.Vars
-	g.sIt = g.newSlot()
+	g.sIt = -1
+	if g.proc < 0 {
+		g.sIt = g.newSlot()
+	}
 	g.sFuel = g.newSlot()
 	for range g.f.Scratch {
 		g.sEpoch = append(g.sEpoch, g.newSlot())
 	}
 	g.weight = make([]float64, g.nSlots)
-	g.use(g.sIt, 0, 1)
+	if g.sIt >= 0 {
+		g.use(g.sIt, 0, 1)
+	}
 	g.weigh(g.f.Body, 0)
 	g.weight = append(g.weight, make([]float64, g.nSlots-len(g.weight))...)
 	g.slotReg = make([]int, g.nSlots)
@@ -156,11 +183,22 @@ func (g *amd64Gen) slots() {
 	for s := range g.slotReg {
 		g.slotReg[s] = -1
 		g.slotHome[s] = g.ctl + ctlSlots + 8*int32(s)
+		if g.proc >= 0 {
+			g.slotHome[s] = 8 * int32(s) // in the frame, from RSP
+		}
 	}
 	for i, s := range g.sEpoch {
 		g.slotHome[s] = int32(g.l.epochs) + 8*int32(i)
 	}
 	g.allocate()
+	if g.calls != nil {
+		// The item counter and the fuel stay in memory, where a Proc
+		// (and Go, when a Proc comes back to be polled) finds them.
+		g.slotReg[g.sFuel] = -1
+		if g.sIt >= 0 {
+			g.slotReg[g.sIt] = -1
+		}
+	}
 }
 
 func (g *amd64Gen) newSlot() int {
@@ -387,6 +425,7 @@ func (g *amd64Gen) alloc() reg {
 	}
 	i := bits.TrailingZeros16(g.free)
 	g.free &^= 1 << i
+	g.touched |= 1 << i
 	return poolRegs[i]
 }
 
@@ -400,12 +439,23 @@ func poolIndex(r reg) int {
 }
 
 func (g *amd64Gen) release(r reg) { g.free |= 1 << poolIndex(r) }
-func (g *amd64Gen) take(r reg)    { g.free &^= 1 << poolIndex(r) }
-func (g *amd64Gen) nFree() int    { return bits.OnesCount16(g.free) }
+func (g *amd64Gen) take(r reg) {
+	g.free &^= 1 << poolIndex(r)
+	g.touched |= 1 << poolIndex(r)
+}
+func (g *amd64Gen) nFree() int { return bits.OnesCount16(g.free) }
 
 // Slots.
 
-func (g *amd64Gen) home(s int) mem { return at(rDI, g.slotHome[s]) }
+func (g *amd64Gen) home(s int) mem {
+	switch {
+	case g.proc < 0:
+		return at(rDI, g.slotHome[s])
+	case s == g.sFuel:
+		return g.calls.fuel
+	}
+	return at(rSP, g.slotHome[s])
+}
 
 // slotRM returns slot s as an operand: its register or its home.
 func (g *amd64Gen) slotRM(s int) rm {
@@ -492,14 +542,25 @@ func (g *amd64Gen) failIf(c cond, check int, v reg, hasValue bool) {
 // run emits the whole function: the entry, the item loop, the exits and
 // the failure stubs.
 func (g *amd64Gen) run() {
-	a := &g.a
+	a := g.a
 	start, items, done, exit := a.newLabel(), a.newLabel(), a.newLabel(), a.newLabel()
 	g.failExit, g.retL = a.newLabel(), a.newLabel()
+	if g.calls != nil {
+		g.calls.failExit = g.failExit
+		a.store(at(rDI, g.ctl+ctlGoSP), rSP)
+	}
 	a.load(rAX, at(rDI, g.ctl+ctlResume))
 	a.test(rAX, rAX)
 	a.jcc(ccE, start)
+	if g.calls != nil {
+		a.load(rSP, at(rDI, g.ctl+ctlCodeSP))
+	}
 	a.jmpR(rAX)
 	a.bind(start)
+	if g.calls != nil {
+		a.lea(rSP, at(rDI, g.calls.stackTop))
+		a.storeI(at(rDI, g.ctl+ctlDepth), 0)
+	}
 	g.loadSlots()
 	g.setSlotI(g.sIt, 0)
 	g.setSlotI(g.sFuel, fuse.PollEvery)
@@ -574,10 +635,22 @@ func (g *amd64Gen) run() {
 	a.store32I(at(rDI, 0), statusOK)
 	a.bind(exit)
 	g.saveSlots()
-	a.ret()
+	g.toGo()
 	a.bind(g.failExit)
 	a.store32I(at(rDI, 0), statusFailed)
 	a.jmp(exit)
+	g.tail()
+	if g.calls != nil {
+		for i := range g.f.Procs {
+			g.procCode(i)
+		}
+	}
+}
+
+// tail emits the code after a function's: the out-of-line code and the
+// failure stubs.
+func (g *amd64Gen) tail() {
+	a := g.a
 	for _, f := range g.later {
 		f()
 	}
@@ -591,6 +664,14 @@ func (g *amd64Gen) run() {
 		a.store32I(at(rDI, 4), uint32(s.check))
 		a.jmp(g.failExit)
 	}
+}
+
+// toGo returns to Go, on Go's stack where calls moved it.
+func (g *amd64Gen) toGo() {
+	if g.calls != nil {
+		g.a.load(rSP, at(rDI, g.ctl+ctlGoSP))
+	}
+	g.a.ret()
 }
 
 // stmts emits ss. Only the last statement is followed by what follows ss:
@@ -644,7 +725,7 @@ func forAssigned(s *fuse.Stmt, f func(v int)) {
 // fuel on entry, and the enclosing loop or the item loop polls when the
 // fuel runs out, so that all fuel tests are signed (fuel <= 0).
 func (g *amd64Gen) loop(s *fuse.Stmt, entry, pre, post func(brk int), tail func(head int)) {
-	a := &g.a
+	a := g.a
 	head, cont, brk := a.newLabel(), a.newLabel(), a.newLabel()
 	g.labels[s.Label] = loopLabels{brk, cont}
 	n := bounded(s)
@@ -696,14 +777,21 @@ func (g *amd64Gen) loop(s *fuse.Stmt, entry, pre, post func(brk int), tail func(
 // pollExit returns to Go to be polled, to resume at label to with the
 // slot registers back and a full tank of fuel.
 func (g *amd64Gen) pollExit(to int) {
-	a := &g.a
+	a := g.a
+	if g.proc >= 0 {
+		g.procPollExit(to)
+		return
+	}
 	resume := a.newLabel()
 	g.saveRegs()
 	g.saveSlots()
 	a.leaRIP(rAX, resume)
 	a.store(at(rDI, g.ctl+ctlResume), rAX)
 	a.storeI(at(rDI, g.ctl+ctlPoll), 1)
-	a.ret()
+	if g.calls != nil {
+		a.store(at(rDI, g.ctl+ctlCodeSP), rSP)
+	}
+	g.toGo()
 	a.bind(resume)
 	a.storeI(at(rDI, g.ctl+ctlResume), 0)
 	g.loadRegs()
@@ -745,7 +833,7 @@ func hasLoop(ss []fuse.Stmt) bool {
 }
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
-	a := &g.a
+	a := g.a
 	bottom, fresh := g.bottom, g.fresh
 	g.bottom, g.fresh = nil, nil
 	// What s assigns (in loops, on every pass) is no longer known non-zero.
@@ -930,7 +1018,7 @@ func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
 	if spine == nil {
 		return false
 	}
-	a, v := &g.a, poolRegs[r]
+	a, v := g.a, poolRegs[r]
 	for _, st := range spine {
 		x, other := st.x, st.other
 		op := aluOps[x.Op]
@@ -1075,7 +1163,7 @@ func countVar(ss []fuse.Stmt, v int) int {
 // cursor runs to its end value; else the count of items comes first
 // (fuse.RangeLen) and the loop counts it down.
 func (g *amd64Gen) forRange(s *fuse.Stmt) {
-	a := &g.a
+	a := g.a
 	h := g.loopSlot[s]
 	cur, cnt, step := h[0], h[1], h[2]
 	pl := g.ranges[s]
@@ -1187,7 +1275,7 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 // countDiv finishes a range's count: RAX = (RAX - 1) / s + 1, then jumps
 // to store.
 func (g *amd64Gen) countDiv(s reg, store int) {
-	a := &g.a
+	a := g.a
 	a.aluI(aluSub, R(rAX), 1)
 	a.movRI(rDX, 0)
 	a.div(s)
@@ -1197,7 +1285,7 @@ func (g *amd64Gen) countDiv(s reg, store int) {
 
 // forSubsets emits for Var in subsets(X) or subsets(X, Y).
 func (g *amd64Gen) forSubsets(s *fuse.Stmt) {
-	a := &g.a
+	a := g.a
 	h := g.loopSlot[s]
 	m, cur, k := h[0], h[1], h[2]
 	rm := g.expr(s.X)
@@ -1347,6 +1435,9 @@ func (g *amd64Gen) evalWith(x *fuse.Expr, held []reg) reg {
 }
 
 func (g *amd64Gen) spillAt(i int) mem {
+	if g.proc >= 0 {
+		return at(rSP, 8*int32(g.nSlots+i))
+	}
 	return at(rDI, g.ctl+ctlSlots+8*int32(g.nSlots+i))
 }
 
@@ -1360,7 +1451,7 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 	if x.Check < 0 {
 		return rs
 	}
-	a := &g.a
+	a := g.a
 	chk := g.f.Checks[x.Check]
 	switch chk.Kind {
 	case fuse.CheckNonZero:
@@ -1452,7 +1543,7 @@ func (g *amd64Gen) scratchAt(arr int) (vals, epochs int32) {
 // inRDX, else the constant k): r + (r < 0 ? length : 0), which must be
 // below length.
 func (g *amd64Gen) resolve(r reg, inRDX bool, k int32, check int) {
-	a := &g.a
+	a := g.a
 	a.movRR(rAX, r)
 	a.shiftI(shSar, rAX, 63)
 	if inRDX {
@@ -1591,7 +1682,7 @@ func (g *amd64Gen) branch(x *fuse.Expr, l int, when bool) { g.branchFresh(x, l, 
 // branchFresh is branch where scratch element fresh (if not nil) is known
 // fresh.
 func (g *amd64Gen) branchFresh(x *fuse.Expr, l int, when bool, fresh *fuse.Expr) {
-	a := &g.a
+	a := g.a
 	if (x.Op == fuse.OpEq || x.Op == fuse.OpNe) && g.branchScratch(x, l, when, fresh) {
 		return
 	}
@@ -1738,7 +1829,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 	if sc == nil {
 		return false
 	}
-	a := &g.a
+	a := g.a
 	arr := int(sc.Imm)
 	init := g.f.Scratch[arr].Init
 	i, owned := g.indexOperand(sc.Args[0], uint64(g.f.Scratch[arr].Len), sc.Check)
@@ -1822,7 +1913,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 
 // expr evaluates x into a register of the pool, which the caller owns.
 func (g *amd64Gen) expr(x *fuse.Expr) reg {
-	a := &g.a
+	a := g.a
 	if op, y := lowBitOf(x); y != nil {
 		if v, ok := g.varReg(y); ok {
 			d := g.alloc()
@@ -1842,6 +1933,8 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		r := g.alloc()
 		g.getSlot(r, int(x.Imm))
 		return r
+	case fuse.OpCall:
+		return g.call(x)
 	case fuse.OpLoad:
 		t := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(len(g.f.Tables[t].Rows[0])), x.Check)
@@ -2103,7 +2196,7 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 
 // rotate rotates d by the count in k within x.Imm bits (0: 64).
 func (g *amd64Gen) rotate(x *fuse.Expr, d, k reg) {
-	a := &g.a
+	a := g.a
 	w := x.Imm
 	if w == 0 {
 		w = 64
@@ -2141,8 +2234,10 @@ func (g *amd64Gen) rotate(x *fuse.Expr, d, k reg) {
 // supported reports whether the amd64 engine compiles f: every op of f is
 // one it knows.
 func amd64Supports(f *fuse.Func) error {
-	if len(f.Procs) > 0 {
-		return fmt.Errorf("amd64: calls of helpers (recursion) are not compiled yet")
+	for i := range f.Procs {
+		if len(f.Procs[i].Scratch) > 0 {
+			return fmt.Errorf("amd64: a helper called with scratch arrays (%s) is not compiled yet", f.Procs[i].Name)
+		}
 	}
 	var bad error
 	var walkX func(x *fuse.Expr)
@@ -2154,7 +2249,7 @@ func amd64Supports(f *fuse.Func) error {
 		case fuse.OpParam:
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
-		if x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpAbs {
+		if x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpCall {
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
 		for _, a := range x.Args {
@@ -2172,5 +2267,8 @@ func amd64Supports(f *fuse.Func) error {
 		}
 	}
 	walk(f.Body)
+	for i := range f.Procs {
+		walk(f.Procs[i].Body)
+	}
 	return bad
 }

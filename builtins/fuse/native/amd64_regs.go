@@ -202,7 +202,9 @@ func (g *amd64Gen) allocate() {
 	}
 	g.whole = make([]bool, g.nSlots)
 	for _, s := range append([]int{g.sIt, g.sFuel}, g.sEpoch...) {
-		g.whole[s] = true
+		if s >= 0 {
+			g.whole[s] = true
+		}
 	}
 	for v, unset := range definite(g.f) {
 		if unset {

@@ -345,6 +345,12 @@ func (a *assembler) jmpR(r reg) { a.enc(0, false, []byte{0xff}, 4, R(r), false) 
 
 func (a *assembler) ret() { a.b = append(a.b, 0xc3) }
 
+// callL calls the code at label l.
+func (a *assembler) callL(l int) {
+	a.b = append(a.b, 0xe8)
+	a.rel32(l)
+}
+
 // The BMI2 instructions: d = s << n, s >> n (logical, arithmetic), counts
 // taken mod 64; pdep and pext of s by the mask m.
 func (a *assembler) shlx(d, s, n reg) { a.vex(1, 0xf7, d, n, s) }

@@ -1,0 +1,295 @@
+package native
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
+
+// Calls of helpers (fuse.Proc, fuse.OpCall) in the amd64 engine.
+//
+// A Func with Procs runs on a stack of its own in the worker's memory: the
+// code saves Go's stack pointer at ctlGoSP when Go calls it, moves RSP to
+// the top of that stack, and moves it back to return to Go (and to come
+// back to be polled: the code's own RSP waits at ctlCodeSP). Each Proc is
+// a function reached by CALL and left by RET, with its frame below the
+// return address: the homes of its slots (from RSP), its spill area, and
+// the pool registers it uses, which it saves on entry and loads back
+// before it returns (callee-saved, so a caller's registers, values held
+// in the middle of an expression included, survive the call). The word
+// arguments pass through the argument area (args); the result comes back
+// in RDX. ctlDepth counts the calls in progress: a call that would pass
+// the Func's depth fails its check before it runs, as Eval's does. Every
+// call counts one unit of fuel, in memory where all the code shares it;
+// a Proc that runs out saves every pool register on its stack and comes
+// back to Go, to resume there.
+//
+// The leading guards of a Proc (procGuards: "if X: return Y" on its
+// parameters alone) also run at each call whose arguments are pure, on
+// the argument expressions themselves, so that a call a guard ends costs
+// no call at all; the Proc's body runs them again, to no effect, when
+// called.
+//
+// Procs with scratch arrays of their own or passed (array arguments) are
+// not compiled here yet: such a Func goes to the WebAssembly engine.
+
+// callState is what the code of a Func and of its Procs share.
+type callState struct {
+	root     *fuse.Func
+	entries  []int // each Proc's entry label
+	fuel     mem   // the fuel of the whole run
+	args     int32 // the argument area
+	stackTop int32 // the top of the stack
+	failExit int   // where a failed check ends the run
+	frames   int32 // the largest frame of a call, return address included (found by the first pass)
+	raw      map[*fuse.Expr]bool
+}
+
+// amd64CallCode generates the code of a Func with Procs. It generates it
+// twice: the first time to learn the sizes of the Func's spill area and
+// of the frames, which place the argument area and the stack.
+func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
+	maxArgs := 0
+	for i := range f.Procs {
+		maxArgs = max(maxArgs, f.Procs[i].Params)
+	}
+	gen := func(args, top int32) (*amd64Gen, *callState, error) {
+		a := &assembler{}
+		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]bool{}}
+		for range f.Procs {
+			cs.entries = append(cs.entries, a.newLabel())
+		}
+		g := newAMD64Gen(f, l, ctl, a, cs, -1)
+		cs.fuel = g.home(g.sFuel)
+		g.run()
+		return g, cs, a.finish()
+	}
+	g, cs, err := gen(0, 0)
+	if err != nil {
+		return amd64Out{}, err
+	}
+	mainEnd := uint64(ctlSlots + 8*(g.nSlots+g.maxSpill))
+	args := uint64(ctl) + mainEnd
+	// The stack: the deepest chain of calls, each in the largest frame,
+	// and below it the registers a Proc saves to come back to be polled.
+	stack := uint64(f.MaxCalls())*uint64(cs.frames) + 8*uint64(len(poolRegs)) + 64
+	top := (args + 8*uint64(maxArgs) + stack + 63) / 64 * 64
+	if top > 1<<31-1 {
+		return amd64Out{}, fmt.Errorf("amd64: the stack of %d calls takes more than 2 GiB", f.MaxCalls())
+	}
+	g2, cs2, err := gen(int32(args), int32(top))
+	if err != nil {
+		return amd64Out{}, err
+	}
+	if g2.nSlots != g.nSlots || g2.maxSpill != g.maxSpill || cs2.frames != cs.frames {
+		return amd64Out{}, fmt.Errorf("amd64: the two passes over a function with calls disagree")
+	}
+	return amd64Out{g2.a.b, uint32(ctl), uint32(top - uint64(ctl)), g2.sIt}, nil
+}
+
+// procCode emits Procs[pi]: its entry (the frame and the saved registers,
+// emitted after the body, when the registers it uses are known), its
+// body, its return and its out-of-line code.
+func (g *amd64Gen) procCode(pi int) {
+	cs := g.calls
+	p := &g.f.Procs[pi]
+	pf := &fuse.Func{Params: p.Params, Vars: p.Vars, Tables: g.f.Tables, Scratch: p.Scratch, Checks: g.f.Checks,
+		Body: p.Body, Labels: p.Labels, Procs: g.f.Procs, Depth: g.f.Depth}
+	pg := newAMD64Gen(pf, g.l, g.ctl, g.a, cs, pi)
+	pg.failExit = cs.failExit
+	pg.retL = g.a.newLabel()
+	a := g.a
+	body := a.newLabel()
+	a.bind(body)
+	// The parameters from the argument area; a variable that may be read
+	// before it is set reads 0, as in a fresh frame of Eval's.
+	for i := 0; i < p.Params; i++ {
+		arg := at(rDI, cs.args+8*int32(i))
+		if r := pg.slotReg[i]; r >= 0 {
+			a.load(poolRegs[r], arg)
+		} else {
+			a.load(rAX, arg)
+			a.store(pg.home(i), rAX)
+		}
+	}
+	for v, unset := range definite(pf) {
+		if unset && v >= p.Params {
+			pg.setSlotI(v, 0)
+		}
+	}
+	// One unit of fuel a call.
+	stub, back := a.newLabel(), a.newLabel()
+	a.aluI(aluSub, M(cs.fuel), 1)
+	a.jcc(ccLE, stub)
+	a.bind(back)
+	pg.later = append(pg.later, func() {
+		a.bind(stub)
+		pg.pollExit(back)
+	})
+	pg.stmts(p.Body)
+	a.movRI(rDX, 0)
+	a.bind(pg.retL) // the result in RDX
+	saved := pg.savedRegs()
+	frame := 8 * int32(pg.nSlots+pg.maxSpill+len(saved))
+	saveAt := 8 * int32(pg.nSlots+pg.maxSpill)
+	for k, r := range saved {
+		a.load(r, at(rSP, saveAt+8*int32(k)))
+	}
+	if frame > 0 {
+		a.aluI(aluAdd, R(rSP), frame)
+	}
+	a.ret()
+	a.bind(cs.entries[pi])
+	if frame > 0 {
+		a.aluI(aluSub, R(rSP), frame)
+	}
+	for k, r := range saved {
+		a.store(at(rSP, saveAt+8*int32(k)), r)
+	}
+	a.jmp(body)
+	pg.tail()
+	cs.frames = max(cs.frames, frame+8)
+}
+
+// savedRegs returns the pool registers the code uses.
+func (g *amd64Gen) savedRegs() []reg {
+	var rs []reg
+	for m := g.touched; m != 0; m &= m - 1 {
+		rs = append(rs, poolRegs[bits.TrailingZeros16(m)])
+	}
+	return rs
+}
+
+// procPollExit comes back to Go from a Proc to be polled: every pool
+// register (a caller's among them) goes below the frame, the code's RSP to
+// ctlCodeSP; the code resumes at to with a full tank of fuel.
+func (g *amd64Gen) procPollExit(to int) {
+	a := g.a
+	resume := a.newLabel()
+	n := int32(8 * len(poolRegs))
+	a.aluI(aluSub, R(rSP), n)
+	for i, r := range poolRegs {
+		a.store(at(rSP, 8*int32(i)), r)
+	}
+	a.store(at(rDI, g.ctl+ctlCodeSP), rSP)
+	a.leaRIP(rAX, resume)
+	a.store(at(rDI, g.ctl+ctlResume), rAX)
+	a.storeI(at(rDI, g.ctl+ctlPoll), 1)
+	g.toGo()
+	a.bind(resume)
+	a.storeI(at(rDI, g.ctl+ctlResume), 0)
+	for i, r := range poolRegs {
+		a.load(r, at(rSP, 8*int32(i)))
+	}
+	a.aluI(aluAdd, R(rSP), n)
+	a.storeI(g.calls.fuel, fuse.PollEvery)
+	a.jmp(to)
+}
+
+// call emits the call x of a Proc and returns the register of its result:
+// the depth check, then the Proc's guards on the arguments where they are
+// pure, then the call itself.
+func (g *amd64Gen) call(x *fuse.Expr) reg {
+	cs := g.calls
+	if cs.raw[x] {
+		return g.rawCall(x)
+	}
+	a := g.a
+	a.load(rAX, at(rDI, g.ctl+ctlDepth))
+	a.aluI(aluCmp, R(rAX), int32(min(cs.root.MaxCalls(), 1<<31-1)))
+	g.failIf(ccAE, x.Check, rAX, true)
+	p := &cs.root.Procs[x.Imm]
+	guards := procGuards(p)
+	if len(guards) == 0 || !pureArgs(x.Args[:p.Params]) {
+		return g.rawCall(x)
+	}
+	// if guard 0: result 0 elif guard 1: result 1 ... else: the call.
+	raw := &fuse.Expr{Op: fuse.OpCall, Imm: x.Imm, Args: x.Args, Check: x.Check}
+	cs.raw[raw] = true
+	e := raw
+	for i := len(guards) - 1; i >= 0; i-- {
+		e = &fuse.Expr{Op: fuse.OpCond, Check: -1, Args: []*fuse.Expr{
+			substitute(guards[i].X, x.Args), substitute(guards[i].Body[0].X, x.Args), e}}
+	}
+	return g.expr(e)
+}
+
+// rawCall evaluates x's arguments into the argument area and calls the
+// Proc.
+func (g *amd64Gen) rawCall(x *fuse.Expr) reg {
+	cs := g.calls
+	a := g.a
+	// Each argument goes to the argument area as soon as it is known,
+	// unless a later one makes a call (which fills the area itself): then
+	// they wait in the spill area.
+	wait := hasCall(x.Args)
+	base := g.spill
+	if wait {
+		g.spill += len(x.Args)
+		g.maxSpill = max(g.maxSpill, g.spill)
+	}
+	for i, e := range x.Args {
+		to := at(rDI, cs.args+8*int32(i))
+		if wait {
+			to = g.spillAt(base + i)
+		}
+		switch {
+		case e.Op == fuse.OpConst && int64(e.Imm) == int64(int32(e.Imm)):
+			a.storeI(to, int32(e.Imm))
+		case e.Op == fuse.OpVar && g.slotReg[e.Imm] >= 0:
+			a.store(to, poolRegs[g.slotReg[e.Imm]])
+		default:
+			r := g.expr(e)
+			a.store(to, r)
+			g.release(r)
+		}
+	}
+	if wait {
+		for i := range x.Args {
+			a.load(rAX, g.spillAt(base+i))
+			a.store(at(rDI, cs.args+8*int32(i)), rAX)
+		}
+		g.spill = base
+	}
+	a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
+	a.callL(cs.entries[x.Imm])
+	a.aluI(aluSub, M(at(rDI, g.ctl+ctlDepth)), 1)
+	d := g.alloc()
+	a.movRR(d, rDX)
+	return d
+}
+
+// pureArgs reports whether evaluating each of xs twice is as evaluating it
+// once: no calls, no checks.
+func pureArgs(xs []*fuse.Expr) bool {
+	for _, x := range xs {
+		if x.Check >= 0 || x.Op == fuse.OpCall || x.Op == fuse.OpArray || !pureArgs(x.Args) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasCall reports whether one of xs makes a call.
+func hasCall(xs []*fuse.Expr) bool {
+	for _, x := range xs {
+		if x.Op == fuse.OpCall || hasCall(x.Args) {
+			return true
+		}
+	}
+	return false
+}
+
+// substitute returns x with each parameter variable i replaced by args[i].
+func substitute(x *fuse.Expr, args []*fuse.Expr) *fuse.Expr {
+	if x.Op == fuse.OpVar {
+		return args[x.Imm]
+	}
+	y := *x
+	y.Args = make([]*fuse.Expr, len(x.Args))
+	for i, a := range x.Args {
+		y.Args[i] = substitute(a, args)
+	}
+	return &y
+}
