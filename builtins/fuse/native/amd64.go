@@ -47,7 +47,8 @@ const (
 	ctlGoSP   = ctlRegs + 8*maxSlotRegs  // with calls: Go's stack pointer while the code runs
 	ctlCodeSP = ctlGoSP + 8              // with calls: the code's stack pointer while Go polls
 	ctlDepth  = ctlCodeSP + 8            // with calls: the calls in progress
-	ctlSlots  = ctlDepth + 8             // the slots' homes
+	ctlEpoch  = ctlDepth + 8             // with calls: the last epoch given to a Proc's scratch array
+	ctlSlots  = ctlEpoch + 8             // the slots' homes
 	maxAffine = 8                        // the parameters that can be ranges
 )
 
@@ -80,6 +81,7 @@ type amd64Gen struct {
 	sIt      int
 	sFuel    int
 	sEpoch   []int
+	sPtr     []int // in a Proc: the address of each scratch array's values
 	loopSlot map[*fuse.Stmt][]int
 	ranges   map[*fuse.Stmt]rangePlan
 	weight   []float64
@@ -171,6 +173,9 @@ func (g *amd64Gen) slots() {
 	g.sFuel = g.newSlot()
 	for range g.f.Scratch {
 		g.sEpoch = append(g.sEpoch, g.newSlot())
+		if g.proc >= 0 {
+			g.sPtr = append(g.sPtr, g.newSlot())
+		}
 	}
 	g.weight = make([]float64, g.nSlots)
 	if g.sIt >= 0 {
@@ -187,8 +192,10 @@ func (g *amd64Gen) slots() {
 			g.slotHome[s] = 8 * int32(s) // in the frame, from RSP
 		}
 	}
-	for i, s := range g.sEpoch {
-		g.slotHome[s] = int32(g.l.epochs) + 8*int32(i)
+	if g.proc < 0 {
+		for i, s := range g.sEpoch {
+			g.slotHome[s] = int32(g.l.epochs) + 8*int32(i)
+		}
 	}
 	g.allocate()
 	if g.calls != nil {
@@ -226,7 +233,7 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 		case fuse.SAssign:
 			g.use(s.Var, depth, 3)
 		case fuse.SStore:
-			g.use(g.sEpoch[s.Arr], depth, 1)
+			g.useArray(s.Arr, depth, 1)
 		case fuse.SFresh:
 			g.use(g.sEpoch[s.Arr], depth, 4)
 		}
@@ -280,11 +287,19 @@ func (g *amd64Gen) weighExpr(x *fuse.Expr, depth int) {
 	switch x.Op {
 	case fuse.OpVar:
 		g.use(int(x.Imm), depth, 1)
-	case fuse.OpScratch:
-		g.use(g.sEpoch[x.Imm], depth, 1)
+	case fuse.OpScratch, fuse.OpArray:
+		g.useArray(int(x.Imm), depth, 1)
 	}
 	for _, a := range x.Args {
 		g.weighExpr(a, depth)
+	}
+}
+
+// useArray weighs a use of scratch array arr's slots.
+func (g *amd64Gen) useArray(arr, depth int, w float64) {
+	g.use(g.sEpoch[arr], depth, w)
+	if g.sPtr != nil {
+		g.use(g.sPtr[arr], depth, 2*w)
 	}
 }
 
@@ -560,6 +575,11 @@ func (g *amd64Gen) run() {
 	if g.calls != nil {
 		a.lea(rSP, at(rDI, g.calls.stackTop))
 		a.storeI(at(rDI, g.ctl+ctlDepth), 0)
+		for _, lv := range g.l.levels {
+			if lv > 0 {
+				a.storeI(at(rDI, int32(lv)), 0)
+			}
+		}
 	}
 	g.loadSlots()
 	g.setSlotI(g.sIt, 0)
@@ -891,19 +911,31 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if owned {
 			i = held[0]
 		}
-		vals, epochs := g.scratchAt(s.Arr)
-		a.store(indexed(rDI, i, 8, vals), v)
+		base, vals, epochs, tmp := g.scratchAt(s.Arr)
+		a.store(indexed(base, i, 8, vals), v)
 		e := g.slotRM(g.sEpoch[s.Arr])
 		if e.isMem {
 			a.load(rAX, e.m)
 			e = R(rAX)
 		}
-		a.store(indexed(rDI, i, 8, epochs), e.r)
+		a.store(indexed(base, i, 8, epochs), e.r)
+		if tmp {
+			g.release(base)
+		}
 		if owned {
 			g.release(i)
 		}
 		g.release(v)
 	case fuse.SFresh:
+		if g.proc >= 0 {
+			// A Proc's arrays take their epochs from the worker's
+			// counter, so that a frame's epochs only grow.
+			a.load(rAX, at(rDI, g.ctl+ctlEpoch))
+			a.aluI(aluAdd, R(rAX), 1)
+			a.store(at(rDI, g.ctl+ctlEpoch), rAX)
+			g.setSlot(g.sEpoch[s.Arr], rAX)
+			break
+		}
 		g.slotAddI(g.sEpoch[s.Arr], 1)
 	case fuse.SIf:
 		els, end := a.newLabel(), a.newLabel()
@@ -1531,12 +1563,24 @@ func (g *amd64Gen) indexOperand(x *fuse.Expr, n uint64, check int) (r reg, owned
 	return g.index(x, n, check), true
 }
 
-// scratchAt returns where scratch array arr's values and epochs start: the
-// amd64 engine keeps them as two arrays in the array's 16 bytes an element
-// of the layout, so that an element is addressed with a scale of 8.
-func (g *amd64Gen) scratchAt(arr int) (vals, epochs int32) {
-	at := int32(g.l.scratch[arr])
-	return at, at + 8*int32(g.f.Scratch[arr].Len)
+// scratchAt returns where scratch array arr's values and epochs start, from
+// base: the amd64 engine keeps them as two arrays in the array's 16 bytes
+// an element, so that an element is addressed with a scale of 8. The
+// function's own arrays are in the layout, from RDI; a Proc's are where
+// its pointer slot says, and where that slot has no register base is one
+// of the pool (tmp), which the caller releases.
+func (g *amd64Gen) scratchAt(arr int) (base reg, vals, epochs int32, tmp bool) {
+	n := 8 * int32(g.f.Scratch[arr].Len)
+	if g.proc < 0 {
+		at := int32(g.l.scratch[arr])
+		return rDI, at, at + n, false
+	}
+	if r := g.slotReg[g.sPtr[arr]]; r >= 0 {
+		return poolRegs[r], 0, n, false
+	}
+	base = g.alloc()
+	g.a.load(base, g.home(g.sPtr[arr]))
+	return base, 0, n, true
 }
 
 // resolve turns the index in r into one in range of the length (RDX where
@@ -1845,7 +1889,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 			i = held[0]
 		}
 	}
-	vals, epochs := g.scratchAt(arr)
+	base, vals, epochs, tmp := g.scratchAt(arr)
 	// jump to l when (element == y) == eq
 	eq := (x.Op == fuse.OpEq) == when
 	hit := ccNE
@@ -1854,11 +1898,14 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 	}
 	if fresh != nil && sameExpr(fresh, sc) {
 		if constY {
-			a.aluI(aluCmp, M(indexed(rDI, i, 8, vals)), int32(y.Imm))
+			a.aluI(aluCmp, M(indexed(base, i, 8, vals)), int32(y.Imm))
 		} else {
-			a.alu(aluCmp, yr, M(indexed(rDI, i, 8, vals)))
+			a.alu(aluCmp, yr, M(indexed(base, i, 8, vals)))
 		}
 		a.jcc(hit, l)
+		if tmp {
+			g.release(base)
+		}
 		if owned {
 			g.release(i)
 		}
@@ -1873,18 +1920,18 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 		a.load(rAX, e.m)
 		e = R(rAX)
 	}
-	a.alu(aluCmp, e.r, M(indexed(rDI, i, 8, epochs)))
+	a.alu(aluCmp, e.r, M(indexed(base, i, 8, epochs)))
 	switch {
 	case constY && (init == y.Imm) == eq:
 		// A stale element is Init: jump.
 		a.jcc(ccNE, l)
-		a.aluI(aluCmp, M(indexed(rDI, i, 8, vals)), int32(y.Imm))
+		a.aluI(aluCmp, M(indexed(base, i, 8, vals)), int32(y.Imm))
 		a.jcc(hit, l)
 	case constY:
 		// A stale element is Init: go on; compare a fresh one out of line.
 		ool := a.newLabel()
 		a.jcc(ccE, ool)
-		v, k := indexed(rDI, i, 8, vals), int32(y.Imm)
+		v, k := indexed(base, i, 8, vals), int32(y.Imm)
 		g.later = append(g.later, func() {
 			a.bind(ool)
 			a.aluI(aluCmp, M(v), k)
@@ -1893,7 +1940,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 		})
 	default:
 		a.jcc(ccNE, stale)
-		a.alu(aluCmp, yr, M(indexed(rDI, i, 8, vals)))
+		a.alu(aluCmp, yr, M(indexed(base, i, 8, vals)))
 		a.jcc(hit, l)
 		a.jmp(done)
 		a.bind(stale)
@@ -1902,6 +1949,9 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 		a.jcc(hit, l)
 	}
 	a.bind(done)
+	if tmp {
+		g.release(base)
+	}
 	if owned {
 		g.release(i)
 	}
@@ -1965,14 +2015,17 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 	case fuse.OpScratch:
 		arr := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
-		vals, epochs := g.scratchAt(arr)
+		base, vals, epochs, tmp := g.scratchAt(arr)
 		a.movRI(rDX, g.f.Scratch[arr].Init)
-		a.load(rAX, indexed(rDI, i, 8, epochs))
+		a.load(rAX, indexed(base, i, 8, epochs))
 		d := i
 		if !owned {
 			d = g.alloc()
 		}
-		a.load(d, indexed(rDI, i, 8, vals))
+		a.load(d, indexed(base, i, 8, vals))
+		if tmp {
+			g.release(base)
+		}
 		a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
 		a.cmov(ccNE, d, rDX)
 		return d
@@ -2234,10 +2287,8 @@ func (g *amd64Gen) rotate(x *fuse.Expr, d, k reg) {
 // supported reports whether the amd64 engine compiles f: every op of f is
 // one it knows.
 func amd64Supports(f *fuse.Func) error {
-	for i := range f.Procs {
-		if len(f.Procs[i].Scratch) > 0 {
-			return fmt.Errorf("amd64: a helper called with scratch arrays (%s) is not compiled yet", f.Procs[i].Name)
-		}
+	if err := procsSupported(f); err != nil {
+		return err
 	}
 	var bad error
 	var walkX func(x *fuse.Expr)
@@ -2249,7 +2300,7 @@ func amd64Supports(f *fuse.Func) error {
 		case fuse.OpParam:
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
-		if x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpCall {
+		if x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpArray {
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
 		for _, a := range x.Args {

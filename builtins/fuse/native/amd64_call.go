@@ -52,7 +52,7 @@ type callState struct {
 func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	maxArgs := 0
 	for i := range f.Procs {
-		maxArgs = max(maxArgs, f.Procs[i].Params)
+		maxArgs = max(maxArgs, f.Procs[i].Params+2*f.Procs[i].Arrays)
 	}
 	gen := func(args, top int32) (*amd64Gen, *callState, error) {
 		a := &assembler{}
@@ -118,6 +118,29 @@ func (g *amd64Gen) procCode(pi int) {
 			pg.setSlotI(v, 0)
 		}
 	}
+	// Each array passed: the address of its values and its epoch.
+	for i := 0; i < p.Arrays; i++ {
+		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
+		pg.setSlot(pg.sPtr[i], rAX)
+		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
+		pg.setSlot(pg.sEpoch[i], rAX)
+	}
+	// The Proc's own arrays: in its frame at its own depth,
+	// frames[pi] + level*frameBytes[pi].
+	own := len(p.Scratch) > p.Arrays
+	if own {
+		_, elems, _ := frameLayout(p)
+		level := at(rDI, int32(g.l.levels[pi]))
+		a.load(rAX, level)
+		a.lea(rDX, at(rAX, 1))
+		a.store(level, rDX)
+		a.imulI(rAX, rAX, int32(g.l.frameBytes[pi]))
+		a.alu(aluAdd, rAX, R(rDI))
+		for i := p.Arrays; i < len(p.Scratch); i++ {
+			a.lea(rDX, at(rAX, int32(g.l.frames[pi]+elems[i-p.Arrays])))
+			pg.setSlot(pg.sPtr[i], rDX)
+		}
+	}
 	// One unit of fuel a call.
 	stub, back := a.newLabel(), a.newLabel()
 	a.aluI(aluSub, M(cs.fuel), 1)
@@ -130,6 +153,9 @@ func (g *amd64Gen) procCode(pi int) {
 	pg.stmts(p.Body)
 	a.movRI(rDX, 0)
 	a.bind(pg.retL) // the result in RDX
+	if own {
+		a.aluI(aluSub, M(at(rDI, int32(g.l.levels[pi]))), 1)
+	}
 	saved := pg.savedRegs()
 	frame := 8 * int32(pg.nSlots+pg.maxSpill+len(saved))
 	saveAt := 8 * int32(pg.nSlots+pg.maxSpill)
@@ -229,7 +255,8 @@ func (g *amd64Gen) rawCall(x *fuse.Expr) reg {
 		g.spill += len(x.Args)
 		g.maxSpill = max(g.maxSpill, g.spill)
 	}
-	for i, e := range x.Args {
+	p := &cs.root.Procs[x.Imm]
+	for i, e := range x.Args[:p.Params] {
 		to := at(rDI, cs.args+8*int32(i))
 		if wait {
 			to = g.spillAt(base + i)
@@ -246,11 +273,24 @@ func (g *amd64Gen) rawCall(x *fuse.Expr) reg {
 		}
 	}
 	if wait {
-		for i := range x.Args {
+		for i := range x.Args[:p.Params] {
 			a.load(rAX, g.spillAt(base+i))
 			a.store(at(rDI, cs.args+8*int32(i)), rAX)
 		}
 		g.spill = base
+	}
+	// Each array: the address of its values and its epoch.
+	for i, e := range x.Args[p.Params:] {
+		arr := int(e.Imm)
+		ptr := at(rDI, cs.args+8*int32(p.Params+2*i))
+		if g.proc < 0 {
+			a.lea(rAX, at(rDI, int32(g.l.scratch[arr])))
+		} else {
+			g.getSlot(rAX, g.sPtr[arr])
+		}
+		a.store(ptr, rAX)
+		g.getSlot(rAX, g.sEpoch[arr])
+		a.store(at(rDI, cs.args+8*int32(p.Params+2*i+1)), rAX)
 	}
 	a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
 	a.callL(cs.entries[x.Imm])

@@ -49,11 +49,19 @@ func (lv *liveness) expr(x *fuse.Expr) {
 	switch x.Op {
 	case fuse.OpVar:
 		lv.at(int(x.Imm), 2*lv.pos)
-	case fuse.OpScratch:
-		lv.at(lv.g.sEpoch[x.Imm], 2*lv.pos)
+	case fuse.OpScratch, fuse.OpArray:
+		lv.array(int(x.Imm))
 	}
 	for _, a := range x.Args {
 		lv.expr(a)
+	}
+}
+
+// array marks a use of scratch array arr's slots.
+func (lv *liveness) array(arr int) {
+	lv.at(lv.g.sEpoch[arr], 2*lv.pos)
+	if lv.g.sPtr != nil {
+		lv.at(lv.g.sPtr[arr], 2*lv.pos)
 	}
 }
 
@@ -90,7 +98,7 @@ func (lv *liveness) stmts(ss []fuse.Stmt) {
 		case fuse.SAssign:
 			lv.at(s.Var, 2*lv.pos+1)
 		case fuse.SStore, fuse.SFresh:
-			lv.at(lv.g.sEpoch[s.Arr], 2*lv.pos)
+			lv.array(s.Arr)
 		}
 		lv.stmts(s.Body)
 		lv.stmts(s.Else)
@@ -201,7 +209,7 @@ func (g *amd64Gen) allocate() {
 		}
 	}
 	g.whole = make([]bool, g.nSlots)
-	for _, s := range append([]int{g.sIt, g.sFuel}, g.sEpoch...) {
+	for _, s := range append(append([]int{g.sIt, g.sFuel}, g.sEpoch...), g.sPtr...) {
 		if s >= 0 {
 			g.whole[s] = true
 		}

@@ -159,6 +159,9 @@ func compileAMD64(f *fuse.Func) (p *Program, err error) {
 		return nil, fmt.Errorf("native: %w", err)
 	}
 	l, err := newLayout(f)
+	if err == nil {
+		err = l.addFrames(f)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}

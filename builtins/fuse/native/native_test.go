@@ -142,10 +142,7 @@ func constructAgrees(t *testing.T, e native.Engine, tc fusescript.Case) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, ok := compileWith(t, f, e)
-			if !ok {
-				t.Skipf("%v does not compile this function's calls", e)
-			}
+			p := compileWith(t, f, e)
 			defer p.Close()
 			w, err := p.NewWorker(nil)
 			if err != nil {
@@ -187,10 +184,7 @@ func checkNativeSource(t *testing.T, e native.Engine, seed uint64, src string, i
 	if err != nil {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
-	p, ok := compileWith(t, f, e)
-	if !ok {
-		return
-	}
+	p := compileWith(t, f, e)
 	defer p.Close()
 	w, err := p.NewWorker(nil)
 	if err != nil {
@@ -312,10 +306,7 @@ def f(x, y):
 // worker polled.
 func agreeCountingPolls(t *testing.T, f *fuse.Func, e native.Engine, inputs [][]uint64) int {
 	t.Helper()
-	p, ok := compileWith(t, f, e)
-	if !ok {
-		return 0
-	}
+	p := compileWith(t, f, e)
 	defer p.Close()
 	polls := 0
 	w, err := p.NewWorker(func() bool { polls++; return false })
@@ -520,19 +511,14 @@ func callEngines(t testing.TB) []native.Engine {
 	return es
 }
 
-// compileWith compiles f with engine e, failing the test where it cannot,
-// except that it reports false where the amd64 engine refuses a function
-// whose helpers take or make scratch arrays (those run as WebAssembly).
-func compileWith(t testing.TB, f *fuse.Func, e native.Engine) (*native.Program, bool) {
+// compileWith compiles f with engine e, failing the test where it cannot.
+func compileWith(t testing.TB, f *fuse.Func, e native.Engine) *native.Program {
 	t.Helper()
 	p, err := native.CompileWith(f, e)
-	if e == native.AMD64 && err != nil && strings.Contains(err.Error(), "scratch arrays") {
-		return nil, false
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p, true
+	return p
 }
 
 // TestRecursionPolls: calls tick the fuel as loop iterations do, so an
@@ -571,10 +557,7 @@ def f(x):
 			f              *fuse.Func
 			small, x, want uint64
 		}{{fib, 20, 200, 6765}, {deep, 3, ^uint64(0), 3000 + 3}} {
-			p, ok := compileWith(t, tc.f, e)
-			if !ok {
-				continue
-			}
+			p := compileWith(t, tc.f, e)
 			polls := 0
 			w, err := p.NewWorker(func() bool { polls++; return polls == 3 })
 			if err != nil {
@@ -640,10 +623,7 @@ def f(x):
 			t.Fatalf("Eval: f(%d): %v; want the depth check failing at %d", d+2, err, d)
 		}
 		for _, e := range callEngines(t) {
-			p, ok := compileWith(t, tc.f, e)
-			if !ok {
-				continue
-			}
+			p := compileWith(t, tc.f, e)
 			w, err := p.NewWorker(nil)
 			if err != nil {
 				t.Fatal(err)
