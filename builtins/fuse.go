@@ -159,8 +159,18 @@ func (w pooledWorker) Close() {
 	w.pool.mu.Unlock()
 }
 
+// call runs one call: as machine code on a pooled worker where the amd64
+// engine compiled the function (a worker costs little to make, and a call
+// may be a whole search), else on the evaluator, which needs no worker.
 func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
-	v, err := r.f.NewState(func() bool { return ctx.Err() != nil }).Eval(ws)
+	poll := func() bool { return ctx.Err() != nil }
+	var v uint64
+	var err error
+	if r.idle != nil && r.p != nil && r.p.Engine() == native.AMD64 {
+		v, err = r.callWorker(poll, ws)
+	} else {
+		v, err = r.f.NewState(poll).Eval(ws)
+	}
 	var fe *fuse.FlowError
 	if errors.As(err, &fe) {
 		return 0, &fuse.ItemError{Params: ws, Check: &r.f.Checks[fe.Check], Value: fe.Value, Valued: true}
@@ -169,6 +179,23 @@ func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
 		return 0, ctx.Err()
 	}
 	return v, err
+}
+
+// callWorker runs one call on a worker of the pool.
+func (r flowRunner) callWorker(poll func() bool, ws []uint64) (uint64, error) {
+	w, err := r.idle.get(r.p, poll)
+	if err != nil {
+		return 0, err
+	}
+	defer w.Close()
+	for i, x := range ws {
+		w.Params(i)[0] = x
+	}
+	_, res, err := w.Run(1, false)
+	if err != nil {
+		return 0, err
+	}
+	return res[0], nil
 }
 
 func (r flowRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
