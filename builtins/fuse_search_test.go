@@ -84,8 +84,11 @@ def forever(s):
         n += 1
     return n
 f = fuse(forever)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+g = fuse(lambda x: fib(x))
 `
-	for _, call := range []string{"f(1)", "f.count(range(10))", "f.first(range(1 << 40))", "f.map(range(1000))"} {
+	for _, call := range []string{"f(1)", "f.count(range(10))", "f.first(range(1 << 40))", "f.map(range(1000))", "g(200)", "g.sum(range(190, 200))"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		start := time.Now()
 		_, err := runStarCtx(ctx, src+call+"\n", 2)
