@@ -114,6 +114,12 @@ type amd64Gen struct {
 	calls   *callState
 	proc    int
 	touched uint16
+	// The live intervals of the slots and the position of each statement
+	// (see liveness), and the statement being emitted: a call saves the
+	// registers of the slots live after it.
+	iv    []interval
+	posOf map[*fuse.Stmt]int
+	cur   *fuse.Stmt
 }
 
 // amd64Out is the machine code of a Func, and where its control area is.
@@ -149,7 +155,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 // the bounds of its variables.
 func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
 	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
-		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}}
+		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, posOf: map[*fuse.Stmt]int{}}
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -854,6 +860,9 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := g.a
+	outer := g.cur
+	g.cur = s
+	defer func() { g.cur = outer }()
 	bottom, fresh := g.bottom, g.fresh
 	g.bottom, g.fresh = nil, nil
 	// What s assigns (in loops, on every pass) is no longer known non-zero.

@@ -14,10 +14,11 @@ import (
 // the top of that stack, and moves it back to return to Go (and to come
 // back to be polled: the code's own RSP waits at ctlCodeSP). Each Proc is
 // a function reached by CALL and left by RET, with its frame below the
-// return address: the homes of its slots (from RSP), its spill area, and
-// the pool registers it uses, which it saves on entry and loads back
-// before it returns (callee-saved, so a caller's registers, values held
-// in the middle of an expression included, survive the call). The word
+// return address: the homes of its slots (from RSP) and its spill area.
+// A Proc may change every pool register: the caller saves in its spill
+// area, around the call, the registers that hold what it needs after the
+// call (the slots live after it, and values held in the middle of an
+// expression), so that a call in tail position saves nothing. The word
 // arguments pass through the argument area (args); the result comes back
 // in RDX. ctlDepth counts the calls in progress: a call that would pass
 // the Func's depth fails its check before it runs, as Eval's does. Every
@@ -43,7 +44,7 @@ type callState struct {
 	stackTop int32 // the top of the stack
 	failExit int   // where a failed check ends the run
 	frames   int32 // the largest frame of a call, return address included (found by the first pass)
-	raw      map[*fuse.Expr]bool
+	raw      map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
 }
 
 // amd64CallCode generates the code of a Func with Procs. It generates it
@@ -56,7 +57,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	}
 	gen := func(args, top int32) (*amd64Gen, *callState, error) {
 		a := &assembler{}
-		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]bool{}}
+		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}}
 		for range f.Procs {
 			cs.entries = append(cs.entries, a.newLabel())
 		}
@@ -156,12 +157,7 @@ func (g *amd64Gen) procCode(pi int) {
 	if own {
 		a.aluI(aluSub, M(at(rDI, int32(g.l.levels[pi]))), 1)
 	}
-	saved := pg.savedRegs()
-	frame := 8 * int32(pg.nSlots+pg.maxSpill+len(saved))
-	saveAt := 8 * int32(pg.nSlots+pg.maxSpill)
-	for k, r := range saved {
-		a.load(r, at(rSP, saveAt+8*int32(k)))
-	}
+	frame := 8 * int32(pg.nSlots+pg.maxSpill)
 	if frame > 0 {
 		a.aluI(aluAdd, R(rSP), frame)
 	}
@@ -170,21 +166,9 @@ func (g *amd64Gen) procCode(pi int) {
 	if frame > 0 {
 		a.aluI(aluSub, R(rSP), frame)
 	}
-	for k, r := range saved {
-		a.store(at(rSP, saveAt+8*int32(k)), r)
-	}
 	a.jmp(body)
 	pg.tail()
 	cs.frames = max(cs.frames, frame+8)
-}
-
-// savedRegs returns the pool registers the code uses.
-func (g *amd64Gen) savedRegs() []reg {
-	var rs []reg
-	for m := g.touched; m != 0; m &= m - 1 {
-		rs = append(rs, poolRegs[bits.TrailingZeros16(m)])
-	}
-	return rs
 }
 
 // procPollExit comes back to Go from a Proc to be polled: every pool
@@ -218,8 +202,8 @@ func (g *amd64Gen) procPollExit(to int) {
 // pure, then the call itself.
 func (g *amd64Gen) call(x *fuse.Expr) reg {
 	cs := g.calls
-	if cs.raw[x] {
-		return g.rawCall(x)
+	if orig, ok := cs.raw[x]; ok {
+		return g.rawCall(x, orig)
 	}
 	a := g.a
 	a.load(rAX, at(rDI, g.ctl+ctlDepth))
@@ -228,11 +212,11 @@ func (g *amd64Gen) call(x *fuse.Expr) reg {
 	p := &cs.root.Procs[x.Imm]
 	guards := procGuards(p)
 	if len(guards) == 0 || !pureArgs(x.Args[:p.Params]) {
-		return g.rawCall(x)
+		return g.rawCall(x, x)
 	}
 	// if guard 0: result 0 elif guard 1: result 1 ... else: the call.
 	raw := &fuse.Expr{Op: fuse.OpCall, Imm: x.Imm, Args: x.Args, Check: x.Check}
-	cs.raw[raw] = true
+	cs.raw[raw] = x
 	e := raw
 	for i := len(guards) - 1; i >= 0; i-- {
 		e = &fuse.Expr{Op: fuse.OpCond, Check: -1, Args: []*fuse.Expr{
@@ -242,8 +226,9 @@ func (g *amd64Gen) call(x *fuse.Expr) reg {
 }
 
 // rawCall evaluates x's arguments into the argument area and calls the
-// Proc.
-func (g *amd64Gen) rawCall(x *fuse.Expr) reg {
+// Proc, saving around the call the registers that hold what the code
+// needs after it. orig is the call of the text x stands for.
+func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 	cs := g.calls
 	a := g.a
 	// Each argument goes to the argument area as soon as it is known,
@@ -292,12 +277,89 @@ func (g *amd64Gen) rawCall(x *fuse.Expr) reg {
 		g.getSlot(rAX, g.sEpoch[arr])
 		a.store(at(rDI, cs.args+8*int32(p.Params+2*i+1)), rAX)
 	}
+	save := g.liveAcross(orig)
+	at0 := g.spill
+	g.spill += len(save)
+	g.maxSpill = max(g.maxSpill, g.spill)
+	for k, r := range save {
+		a.store(g.spillAt(at0+k), r)
+	}
 	a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
 	a.callL(cs.entries[x.Imm])
 	a.aluI(aluSub, M(at(rDI, g.ctl+ctlDepth)), 1)
+	for k, r := range save {
+		a.load(r, g.spillAt(at0+k))
+	}
+	g.spill = at0
 	d := g.alloc()
 	a.movRR(d, rDX)
 	return d
+}
+
+// liveAcross returns the pool registers that hold, at call x, what the
+// code needs after it: values held in the middle of an expression, and
+// the registers of the slots that live through the whole code, that a
+// later statement (or a loop around this one) may read, or that the
+// statement being emitted reads outside x.
+func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
+	var mask uint16
+	for i := range poolRegs {
+		if g.free&(1<<i) == 0 {
+			mask |= 1 << i // held
+		}
+	}
+	slotMask := uint16(0)
+	for _, r := range g.slotReg {
+		if r >= 0 {
+			slotMask |= 1 << r
+		}
+	}
+	mask &^= slotMask
+	reads := map[int]bool{}
+	pos := -1
+	if s := g.cur; s != nil {
+		pos = g.posOf[s]
+		var walk func(e *fuse.Expr)
+		walk = func(e *fuse.Expr) {
+			if e == nil || e == x {
+				return
+			}
+			switch e.Op {
+			case fuse.OpVar:
+				reads[int(e.Imm)] = true
+			case fuse.OpScratch, fuse.OpArray:
+				reads[g.sEpoch[e.Imm]] = true
+				if g.sPtr != nil {
+					reads[g.sPtr[e.Imm]] = true
+				}
+			}
+			for _, a := range e.Args {
+				walk(a)
+			}
+		}
+		walk(s.X)
+		walk(s.Y)
+		walk(s.Z)
+		if s.Kind == fuse.SStore {
+			reads[g.sEpoch[s.Arr]] = true
+			if g.sPtr != nil {
+				reads[g.sPtr[s.Arr]] = true
+			}
+		}
+	}
+	for sl, r := range g.slotReg {
+		if r < 0 {
+			continue
+		}
+		if pos < 0 || g.whole[sl] || reads[sl] || g.iv[sl].end > 2*pos+1 {
+			mask |= 1 << r
+		}
+	}
+	var rs []reg
+	for m := mask; m != 0; m &= m - 1 {
+		rs = append(rs, poolRegs[bits.TrailingZeros16(m)])
+	}
+	return rs
 }
 
 // pureArgs reports whether evaluating each of xs twice is as evaluating it

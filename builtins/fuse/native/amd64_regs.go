@@ -69,6 +69,7 @@ func (lv *liveness) stmts(ss []fuse.Stmt) {
 	for i := range ss {
 		s := &ss[i]
 		lv.pos++
+		lv.g.posOf[s] = lv.pos
 		if isLoop(s) {
 			lv.expr(s.X)
 			lv.expr(s.Y)
@@ -208,6 +209,7 @@ func (g *amd64Gen) allocate() {
 			lv.iv[s].end = max(lv.iv[s].end, lv.loops[l].end)
 		}
 	}
+	g.iv = lv.iv
 	g.whole = make([]bool, g.nSlots)
 	for _, s := range append(append([]int{g.sIt, g.sFuel}, g.sEpoch...), g.sPtr...) {
 		if s >= 0 {

@@ -121,6 +121,24 @@ def g(x, y):
 def f(x, y):
     return g(x % 50, y % 4)
 `, Params: 2, Small: true},
+	// What a caller needs after a call survives it: values held in the
+	// middle of an expression, a loop's state, variables read later,
+	// arguments that are calls, a call in a loop's condition.
+	{Name: "live_across", Src: `
+def h(x, d):
+    if d == 0:
+        return x * 3 + 1
+    return (h(x ^ d, d - 1) + d) & U64
+def f(x, y):
+    t = 0
+    for i in range(5):
+        k = x + i
+        t ^= (k * 7) ^ h(k, i) ^ ((y + h(h(y, 1) + k, 2)) * (k | 1)) ^ k
+    j = 0
+    while h(j, 1) < y % 50:
+        j += 1
+    return (t + j + x + y) & U64
+`, Params: 2},
 }
 
 func TestCallCasesAgreeWithEval(t *testing.T) {
@@ -244,6 +262,21 @@ func FuzzNative(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
 		for _, e := range es {
 			checkNative(t, e, seed%1024, [][]uint64{{x, y}, {x % 64, y % 64}, {y, x}})
+		}
+	})
+}
+
+// FuzzNativeRecursive compares the engines that compile calls with Eval
+// on random functions whose helpers recurse.
+func FuzzNativeRecursive(f *testing.F) {
+	for seed := uint64(0); seed < 4; seed++ {
+		f.Add(seed, seed*0x9e3779b97f4a7c15, uint64(seed%3))
+	}
+	es := callEngines(f)
+	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
+		src := randfunc.RecursiveSource(rand.New(rand.NewPCG(seed%4096, 5)))
+		for _, e := range es {
+			checkNativeSource(t, e, seed, src, [][]uint64{{x, y}, {x % 64, y % 64}, {y, x}})
 		}
 	})
 }
