@@ -38,12 +38,12 @@ import (
 // callState is what the code of a Func and of its Procs share.
 type callState struct {
 	root     *fuse.Func
-	entries  []int // each Proc's entry label
-	fuel     mem   // the fuel of the whole run
-	args     int32 // the argument area
-	stackTop int32 // the top of the stack
-	failExit int   // where a failed check ends the run
-	frames   int32 // the largest frame of a call, return address included (found by the first pass)
+	entries  []int                     // each Proc's entry label
+	fuel     mem                       // the fuel of the whole run
+	args     int32                     // the argument area
+	stackTop int32                     // the top of the stack
+	failExit int                       // where a failed check ends the run
+	frames   int32                     // the largest frame of a call, return address included (found by the first pass)
 	raw      map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
 }
 
