@@ -1560,7 +1560,15 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		}
 		vals[i] = x
 	}
+	bound := assignedNames(src.Body)
 	for i, p := range src.Params {
+		if vals[i].Op == fuse.OpVar && !bound[p.Name] {
+			// The caller's variable itself: the helper cannot change it,
+			// nor anything the helper runs (a copy would only take a
+			// register or a home).
+			sc.names[p.Name] = binding{kind: bVar, id: int(vals[i].Imm)}
+			continue
+		}
 		v := c.newVar()
 		sc.names[p.Name] = binding{kind: bVar, id: v}
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: vals[i]})
@@ -1582,6 +1590,42 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
+}
+
+// assignedNames returns the names that body assigns or loops over.
+func assignedNames(body []syntax.Stmt) map[string]bool {
+	names := map[string]bool{}
+	var bind func(e syntax.Expr)
+	bind = func(e syntax.Expr) {
+		switch e := e.(type) {
+		case *syntax.Ident:
+			names[e.Name] = true
+		case *syntax.ParenExpr:
+			bind(e.X)
+		case *syntax.TupleExpr:
+			for _, x := range e.List {
+				bind(x)
+			}
+		case *syntax.ListExpr:
+			for _, x := range e.List {
+				bind(x)
+			}
+		}
+	}
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.AssignStmt:
+				bind(n.LHS)
+			case *syntax.ForStmt:
+				bind(n.Vars)
+			case *syntax.ForClause:
+				bind(n.Vars)
+			}
+			return true
+		})
+	}
+	return names
 }
 
 // argKinds describes the arguments of a helper's call: "w" a word, "a" a
