@@ -111,6 +111,15 @@ type assembler struct {
 	b      []byte
 	labels []int // each label's offset, -1 until bound
 	fixups []fixup
+	// The last instruction, where it stored a register (store ends at
+	// end), and where a label was last bound: a load of what was just
+	// stored, with no label between, takes the register instead.
+	stored struct {
+		end int
+		m   mem
+		r   reg
+	}
+	boundAt int
 }
 
 func (a *assembler) newLabel() int {
@@ -118,7 +127,10 @@ func (a *assembler) newLabel() int {
 	return len(a.labels) - 1
 }
 
-func (a *assembler) bind(l int) { a.labels[l] = len(a.b) }
+func (a *assembler) bind(l int) {
+	a.labels[l] = len(a.b)
+	a.boundAt = len(a.b)
+}
 
 // finish resolves the jumps to labels.
 func (a *assembler) finish() error {
@@ -248,10 +260,25 @@ func (a *assembler) movRI(d reg, v uint64) {
 	}
 }
 
-func (a *assembler) load(d reg, m mem)   { a.enc(0, true, []byte{0x8b}, d, M(m), false) }
+// load loads d from m; right after a store to m (no label between), it
+// takes the register stored instead.
+func (a *assembler) load(d reg, m mem) {
+	if st := a.stored; st.end == len(a.b) && a.boundAt != len(a.b) && st.m == m && st.end > 0 {
+		a.movRR(d, st.r)
+		return
+	}
+	a.enc(0, true, []byte{0x8b}, d, M(m), false)
+}
+
 func (a *assembler) load32(d reg, m mem) { a.enc(0, false, []byte{0x8b}, d, M(m), false) }
-func (a *assembler) store(m mem, s reg)  { a.enc(0, true, []byte{0x89}, s, M(m), false) }
-func (a *assembler) lea(d reg, m mem)    { a.enc(0, true, []byte{0x8d}, d, M(m), false) }
+
+func (a *assembler) store(m mem, s reg) {
+	a.enc(0, true, []byte{0x89}, s, M(m), false)
+	if m.base != s && (m.scale == 0 || m.index != s) {
+		a.stored.end, a.stored.m, a.stored.r = len(a.b), m, s
+	}
+}
+func (a *assembler) lea(d reg, m mem) { a.enc(0, true, []byte{0x8d}, d, M(m), false) }
 func (a *assembler) store32I(m mem, v uint32) {
 	a.enc(0, false, []byte{0xc7}, 0, M(m), false)
 	a.u32(v)
