@@ -400,13 +400,11 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 	case fuse.OpVar:
 		return g.varBound[x.Imm]
 	case fuse.OpShr:
-		if k := x.Args[1]; k.Op == fuse.OpConst {
-			if k.Imm >= 64 {
+		if k := g.least(x.Args[1]); k > 0 {
+			if k >= 64 {
 				return 1
 			}
-			if k.Imm > 0 {
-				return known(uint64(1)<<(64-k.Imm), g.bound(x.Args[0]))
-			}
+			return known(uint64(1)<<(64-k), g.bound(x.Args[0]))
 		}
 		return g.bound(x.Args[0])
 	case fuse.OpAnd:
@@ -425,15 +423,35 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return 65
 	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool, fuse.OpParity:
 		return 2
-	case fuse.OpLoad:
+	case fuse.OpLoad, fuse.OpLoad2:
 		var m uint64
-		for _, v := range g.f.Tables[x.Imm].Rows[0] {
-			m = max(m, v)
+		for _, r := range g.f.Tables[x.Imm].Rows {
+			for _, v := range r {
+				m = max(m, v)
+			}
 		}
 		if m == ^uint64(0) {
 			return 0
 		}
 		return m + 1
+	}
+	return 0
+}
+
+// least returns a value that x is known to be at least (0 where nothing
+// is known): a constant, or the least element of the table it loads from.
+func (g *amd64Gen) least(x *fuse.Expr) uint64 {
+	switch x.Op {
+	case fuse.OpConst:
+		return x.Imm
+	case fuse.OpLoad, fuse.OpLoad2:
+		m := ^uint64(0)
+		for _, r := range g.f.Tables[x.Imm].Rows {
+			for _, v := range r {
+				m = min(m, v)
+			}
+		}
+		return m
 	}
 	return 0
 }
@@ -2014,8 +2032,23 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		held := []reg{i}
 		j := g.evalWith(x.Args[1], held)
 		i = held[0]
-		a.load32(rDX, indexed(rDI, i, 8, off+4))
-		g.resolve(j, true, 0, x.Check)
+		// An element index known to be below every row's length needs no
+		// check; one known not to be negative, only the length's.
+		rows := g.f.Tables[t].Rows
+		shortest := uint64(len(rows[0]))
+		for _, r := range rows {
+			shortest = min(shortest, uint64(len(r)))
+		}
+		switch b := g.bound(x.Args[1]); {
+		case b != 0 && b <= shortest:
+		case b != 0 && b <= 1<<63:
+			a.load32(rDX, indexed(rDI, i, 8, off+4))
+			a.alu(aluCmp, j, R(rDX))
+			g.failIf(ccAE, x.Check, j, true)
+		default:
+			a.load32(rDX, indexed(rDI, i, 8, off+4))
+			g.resolve(j, true, 0, x.Check)
+		}
 		a.load32(i, indexed(rDI, i, 8, off))
 		a.alu(aluAdd, i, R(rDI))
 		a.load(i, indexed(i, j, 8, 0))
@@ -2156,9 +2189,12 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		} else {
 			a.shrx(d, d, rs[1])
 		}
-		a.movRI(rAX, 0)
-		a.aluI(aluCmp, R(rs[1]), 64)
-		a.cmov(ccAE, d, rAX)
+		if b := g.bound(x.Args[1]); b == 0 || b > 64 {
+			// A shift by 64 or more gives 0.
+			a.movRI(rAX, 0)
+			a.aluI(aluCmp, R(rs[1]), 64)
+			a.cmov(ccAE, d, rAX)
+		}
 	case fuse.OpNot:
 		a.not(d)
 	case fuse.OpNeg:
