@@ -12,6 +12,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
@@ -95,7 +96,7 @@ type cpuRunner interface {
 	run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
 }
 
-type programRunner struct{ c *fuse.Compiled }
+type programRunner struct{ c *block.Executor }
 
 func (r programRunner) call(_ context.Context, ws []uint64) (uint64, error) { return r.c.Call(ws) }
 
@@ -356,7 +357,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
 		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
 	} else {
-		f.cpu = programRunner{fuse.Compile(f.prog)}
+		f.cpu = programRunner{block.New(f.prog)}
 	}
 	if device == "cpu" {
 		return f, nil

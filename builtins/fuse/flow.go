@@ -268,7 +268,7 @@ func (e *Expr) String() string {
 	case OpCall:
 		fmt.Fprintf(&b, " p%d", e.Imm)
 	default:
-		if e.Op.def().imm != immNone {
+		if e.Op.def().imm != ImmNone {
 			fmt.Fprintf(&b, "/%d", e.Imm)
 		}
 	}

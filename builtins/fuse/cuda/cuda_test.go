@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
 )
 
 // TestGPU compares the GPU with the CPU executor for every method over a
@@ -27,7 +28,7 @@ func TestGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpu := fuse.Compile(p)
+	cpu := block.New(p)
 	arr := make(fuse.Array, 100000)
 	for i := range arr {
 		arr[i] = uint64(i) * 0x9e3779b97f4a7c15

@@ -43,10 +43,10 @@ func (p *Program) Eval(params []uint64) (uint64, int) {
 				continue
 			}
 			var b uint64
-			if c.Kind.twoOperands() {
+			if c.Kind.TwoOperands() {
 				b = vals[c.B]
 			}
-			if !checkOK(c.Kind, vals[c.A], b, c.Imm) {
+			if !CheckOK(c.Kind, vals[c.A], b, c.Imm) {
 				return ci
 			}
 		}
