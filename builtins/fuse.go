@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/engine"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -329,27 +329,11 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		return nil, err
 	}
 	f.device = "cpu"
-	// An unknown engine is an error even where the block executor runs
-	// the function (a straight line), not a silent fallback.
-	if _, err := native.EngineNamed(os.Getenv("BITSH_FUSE_ENGINE")); err != nil {
-		return nil, fmt.Errorf("fuse: BITSH_FUSE_ENGINE: %w", err)
+	eng, err := engine.ChooseCPU(f.name, f.prog, f.flow)
+	if err != nil {
+		return nil, fmt.Errorf("fuse: %w", err)
 	}
-	var p *native.Program
-	if f.flow != nil {
-		p, err = native.Compile(f.flow)
-		switch {
-		case f.prog != nil && (err != nil || p.Engine() != native.AMD64):
-			// The block executor runs a straight line faster than
-			// WebAssembly does; x86-64 code runs it faster still.
-			if err == nil {
-				p.Close()
-			}
-			p, f.flow = nil, nil
-		case err != nil:
-			return nil, fmt.Errorf("fuse: %s: %w", f.name, err)
-		}
-	}
-	if p != nil {
+	if p := eng.Native; p != nil {
 		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
 			return nil, err
 		}
@@ -357,7 +341,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
 		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
 	} else {
-		f.cpu = programRunner{block.New(f.prog)}
+		f.cpu, f.flow = programRunner{eng.Block}, nil
 	}
 	if device == "cpu" {
 		return f, nil

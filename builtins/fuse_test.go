@@ -573,3 +573,20 @@ func TestFuseSpacesWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestFuseUnknownEngine: an unknown BITSH_FUSE_ENGINE is an error naming
+// the variable, for a straight line (which the block executor could run)
+// and for a search alike.
+func TestFuseUnknownEngine(t *testing.T) {
+	t.Setenv("BITSH_FUSE_ENGINE", "gpu")
+	for _, src := range []string{
+		"f = fuse(lambda s: s + 1)\n",
+		"def g(s):\n    n = 0\n    while s:\n        s &= s - 1\n        n += 1\n    return n\nf = fuse(g)\n",
+	} {
+		_, err := runStar(t, src, 1)
+		want := `fuse: BITSH_FUSE_ENGINE: no engine "gpu" (amd64, wasm, eval or auto)`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %s", src, err, want)
+		}
+	}
+}

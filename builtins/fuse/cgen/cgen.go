@@ -40,8 +40,8 @@ const preludeCUDA = `typedef unsigned long long u64;
 `
 
 // helpers are the builtins as small C functions on u64, shared by both
-// targets and both generators (the C spellings of fuse's op table call them); each
-// matches Eval1.
+// targets and both generators (the C spellings of fuse's op table call
+// them); each matches Eval1.
 const helpers = `FUSE_FN u64 fuse_shl(u64 a, u64 b) { return b >= 64 ? 0 : a << b; }
 FUSE_FN u64 fuse_shr(u64 a, u64 b) { return b >= 64 ? 0 : a >> b; }
 FUSE_FN u64 fuse_div(u64 a, u64 b) { return b ? a / b : 0; }
