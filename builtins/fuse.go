@@ -82,7 +82,7 @@ type fusedValue struct {
 	params []string
 	src    string        // the def or lambda's text
 	prog   *fuse.Program // a straight-line function, for the block executor and the GPU
-	flow   *fuse.Func    // the function with control flow (a straight-line one too, where it compiles)
+	flow   *fuse.Func    // the function with control flow (nil where the block executor runs prog)
 	cpu    cpuRunner
 	device string // "cpu", "gpu" or "auto"
 	gpu    gpuRunner
@@ -744,27 +744,24 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	return f, nil
 }
 
-// compileForms compiles src as a straight line (prog, nil where it is not
-// one) and as a function with control flow (flow, nil where only the
-// straight line compiles); err is flow's error where neither compiles.
+// compileForms compiles src into a function with control flow (flow) and,
+// where that is a straight line, lowers it to one (prog; nil where it is
+// not one).
 func compileForms(src *compile.Source, opts compile.Options) (prog *fuse.Program, flow *fuse.Func, err error) {
-	prog, perr := compile.Program(src, opts)
-	if perr != nil {
-		prog = nil
+	flow, err = compile.Func(src, opts)
+	if err != nil {
+		return nil, nil, err
 	}
 	if opts.Stop != nil {
 		if err := opts.Stop(); err != nil {
 			return nil, nil, err
 		}
 	}
-	flow, err = compile.Func(src, opts)
-	switch {
-	case err == nil:
-		return prog, flow, nil
-	case perr == nil:
-		return prog, nil, nil
+	prog, perr := flow.StraightLine()
+	if perr != nil {
+		prog = nil
 	}
-	return nil, nil, err
+	return prog, flow, nil
 }
 
 func paramNames(ps []syntax.Expr) []string {

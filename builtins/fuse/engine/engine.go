@@ -1,9 +1,9 @@
 // Package engine chooses the engine that runs a fused function on the CPU,
 // in one place for the binding (builtins/fuse.go) to call: the compiler
-// (package compile) gives a function as a Func and, where its body is a
-// straight line, as a Program as well; the block executor (package block)
-// runs a Program, package native a Func as x86-64 or WebAssembly machine
-// code, or on the reference evaluator.
+// (package compile) gives a function as a Func, and Func.StraightLine a
+// Program where the Func is a straight line; the block executor (package
+// block) runs a Program, package native a Func as x86-64 or WebAssembly
+// machine code, or on the reference evaluator.
 package engine
 
 import (
