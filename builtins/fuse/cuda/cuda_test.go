@@ -17,7 +17,7 @@ import (
 func TestGPU(t *testing.T) {
 	dev, err := Open()
 	if err != nil {
-		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse's TestCUDAKernelAsC", err)
+		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse/cgen's TestCUDAKernelAsC", err)
 	}
 	t.Logf("GPU: %s", dev.Name())
 	b := fuse.NewBuilder(1)

@@ -44,7 +44,7 @@ func evalAll(f *fuse.Func, spaces []fuse.Space) ([]uint64, int) {
 func TestGPUFunc(t *testing.T) {
 	dev, err := cuda.Open()
 	if err != nil {
-		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse's TestFuncCUDAKernelAsC", err)
+		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse/cgen's TestFuncCUDAKernelAsC", err)
 	}
 	ctx := context.Background()
 	for _, tc := range fusescript.Constructs {

@@ -14,7 +14,7 @@ import (
 )
 
 // simDevice is a devOps that runs the kernels' contract on the CPU: the
-// arguments of fuse_run and fuse_run_func (docs in builtins/fuse's
+// arguments of fuse_run and fuse_run_func (docs in builtins/fuse/cgen's
 // CUDASource and FuncCUDASource), items computed by item. It checks the
 // launcher's use of memory: sizes, frees, leaks.
 type simDevice struct {
