@@ -65,7 +65,7 @@ func (p *Program) Eval(params []uint64) (uint64, int) {
 			vals[i] = in.Imm
 			continue
 		}
-		n := in.Op.arity()
+		n := in.Op.Arity()
 		if n > 0 {
 			a = vals[in.A]
 		}

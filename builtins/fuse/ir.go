@@ -149,7 +149,7 @@ func (p *Program) String() string {
 			ci++
 		}
 		fmt.Fprintf(&b, "  v%d = %s", i, in.Op)
-		switch in.Op.arity() {
+		switch in.Op.Arity() {
 		case 0:
 			fmt.Fprintf(&b, " %#x", in.Imm)
 		case 1:
@@ -159,7 +159,7 @@ func (p *Program) String() string {
 		case 3:
 			fmt.Fprintf(&b, " v%d v%d v%d", in.A, in.B, in.C)
 		}
-		if in.Imm != 0 && in.Op.arity() > 0 {
+		if in.Imm != 0 && in.Op.Arity() > 0 {
 			fmt.Fprintf(&b, " imm=%d", in.Imm)
 		}
 		b.WriteByte('\n')
@@ -229,7 +229,7 @@ func (b *Builder) Op3(op Op, a, x, c Value, imm uint64) Value {
 	in := Instr{Op: op, A: a, B: x, C: c, Imm: imm}
 	var args [3]uint64
 	all := true
-	for i, v := range []Value{a, x, c}[:op.arity()] {
+	for i, v := range []Value{a, x, c}[:op.Arity()] {
 		k, ok := b.IsConst(v)
 		all = all && ok
 		args[i] = k
@@ -305,7 +305,7 @@ func (b *Builder) Finish(result Value) *Program {
 			continue
 		}
 		in := p.Instrs[i]
-		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
+		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.Arity()] {
 			mark(v)
 		}
 	}
@@ -329,7 +329,7 @@ func (b *Builder) Finish(result Value) *Program {
 		return newID[v]
 	}
 	for i := range out {
-		n := out[i].Op.arity()
+		n := out[i].Op.Arity()
 		if n > 0 {
 			out[i].A = re(out[i].A)
 		}

@@ -180,9 +180,6 @@ func (o Op) String() string {
 	return fmt.Sprintf("op%d", o)
 }
 
-// arity is the number of value operands of o.
-func (o Op) arity() int { return o.def().arity }
-
 // Arity returns the number of value operands of o: A, B, C of an Instr,
 // Args of an Expr.
 func (o Op) Arity() int { return o.def().arity }

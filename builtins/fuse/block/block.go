@@ -16,7 +16,7 @@ import (
 
 // An Executor is a fuse.Program prepared for the block executor.
 type Executor struct {
-	Prog *fuse.Program
+	Prog *fuse.Program // as given: the checks of its errors point into it
 	pl   *plan
 }
 
