@@ -56,7 +56,7 @@ func TestGPUFunc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := dev.CompileFunc(f)
+		k, err := dev.FuncKernel(f)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.Name, err)
 		}
@@ -150,7 +150,7 @@ func TestGPUFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := dev.CompileFunc(f)
+	k, err := dev.FuncKernel(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,9 +20,9 @@ type Kernel struct {
 	fn   uintptr
 }
 
-// Compile generates CUDA C for p, compiles it with NVRTC (or takes it
+// Kernel generates CUDA C for p, compiles it with NVRTC (or takes it
 // from the kernel cache) and loads it.
-func (dev *Device) Compile(p *fuse.Program) (*Kernel, error) {
+func (dev *Device) Kernel(p *fuse.Program) (*Kernel, error) {
 	fn, err := dev.loadKernel(cgen.CUDASource(p), "fuse_run")
 	if err != nil {
 		return nil, err
