@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/engine"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -81,7 +82,7 @@ type fusedValue struct {
 	params []string
 	src    string        // the def or lambda's text
 	prog   *fuse.Program // a straight-line function, for the block executor and the GPU
-	flow   *fuse.Func    // the function with control flow (a straight-line one too, where it compiles)
+	flow   *fuse.Func    // the function with control flow (nil where the block executor runs prog)
 	cpu    cpuRunner
 	device string // "cpu", "gpu" or "auto"
 	gpu    gpuRunner
@@ -95,7 +96,7 @@ type cpuRunner interface {
 	run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
 }
 
-type programRunner struct{ c *fuse.Compiled }
+type programRunner struct{ c *block.Executor }
 
 func (r programRunner) call(_ context.Context, ws []uint64) (uint64, error) { return r.c.Call(ws) }
 
@@ -355,27 +356,11 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		return nil, err
 	}
 	f.device = "cpu"
-	// An unknown engine is an error even where the block executor runs
-	// the function (a straight line), not a silent fallback.
-	if _, err := native.EngineNamed(os.Getenv("BITSH_FUSE_ENGINE")); err != nil {
-		return nil, fmt.Errorf("fuse: BITSH_FUSE_ENGINE: %w", err)
+	eng, err := engine.ChooseCPU(f.name, f.prog, f.flow)
+	if err != nil {
+		return nil, fmt.Errorf("fuse: %w", err)
 	}
-	var p *native.Program
-	if f.flow != nil {
-		p, err = native.Compile(f.flow)
-		switch {
-		case f.prog != nil && (err != nil || p.Engine() != native.AMD64):
-			// The block executor runs a straight line faster than
-			// WebAssembly does; x86-64 code runs it faster still.
-			if err == nil {
-				p.Close()
-			}
-			p, f.flow = nil, nil
-		case err != nil:
-			return nil, fmt.Errorf("fuse: %s: %w", f.name, err)
-		}
-	}
-	if p != nil {
+	if p := eng.Native; p != nil {
 		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
 			return nil, err
 		}
@@ -383,7 +368,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
 		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
 	} else {
-		f.cpu = programRunner{fuse.Compile(f.prog)}
+		f.cpu, f.flow = programRunner{eng.Block}, nil
 	}
 	if device == "cpu" {
 		return f, nil
@@ -786,27 +771,24 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	return f, nil
 }
 
-// compileForms compiles src as a straight line (prog, nil where it is not
-// one) and as a function with control flow (flow, nil where only the
-// straight line compiles); err is flow's error where neither compiles.
+// compileForms compiles src into a function with control flow (flow) and,
+// where that is a straight line, lowers it to one (prog; nil where it is
+// not one).
 func compileForms(src *compile.Source, opts compile.Options) (prog *fuse.Program, flow *fuse.Func, err error) {
-	prog, perr := compile.Program(src, opts)
-	if perr != nil {
-		prog = nil
+	flow, err = compile.Func(src, opts)
+	if err != nil {
+		return nil, nil, err
 	}
 	if opts.Stop != nil {
 		if err := opts.Stop(); err != nil {
 			return nil, nil, err
 		}
 	}
-	flow, err = compile.Func(src, opts)
-	switch {
-	case err == nil:
-		return prog, flow, nil
-	case perr == nil:
-		return prog, nil, nil
+	prog, perr := flow.StraightLine()
+	if perr != nil {
+		prog = nil
 	}
-	return nil, nil, err
+	return prog, flow, nil
 }
 
 func paramNames(ps []syntax.Expr) []string {

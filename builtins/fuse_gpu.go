@@ -25,7 +25,7 @@ func newGPURunner(p *fuse.Program) (gpuRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := dev.Compile(p)
+	k, err := dev.Kernel(p)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func newGPUFuncRunner(f *fuse.Func) (gpuRunner, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	k, err := dev.CompileFunc(f)
+	k, err := dev.FuncKernel(f)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
+	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
@@ -242,9 +244,9 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 	// executor is checked beside it.
 	runners := []*fusedValue{fused}
 	if _, ok := fused.cpu.(flowRunner); ok && fused.prog != nil {
-		block := *fused
-		block.flow, block.cpu = nil, programRunner{fuse.Compile(fused.prog)}
-		runners = append(runners, &block)
+		onBlocks := *fused
+		onBlocks.flow, onBlocks.cpu = nil, programRunner{block.New(fused.prog)}
+		runners = append(runners, &onBlocks)
 	}
 	thread := &starlark.Thread{Name: "check"}
 	want := make([]outcome, n)
@@ -396,7 +398,7 @@ func TestFuseDifferential(t *testing.T) {
 	}
 	var src strings.Builder
 	for i, g := range gens {
-		body := fuse.ItemFunc(g.p, fuse.C)
+		body := cgen.ItemFunc(g.p, cgen.C)
 		if i > 0 {
 			body = body[strings.Index(body, "FUSE_FN u64 fused_item"):]
 		}
@@ -568,6 +570,23 @@ func TestFuseSpacesWorkers(t *testing.T) {
 		}
 		if _, err := runStar(t, spacesScript, workers); err != nil {
 			t.Fatalf("%d workers: %v", workers, err)
+		}
+	}
+}
+
+// TestFuseUnknownEngine: an unknown BITSH_FUSE_ENGINE is an error naming
+// the variable, for a straight line (which the block executor could run)
+// and for a search alike.
+func TestFuseUnknownEngine(t *testing.T) {
+	t.Setenv("BITSH_FUSE_ENGINE", "gpu")
+	for _, src := range []string{
+		"f = fuse(lambda s: s + 1)\n",
+		"def g(s):\n    n = 0\n    while s:\n        s &= s - 1\n        n += 1\n    return n\nf = fuse(g)\n",
+	} {
+		_, err := runStar(t, src, 1)
+		want := `fuse: BITSH_FUSE_ENGINE: no engine "gpu" (amd64, wasm, eval or auto)`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %s", src, err, want)
 		}
 	}
 }

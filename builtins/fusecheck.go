@@ -55,9 +55,6 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 		}
 	}
 	src := &compile.Source{Name: "fn", Params: identParams(params), Body: body, End: end, Free: free, Builtin: callable}
-	if _, err := compile.Program(src, opts); err == nil {
-		return syntax.Position{}, nil
-	}
 	_, err := compile.Func(src, opts)
 	if err == nil {
 		return syntax.Position{}, nil

@@ -9,8 +9,8 @@ import (
 // searches"): statements over word variables, with loops, read-only tables
 // and scratch arrays. Where a Program is one straight line run a block of
 // items at a time, a Func runs item by item as native code (package
-// builtins/fuse/native), as C or CUDA C (FuncC), or under Eval, which is the
-// definition the others must agree with.
+// builtins/fuse/native), as C or CUDA C (package builtins/fuse/cgen), or
+// under Eval, which is the definition the others must agree with.
 //
 // Variables 0 .. Params-1 hold the parameters; every variable is a word.
 type Func struct {
@@ -268,7 +268,7 @@ func (e *Expr) String() string {
 	case OpCall:
 		fmt.Fprintf(&b, " p%d", e.Imm)
 	default:
-		if e.Op.def().imm != immNone {
+		if e.Op.def().imm != ImmNone {
 			fmt.Fprintf(&b, "/%d", e.Imm)
 		}
 	}

@@ -321,7 +321,7 @@ func (st *FlowState) expr(e *Expr) uint64 {
 	}
 	if e.Check >= 0 {
 		c := &st.f.Checks[e.Check]
-		if x, y, v, ok := guarded(e.Op, c.Kind, a[:]); ok && !checkOK(c.Kind, x, y, c.Imm) {
+		if x, y, v, ok := Guarded(e.Op, c.Kind, a[:]); ok && !CheckOK(c.Kind, x, y, c.Imm) {
 			st.fail(e.Check, v)
 		}
 	}

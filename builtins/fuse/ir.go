@@ -1,12 +1,20 @@
-// Package fuse compiles a small function of 64-bit words into a straight
-// line of word operations (the IR) and runs it over spaces of items: on the
-// CPU a block of items at a time (each instruction loops over the block, so
-// dispatch is paid once per block), or as generated C/CUDA code. Control flow
-// (if/else, conditional expressions, and/or, returns) is turned into
-// predication: both sides are computed and a select merges them, and the
-// operations that can fail (bsf of 0, // by 0, ...) carry the mask of the
-// items that really execute them. The package knows nothing of Starlark:
-// the binding (builtins/fuse.go) translates syntax trees with a Builder.
+// Package fuse is the IR of fused functions and what every engine shares:
+// a straight line of word operations (Program, built with a Builder), a
+// function with control flow, tables, scratch arrays and calls (Func), the
+// op table that declares each op's meaning and C spelling (ops.go), the
+// reference evaluators (Eval1, Program.Eval, Func's FlowState.Eval), and
+// the scheduler that runs a function over spaces of items on several
+// workers (RunSpaces, RunFunc). In a straight line, control flow (if/else,
+// conditional expressions, and/or, returns) is turned into predication:
+// both sides are computed and a select merges them, and the operations
+// that can fail (bsf of 0, // by 0, ...) carry the mask of the items that
+// really execute them.
+//
+// The engines live in packages of their own below it: block (the block
+// executor of straight lines), native (machine code of a Func: x86-64,
+// WebAssembly), cgen (C and CUDA C of both) and cuda (the GPU driver).
+// Package compile translates a syntax tree into the IR. The package knows
+// nothing of Starlark.
 package fuse
 
 import (
@@ -58,21 +66,26 @@ const (
 	OpParity              // popcount(A) & 1
 	OpGray                // A ^ A>>1
 	OpGrayInv             // prefix xor of A from the top
-	numOps
+	// NumOps bounds the ops a Builder makes: those above.
+	NumOps
 
-	// opPopAndK is popcount(A & Imm), which the CPU executor runs as one
-	// pass (the usual popcount(s & mask)); only Compile makes it.
-	opPopAndK = numOps
-	// opXorShrK and opXorShlK are A ^ A>>Imm and A ^ A<<Imm (Imm < 64),
+	// The fused ops that the block executor's peephole pass makes (package
+	// builtins/fuse/block); a Builder never does.
+	//
+	// OpPopAndK is popcount(A & Imm), which the block executor runs as one
+	// pass (the usual popcount(s & mask)).
+	OpPopAndK = NumOps
+	// OpXorShrK and OpXorShlK are A ^ A>>Imm and A ^ A<<Imm (Imm < 64),
 	// the xorshift step of hashes and Gray codes, as one pass.
-	opXorShrK = numOps + 1
-	opXorShlK = numOps + 2
-	// opXorShrMul and opXorShlMul are (A ^ A>>Imm) * B and (A ^ A<<Imm) * B
+	OpXorShrK = NumOps + 1
+	OpXorShlK = NumOps + 2
+	// OpXorShrMul and OpXorShlMul are (A ^ A>>Imm) * B and (A ^ A<<Imm) * B
 	// (Imm < 64), the xorshift-multiply step of hash finalizers (murmur3's
 	// fmix64, splitmix64, xorshift64*), as one pass.
-	opXorShrMul = numOps + 3
-	opXorShlMul = numOps + 4
-	numXOps     = numOps + 5 // the ops including the executor's own
+	OpXorShrMul = NumOps + 3
+	OpXorShlMul = NumOps + 4
+	// NumXOps bounds the ops a Program may hold: NumOps and the fused ones.
+	NumXOps = NumOps + 5
 )
 
 // Value is the id of an IR value (an index into Program.Instrs).
@@ -136,7 +149,7 @@ func (p *Program) String() string {
 			ci++
 		}
 		fmt.Fprintf(&b, "  v%d = %s", i, in.Op)
-		switch in.Op.arity() {
+		switch in.Op.Arity() {
 		case 0:
 			fmt.Fprintf(&b, " %#x", in.Imm)
 		case 1:
@@ -146,7 +159,7 @@ func (p *Program) String() string {
 		case 3:
 			fmt.Fprintf(&b, " v%d v%d v%d", in.A, in.B, in.C)
 		}
-		if in.Imm != 0 && in.Op.arity() > 0 {
+		if in.Imm != 0 && in.Op.Arity() > 0 {
 			fmt.Fprintf(&b, " imm=%d", in.Imm)
 		}
 		b.WriteByte('\n')
@@ -210,13 +223,13 @@ func (b *Builder) Op2(op Op, a, x Value, imm uint64) Value { return b.Op3(op, a,
 // Op3 adds an operation of up to three operands, folding it when every
 // operand is a constant.
 func (b *Builder) Op3(op Op, a, x, c Value, imm uint64) Value {
-	if imm == 0 && op.def().imm == immWidth {
+	if imm == 0 && op.def().imm == ImmWidth {
 		imm = 64
 	}
 	in := Instr{Op: op, A: a, B: x, C: c, Imm: imm}
 	var args [3]uint64
 	all := true
-	for i, v := range []Value{a, x, c}[:op.arity()] {
+	for i, v := range []Value{a, x, c}[:op.Arity()] {
 		k, ok := b.IsConst(v)
 		all = all && ok
 		args[i] = k
@@ -253,13 +266,13 @@ func (b *Builder) Check(c Check) {
 	}
 	if k, ok := b.IsConst(c.A); ok {
 		var bk uint64
-		if c.Kind.twoOperands() {
+		if c.Kind.TwoOperands() {
 			var okb bool
 			if bk, okb = b.IsConst(c.B); !okb {
 				goto keep
 			}
 		}
-		if checkOK(c.Kind, k, bk, c.Imm) {
+		if CheckOK(c.Kind, k, bk, c.Imm) {
 			return
 		}
 	}
@@ -282,7 +295,7 @@ func (b *Builder) Finish(result Value) *Program {
 	mark(result)
 	for _, c := range p.Checks {
 		mark(c.A)
-		if c.Kind.twoOperands() {
+		if c.Kind.TwoOperands() {
 			mark(c.B)
 		}
 		mark(c.Mask)
@@ -292,7 +305,7 @@ func (b *Builder) Finish(result Value) *Program {
 			continue
 		}
 		in := p.Instrs[i]
-		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
+		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.Arity()] {
 			mark(v)
 		}
 	}
@@ -316,7 +329,7 @@ func (b *Builder) Finish(result Value) *Program {
 		return newID[v]
 	}
 	for i := range out {
-		n := out[i].Op.arity()
+		n := out[i].Op.Arity()
 		if n > 0 {
 			out[i].A = re(out[i].A)
 		}
@@ -330,7 +343,7 @@ func (b *Builder) Finish(result Value) *Program {
 	checks := make([]Check, len(p.Checks))
 	for i, c := range p.Checks {
 		c.A, c.Mask = re(c.A), re(c.Mask)
-		if c.Kind.twoOperands() {
+		if c.Kind.TwoOperands() {
 			c.B = re(c.B)
 		}
 		at := 0

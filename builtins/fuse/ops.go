@@ -3,7 +3,6 @@ package fuse
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/bitsh/bitsh/builtins/bitops"
 )
@@ -14,19 +13,21 @@ import (
 // the builder's constant folding, the reference evaluators and the block
 // executor's scalar path, call; the word builtins' meaning comes from their
 // kernels in builtins/bitops, the same functions the interpreter and word
-// arrays call) and its C spelling (which ItemFunc, FuncC and so the CUDA
-// sources print).
+// arrays call) and its C spelling (which the C generators of package
+// builtins/fuse/cgen, and so the CUDA sources, print). The back ends read
+// the table through Op's methods (Arity, Meaning, CSpelling, ...).
 //
 // Adding an op is one entry here plus each back end's lowering where it has
-// one of its own: a vectorised loop in the block executor (exec.go; without
-// one the op runs through Eval1 lane by lane), the compiler's translation
-// (package compile) and the machine code of package native. TestOpTable
-// fails when an entry lacks a part, TestOpTableExecutor and TestOpTableC
-// when the block executor or a C generator disagrees with it.
+// one of its own: a vectorised loop in the block executor (package
+// builtins/fuse/block; without one the op runs through its meaning lane by
+// lane), the compiler's translation (package compile) and the machine code
+// of package native. TestOpTable fails when an entry lacks a part,
+// TestOpTableExecutor (package block) and TestOpTableC (package cgen) when
+// the block executor or a C generator disagrees with it.
 type opDef struct {
 	name  string
 	arity int    // value operands: A, B, C (Program) or Args (Func)
-	imm   immUse // what Imm means
+	imm   ImmUse // what Imm means
 	// zeroOne: the result is always 0 or 1 (a count adds such results).
 	zeroOne bool
 	// guard is the operand that a check of the op (a Func's Expr.Check)
@@ -37,25 +38,26 @@ type opDef struct {
 	// the ops every back end lowers itself: parameters, variables, loads
 	// and the lazy and/or/conditional of a Func.
 	eval func(a, b, c, imm uint64) uint64
-	// c is the op's C spelling (see cExpr): $a, $b, $c stand for the
+	// c is the op's C spelling (see CSpelling): $a, $b, $c stand for the
 	// operands, each used at most once (FuncC passes expressions), $i for
 	// Imm in decimal, $x for Imm as a C constant and $s for 64 - Imm. It
-	// may call the helpers of cgen.go and the FUSE_ macros each target's
-	// prelude defines. Empty where eval is nil, except for parameters
-	// (p0, p1, p2 in ItemFunc).
+	// may call the helpers of package cgen and the FUSE_ macros each
+	// target's prelude defines. Empty where eval is nil, except for
+	// parameters (p0, p1, p2 in ItemFunc).
 	c string
 }
 
-// immUse says what an op's Imm means.
-type immUse uint8
+// ImmUse says what an op's Imm means.
+type ImmUse uint8
 
+// The uses of Imm.
 const (
-	immNone  immUse = iota
-	immValue        // the value itself (const)
-	immIndex        // a parameter, variable, table or scratch array
-	immWidth        // a width, 8, 16, 32 or 64 (the Builder turns 0 into 64)
-	immShift        // a shift count below 64 (the executor's xorshifts)
-	immMask         // a constant mask (popcount(A & Imm))
+	ImmNone  ImmUse = iota
+	ImmValue        // the value itself (const)
+	ImmIndex        // a parameter, variable, table or scratch array
+	ImmWidth        // a width, 8, 16, 32 or 64 (the Builder turns 0 into 64)
+	ImmShift        // a shift count below 64 (the executor's xorshifts)
+	ImmMask         // a constant mask (popcount(A & Imm))
 )
 
 // numDefs bounds the ops of opDefs (the Func ops come last).
@@ -64,8 +66,8 @@ const numDefs = OpArray + 1
 // opDefs declares every op (see opDef); the entries between the executor's
 // own ops and the Func ops are unused.
 var opDefs = [numDefs]opDef{
-	OpConst: {name: "const", imm: immValue, eval: func(a, b, c, k uint64) uint64 { return k }, c: "$x"},
-	OpParam: {name: "param", imm: immIndex, c: "p$i"},
+	OpConst: {name: "const", imm: ImmValue, eval: func(a, b, c, k uint64) uint64 { return k }, c: "$x"},
+	OpParam: {name: "param", imm: ImmIndex, c: "p$i"},
 
 	OpAdd: {name: "add", arity: 2, eval: func(a, b, c, k uint64) uint64 { return a + b }, c: "$a + $b"},
 	OpSub: {name: "sub", arity: 2, eval: func(a, b, c, k uint64) uint64 { return a - b }, c: "$a - $b"},
@@ -119,10 +121,10 @@ var opDefs = [numDefs]opDef{
 	OpBsf:       {name: "bsf", arity: 1, eval: func(a, b, c, k uint64) uint64 { return uint64(bitops.Bsf(a)) }, c: "FUSE_CTZ($a)"},
 	OpBsr:       {name: "bsr", arity: 1, eval: func(a, b, c, k uint64) uint64 { return uint64(bitops.Bsr(a)) }, c: "63ULL - FUSE_CLZ($a)"},
 	OpLsb:       {name: "lsb", arity: 1, eval: func(a, b, c, k uint64) uint64 { return bitops.Lsb(a) }, c: "fuse_lsb($a)"},
-	OpRotl:      {name: "rotl", arity: 2, imm: immWidth, eval: func(a, b, c, k uint64) uint64 { return rot(a, b, k) }, c: "fuse_rot($a, $b, $i)"},
-	OpRotr:      {name: "rotr", arity: 2, imm: immWidth, eval: func(a, b, c, k uint64) uint64 { return rot(a, -b, k) }, c: "fuse_rot($a, 0 - $b, $i)"},
-	OpReverse:   {name: "reverse", arity: 1, imm: immWidth, eval: func(a, b, c, k uint64) uint64 { return bitops.Reverse(a, uint(k)) }, c: "fuse_shr(fuse_rev64($a), $s)"},
-	OpSwapBytes: {name: "swap_bytes", arity: 1, imm: immWidth, eval: func(a, b, c, k uint64) uint64 { return bitops.SwapBytes(a, uint(k)) }, c: "fuse_shr(fuse_bswap64($a), $s)"},
+	OpRotl:      {name: "rotl", arity: 2, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return rot(a, b, k) }, c: "fuse_rot($a, $b, $i)"},
+	OpRotr:      {name: "rotr", arity: 2, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return rot(a, -b, k) }, c: "fuse_rot($a, 0 - $b, $i)"},
+	OpReverse:   {name: "reverse", arity: 1, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return bitops.Reverse(a, uint(k)) }, c: "fuse_shr(fuse_rev64($a), $s)"},
+	OpSwapBytes: {name: "swap_bytes", arity: 1, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return bitops.SwapBytes(a, uint(k)) }, c: "fuse_shr(fuse_bswap64($a), $s)"},
 	OpPdep:      {name: "pdep", arity: 2, eval: func(a, b, c, k uint64) uint64 { return bitops.Pdep(a, b) }, c: "fuse_pdep($a, $b)"},
 	OpPext:      {name: "pext", arity: 2, eval: func(a, b, c, k uint64) uint64 { return bitops.Pext(a, b) }, c: "fuse_pext($a, $b)"},
 	OpDeltaSwap: {name: "delta_swap", arity: 3, guard: 1, eval: func(a, b, c, k uint64) uint64 {
@@ -136,18 +138,18 @@ var opDefs = [numDefs]opDef{
 	OpGrayInv: {name: "gray_inverse", arity: 1, eval: func(a, b, c, k uint64) uint64 { return bitops.GrayInverse(a) }, c: "fuse_gray_inv($a)"},
 
 	// The block executor's own ops (peephole makes them).
-	opPopAndK:   {name: "pop_and_k", arity: 1, imm: immMask, eval: func(a, b, c, k uint64) uint64 { return uint64(bits.OnesCount64(a & k)) }, c: "FUSE_POPC($a & $x)"},
-	opXorShrK:   {name: "xor_shr_k", arity: 1, imm: immShift, eval: func(a, b, c, k uint64) uint64 { return a ^ a>>k }, c: "fuse_xshr($a, $i)"},
-	opXorShlK:   {name: "xor_shl_k", arity: 1, imm: immShift, eval: func(a, b, c, k uint64) uint64 { return a ^ a<<k }, c: "fuse_xshl($a, $i)"},
-	opXorShrMul: {name: "xor_shr_mul", arity: 2, imm: immShift, eval: func(a, b, c, k uint64) uint64 { return (a ^ a>>k) * b }, c: "fuse_xshr($a, $i) * $b"},
-	opXorShlMul: {name: "xor_shl_mul", arity: 2, imm: immShift, eval: func(a, b, c, k uint64) uint64 { return (a ^ a<<k) * b }, c: "fuse_xshl($a, $i) * $b"},
+	OpPopAndK:   {name: "pop_and_k", arity: 1, imm: ImmMask, eval: func(a, b, c, k uint64) uint64 { return uint64(bits.OnesCount64(a & k)) }, c: "FUSE_POPC($a & $x)"},
+	OpXorShrK:   {name: "xor_shr_k", arity: 1, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return a ^ a>>k }, c: "fuse_xshr($a, $i)"},
+	OpXorShlK:   {name: "xor_shl_k", arity: 1, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return a ^ a<<k }, c: "fuse_xshl($a, $i)"},
+	OpXorShrMul: {name: "xor_shr_mul", arity: 2, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return (a ^ a>>k) * b }, c: "fuse_xshr($a, $i) * $b"},
+	OpXorShlMul: {name: "xor_shl_mul", arity: 2, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return (a ^ a<<k) * b }, c: "fuse_xshl($a, $i) * $b"},
 
 	// The ops of a Func beside the above.
-	OpVar:     {name: "var", imm: immIndex},
-	OpLoad:    {name: "load", arity: 1, imm: immIndex},
-	OpLoad2:   {name: "load2", arity: 2, imm: immIndex},
-	OpRowLen:  {name: "row_len", arity: 1, imm: immIndex},
-	OpScratch: {name: "scratch", arity: 1, imm: immIndex},
+	OpVar:     {name: "var", imm: ImmIndex},
+	OpLoad:    {name: "load", arity: 1, imm: ImmIndex},
+	OpLoad2:   {name: "load2", arity: 2, imm: ImmIndex},
+	OpRowLen:  {name: "row_len", arity: 1, imm: ImmIndex},
+	OpScratch: {name: "scratch", arity: 1, imm: ImmIndex},
 	OpAndThen: {name: "and_then", arity: 2},
 	OpOrElse:  {name: "or_else", arity: 2},
 	OpCond:    {name: "cond", arity: 3},
@@ -159,8 +161,8 @@ var opDefs = [numDefs]opDef{
 		}
 		return a
 	}, c: "fuse_abs($a)"},
-	OpCall:  {name: "call", imm: immIndex},
-	OpArray: {name: "array", imm: immIndex},
+	OpCall:  {name: "call", imm: ImmIndex},
+	OpArray: {name: "array", imm: ImmIndex},
 }
 
 // def returns o's declaration (a zero opDef for an undeclared op).
@@ -178,39 +180,47 @@ func (o Op) String() string {
 	return fmt.Sprintf("op%d", o)
 }
 
-// arity is the number of value operands of o.
-func (o Op) arity() int { return o.def().arity }
+// Arity returns the number of value operands of o: A, B, C of an Instr,
+// Args of an Expr.
+func (o Op) Arity() int { return o.def().arity }
 
-// cExpr returns C computing op on the operands args (C expressions, each
-// used once) with Imm imm, exactly as Eval1: the op's spelling in opDefs.
-func cExpr(op Op, imm uint64, args ...string) string {
-	d := op.def()
-	if d.c == "" {
-		panic("fuse: no C for " + op.String())
-	}
-	var a [3]string
-	copy(a[:], args)
-	return strings.NewReplacer("$a", a[0], "$b", a[1], "$c", a[2],
-		"$i", fmt.Sprint(imm), "$x", fmt.Sprintf("%#xULL", imm), "$s", fmt.Sprint(64-imm)).Replace(d.c)
-}
+// ZeroOne reports whether o's result is always 0 or 1 (a count adds such
+// results).
+func (o Op) ZeroOne() bool { return o.def().zeroOne }
+
+// Meaning returns o's meaning on words (a, b, c the operands, imm the
+// Instr's Imm), which Eval1 calls; nil for the ops each back end lowers
+// itself (parameters, variables, loads, the lazy operators of a Func).
+func (o Op) Meaning() func(a, b, c, imm uint64) uint64 { return o.def().eval }
+
+// CSpelling returns o's C spelling, which the C generators print (package
+// builtins/fuse/cgen): $a, $b, $c stand for the operands, each used at
+// most once, $i for Imm in decimal, $x for Imm as a C constant and $s for
+// 64 - Imm; it may call the generators' helpers and the FUSE_ macros each
+// target's prelude defines. Empty for the ops without a meaning, except
+// parameters (p0, p1, p2).
+func (o Op) CSpelling() string { return o.def().c }
+
+// ImmUse says what an op's Imm means.
+func (o Op) ImmUse() ImmUse { return o.def().imm }
 
 // checkDef declares one check kind: its name and its C spelling, which
-// ItemFunc and FuncC share; checkOK, beside it, is its meaning in Go (a
+// the C generators share; CheckOK, beside it, is its meaning in Go (a
 // switch, which the block executor's check loop inlines).
 type checkDef struct {
 	name string
-	// c is C that is true when the check fails (checkOK is false): $a and
+	// c is C that is true when the check fails (CheckOK is false): $a and
 	// $b stand for the operands (names, which it may read several times)
 	// and $i for Imm.
 	c string
 	// twoOperands: the check reads B as well as A.
 	twoOperands bool
 	// ofOps: the check may guard an op of a Func (Expr.Check; see
-	// guarded).
+	// Guarded).
 	ofOps bool
 }
 
-// checkDefs declares the check kinds of checkOK (CheckIndex, which a Func's
+// checkDefs declares the check kinds of CheckOK (CheckIndex, which a Func's
 // loads and stores make, is lowered by each back end with the index).
 var checkDefs = [...]checkDef{
 	CheckNonZero:  {name: "nonzero", ofOps: true, c: "$a == 0"},
@@ -219,15 +229,35 @@ var checkDefs = [...]checkDef{
 	CheckReturned: {name: "returned", c: "$a == 0"},
 }
 
-// numChecks is the number of the check kinds of checkDefs.
-const numChecks = CheckKind(len(checkDefs))
+// NumChecks bounds the check kinds that CheckOK knows (those of checkDefs).
+const NumChecks = CheckKind(len(checkDefs))
 
-// twoOperands reports whether a check of kind k reads its B operand.
-func (k CheckKind) twoOperands() bool { return k < numChecks && checkDefs[k].twoOperands }
+// TwoOperands reports whether a check of kind k reads its B operand.
+func (k CheckKind) TwoOperands() bool { return k < NumChecks && checkDefs[k].twoOperands }
 
-// checkOK reports whether a check of kind passes for operand values a, b
+// Name returns the name of a check kind that CheckOK knows ("" for
+// another).
+func (k CheckKind) Name() string {
+	if k < NumChecks {
+		return checkDefs[k].name
+	}
+	return ""
+}
+
+// CSpelling returns C that is true when a check of kind k fails (CheckOK
+// is false), for the C generators: $a and $b stand for the operands
+// (names, which it may read several times) and $i for Imm; empty for a
+// kind that CheckOK does not know.
+func (k CheckKind) CSpelling() string {
+	if k < NumChecks {
+		return checkDefs[k].c
+	}
+	return ""
+}
+
+// CheckOK reports whether a check of kind passes for operand values a, b
 // and Imm imm: the meaning of each check kind of checkDefs.
-func checkOK(kind CheckKind, a, b, imm uint64) bool {
+func CheckOK(kind CheckKind, a, b, imm uint64) bool {
 	switch kind {
 	case CheckNonZero, CheckReturned:
 		return a != 0
@@ -239,25 +269,12 @@ func checkOK(kind CheckKind, a, b, imm uint64) bool {
 	return false
 }
 
-// cCheckFails returns C that is true when a check of kind passes not for
-// the operands a and b (C names) and Imm imm, or "" when the check cannot
-// fail (a width of 64 or more).
-func cCheckFails(kind CheckKind, a, b string, imm uint64) string {
-	if kind >= numChecks {
-		panic(fmt.Sprintf("fuse: no C for check kind %d", kind))
-	}
-	if kind == CheckFits && imm >= 64 {
-		return ""
-	}
-	return strings.NewReplacer("$a", a, "$b", b, "$i", fmt.Sprint(imm)).Replace(checkDefs[kind].c)
-}
-
-// guarded returns the operands that a check of kind on the Func op op
+// Guarded returns the operands that a check of kind on the Func op op
 // tests, among the op's operands args (values or C names), and the one a
 // failure reports (the delta of CheckDelta, else the tested operand); ok is
 // false when no check of kind guards an op.
-func guarded[T any](op Op, kind CheckKind, args []T) (a, b, report T, ok bool) {
-	if kind >= numChecks || !checkDefs[kind].ofOps || op >= OpVar {
+func Guarded[T any](op Op, kind CheckKind, args []T) (a, b, report T, ok bool) {
+	if kind >= NumChecks || !checkDefs[kind].ofOps || op >= OpVar {
 		return a, b, report, false
 	}
 	i := op.def().guard

@@ -20,11 +20,6 @@ type Space interface {
 	Fill(start uint64, dst []uint64)
 }
 
-// slicer is a Space whose items already lie in memory.
-type slicer interface {
-	slice(start, n uint64) []uint64
-}
-
 // Array is a space of words in memory.
 type Array []uint64
 
@@ -33,8 +28,6 @@ func (a Array) Len() uint64 { return uint64(len(a)) }
 
 // Fill copies words.
 func (a Array) Fill(start uint64, dst []uint64) { copy(dst, a[start:]) }
-
-func (a Array) slice(start, n uint64) []uint64 { return a[start : start+n] }
 
 // Range is the space start, start+step, ... (N items, wrapping mod 2^64).
 type Range struct{ Start, Step, N uint64 }
@@ -138,99 +131,6 @@ type LimitError struct{ Limit uint64 }
 
 func (e *LimitError) Error() string { return fmt.Sprintf("more than limit = %d items", e.Limit) }
 
-// Compiled is a program ready to run on the CPU.
-type Compiled struct {
-	Prog *Program
-	pl   *plan
-}
-
-// Compile prepares p for the CPU executor.
-func Compile(p *Program) *Compiled { return &Compiled{Prog: p, pl: newPlan(peephole(p))} }
-
-// peephole rewrites popcount(x & K), x ^ x >> K (and <<) and an xorshift
-// times a value as single instructions. The copy shares p's checks, so that
-// errors point into p.
-func peephole(p *Program) *Program {
-	q := *p
-	q.Instrs = append([]Instr(nil), p.Instrs...)
-	uses := p.uses()
-	for i, in := range q.Instrs {
-		switch in.Op {
-		case OpPopcount:
-			and := p.Instrs[in.A]
-			if and.Op == OpAnd && p.Instrs[and.B].Op == OpConst {
-				q.Instrs[i] = Instr{Op: opPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
-			}
-		case OpXor:
-			// a ^ (a >> K) or (a >> K) ^ a, likewise <<, with K < 64.
-			for _, pair := range [][2]Value{{in.A, in.B}, {in.B, in.A}} {
-				sh := p.Instrs[pair[1]]
-				if (sh.Op == OpShr || sh.Op == OpShl) && sh.A == pair[0] && p.Instrs[sh.B].Op == OpConst && p.Instrs[sh.B].Imm < 64 {
-					op := opXorShrK
-					if sh.Op == OpShl {
-						op = opXorShlK
-					}
-					q.Instrs[i] = Instr{Op: op, A: pair[0], B: -1, C: -1, Imm: p.Instrs[sh.B].Imm}
-					break
-				}
-			}
-		case OpMul:
-			// An xorshift (rewritten above) times y, when the product is the
-			// xorshift's only use: the xorshift is then dead.
-			for _, pair := range [][2]Value{{in.A, in.B}, {in.B, in.A}} {
-				xs := q.Instrs[pair[0]]
-				if (xs.Op == opXorShrK || xs.Op == opXorShlK) && uses[pair[0]] == 1 {
-					op := opXorShrMul
-					if xs.Op == opXorShlK {
-						op = opXorShlMul
-					}
-					q.Instrs[i] = Instr{Op: op, A: xs.A, B: pair[1], C: -1, Imm: xs.Imm}
-					break
-				}
-			}
-		}
-	}
-	return &q
-}
-
-// uses counts the reads of each value by instructions, checks and the
-// result.
-func (p *Program) uses() []int {
-	n := make([]int, len(p.Instrs))
-	use := func(v Value) {
-		if v >= 0 {
-			n[v]++
-		}
-	}
-	for _, in := range p.Instrs {
-		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
-			use(v)
-		}
-	}
-	for _, c := range p.Checks {
-		use(c.A)
-		use(c.Mask)
-		if c.Kind == CheckDelta {
-			use(c.B)
-		}
-	}
-	use(p.Result)
-	return n
-}
-
-// Call runs the program on one item.
-func (c *Compiled) Call(params []uint64) (uint64, error) {
-	m := c.pl.machine()
-	for i, x := range params {
-		m.paramBuf(i)[0] = x
-	}
-	res, lane, chk := m.run(1)
-	if lane >= 0 {
-		return 0, &ItemError{Index: 0, Params: params, Check: &c.Prog.Checks[chk]}
-	}
-	return res[0], nil
-}
-
 type taskOut struct {
 	count        uint64
 	sumHi, sumLo uint64
@@ -240,104 +140,21 @@ type taskOut struct {
 	hit          int64 // first: lowest hit index, or -1
 }
 
-// A worker computes blocks of items on one goroutine: the block executor's
-// machine for a Program, or a FlowWorker for a Func.
-type worker interface {
-	// size is the most items a block holds.
-	size() int
-	// run computes items [b, b+k) of the spaces. res holds their results
+// A SpaceWorker computes blocks of items on one goroutine for RunSpaces:
+// the block executor's machine for a Program (package builtins/fuse/block),
+// or a FlowWorker for a Func.
+type SpaceWorker interface {
+	// Size is the most items a block holds.
+	Size() int
+	// Run computes items [b, b+k) of the spaces. res holds their results
 	// up to the first that fails (fail >= 0, with err an *ItemError whose
-	// Index and Params the caller fills), or with first up to the first
+	// Index and Params the caller fills), or with First up to the first
 	// non-zero one inclusive. When counted, count is the Count of those
 	// results, which res then need not hold.
-	run(spaces []Space, b uint64, k int, method Method, opt *Options) (res []uint64, count uint64, counted bool, fail int, err error)
-	// param returns parameter i of the items of the last block.
-	param(i int) []uint64
-	close()
-}
-
-// machineWorker runs a Program's plan.
-type machineWorker struct {
-	m       *machine
-	zeroOne bool
-}
-
-func (w *machineWorker) size() int            { return Block }
-func (w *machineWorker) param(i int) []uint64 { return w.m.regs[w.m.pl.params[i]][:] }
-func (w *machineWorker) close()               {}
-
-func (w *machineWorker) run(spaces []Space, b uint64, kk int, method Method, opt *Options) ([]uint64, uint64, bool, int, error) {
-	m, k := w.m, uint64(kk)
-	for i, s := range spaces {
-		if sl, ok := s.(slicer); ok && k == Block {
-			m.setParam(i, (*[Block]uint64)(sl.slice(b, k)))
-		} else {
-			m.resetParam(i)
-			s.Fill(b, m.paramBuf(i)[:k])
-		}
-	}
-	// map writes the result register straight into the output (no copy)
-	// when it is a temporary of a full block.
-	direct := method == Map && k == Block && m.pl.resultTemp
-	if direct {
-		m.regs[m.pl.result] = (*[Block]uint64)(opt.Out[b : b+Block])
-	}
-	var res []uint64
-	var lane, chk int
-	tail := method == Count && m.pl.tail != nil
-	if tail {
-		res, lane, chk = m.runCode(m.pl.tail.pre, m.pl.tail.a, kk)
-	} else {
-		res, lane, chk = m.run(kk)
-	}
-	if direct {
-		m.regs[m.pl.result] = m.own[m.pl.result]
-	}
-	limit := len(res)
-	if lane >= 0 {
-		limit = lane
-	}
-	res = res[:limit]
-	var err error
-	if lane >= 0 {
-		err = &ItemError{Check: &m.pl.prog.Checks[chk]}
-	}
-	if method == First {
-		for i, r := range res {
-			if r != 0 {
-				return res[:i+1], 0, false, -1, nil
-			}
-		}
-	}
-	if method == Count {
-		var cnt uint64
-		if tail {
-			cnt = countCmp(m.pl.tail.op, res, m.pl.tail.k)
-		} else if w.zeroOne {
-			for _, r := range res {
-				cnt += r
-			}
-		} else {
-			for _, r := range res {
-				cnt += (r | -r) >> 63
-			}
-		}
-		return res, cnt, true, lane, err
-	}
-	return res, 0, false, lane, err
-}
-
-// Run applies the program to every item of the spaces (one per parameter,
-// all of the same length; spaces[0] is the space, the others feed the
-// further parameters) with method, on opt.Workers goroutines. It polls ctx
-// between blocks. The answer does not depend on the number of workers:
-// First, Filter and errors follow the space's order.
-func (c *Compiled) Run(ctx context.Context, spaces []Space, method Method, opt Options) (*Result, error) {
-	// A comparison's results are 0 or 1: count them by adding.
-	zeroOne := c.Prog.Instrs[c.Prog.Result].Op.def().zeroOne
-	return runSpaces(ctx, spaces, method, opt, 64*Block, Block, func(func() bool) (worker, error) {
-		return &machineWorker{m: c.pl.machine(), zeroOne: zeroOne}, nil
-	})
+	Run(spaces []Space, b uint64, k int, method Method, opt *Options) (res []uint64, count uint64, counted bool, fail int, err error)
+	// Param returns parameter i of the items of the last block.
+	Param(i int) []uint64
+	Close()
 }
 
 // A FlowWorker runs a Func on blocks of items in its own buffers (package
@@ -377,11 +194,11 @@ type flowWorker struct {
 	step   []uint64
 }
 
-func (w *flowWorker) size() int            { return w.n }
-func (w *flowWorker) param(i int) []uint64 { return w.bufs[i] }
-func (w *flowWorker) close()               { w.w.Close() }
+func (w *flowWorker) Size() int            { return w.n }
+func (w *flowWorker) Param(i int) []uint64 { return w.bufs[i] }
+func (w *flowWorker) Close()               { w.w.Close() }
 
-func (w *flowWorker) run(spaces []Space, b uint64, k int, method Method, _ *Options) ([]uint64, uint64, bool, int, error) {
+func (w *flowWorker) Run(spaces []Space, b uint64, k int, method Method, _ *Options) ([]uint64, uint64, bool, int, error) {
 	rw, _ := w.w.(RangeWorker)
 	for i, s := range spaces {
 		// Filter reads the items of parameter 0 back from its block.
@@ -428,7 +245,7 @@ func (w *flowWorker) run(spaces []Space, b uint64, k int, method Method, _ *Opti
 	return res, cnt, counted, -1, nil
 }
 
-// RunFunc applies f to every item of the spaces as Compiled.Run does, with
+// RunFunc applies f to every item of the spaces as RunSpaces does, with
 // workers that newWorker makes (poll, called now and then inside long
 // items, returns true when the worker's run must stop) holding blocks of
 // size items.
@@ -437,11 +254,11 @@ func RunFunc(ctx context.Context, f *Func, spaces []Space, method Method, opt Op
 	// An item of a function that recurses may be a whole subtree, and
 	// subtrees differ wildly in size: hand out small tasks, down to one
 	// item, so that every worker stays busy to the end.
-	minTask := Block
+	minTask := TaskGrain
 	if len(f.Procs) > 0 {
 		minTask = 1
 	}
-	return runSpaces(ctx, spaces, method, opt, 4*size, minTask, func(poll func() bool) (worker, error) {
+	return RunSpaces(ctx, spaces, method, opt, 4*size, minTask, func(poll func() bool) (SpaceWorker, error) {
 		w, err := newWorker(poll)
 		if err != nil {
 			return nil, err
@@ -455,11 +272,21 @@ func RunFunc(ctx context.Context, f *Func, spaces []Space, method Method, opt Op
 	})
 }
 
-// runSpaces runs the items of the spaces, tasks of at most maxTask items
-// at a time (and at least minTask, where there are fewer than 64 tasks a
-// worker, smaller ones), on workers that newWorker makes.
-func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, maxTask, minTask int,
-	newWorker func(poll func() bool) (worker, error)) (*Result, error) {
+// TaskGrain is the fewest items a task of RunSpaces holds, unless its
+// minTask is smaller (the items of a function that recurses).
+const TaskGrain = 256
+
+// RunSpaces applies a function to every item of the spaces (one per
+// parameter, all of the same length; spaces[0] is the space, the others
+// feed the further parameters) with method, on opt.Workers goroutines, each
+// with a SpaceWorker that newWorker makes (poll, called now and then inside
+// long items, returns true when the worker's run must stop). It hands out
+// tasks of at most maxTask items at a time (and at least minTask, where
+// there are fewer than 64 tasks a worker, smaller ones), and polls ctx
+// between blocks. The answer does not depend on the number of workers:
+// First, Filter and errors follow the space's order.
+func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, maxTask, minTask int,
+	newWorker func(poll func() bool) (SpaceWorker, error)) (*Result, error) {
 	n := spaces[0].Len()
 	for _, s := range spaces[1:] {
 		if s.Len() != n {
@@ -469,7 +296,7 @@ func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 	workers := max(opt.Workers, 1)
 	task := uint64(maxTask)
 	per := n / uint64(workers*8)
-	if minTask < Block {
+	if minTask < TaskGrain {
 		per = n / uint64(workers*64)
 	}
 	if min := uint64(minTask); per < task {
@@ -530,8 +357,8 @@ func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 				stop.Store(true)
 				return
 			}
-			defer wk.close()
-			bs := uint64(wk.size())
+			defer wk.Close()
+			bs := uint64(wk.Size())
 			o := &outs[w]
 			o.hit = -1
 			if method == Min {
@@ -546,7 +373,7 @@ func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 				var items []uint64
 				for b := lo; b < hi && !stop.Load() && t <= cutoff.Load(); b += bs {
 					k := min(bs, hi-b)
-					res, cnt, counted, fail, err := wk.run(spaces, b, int(k), method, &opt)
+					res, cnt, counted, fail, err := wk.Run(spaces, b, int(k), method, &opt)
 					if err != nil && fail < 0 {
 						if !errors.Is(err, ErrStopped) {
 							mu.Lock()
@@ -596,7 +423,7 @@ func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 							hitLane = len(res) - 1
 						}
 					case Filter:
-						p0 := wk.param(0)
+						p0 := wk.Param(0)
 						before := len(items)
 						for i, r := range res {
 							if r != 0 {
@@ -620,7 +447,7 @@ func runSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 						ie := err.(*ItemError)
 						ie.Index = idx
 						for i := range spaces {
-							ie.Params = append(ie.Params, wk.param(i)[fail])
+							ie.Params = append(ie.Params, wk.Param(i)[fail])
 						}
 						mu.Lock()
 						if idx < errIdx {

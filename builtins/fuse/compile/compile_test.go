@@ -242,12 +242,12 @@ func TestUnrollingBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := compile.Program(src1, compile.Options{}); err == nil || !strings.Contains(err.Error(), "too long for a straight line") {
-		t.Errorf("Program: %v; want too long for a straight line", err)
-	}
-	f, err := s.Compile("f")
+	f, err := compile.Func(src1, compile.Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := f.StraightLine(); err == nil || !strings.Contains(err.Error(), "too long for a straight line") {
+		t.Errorf("StraightLine: %v; want too long for a straight line", err)
 	}
 	if len(f.Body) > 10 {
 		t.Errorf("the Func has %d statements; want real loops", len(f.Body))
@@ -272,4 +272,81 @@ func TestHelperChainCompilesLinearly(t *testing.T) {
 		t.Errorf("%d procedures; want the helpers past the budget as calls", len(f.Procs))
 	}
 	agree(t, b.String(), "f", [][]uint64{{0}, {5}, {1 << 40}})
+}
+
+// TestStraightLineAgreesWithEval: the straight line that StraightLine
+// finds in a compiled function computes what the Func computes, item by
+// item, and fails at the same check (message and position) where the Func
+// fails; the functions beyond a straight line are refused.
+func TestStraightLineAgreesWithEval(t *testing.T) {
+	straight := []string{
+		"def f(x):\n    return debruijn_bsf(x, 0x077CB531, 32)\n",
+		"def f(x):\n    return debruijn_bsf(x)\n",
+		"def f(x, y):\n    if x & 1:\n        return rotl(x, y, 8)\n    return rotr(y, x, width=16) + reverse_bits(x, 32) + swap_bytes(y, 16)\n",
+		"def f(x, y, z):\n    return delta_swap(x, y, z) + (x // y if z else x % z)\n",
+		"def f(x):\n    if x:\n        return bsf(x)\n",
+		"def f(x):\n    s = 0\n    for i in range(10):\n        if s > x:\n            return i\n        s += bsr(x >> i)\n    return s\n",
+		"def f(x, y):\n    return (x and bsf(y)) or (y and bsr(x)) or (x // (y & 3))\n",
+		"def f(x):\n    popcount(x) // (x & 1)\n    return 0\n",
+		"def f(x):\n    a, b = x, bsf(x)\n    return a + b\n",
+		"def f(x):\n    for i in range(3, -10, -2):\n        x ^= i\n    return x\n",
+		"def f(x):\n    return x // 0\n",
+		"def f(x):\n    y = 0\n    if x:\n        y = 5\n    return y\n",
+		"def g(x):\n    return 100 // x\ndef f(x):\n    return (x and g(x)) + g(x + 1) * 1000\n",
+	}
+	notStraight := []string{
+		"def f(x):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n",
+		"def f(x):\n    s = 0\n    for i in range(65):\n        s += i\n    return s\n",
+		"def f(x):\n    s = 0\n    for i in range(x & 7):\n        s += i\n    return s\n",
+		"def f(x):\n    for i in range(8):\n        if i == x:\n            break\n    return i\n",
+		"T = [1, 2, 3]\ndef f(x):\n    return T[x & 1]\n",
+		"def f(x):\n    a = [0] * 4\n    a[x & 3] = 1\n    return a[0]\n",
+		"def f(x):\n    return min(x, 3)\n",
+		"def g(x):\n    if x < 2:\n        return x\n    return g(x - 1) + 1\ndef f(x):\n    return g(x & 7)\n",
+	}
+	words := []uint64{0, 1, 2, 3, 7, 8, 31, 32, 63, 64, 255, 256, 1 << 31, 1 << 32, 1 << 63, ^uint64(0), 0x5555, 0xfffe}
+	for _, src := range straight {
+		s := load(t, src)
+		f, err := s.Compile("f")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		p, err := f.StraightLine()
+		if err != nil {
+			t.Errorf("%v\n%s", err, src)
+			continue
+		}
+		st := f.NewState(nil)
+		in := make([]uint64, f.Params)
+		for i := 0; i < 2000; i++ {
+			for j := range in {
+				in[j] = words[(i*7+j*13+i/len(words))%len(words)]
+			}
+			want, werr := st.Eval(in)
+			got, chk := p.Eval(in)
+			var fe *fuse.FlowError
+			if errors.As(werr, &fe) {
+				w := f.Checks[fe.Check]
+				if chk < 0 {
+					t.Fatalf("%v: the straight line gives %#x, the Func fails at %q\n%s", in, got, w.Msg, src)
+				}
+				if g := p.Checks[chk]; g.Msg != w.Msg || g.Line != w.Line || g.Col != w.Col {
+					t.Fatalf("%v: the straight line fails at %d:%d: %q, the Func at %d:%d: %q\n%s", in, g.Line, g.Col, g.Msg, w.Line, w.Col, w.Msg, src)
+				}
+				continue
+			}
+			if werr != nil || chk >= 0 || got != want {
+				t.Fatalf("%v: the straight line gives %#x (check %d), the Func %#x, %v\n%s", in, got, chk, want, werr, src)
+			}
+		}
+	}
+	for _, src := range notStraight {
+		f, err := load(t, src).Compile("f")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		if _, err := f.StraightLine(); err == nil {
+			t.Errorf("a straight line found in\n%s", src)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
 )
 
 // TestGPU compares the GPU with the CPU executor for every method over a
@@ -16,18 +17,18 @@ import (
 func TestGPU(t *testing.T) {
 	dev, err := Open()
 	if err != nil {
-		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse's TestCUDAKernelAsC", err)
+		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse/cgen's TestCUDAKernelAsC", err)
 	}
 	t.Logf("GPU: %s", dev.Name())
 	b := fuse.NewBuilder(1)
 	s := b.Param(0)
 	x := b.Op2(fuse.OpAnd, s, b.Const(0x2a5a5a), 0)
 	p := b.Finish(b.Op2(fuse.OpEq, b.Op1(fuse.OpPopcount, x, 0), b.Const(3), 0))
-	k, err := dev.Compile(p)
+	k, err := dev.Kernel(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cpu := fuse.Compile(p)
+	cpu := block.New(p)
 	arr := make(fuse.Array, 100000)
 	for i := range arr {
 		arr[i] = uint64(i) * 0x9e3779b97f4a7c15
@@ -59,7 +60,7 @@ func TestGPU(t *testing.T) {
 		dev.cache = &Cache{Dir: t.TempDir(), MaxBytes: 1 << 20}
 		c0, h0 := dev.Compiles()
 		for range 2 {
-			if _, err := dev.Compile(p); err != nil {
+			if _, err := dev.Kernel(p); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -73,7 +74,7 @@ func TestGPU(t *testing.T) {
 	b = fuse.NewBuilder(1)
 	b.Check(fuse.Check{Kind: fuse.CheckNonZero, A: b.Param(0), Mask: fuse.NoMask, Msg: "bsf: x = 0 has no one bit"})
 	p = b.Finish(b.Op1(fuse.OpBsf, b.Param(0), 0))
-	if k, err = dev.Compile(p); err != nil {
+	if k, err = dev.Kernel(p); err != nil {
 		t.Fatal(err)
 	}
 	_, err = k.Run(context.Background(), []fuse.Space{fuse.Range{Start: 10, Step: ^uint64(0), N: 20}}, fuse.Count, fuse.Options{})
@@ -91,7 +92,7 @@ func BenchmarkGPUCount(b *testing.B) {
 	}
 	bl := fuse.NewBuilder(1)
 	x := bl.Op2(fuse.OpAnd, bl.Param(0), bl.Const(0x2a5a5a), 0)
-	k, err := dev.Compile(bl.Finish(bl.Op2(fuse.OpEq, bl.Op1(fuse.OpPopcount, x, 0), bl.Const(3), 0)))
+	k, err := dev.Kernel(bl.Finish(bl.Op2(fuse.OpEq, bl.Op1(fuse.OpPopcount, x, 0), bl.Const(3), 0)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/ebitengine/purego"
 )
 
@@ -66,20 +67,20 @@ func loadHostMem() (*hostMem, error) {
 	return host, hostErr
 }
 
-// CompileFunc generates CUDA C for f (fuse.FuncCUDASource), compiles it
+// FuncKernel generates CUDA C for f (cgen.FuncCUDASource), compiles it
 // with NVRTC, loads it and uploads f's tables. It refuses a function whose
-// helpers recurse (f.Procs): their calls are C calls (fuse.FuncC), up to
+// helpers recurse (f.Procs): their calls are C calls (cgen.FuncC), up to
 // f.MaxCalls() frames on each thread's stack, which CUDA keeps at 1 KiB by
 // default and, once raised (cuCtxSetLimit), reserves for every thread the
 // card holds at once; past it a thread faults and the context with it.
-func (dev *Device) CompileFunc(f *fuse.Func) (*FuncKernel, error) {
+func (dev *Device) FuncKernel(f *fuse.Func) (*FuncKernel, error) {
 	if len(f.Procs) > 0 {
 		return nil, fmt.Errorf("gpu: a fused function whose helpers recurse (up to %d calls deep) runs on the CPU: a GPU thread's stack cannot hold the calls", f.MaxCalls())
 	}
 	if _, err := loadHostMem(); err != nil {
 		return nil, err
 	}
-	fn, err := dev.loadKernel(fuse.FuncCUDASource(f), "fuse_run_func")
+	fn, err := dev.loadKernel(cgen.FuncCUDASource(f), "fuse_run_func")
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (dev *Device) CompileFunc(f *fuse.Func) (*FuncKernel, error) {
 		return nil, err
 	}
 	k := &FuncKernel{dev: dev, f: f, fn: fn}
-	tab := fuse.CTableWords(f)
+	tab := cgen.TableWords(f)
 	if k.tab, err = newBuffer(dev, uint64(len(tab))*8); err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func (k *FuncKernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.M
 
 // run is Run on ops with a grid of at most grid blocks.
 func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-	words := uint64(fuse.CStateWords(k.f))
+	words := uint64(cgen.StateWords(k.f))
 	var state *buffer
 	if words > 0 {
 		grid = max(1, min(grid, MaxStateBytes/(funcBlock*words*8)))

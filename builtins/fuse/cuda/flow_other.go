@@ -12,8 +12,8 @@ import (
 // on this system.
 type FuncKernel struct{}
 
-// CompileFunc fails.
-func (*Device) CompileFunc(*fuse.Func) (*FuncKernel, error) { return nil, errNoLinux }
+// FuncKernel fails.
+func (*Device) FuncKernel(*fuse.Func) (*FuncKernel, error) { return nil, errNoLinux }
 
 // Run fails.
 func (*FuncKernel) Run(context.Context, []fuse.Space, fuse.Method, fuse.Options) (*fuse.Result, error) {

@@ -44,7 +44,7 @@ func evalAll(f *fuse.Func, spaces []fuse.Space) ([]uint64, int) {
 func TestGPUFunc(t *testing.T) {
 	dev, err := cuda.Open()
 	if err != nil {
-		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse's TestFuncCUDAKernelAsC", err)
+		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse/cgen's TestFuncCUDAKernelAsC", err)
 	}
 	ctx := context.Background()
 	for _, tc := range fusescript.Constructs {
@@ -56,7 +56,7 @@ func TestGPUFunc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := dev.CompileFunc(f)
+		k, err := dev.FuncKernel(f)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.Name, err)
 		}
@@ -150,7 +150,7 @@ func TestGPUFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := dev.CompileFunc(f)
+	k, err := dev.FuncKernel(f)
 	if err != nil {
 		t.Fatal(err)
 	}

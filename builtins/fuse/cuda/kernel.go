@@ -7,6 +7,8 @@ import (
 	"runtime"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
+	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 )
 
 // Kernel is a fused function compiled for the device (once, for the life
@@ -14,18 +16,18 @@ import (
 type Kernel struct {
 	dev  *Device
 	prog *fuse.Program
-	cpu  *fuse.Compiled // to word the error of a failing item
+	cpu  *block.Executor // to word the error of a failing item
 	fn   uintptr
 }
 
-// Compile generates CUDA C for p, compiles it with NVRTC (or takes it
+// Kernel generates CUDA C for p, compiles it with NVRTC (or takes it
 // from the kernel cache) and loads it.
-func (dev *Device) Compile(p *fuse.Program) (*Kernel, error) {
-	fn, err := dev.loadKernel(fuse.CUDASource(p), "fuse_run")
+func (dev *Device) Kernel(p *fuse.Program) (*Kernel, error) {
+	fn, err := dev.loadKernel(cgen.CUDASource(p), "fuse_run")
 	if err != nil {
 		return nil, err
 	}
-	return &Kernel{dev: dev, prog: p, cpu: fuse.Compile(p), fn: fn}, nil
+	return &Kernel{dev: dev, prog: p, cpu: block.New(p), fn: fn}, nil
 }
 
 // loadKernel compiles src (or takes it from the kernel cache), loads it
@@ -93,12 +95,12 @@ func (k *Kernel) itemError(spaces []fuse.Space, pos uint64) error {
 // unless filter's limit was passed before it.
 func absorbLaunch(acc, out *buffer, spaces []fuse.Space, method fuse.Method, opt fuse.Options,
 	res *fuse.Result, base, m uint64, itemError func([]fuse.Space, uint64) error) (done bool, err error) {
-	var a [fuse.AccWords]uint64
+	var a [cgen.AccWords]uint64
 	if err := acc.download(a[:]); err != nil {
 		return false, err
 	}
-	bad := a[fuse.AccErr]
-	failed := bad != ^uint64(0) && (method != fuse.First || a[fuse.AccFirst] > bad)
+	bad := a[cgen.AccErr]
+	failed := bad != ^uint64(0) && (method != fuse.First || a[cgen.AccFirst] > bad)
 	if method == fuse.Filter {
 		// The items before the failing one, in order: more than the
 		// limit there is the error that comes first.
@@ -129,8 +131,8 @@ func absorbLaunch(acc, out *buffer, spaces []fuse.Space, method fuse.Method, opt
 			return false, err
 		}
 	}
-	if method == fuse.First && a[fuse.AccFirst] != ^uint64(0) {
-		res.Found, res.Index = true, a[fuse.AccFirst]
+	if method == fuse.First && a[cgen.AccFirst] != ^uint64(0) {
+		res.Found, res.Index = true, a[cgen.AccFirst]
 		return true, nil
 	}
 	return false, nil
@@ -138,17 +140,17 @@ func absorbLaunch(acc, out *buffer, spaces []fuse.Space, method fuse.Method, opt
 
 // finish reads the accumulator of a run of n items into res.
 func finish(acc *buffer, method fuse.Method, n uint64, res *fuse.Result) error {
-	var a [fuse.AccWords]uint64
+	var a [cgen.AccWords]uint64
 	if err := acc.download(a[:]); err != nil {
 		return err
 	}
 	switch method {
 	case fuse.Count:
-		res.Count = a[fuse.AccLo]
+		res.Count = a[cgen.AccLo]
 	case fuse.Sum:
-		res.SumLo, res.SumHi = a[fuse.AccLo], a[fuse.AccHi]
+		res.SumLo, res.SumHi = a[cgen.AccLo], a[cgen.AccHi]
 	case fuse.Min, fuse.Max:
-		res.Value, res.Found = a[fuse.AccLo], n > 0
+		res.Value, res.Found = a[cgen.AccLo], n > 0
 	}
 	return nil
 }

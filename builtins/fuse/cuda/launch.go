@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 )
 
 // devOps are the driver calls a run makes: the CUDA driver's (Device) on a
@@ -87,14 +88,14 @@ func runSlices(ctx context.Context, ops devOps, spec launchSpec, spaces []fuse.S
 		}
 		defer out.free()
 	}
-	acc, err := newBuffer(ops, fuse.AccWords*8)
+	acc, err := newBuffer(ops, cgen.AccWords*8)
 	if err != nil {
 		return nil, err
 	}
 	defer acc.free()
-	init := [fuse.AccWords]uint64{fuse.AccFirst: ^uint64(0), fuse.AccErr: ^uint64(0)}
+	init := [cgen.AccWords]uint64{cgen.AccFirst: ^uint64(0), cgen.AccErr: ^uint64(0)}
 	if method == fuse.Min {
-		init[fuse.AccLo] = ^uint64(0)
+		init[cgen.AccLo] = ^uint64(0)
 	}
 	if err := acc.upload(init[:]); err != nil {
 		return nil, err
@@ -132,7 +133,7 @@ func runSlices(ctx context.Context, ops devOps, spec launchSpec, spaces []fuse.S
 		if copied || needOut {
 			m = min(m, maxSlice)
 		}
-		args := append([]uint64{uint64(method), fuse.KindRange, r.Start, r.Step, 0, 0, 0, base, m, 0, acc.p}, extra...)
+		args := append([]uint64{uint64(method), cgen.KindRange, r.Start, r.Step, 0, 0, 0, base, m, 0, acc.p}, extra...)
 		for i, s := range spaces {
 			if bufs[i] == nil {
 				continue
@@ -147,7 +148,7 @@ func runSlices(ctx context.Context, ops devOps, spec launchSpec, spaces []fuse.S
 			}
 			args[4+i] = bufs[i].p
 			if i == 0 {
-				args[1] = fuse.KindArray
+				args[1] = cgen.KindArray
 			}
 		}
 		if out != nil {

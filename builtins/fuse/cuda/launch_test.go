@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
 )
 
 // simStraight runs p through the launcher of fuse_run on a simulated
 // device, with a first slice of first items.
 func simStraight(ctx context.Context, p *fuse.Program, first uint64, spaces []fuse.Space, method fuse.Method, opt fuse.Options, failAt int) (*fuse.Result, error, error) {
-	cpu := fuse.Compile(p)
+	cpu := block.New(p)
 	sim := newSim(len(spaces), func(ps []uint64) (uint64, bool) {
 		r, err := cpu.Call(ps)
 		return r, err != nil
@@ -88,7 +89,7 @@ func TestLauncherStraight(t *testing.T) {
 						}
 						progress = append(progress, done)
 					}
-					wres, werr := fuse.Compile(c.p).Run(context.Background(), c.spaces, m, wopt)
+					wres, werr := block.New(c.p).Run(context.Background(), c.spaces, m, wopt)
 					gres, gerr, misuse := simStraight(context.Background(), c.p, first, c.spaces, m, gopt, 0)
 					if misuse != nil {
 						t.Errorf("%s, method %d, first slice %d: %v", c.name, m, first, misuse)

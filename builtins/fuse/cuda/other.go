@@ -23,8 +23,8 @@ func Open() (*Device, error) { return nil, errNoLinux }
 // Name is empty.
 func (*Device) Name() string { return "" }
 
-// Compile fails.
-func (*Device) Compile(*fuse.Program) (*Kernel, error) { return nil, errNoLinux }
+// Kernel fails.
+func (*Device) Kernel(*fuse.Program) (*Kernel, error) { return nil, errNoLinux }
 
 // Run fails.
 func (*Kernel) Run(context.Context, []fuse.Space, fuse.Method, fuse.Options) (*fuse.Result, error) {

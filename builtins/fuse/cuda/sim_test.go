@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 )
 
 // simDevice is a devOps that runs the kernels' contract on the CPU: the
-// arguments of fuse_run and fuse_run_func (docs in builtins/fuse's
+// arguments of fuse_run and fuse_run_func (docs in builtins/fuse/cgen's
 // CUDASource and FuncCUDASource), items computed by item. It checks the
 // launcher's use of memory: sizes, frees, leaks.
 type simDevice struct {
@@ -122,7 +123,7 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 			cols[j] = s.words(args[4+j], int(n), "parameter array")
 		}
 	}
-	if kind == fuse.KindArray && cols[0] == nil || kind == fuse.KindRange && cols[0] != nil {
+	if kind == cgen.KindArray && cols[0] == nil || kind == cgen.KindRange && cols[0] != nil {
 		s.fail("kind %d with array %#x", kind, args[4])
 	}
 	var res []uint64
@@ -132,7 +133,7 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 	if (method == fuse.Map || method == fuse.Filter) != (out != 0) {
 		s.fail("method %d with results at %#x", method, out)
 	}
-	ac := s.words(acc, fuse.AccWords, "accumulator")
+	ac := s.words(acc, cgen.AccWords, "accumulator")
 	stop := false
 	if fn == 2 {
 		if args[11] != 0 {
@@ -157,12 +158,12 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 			s.mu.Lock()
 		}
 		pos := base + i
-		if fn == 2 && method == fuse.First && pos > ac[fuse.AccFirst] {
+		if fn == 2 && method == fuse.First && pos > ac[cgen.AccFirst] {
 			break
 		}
 		for j := range params {
 			switch {
-			case j == 0 && kind == fuse.KindRange:
+			case j == 0 && kind == cgen.KindRange:
 				params[j] = start + pos*step
 			case cols[j] != nil:
 				params[j] = cols[j][i]
@@ -172,7 +173,7 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 		}
 		r, failed := s.item(params)
 		if failed {
-			ac[fuse.AccErr] = min(ac[fuse.AccErr], pos)
+			ac[cgen.AccErr] = min(ac[cgen.AccErr], pos)
 			continue
 		}
 		switch method {
@@ -180,21 +181,21 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 			res[i] = r
 		case fuse.Count:
 			if r != 0 {
-				ac[fuse.AccLo]++
+				ac[cgen.AccLo]++
 			}
 		case fuse.Sum:
-			lo := ac[fuse.AccLo] + r
+			lo := ac[cgen.AccLo] + r
 			if lo < r {
-				ac[fuse.AccHi]++
+				ac[cgen.AccHi]++
 			}
-			ac[fuse.AccLo] = lo
+			ac[cgen.AccLo] = lo
 		case fuse.Min:
-			ac[fuse.AccLo] = min(ac[fuse.AccLo], r)
+			ac[cgen.AccLo] = min(ac[cgen.AccLo], r)
 		case fuse.Max:
-			ac[fuse.AccLo] = max(ac[fuse.AccLo], r)
+			ac[cgen.AccLo] = max(ac[cgen.AccLo], r)
 		case fuse.First:
 			if r != 0 {
-				ac[fuse.AccFirst] = min(ac[fuse.AccFirst], pos)
+				ac[cgen.AccFirst] = min(ac[cgen.AccFirst], pos)
 			}
 		}
 	}
@@ -231,7 +232,7 @@ func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method f
 		return r, err != nil
 	})
 	sim.perItem = perItem
-	tab := fuse.CTableWords(f)
+	tab := cgen.TableWords(f)
 	k := &FuncKernel{f: f, fn: 2}
 	if len(tab) > 0 {
 		if k.tab, err = newBuffer(sim, uint64(len(tab))*8); err != nil {
@@ -240,7 +241,7 @@ func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method f
 		k.tab.upload(tab)
 	}
 	grid := uint64(3)
-	sim.stateSize = grid * funcBlock * uint64(fuse.CStateWords(f)) * 8
+	sim.stateSize = grid * funcBlock * uint64(cgen.StateWords(f)) * 8
 	res, err = k.run(ctx, sim, grid, spaces, method, opt)
 	keep := 0
 	if k.tab != nil {

@@ -1,4 +1,4 @@
-package fuse_test
+package cgen_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 )
@@ -28,18 +29,18 @@ func evalOut(st *fuse.FlowState, in []uint64) cOut {
 	var fe *fuse.FlowError
 	switch {
 	case err == nil:
-		return cOut{fuse.CReturned, res}
+		return cOut{cgen.Returned, res}
 	case errors.As(err, &fe):
-		return cOut{fuse.CFailed + fe.Check, fe.Value}
+		return cOut{cgen.Failed + fe.Check, fe.Value}
 	case errors.Is(err, fuse.ErrStopped):
-		return cOut{fuse.CStopped, 0}
+		return cOut{cgen.Stopped, 0}
 	}
-	return cOut{fuse.CNoReturn, 0}
+	return cOut{cgen.NoReturn, 0}
 }
 
 func needCC(t *testing.T) string {
 	t.Helper()
-	cc := fuse.CCompiler()
+	cc := cgen.CCompiler()
 	if cc == "" {
 		t.Skip("no C compiler (cc, gcc or clang; or $CC) found: the generated C of fused functions is not checked")
 	}
@@ -89,9 +90,9 @@ func runFuncsC(t *testing.T, cc string, cases []cCase, stop bool, opt string) []
 	var b strings.Builder
 	b.WriteString("#include <stdio.h>\n")
 	for k, c := range cases {
-		fmt.Fprintf(&b, "#define fused_func fused_func_%d\n%s#undef fused_func\n", k, fuse.FuncC(c.f, fuse.C))
-		fmt.Fprintf(&b, "static const u64 tab_%d[] = {%s};\n", k, words(fuse.CTableWords(c.f)))
-		fmt.Fprintf(&b, "static u64 state_%d[%d];\n", k, fuse.CStateWords(c.f)+1)
+		fmt.Fprintf(&b, "#define fused_func fused_func_%d\n%s#undef fused_func\n", k, cgen.FuncC(c.f, cgen.C))
+		fmt.Fprintf(&b, "static const u64 tab_%d[] = {%s};\n", k, words(cgen.TableWords(c.f)))
+		fmt.Fprintf(&b, "static u64 state_%d[%d];\n", k, cgen.StateWords(c.f)+1)
 		fmt.Fprintf(&b, "static const u64 in_%d[][3] = {", k)
 		for _, in := range c.inputs {
 			p := [3]uint64{}
@@ -512,11 +513,11 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 			}
 		}
 		var src strings.Builder
-		src.WriteString(fuse.CUDAShim)
+		src.WriteString(cgen.CUDAShim)
 		src.WriteString("#include <string.h>\n")
-		src.WriteString(fuse.FuncCUDASource(f))
-		fmt.Fprintf(&src, "static const u64 tab[] = {%s};\n", words(fuse.CTableWords(f)))
-		fmt.Fprintf(&src, "static u64 state[%d];\n", 12*fuse.CStateWords(f)+1)
+		src.WriteString(cgen.FuncCUDASource(f))
+		fmt.Fprintf(&src, "static const u64 tab[] = {%s};\n", words(cgen.TableWords(f)))
+		fmt.Fprintf(&src, "static u64 state[%d];\n", 12*cgen.StateWords(f)+1)
 		for i, col := range cols {
 			fmt.Fprintf(&src, "static u64 x%d[] = {%s};\n", i, words(col))
 		}
@@ -546,7 +547,7 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 			outs := make([]cOut, n)
 			for i := range outs {
 				in := []uint64{cols[0][i], cols[1][i], cols[2][i]}[:f.Params]
-				if kind == fuse.KindRange {
+				if kind == cgen.KindRange {
 					in[0] = start + (base+uint64(i))*step
 				}
 				outs[i] = evalOut(st, in)
@@ -565,7 +566,7 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 				first, bad := ^uint64(0), ^uint64(0)
 				for i, o := range outs {
 					pos := base + uint64(i)
-					if o.status != fuse.CReturned {
+					if o.status != cgen.Returned {
 						bad = min(bad, pos)
 						continue
 					}
@@ -593,15 +594,15 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 				what := fmt.Sprintf("%s kind %d method %d", c.name, kind, m)
 				switch {
 				case m == 5 && first < bad:
-					if acc[fuse.AccFirst] != first || acc[fuse.AccErr] < first {
-						t.Fatalf("%s: kernel first %d error %d; Eval first %d", what, acc[fuse.AccFirst], acc[fuse.AccErr], first)
+					if acc[cgen.AccFirst] != first || acc[cgen.AccErr] < first {
+						t.Fatalf("%s: kernel first %d error %d; Eval first %d", what, acc[cgen.AccFirst], acc[cgen.AccErr], first)
 					}
 				case m == 5:
-					if acc[fuse.AccErr] != bad {
-						t.Fatalf("%s: kernel first %d error %d; Eval error %d", what, acc[fuse.AccFirst], acc[fuse.AccErr], bad)
+					if acc[cgen.AccErr] != bad {
+						t.Fatalf("%s: kernel first %d error %d; Eval error %d", what, acc[cgen.AccFirst], acc[cgen.AccErr], bad)
 					}
 				default:
-					if acc[fuse.AccErr] != bad || acc[fuse.AccLo] != lo || acc[fuse.AccHi] != hi {
+					if acc[cgen.AccErr] != bad || acc[cgen.AccLo] != lo || acc[cgen.AccHi] != hi {
 						t.Fatalf("%s: kernel acc %#x; Eval lo %#x hi %#x error %d", what, acc, lo, hi, bad)
 					}
 				}
@@ -630,10 +631,10 @@ func TestFuncCUDASourceIsCXX(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(fuse.CUDAShim)
+	b.WriteString(cgen.CUDAShim)
 	add := func(k int, f *fuse.Func) {
 		// Rename every global of the kernel's text, so that many fit in one file.
-		fmt.Fprintf(&b, "#define fused_func fused_func_%d\n#define fuse_run_func fuse_run_func_%d\n#undef FUSE_STATE_WORDS\n%s#undef fused_func\n#undef fuse_run_func\n", k, k, fuse.FuncCUDASource(f))
+		fmt.Fprintf(&b, "#define fused_func fused_func_%d\n#define fuse_run_func fuse_run_func_%d\n#undef FUSE_STATE_WORDS\n%s#undef fused_func\n#undef fuse_run_func\n", k, k, cgen.FuncCUDASource(f))
 	}
 	k := 0
 	for _, tc := range fusescript.Constructs {

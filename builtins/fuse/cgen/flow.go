@@ -1,32 +1,34 @@
-package fuse
+package cgen
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
 )
 
-// The statuses of the generated fused_func (FuncC): CReturned with the
-// result in *res, CStopped when the stop flag was seen set, CNoReturn when
-// the body ended without return, and CFailed + c when check c failed (c may
+// The statuses of the generated fused_func (FuncC): Returned with the
+// result in *res, Stopped when the stop flag was seen set, NoReturn when
+// the body ended without return, and Failed + c when check c failed (c may
 // be -1 for an index check the IR left without a message), with the
 // offending value in *res.
 const (
-	CReturned = 0
-	CStopped  = 1
-	CNoReturn = 2
-	CFailed   = 4
+	Returned = 0
+	Stopped  = 1
+	NoReturn = 2
+	Failed   = 4
 )
 
-// CStateWords returns the words of one worker's state for the code of f:
+// StateWords returns the words of one worker's state for the code of f:
 // the scratch arrays as (value, epoch) pairs, then the current epoch of
 // each array. The state must be zero before its first use; it carries the
 // epochs from item to item, so it is never cleared again.
-func CStateWords(f *Func) int { return f.ScratchWords() + len(f.Scratch) }
+func StateWords(f *fuse.Func) int { return f.ScratchWords() + len(f.Scratch) }
 
-// CTableWords returns the words the code of f reads through its tab
+// TableWords returns the words the code of f reads through its tab
 // pointer: the elements of every table, row after row, then for each table
 // of rows the (offset, length) of each of its rows.
-func CTableWords(f *Func) []uint64 {
+func TableWords(f *fuse.Func) []uint64 {
 	var out []uint64
 	for _, t := range f.Tables {
 		for _, r := range t.Rows {
@@ -102,10 +104,10 @@ FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 //		volatile int *stop, u64 *fuel, u64 *res)
 //
 // which runs f on one item with the semantics of FlowState.Eval: state is
-// the worker's CStateWords words (zero at first), tab the words of
-// CTableWords, fuel the worker's count of loop iterations left before the
-// next poll of *stop (stop may be NULL), and the result a status (CReturned,
-// CStopped, CNoReturn, CFailed + check) with the result or the offending
+// the worker's StateWords words (zero at first), tab the words of
+// TableWords, fuel the worker's count of loop iterations left before the
+// next poll of *stop (stop may be NULL), and the result a status (Returned,
+// Stopped, NoReturn, Failed + check) with the result or the offending
 // value in *res. Loops are real loops; a scratch array is fresh in O(1) by
 // its epoch. The prelude is guarded, so several functions can share one
 // file when fused_func is renamed by a #define before each.
@@ -116,7 +118,7 @@ FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 // helper's variables and its own scratch arrays. Such an array is its
 // values and a bitmap of the elements written since it was fresh (an
 // element whose bit is clear reads Init): fresh clears the bitmap, len/64
-// words, and needs no state that outlives the call, so CStateWords does
+// words, and needs no state that outlives the call, so StateWords does
 // not grow with the depth of the recursion. (Eval's O(1) epochs would need
 // each frame's epochs to survive from call to call: per-Proc frame stacks
 // in the worker state, MaxCalls frames deep.) An array passed to a helper
@@ -136,7 +138,7 @@ FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 // megabyte a thread for 10000 small frames is hundreds of gigabytes on a
 // large card), so package cuda refuses a Func with Procs for now and such
 // a function runs on the CPU.
-func FuncC(f *Func, t Target) string {
+func FuncC(f *fuse.Func, t Target) string {
 	var b strings.Builder
 	b.WriteString("#ifndef FUSE_FLOW_PRELUDE\n#define FUSE_FLOW_PRELUDE\n")
 	if t == CUDA {
@@ -145,7 +147,7 @@ func FuncC(f *Func, t Target) string {
 		b.WriteString(preludeC)
 	}
 	b.WriteString(helpers)
-	fmt.Fprintf(&b, flowHelpers, PollEvery)
+	fmt.Fprintf(&b, flowHelpers, fuse.PollEvery)
 	b.WriteString("#endif\n")
 	// The helpers: every prototype first, for calls in any order.
 	for i := range f.Procs {
@@ -154,12 +156,12 @@ func FuncC(f *Func, t Target) string {
 	for i := range f.Procs {
 		g := newFlowGen(f, &f.Procs[i])
 		g.stmts(f.Procs[i].Body)
-		g.line("st = %d; goto done;", CNoReturn)
+		g.line("st = %d; goto done;", NoReturn)
 		g.function(&b, procSignature(f, i))
 	}
 	g := newFlowGen(f, nil)
 	g.stmts(f.Body)
-	g.line("st = %d; goto done;", CNoReturn)
+	g.line("st = %d; goto done;", NoReturn)
 	g.function(&b, "fused_func(u64 p0, u64 p1, u64 p2, u64 *state, const u64 *tab, volatile int *stop, u64 *fuelp, u64 *res)")
 	return b.String()
 }
@@ -171,7 +173,7 @@ func procName(i int) string { return fmt.Sprintf("FUSE_CAT(fused_func, proc%d)",
 // the value goes to *res, depth is the calls in progress with this one,
 // tab, stop and fuelp are fused_func's, then come the word parameters and
 // the arrays.
-func procSignature(f *Func, i int) string {
+func procSignature(f *fuse.Func, i int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s(u64 *res, u64 depth, const u64 *tab, volatile int *stop, u64 *fuelp", procName(i))
 	p := &f.Procs[i]
@@ -240,8 +242,8 @@ func bitmapWords(n int) int { return (n + 63) / 64 }
 
 // flowGen generates the body of fused_func or of a Proc's function.
 type flowGen struct {
-	f       *Func
-	p       *Proc // the Proc whose body this is; nil for f's own
+	f       *fuse.Func
+	p       *fuse.Proc // the Proc whose body this is; nil for f's own
 	body    strings.Builder
 	ind     int
 	temps   int
@@ -250,7 +252,7 @@ type flowGen struct {
 	scrOff  []int    // the offset of each of f's scratch arrays' pairs in the state
 }
 
-func newFlowGen(f *Func, p *Proc) *flowGen {
+func newFlowGen(f *fuse.Func, p *fuse.Proc) *flowGen {
 	g := &flowGen{f: f, p: p, ind: 1}
 	g.tabOffsets()
 	g.scrOffsets()
@@ -258,7 +260,7 @@ func newFlowGen(f *Func, p *Proc) *flowGen {
 }
 
 // scratch returns scratch array i of the body g generates.
-func (g *flowGen) scratch(i int) *Scratch {
+func (g *flowGen) scratch(i int) *fuse.Scratch {
 	if g.p != nil {
 		return &g.p.Scratch[i]
 	}
@@ -317,7 +319,7 @@ func (g *flowGen) arrRef(a int) string {
 // call emits the call e of a Proc and returns the temporary holding its
 // result, in Eval's order: the depth check, the poll, the word arguments
 // left to right, the call, whose failure or stop ends this function too.
-func (g *flowGen) call(e *Expr) string {
+func (g *flowGen) call(e *fuse.Expr) string {
 	p := &g.f.Procs[e.Imm]
 	depth := "0ULL" // f's own body: no call in progress, within any limit
 	if g.p != nil {
@@ -339,7 +341,7 @@ func (g *flowGen) call(e *Expr) string {
 		list.WriteString(a)
 	}
 	g.line("st = %s(&%s, %s + 1, tab, stop, &fuel%s);", procName(int(e.Imm)), r, depth, list.String())
-	g.line("if (st != %d) { if (st > %d) *res = %s; goto done; }", CReturned, CNoReturn, r) // a failure's value
+	g.line("if (st != %d) { if (st > %d) *res = %s; goto done; }", Returned, NoReturn, r) // a failure's value
 	if g.p == nil {
 		// A helper may have made an array of f's fresh: its epoch moved.
 		for _, a := range e.Args[p.Params:] {
@@ -386,22 +388,22 @@ func (g *flowGen) temp() string {
 
 // fail ends the function with check c failed on the value v.
 func (g *flowGen) fail(c int, v string) string {
-	return fmt.Sprintf("{ *res = %s; st = %d; goto done; }", v, CFailed+c)
+	return fmt.Sprintf("{ *res = %s; st = %d; goto done; }", v, Failed+c)
 }
 
 // tick counts a loop iteration and polls the stop flag now and then.
 func (g *flowGen) tick() {
-	g.line("if (--fuel == 0) { fuel = FUSE_POLL_EVERY; if (stop && *stop) { st = %d; goto done; } }", CStopped)
+	g.line("if (--fuel == 0) { fuel = FUSE_POLL_EVERY; if (stop && *stop) { st = %d; goto done; } }", Stopped)
 }
 
-func (g *flowGen) stmts(ss []Stmt) {
+func (g *flowGen) stmts(ss []fuse.Stmt) {
 	for i := range ss {
 		g.stmt(&ss[i])
 	}
 }
 
 // loop emits the body of a loop with its continue label and the tick.
-func (g *flowGen) loop(s *Stmt) {
+func (g *flowGen) loop(s *fuse.Stmt) {
 	g.ind++
 	g.stmts(s.Body)
 	g.line("cont%d: ;", s.Label)
@@ -409,19 +411,19 @@ func (g *flowGen) loop(s *Stmt) {
 	g.ind--
 }
 
-func (g *flowGen) stmt(s *Stmt) {
+func (g *flowGen) stmt(s *fuse.Stmt) {
 	switch s.Kind {
-	case SAssign:
+	case fuse.SAssign:
 		g.line("v%d = %s;", s.Var, g.expr(s.X))
-	case SStore:
+	case fuse.SStore:
 		i := g.materialize(g.expr(s.X))
 		j := g.temp()
 		g.line("%s = fuse_index(%s, %dULL);", j, i, g.scratch(s.Arr).Len)
 		g.line("if (%s == ~0ULL) %s", j, g.fail(s.Check, i))
 		g.arrWrite(s.Arr, j, g.expr(s.Y))
-	case SFresh:
+	case fuse.SFresh:
 		g.arrFresh(s.Arr)
-	case SIf:
+	case fuse.SIf:
 		g.line("if (%s) {", g.expr(s.X))
 		g.ind++
 		g.stmts(s.Body)
@@ -433,7 +435,7 @@ func (g *flowGen) stmt(s *Stmt) {
 			g.ind--
 		}
 		g.line("}")
-	case SWhile:
+	case fuse.SWhile:
 		// The condition may need statements: evaluate it in the loop.
 		g.line("for (;;) {")
 		g.ind++
@@ -442,7 +444,7 @@ func (g *flowGen) stmt(s *Stmt) {
 		g.loop(s)
 		g.line("}")
 		g.line("brk%d: ;", s.Label)
-	case SForRange:
+	case fuse.SForRange:
 		a := g.materialize(g.expr(s.X))
 		b := g.materialize(g.expr(s.Y))
 		c := g.materialize(g.expr(s.Z))
@@ -454,7 +456,7 @@ func (g *flowGen) stmt(s *Stmt) {
 		g.loop(s)
 		g.line("}")
 		g.line("brk%d: ;", s.Label)
-	case SForSubsets:
+	case fuse.SForSubsets:
 		m := g.materialize(g.expr(s.X))
 		x := g.temp()
 		if s.Y == nil {
@@ -477,7 +479,7 @@ func (g *flowGen) stmt(s *Stmt) {
 		g.loop(s)
 		g.line("}")
 		g.line("brk%d: ;", s.Label)
-	case SForBits:
+	case fuse.SForBits:
 		b := g.temp()
 		g.line("%s = %s;", b, g.expr(s.X))
 		g.line("while (%s) {", b)
@@ -485,20 +487,20 @@ func (g *flowGen) stmt(s *Stmt) {
 		g.loop(s)
 		g.line("}")
 		g.line("brk%d: ;", s.Label)
-	case SBlock:
+	case fuse.SBlock:
 		g.line("{")
 		g.ind++
 		g.stmts(s.Body)
 		g.ind--
 		g.line("}")
 		g.line("brk%d: ;", s.Label)
-	case SBreak:
+	case fuse.SBreak:
 		g.line("goto brk%d;", s.Label)
-	case SContinue:
+	case fuse.SContinue:
 		g.line("goto cont%d;", s.Label)
-	case SReturn:
-		g.line("*res = %s; st = %d; goto done;", g.expr(s.X), CReturned)
-	case SFail:
+	case fuse.SReturn:
+		g.line("*res = %s; st = %d; goto done;", g.expr(s.X), Returned)
+	case fuse.SFail:
 		v := "0"
 		if s.X != nil {
 			v = g.expr(s.X)
@@ -536,12 +538,12 @@ func isCName(s string) bool {
 // pure reports whether e can be computed as a C expression without
 // statements: no check can fail in it, it has no lazy operands and no
 // calls.
-func pure(e *Expr) bool {
+func pure(e *fuse.Expr) bool {
 	switch e.Op {
-	case OpLoad, OpLoad2, OpRowLen, OpScratch, OpAndThen, OpOrElse, OpCond, OpCall:
+	case fuse.OpLoad, fuse.OpLoad2, fuse.OpRowLen, fuse.OpScratch, fuse.OpAndThen, fuse.OpOrElse, fuse.OpCond, fuse.OpCall:
 		return false
 	}
-	if e.Check >= 0 && e.Op < OpVar {
+	if e.Check >= 0 && e.Op < fuse.OpVar {
 		return false
 	}
 	for _, a := range e.Args {
@@ -554,22 +556,22 @@ func pure(e *Expr) bool {
 
 // expr returns C for e, emitting before it the statements it needs (in the
 // order Eval runs them: operands left to right, each check before its op).
-func (g *flowGen) expr(e *Expr) string {
+func (g *flowGen) expr(e *fuse.Expr) string {
 	switch e.Op {
-	case OpConst:
+	case fuse.OpConst:
 		return fmt.Sprintf("%#xULL", e.Imm)
-	case OpVar:
+	case fuse.OpVar:
 		return fmt.Sprintf("v%d", e.Imm)
-	case OpLoad:
+	case fuse.OpLoad:
 		i := g.materialize(g.expr(e.Args[0]))
 		t := &g.f.Tables[e.Imm]
 		j := g.temp()
 		g.line("%s = fuse_index(%s, %dULL);", j, i, len(t.Rows[0]))
 		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
 		return fmt.Sprintf("tab[%d + %s]", g.tabData[e.Imm], j)
-	case OpLoad2, OpRowLen:
+	case fuse.OpLoad2, fuse.OpRowLen:
 		off, n := g.row(e)
-		if e.Op == OpRowLen {
+		if e.Op == fuse.OpRowLen {
 			return n
 		}
 		i := g.materialize(g.expr(e.Args[1]))
@@ -577,22 +579,22 @@ func (g *flowGen) expr(e *Expr) string {
 		g.line("%s = fuse_index(%s, %s);", j, i, n)
 		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
 		return fmt.Sprintf("tab[%s + %s]", off, j)
-	case OpScratch:
+	case fuse.OpScratch:
 		i := g.materialize(g.expr(e.Args[0]))
 		j := g.temp()
 		g.line("%s = fuse_index(%s, %dULL);", j, i, g.scratch(int(e.Imm)).Len)
 		g.line("if (%s == ~0ULL) %s", j, g.fail(e.Check, i))
 		return g.arrRead(int(e.Imm), j)
-	case OpCall:
+	case fuse.OpCall:
 		return g.call(e)
-	case OpAndThen, OpOrElse, OpCond:
+	case fuse.OpAndThen, fuse.OpOrElse, fuse.OpCond:
 		r := g.temp()
 		g.line("%s = %s;", r, g.expr(e.Args[0]))
 		switch e.Op {
-		case OpAndThen:
+		case fuse.OpAndThen:
 			g.line("if (%s != 0) {", r)
 			g.sub(r, e.Args[1])
-		case OpOrElse:
+		case fuse.OpOrElse:
 			g.line("if (%s == 0) {", r)
 			g.sub(r, e.Args[1])
 		default:
@@ -605,7 +607,7 @@ func (g *flowGen) expr(e *Expr) string {
 		return r
 	}
 	args := make([]string, len(e.Args))
-	checked := e.Check >= 0 && e.Check < len(g.f.Checks) && e.Op < OpVar
+	checked := e.Check >= 0 && e.Check < len(g.f.Checks) && e.Op < fuse.OpVar
 	for i, a := range e.Args {
 		args[i] = g.expr(a)
 		if checked || !pure(e) {
@@ -614,7 +616,7 @@ func (g *flowGen) expr(e *Expr) string {
 	}
 	if checked {
 		c := &g.f.Checks[e.Check]
-		if x, y, v, ok := guarded(e.Op, c.Kind, args); ok {
+		if x, y, v, ok := fuse.Guarded(e.Op, c.Kind, args); ok {
 			if bad := cCheckFails(c.Kind, x, y, c.Imm); bad != "" {
 				g.line("if (%s) %s", bad, g.fail(e.Check, v))
 			}
@@ -624,7 +626,7 @@ func (g *flowGen) expr(e *Expr) string {
 }
 
 // sub emits, indented, the statements of the lazy operand x and assigns it to r.
-func (g *flowGen) sub(r string, x *Expr) {
+func (g *flowGen) sub(r string, x *fuse.Expr) {
 	g.ind++
 	g.line("%s = %s;", r, g.expr(x))
 	g.ind--
@@ -632,7 +634,7 @@ func (g *flowGen) sub(r string, x *Expr) {
 
 // row resolves the row Args[0] of the table of e (checking it) and returns
 // C for the row's offset in tab and its length.
-func (g *flowGen) row(e *Expr) (off, n string) {
+func (g *flowGen) row(e *fuse.Expr) (off, n string) {
 	i := g.materialize(g.expr(e.Args[0]))
 	t := &g.f.Tables[e.Imm]
 	j := g.temp()
@@ -646,7 +648,7 @@ func (g *flowGen) row(e *Expr) (off, n string) {
 }
 
 // funcKernel is the CUDA kernel around fused_func: the grid-stride loop of
-// kernel, with each thread's state at state + thread * CStateWords words,
+// kernel, with each thread's state at state + thread * StateWords words,
 // the tables at tab and the stop flag at stop (host memory the card reads).
 // Under first, a thread stops at the first position after the least hit
 // found so far by any thread.
@@ -694,12 +696,12 @@ FUSE_EXTERN __global__ void fuse_run_func(u64 method, u64 kind, u64 start, u64 s
 // kind (KindRange or KindArray), start and step of a range, the three
 // parameter arrays (0 where absent), base (the position of the slice's
 // first item), n, the results (map, filter), the accumulator (AccWords
-// words, as for CUDASource's fuse_run), the states (CStateWords(f) words per
-// thread of the grid, zero at first), the tables (CTableWords) and the stop
+// words, as for CUDASource's fuse_run), the states (StateWords(f) words per
+// thread of the grid, zero at first), the tables (TableWords) and the stop
 // flag (an int the host sets to end the run; 0 for none). A failing item's
 // position goes to the accumulator's AccErr; the host recomputes its error.
 // Compiled as C with the shims of the tests, the same text runs on the CPU.
-func FuncCUDASource(f *Func) string {
+func FuncCUDASource(f *fuse.Func) string {
 	return "#ifndef FUSE_EXTERN\n#define FUSE_EXTERN extern \"C\"\n#endif\n" +
-		FuncC(f, CUDA) + fmt.Sprintf("#define FUSE_STATE_WORDS %dULL\n", CStateWords(f)) + funcKernel
+		FuncC(f, CUDA) + fmt.Sprintf("#define FUSE_STATE_WORDS %dULL\n", StateWords(f)) + funcKernel
 }

@@ -1,8 +1,18 @@
-package fuse
+// Package cgen generates C and CUDA C from fuse's IR: a straight line
+// (fuse.Program) as one function of an item (ItemFunc) and the CUDA kernel
+// around it (CUDASource), a function with control flow, tables, scratch
+// arrays and calls (fuse.Func) as a C function (FuncC) and its CUDA kernel
+// (FuncCUDASource). Every op is printed from its C spelling in fuse's op
+// table (fuse.Op.CSpelling), so the generated code computes what fuse.Eval1
+// does. Package builtins/fuse/cuda compiles and launches the CUDA sources;
+// the tests compile the C with the system C compiler.
+package cgen
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
 )
 
 // Target is the dialect of generated code.
@@ -30,8 +40,8 @@ const preludeCUDA = `typedef unsigned long long u64;
 `
 
 // helpers are the builtins as small C functions on u64, shared by both
-// targets and both generators (the C spellings of opDefs call them); each
-// matches Eval1.
+// targets and both generators (the C spellings of fuse's op table call
+// them); each matches Eval1.
 const helpers = `FUSE_FN u64 fuse_shl(u64 a, u64 b) { return b >= 64 ? 0 : a << b; }
 FUSE_FN u64 fuse_shr(u64 a, u64 b) { return b >= 64 ? 0 : a >> b; }
 FUSE_FN u64 fuse_div(u64 a, u64 b) { return b ? a / b : 0; }
@@ -88,7 +98,7 @@ FUSE_FN u64 fuse_gray_inv(u64 a) {
 //
 // which computes the program on one item; on a failed check it sets *err to
 // the check's index + 1 and returns 0.
-func ItemFunc(p *Program, t Target) string {
+func ItemFunc(p *fuse.Program, t Target) string {
 	var b strings.Builder
 	if t == CUDA {
 		b.WriteString(preludeCUDA)
@@ -98,7 +108,7 @@ func ItemFunc(p *Program, t Target) string {
 	b.WriteString(helpers)
 	b.WriteString("FUSE_FN u64 fused_item(u64 p0, u64 p1, u64 p2, int *err) {\n")
 	b.WriteString("\t(void)p1; (void)p2;\n")
-	v := func(x Value) string { return fmt.Sprintf("v%d", x) }
+	v := func(x fuse.Value) string { return fmt.Sprintf("v%d", x) }
 	ci := 0
 	checks := func(upto int) {
 		for ; ci < len(p.Checks) && p.Checks[ci].At <= upto; ci++ {
@@ -115,7 +125,7 @@ func ItemFunc(p *Program, t Target) string {
 	}
 	for i, in := range p.Instrs {
 		checks(i)
-		args := []string{v(in.A), v(in.B), v(in.C)}[:in.Op.arity()]
+		args := []string{v(in.A), v(in.B), v(in.C)}[:in.Op.Arity()]
 		e := cExpr(in.Op, in.Imm, args...)
 		fmt.Fprintf(&b, "\tu64 v%d = %s;\n", i, e)
 	}
@@ -181,6 +191,33 @@ FUSE_EXTERN __global__ void fuse_run(u64 method, u64 kind, u64 start, u64 step,
 // CUDASource returns the CUDA C of the kernel fuse_run computing p (for
 // NVRTC). Compiled as C with the shims of the tests, the same text runs on
 // the CPU, which is how machines without a GPU check it.
-func CUDASource(p *Program) string {
+func CUDASource(p *fuse.Program) string {
 	return "#ifndef FUSE_EXTERN\n#define FUSE_EXTERN extern \"C\"\n#endif\n" + ItemFunc(p, CUDA) + kernel
+}
+
+// cExpr returns C computing op on the operands args (C expressions, each
+// used once) with Imm imm, exactly as Eval1: the op's spelling in fuse's op
+// table.
+func cExpr(op fuse.Op, imm uint64, args ...string) string {
+	c := op.CSpelling()
+	if c == "" {
+		panic("fuse: no C for " + op.String())
+	}
+	var a [3]string
+	copy(a[:], args)
+	return strings.NewReplacer("$a", a[0], "$b", a[1], "$c", a[2],
+		"$i", fmt.Sprint(imm), "$x", fmt.Sprintf("%#xULL", imm), "$s", fmt.Sprint(64-imm)).Replace(c)
+}
+
+// cCheckFails returns C that is true when a check of kind passes not for
+// the operands a and b (C names) and Imm imm, or "" when the check cannot
+// fail (a width of 64 or more).
+func cCheckFails(kind fuse.CheckKind, a, b string, imm uint64) string {
+	if kind >= fuse.NumChecks {
+		panic(fmt.Sprintf("fuse: no C for check kind %d", kind))
+	}
+	if kind == fuse.CheckFits && imm >= 64 {
+		return ""
+	}
+	return strings.NewReplacer("$a", a, "$b", b, "$i", fmt.Sprint(imm)).Replace(kind.CSpelling())
 }

@@ -43,10 +43,10 @@ func (p *Program) Eval(params []uint64) (uint64, int) {
 				continue
 			}
 			var b uint64
-			if c.Kind.twoOperands() {
+			if c.Kind.TwoOperands() {
 				b = vals[c.B]
 			}
-			if !checkOK(c.Kind, vals[c.A], b, c.Imm) {
+			if !CheckOK(c.Kind, vals[c.A], b, c.Imm) {
 				return ci
 			}
 		}
@@ -65,7 +65,7 @@ func (p *Program) Eval(params []uint64) (uint64, int) {
 			vals[i] = in.Imm
 			continue
 		}
-		n := in.Op.arity()
+		n := in.Op.Arity()
 		if n > 0 {
 			a = vals[in.A]
 		}

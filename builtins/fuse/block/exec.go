@@ -1,35 +1,37 @@
-package fuse
+package block
 
 import (
 	"math/bits"
 
 	"github.com/bitsh/bitsh/builtins/bitops"
+	"github.com/bitsh/bitsh/builtins/fuse"
 )
 
-// Block is the number of items the CPU executor runs each instruction over.
-// 256 words per register keep a typical function's live registers in L1.
-const Block = 256
+// Size is the number of items the block executor runs each instruction
+// over. 256 words per register keep a typical function's live registers in
+// L1.
+const Size = 256
 
-// opCheck marks a check in the executor's code (Imm indexes Program.Checks).
-const opCheck = Op(255)
+// opCheck marks a check in the executor's code (Imm indexes fuse.Program.Checks).
+const opCheck = fuse.Op(255)
 
 type xinstr struct {
-	op      Op
+	op      fuse.Op
 	k       bool // operand b is the constant imm (binary ops of immOps), or m
 	d       int32
 	a, b, c int32
 	imm     uint64
-	m       uint64 // opXorShrMul, opXorShlMul with k: the constant factor
+	m       uint64 // fuse.OpXorShrMul, fuse.OpXorShlMul with k: the constant factor
 }
 
 // immOps are the binary ops with a variant taking a constant operand b.
-var immOps = [numXOps]bool{OpAdd: true, OpSub: true, OpMul: true, OpAnd: true, OpOr: true, OpXor: true,
-	OpShl: true, OpShr: true, OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true}
+var immOps = [fuse.NumXOps]bool{fuse.OpAdd: true, fuse.OpSub: true, fuse.OpMul: true, fuse.OpAnd: true, fuse.OpOr: true, fuse.OpXor: true,
+	fuse.OpShl: true, fuse.OpShr: true, fuse.OpEq: true, fuse.OpNe: true, fuse.OpLt: true, fuse.OpLe: true, fuse.OpGt: true, fuse.OpGe: true}
 
-// plan is a program with its values assigned to registers of Block words:
+// plan is a program with its values assigned to registers of Size words:
 // parameters and constants keep their own, temporaries share the rest.
 type plan struct {
-	prog   *Program
+	prog   *fuse.Program
 	code   []xinstr
 	nslots int
 	params []int32 // slot of each parameter
@@ -41,12 +43,12 @@ type plan struct {
 	resultTemp bool
 }
 
-func newPlan(p *Program) *plan {
+func newPlan(p *fuse.Program) *plan {
 	last := make([]int, len(p.Instrs))
 	for i := range last {
 		last[i] = -1
 	}
-	use := func(v Value, at int) {
+	use := func(v fuse.Value, at int) {
 		if v >= 0 && last[v] < at {
 			last[v] = at
 		}
@@ -58,11 +60,11 @@ func newPlan(p *Program) *plan {
 			c := p.Checks[ci]
 			use(c.A, 2*i)
 			use(c.Mask, 2*i)
-			if c.Kind.twoOperands() {
+			if c.Kind.TwoOperands() {
 				use(c.B, 2*i)
 			}
 		}
-		for _, v := range []Value{in.A, in.B, in.C}[:in.Op.arity()] {
+		for _, v := range []fuse.Value{in.A, in.B, in.C}[:in.Op.Arity()] {
 			use(v, 2*i+1)
 		}
 	}
@@ -71,7 +73,7 @@ func newPlan(p *Program) *plan {
 		c := p.Checks[ci]
 		use(c.A, end)
 		use(c.Mask, end)
-		if c.Kind.twoOperands() {
+		if c.Kind.TwoOperands() {
 			use(c.B, end)
 		}
 	}
@@ -95,10 +97,10 @@ func newPlan(p *Program) *plan {
 	// (constants are filled once per machine).
 	for i, in := range p.Instrs {
 		switch in.Op {
-		case OpParam:
+		case fuse.OpParam:
 			slot[i] = newSlot()
 			pl.params = append(pl.params, slot[i])
-		case OpConst:
+		case fuse.OpConst:
 			slot[i] = newSlot()
 			pl.consts = append(pl.consts, xinstr{d: slot[i], imm: in.Imm})
 		}
@@ -108,7 +110,7 @@ func newPlan(p *Program) *plan {
 		for ; ci < len(p.Checks) && p.Checks[ci].At <= i; ci++ {
 			c := p.Checks[ci]
 			x := xinstr{op: opCheck, a: slot[c.A], b: -1, c: -1, imm: uint64(ci)}
-			if c.Kind.twoOperands() {
+			if c.Kind.TwoOperands() {
 				x.b = slot[c.B]
 			}
 			if c.Mask >= 0 {
@@ -120,19 +122,19 @@ func newPlan(p *Program) *plan {
 	for i, in := range p.Instrs {
 		emitChecks(i)
 		free = append(free, dying[2*i]...)
-		if in.Op == OpParam || in.Op == OpConst || last[i] < 0 {
+		if in.Op == fuse.OpParam || in.Op == fuse.OpConst || last[i] < 0 {
 			continue // dead values (an And folded into a popcount) cost nothing
 		}
 		x := xinstr{op: in.Op, a: -1, b: -1, c: -1, imm: in.Imm}
-		n := in.Op.arity()
+		n := in.Op.Arity()
 		if n > 0 {
 			x.a = slot[in.A]
 		}
 		if n > 1 {
 			x.b = slot[in.B]
-			if kb := p.Instrs[in.B]; kb.Op == OpConst && immOps[in.Op] {
+			if kb := p.Instrs[in.B]; kb.Op == fuse.OpConst && immOps[in.Op] {
 				x.k, x.b, x.imm = true, -1, kb.Imm
-			} else if kb.Op == OpConst && (in.Op == opXorShrMul || in.Op == opXorShlMul) {
+			} else if kb.Op == fuse.OpConst && (in.Op == fuse.OpXorShrMul || in.Op == fuse.OpXorShlMul) {
 				x.k, x.b, x.m = true, -1, kb.Imm
 			}
 		}
@@ -142,8 +144,8 @@ func newPlan(p *Program) *plan {
 		// Operands dying here free their registers after this instruction
 		// (an op never writes its destination before reading its operands
 		// at the same index, so d may equal an operand's slot).
-		for _, v := range []Value{in.A, in.B, in.C}[:n] {
-			if last[v] == 2*i+1 && p.Instrs[v].Op != OpParam && p.Instrs[v].Op != OpConst {
+		for _, v := range []fuse.Value{in.A, in.B, in.C}[:n] {
+			if last[v] == 2*i+1 && p.Instrs[v].Op != fuse.OpParam && p.Instrs[v].Op != fuse.OpConst {
 				last[v] = -2 // free once
 				free = append(free, slot[v])
 			}
@@ -159,11 +161,11 @@ func newPlan(p *Program) *plan {
 	}
 	emitChecks(len(p.Instrs))
 	pl.result = slot[p.Result]
-	pl.resultTemp = p.Instrs[p.Result].Op != OpParam && p.Instrs[p.Result].Op != OpConst
+	pl.resultTemp = p.Instrs[p.Result].Op != fuse.OpParam && p.Instrs[p.Result].Op != fuse.OpConst
 	if n := len(pl.code); n > 0 {
 		if x := pl.code[n-1]; x.k && x.d == pl.result {
 			switch x.op {
-			case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe:
 				pl.tail = &countTail{op: x.op, a: x.a, k: x.imm, pre: pl.code[:n-1]}
 			}
 		}
@@ -173,19 +175,19 @@ func newPlan(p *Program) *plan {
 
 // machine runs a plan over blocks; one per worker.
 //
-// Registers are whole blocks (*[Block]uint64): every instruction computes
-// all Block lanes, also past the n items of a last, partial block (those
+// Registers are whole blocks (*[Size]uint64): every instruction computes
+// all Size lanes, also past the n items of a last, partial block (those
 // lanes hold garbage nobody reads), so that the loops carry no bounds
 // checks. Checks and results look at the first n lanes only.
 type machine struct {
 	pl   *plan
-	regs []*[Block]uint64
-	own  []*[Block]uint64 // the registers' own memory (params may point elsewhere)
+	regs []*[Size]uint64
+	own  []*[Size]uint64 // the registers' own memory (params may point elsewhere)
 }
 
 func (pl *plan) machine() *machine {
-	m := &machine{pl: pl, regs: make([]*[Block]uint64, pl.nslots), own: make([]*[Block]uint64, pl.nslots)}
-	mem := make([][Block]uint64, pl.nslots)
+	m := &machine{pl: pl, regs: make([]*[Size]uint64, pl.nslots), own: make([]*[Size]uint64, pl.nslots)}
+	mem := make([][Size]uint64, pl.nslots)
 	for i := range m.regs {
 		m.own[i] = &mem[i]
 		m.regs[i] = m.own[i]
@@ -203,7 +205,7 @@ func (pl *plan) machine() *machine {
 func (m *machine) paramBuf(i int) []uint64 { return m.own[m.pl.params[i]][:] }
 
 // setParam makes parameter i read xs in place: a full block of memory.
-func (m *machine) setParam(i int, xs *[Block]uint64) { m.regs[m.pl.params[i]] = xs }
+func (m *machine) setParam(i int, xs *[Size]uint64) { m.regs[m.pl.params[i]] = xs }
 
 // resetParam makes parameter i read its own register again.
 func (m *machine) resetParam(i int) { m.regs[m.pl.params[i]] = m.own[m.pl.params[i]] }
@@ -229,7 +231,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			continue
 		}
 		d := regs[x.d]
-		var a, b, c *[Block]uint64
+		var a, b, c *[Size]uint64
 		if x.a >= 0 {
 			a = regs[x.a]
 		}
@@ -244,19 +246,19 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			continue
 		}
 		switch x.op {
-		case OpAdd:
+		case fuse.OpAdd:
 			for i := range d {
 				d[i] = a[i] + b[i]
 			}
-		case OpSub:
+		case fuse.OpSub:
 			for i := range d {
 				d[i] = a[i] - b[i]
 			}
-		case OpMul:
+		case fuse.OpMul:
 			for i := range d {
 				d[i] = a[i] * b[i]
 			}
-		case OpDiv:
+		case fuse.OpDiv:
 			for i := range d {
 				if y := b[i]; y != 0 {
 					d[i] = a[i] / y
@@ -264,7 +266,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 					d[i] = 0
 				}
 			}
-		case OpMod:
+		case fuse.OpMod:
 			for i := range d {
 				if y := b[i]; y != 0 {
 					d[i] = a[i] % y
@@ -272,19 +274,19 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 					d[i] = 0
 				}
 			}
-		case OpAnd:
+		case fuse.OpAnd:
 			for i := range d {
 				d[i] = a[i] & b[i]
 			}
-		case OpOr:
+		case fuse.OpOr:
 			for i := range d {
 				d[i] = a[i] | b[i]
 			}
-		case OpXor:
+		case fuse.OpXor:
 			for i := range d {
 				d[i] = a[i] ^ b[i]
 			}
-		case OpShl:
+		case fuse.OpShl:
 			for i := range d {
 				s := b[i]
 				v := a[i] << (s & 63)
@@ -293,7 +295,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 				}
 				d[i] = v
 			}
-		case OpShr:
+		case fuse.OpShr:
 			for i := range d {
 				s := b[i]
 				v := a[i] >> (s & 63)
@@ -302,94 +304,94 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 				}
 				d[i] = v
 			}
-		case OpNot:
+		case fuse.OpNot:
 			for i := range d {
 				d[i] = ^a[i]
 			}
-		case OpNeg:
+		case fuse.OpNeg:
 			for i := range d {
 				d[i] = -a[i]
 			}
-		case OpEq:
+		case fuse.OpEq:
 			for i := range d {
 				d[i] = b2w(a[i] == b[i])
 			}
-		case OpNe:
+		case fuse.OpNe:
 			for i := range d {
 				d[i] = b2w(a[i] != b[i])
 			}
-		case OpLt:
+		case fuse.OpLt:
 			for i := range d {
 				d[i] = b2w(a[i] < b[i])
 			}
-		case OpLe:
+		case fuse.OpLe:
 			for i := range d {
 				d[i] = b2w(a[i] <= b[i])
 			}
-		case OpGt:
+		case fuse.OpGt:
 			for i := range d {
 				d[i] = b2w(a[i] > b[i])
 			}
-		case OpGe:
+		case fuse.OpGe:
 			for i := range d {
 				d[i] = b2w(a[i] >= b[i])
 			}
-		case OpLNot:
+		case fuse.OpLNot:
 			for i := range d {
 				d[i] = b2w(a[i] == 0)
 			}
-		case OpBool:
+		case fuse.OpBool:
 			for i := range d {
 				d[i] = b2w(a[i] != 0)
 			}
-		case OpSelect:
+		case fuse.OpSelect:
 			for i := range d {
 				t := a[i]
 				mk := -((t | -t) >> 63) // all ones when t != 0
 				d[i] = b[i]&mk | c[i]&^mk
 			}
-		case OpPopcount:
+		case fuse.OpPopcount:
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i]))
 			}
-		case opPopAndK:
+		case fuse.OpPopAndK:
 			k := x.imm
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i] & k))
 			}
-		case opXorShrK:
+		case fuse.OpXorShrK:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = a[i] ^ a[i]>>k
 			}
-		case opXorShlK:
+		case fuse.OpXorShlK:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = a[i] ^ a[i]<<k
 			}
-		case opXorShrMul:
+		case fuse.OpXorShrMul:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = (a[i] ^ a[i]>>k) * b[i]
 			}
-		case opXorShlMul:
+		case fuse.OpXorShlMul:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = (a[i] ^ a[i]<<k) * b[i]
 			}
-		case OpBsf:
+		case fuse.OpBsf:
 			for i := range d {
 				d[i] = uint64(bits.TrailingZeros64(a[i]))
 			}
-		case OpBsr:
+		case fuse.OpBsr:
 			for i := range d {
 				d[i] = uint64(63 - bits.LeadingZeros64(a[i]))
 			}
-		case OpLsb:
+		case fuse.OpLsb:
 			for i := range d {
 				d[i] = a[i] & -a[i]
 			}
-		case OpRotl:
+		case fuse.OpRotl:
 			if x.imm == 64 {
 				for i := range d {
 					d[i] = bits.RotateLeft64(a[i], int(b[i]&63))
@@ -399,7 +401,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 					d[i] = rot(a[i], b[i], x.imm)
 				}
 			}
-		case OpRotr:
+		case fuse.OpRotr:
 			if x.imm == 64 {
 				for i := range d {
 					d[i] = bits.RotateLeft64(a[i], -int(b[i]&63))
@@ -409,29 +411,29 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 					d[i] = rot(a[i], -b[i], x.imm)
 				}
 			}
-		case OpReverse:
+		case fuse.OpReverse:
 			s := 64 - x.imm
 			for i := range d {
 				d[i] = bits.Reverse64(a[i]) >> s
 			}
-		case OpSwapBytes:
+		case fuse.OpSwapBytes:
 			s := 64 - x.imm
 			for i := range d {
 				d[i] = bits.ReverseBytes64(a[i]) >> s
 			}
-		case OpPdep:
+		case fuse.OpPdep:
 			for i := range d {
 				d[i] = bitops.Pdep(a[i], b[i])
 			}
-		case OpPext:
+		case fuse.OpPext:
 			for i := range d {
 				d[i] = bitops.Pext(a[i], b[i])
 			}
-		case OpParity:
+		case fuse.OpParity:
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i]) & 1)
 			}
-		case OpGray:
+		case fuse.OpGray:
 			for i := range d {
 				d[i] = a[i] ^ a[i]>>1
 			}
@@ -443,9 +445,9 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 }
 
 // runScalar runs x, an op without a loop of its own above, lane by lane
-// through its meaning in opDefs (a, b, c nil beyond the op's arity).
-func runScalar(d, a, b, c *[Block]uint64, x *xinstr) {
-	f, k := opDefs[x.op].eval, x.imm
+// through its meaning in fuse's op table (Op.Meaning) (a, b, c nil beyond the op's arity).
+func runScalar(d, a, b, c *[Size]uint64, x *xinstr) {
+	f, k := x.op.Meaning(), x.imm
 	for i := range d {
 		var av, bv, cv uint64
 		if a != nil {
@@ -465,37 +467,37 @@ func runScalar(d, a, b, c *[Block]uint64, x *xinstr) {
 // constant (popcount(...) == 3): count runs the code before that
 // comparison and counts the comparison's true results in the same pass.
 type countTail struct {
-	op  Op
+	op  fuse.Op
 	a   int32 // the compared register
 	k   uint64
 	pre []xinstr
 }
 
 // countCmp counts the lanes of a (the first n) for which "a op k" holds.
-func countCmp(op Op, a []uint64, k uint64) uint64 {
+func countCmp(op fuse.Op, a []uint64, k uint64) uint64 {
 	var c uint64
 	switch op {
-	case OpEq:
+	case fuse.OpEq:
 		for _, v := range a {
 			c += b2w(v == k)
 		}
-	case OpNe:
+	case fuse.OpNe:
 		for _, v := range a {
 			c += b2w(v != k)
 		}
-	case OpLt:
+	case fuse.OpLt:
 		for _, v := range a {
 			c += b2w(v < k)
 		}
-	case OpLe:
+	case fuse.OpLe:
 		for _, v := range a {
 			c += b2w(v <= k)
 		}
-	case OpGt:
+	case fuse.OpGt:
 		for _, v := range a {
 			c += b2w(v > k)
 		}
-	case OpGe:
+	case fuse.OpGe:
 		for _, v := range a {
 			c += b2w(v >= k)
 		}
@@ -505,36 +507,36 @@ func countCmp(op Op, a []uint64, k uint64) uint64 {
 
 // runImm runs a binary op whose operand b is a constant: x.imm, or x.m
 // for the xorshift-multiply ops.
-func runImm(d, a *[Block]uint64, x *xinstr) {
+func runImm(d, a *[Size]uint64, x *xinstr) {
 	// One nil check here, not one per loop iteration below.
 	_, _ = d[0], a[0]
 	k := x.imm
 	switch x.op {
-	case OpAdd:
+	case fuse.OpAdd:
 		for i := range d {
 			d[i] = a[i] + k
 		}
-	case OpSub:
+	case fuse.OpSub:
 		for i := range d {
 			d[i] = a[i] - k
 		}
-	case OpMul:
+	case fuse.OpMul:
 		for i := range d {
 			d[i] = a[i] * k
 		}
-	case OpAnd:
+	case fuse.OpAnd:
 		for i := range d {
 			d[i] = a[i] & k
 		}
-	case OpOr:
+	case fuse.OpOr:
 		for i := range d {
 			d[i] = a[i] | k
 		}
-	case OpXor:
+	case fuse.OpXor:
 		for i := range d {
 			d[i] = a[i] ^ k
 		}
-	case OpShl:
+	case fuse.OpShl:
 		if k >= 64 {
 			clear(d[:])
 			return
@@ -542,7 +544,7 @@ func runImm(d, a *[Block]uint64, x *xinstr) {
 		for i := range d {
 			d[i] = a[i] << k
 		}
-	case OpShr:
+	case fuse.OpShr:
 		if k >= 64 {
 			clear(d[:])
 			return
@@ -550,33 +552,33 @@ func runImm(d, a *[Block]uint64, x *xinstr) {
 		for i := range d {
 			d[i] = a[i] >> k
 		}
-	case OpEq:
+	case fuse.OpEq:
 		for i := range d {
 			d[i] = b2w(a[i] == k)
 		}
-	case OpNe:
+	case fuse.OpNe:
 		for i := range d {
 			d[i] = b2w(a[i] != k)
 		}
-	case OpLt:
+	case fuse.OpLt:
 		for i := range d {
 			d[i] = b2w(a[i] < k)
 		}
-	case OpLe:
+	case fuse.OpLe:
 		for i := range d {
 			d[i] = b2w(a[i] <= k)
 		}
-	case OpGt:
+	case fuse.OpGt:
 		for i := range d {
 			d[i] = b2w(a[i] > k)
 		}
-	case OpGe:
+	case fuse.OpGe:
 		for i := range d {
 			d[i] = b2w(a[i] >= k)
 		}
-	case opXorShrMul:
+	case fuse.OpXorShrMul:
 		xorShrMulK(d, a, k, x.m)
-	case opXorShlMul:
+	case fuse.OpXorShlMul:
 		xorShlMulK(d, a, k, x.m)
 	}
 }
@@ -589,10 +591,10 @@ func runImm(d, a *[Block]uint64, x *xinstr) {
 // xorShrMulK sets d[i] = (a[i] ^ a[i]>>s) * m, s < 64.
 //
 //go:noinline
-func xorShrMulK(d, a *[Block]uint64, s, m uint64) {
+func xorShrMulK(d, a *[Size]uint64, s, m uint64) {
 	s &= 63
 	_, _ = d[0], a[0]
-	for i := 0; i < Block; i += 4 {
+	for i := 0; i < Size; i += 4 {
 		dd, aa := (*[4]uint64)(d[i:]), (*[4]uint64)(a[i:])
 		dd[0] = (aa[0] ^ aa[0]>>s) * m
 		dd[1] = (aa[1] ^ aa[1]>>s) * m
@@ -604,7 +606,7 @@ func xorShrMulK(d, a *[Block]uint64, s, m uint64) {
 // xorShlMulK sets d[i] = (a[i] ^ a[i]<<s) * m, s < 64.
 //
 //go:noinline
-func xorShlMulK(d, a *[Block]uint64, s, m uint64) {
+func xorShlMulK(d, a *[Size]uint64, s, m uint64) {
 	s &= 63
 	_, _ = d[0], a[0]
 	for i := range d {
@@ -635,9 +637,22 @@ func (m *machine) check(x *xinstr, n, limit int) int {
 		if b != nil {
 			bv = b[i]
 		}
-		if !checkOK(c.Kind, a[i], bv, c.Imm) {
+		if !fuse.CheckOK(c.Kind, a[i], bv, c.Imm) {
 			return i
 		}
 	}
 	return -1
+}
+
+func b2w(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// rot rotates the low w bits of x left by k mod w (w is 8, 16, 32 or 64),
+// as fuse's OpRotl does.
+func rot(x, k, w uint64) uint64 {
+	return bitops.RotateLeft(x&bitops.Mask(uint(w)), int(k&(w-1)), uint(w))
 }

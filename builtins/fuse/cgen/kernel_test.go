@@ -1,4 +1,4 @@
-package fuse
+package cgen
 
 import (
 	"context"
@@ -7,6 +7,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/block"
+	"github.com/bitsh/bitsh/builtins/internal/progtest"
 )
 
 // cudaShim lets the C compiler build the CUDA kernel: the grid becomes
@@ -43,15 +47,15 @@ func TestCUDAKernelAsC(t *testing.T) {
 	compared, errs := 0, 0
 	defer func() { t.Logf("%d results compared, %d first errors compared", compared, errs) }()
 	for round := 0; round < rounds; round++ {
-		p := randProgram(r, 1+r.IntN(3), 1+r.IntN(20))
+		p := progtest.Program(r, 1+r.IntN(3), 1+r.IntN(20))
 		n := uint64(1 + r.IntN(120))
 		base := uint64(r.IntN(1000))
-		rng := Range{Start: randWord(r), Step: randWord(r), N: base + n}
-		cols := make([]Array, 3)
+		rng := fuse.Range{Start: progtest.Word(r), Step: progtest.Word(r), N: base + n}
+		cols := make([]fuse.Array, 3)
 		for i := range cols {
-			cols[i] = make(Array, n)
+			cols[i] = make(fuse.Array, n)
 			for j := range cols[i] {
-				cols[i][j] = randWord(r)
+				cols[i][j] = progtest.Word(r)
 			}
 		}
 		var src strings.Builder
@@ -85,18 +89,18 @@ func TestCUDAKernelAsC(t *testing.T) {
 		src.WriteString("\t\tprintf(\"\\n\");\n\t}\n\treturn 0;\n}\n")
 		lines := strings.Split(strings.TrimSpace(runC(t, cc, src.String())), "\n")
 
-		c := Compile(p)
+		c := block.New(p)
 		for kind := 0; kind < 2; kind++ {
 			// The CPU sees the same items: positions base.. of the range,
 			// or the arrays.
-			var sp0 Space = cols[0]
+			var sp0 fuse.Space = cols[0]
 			if kind == KindRange {
-				all := make(Array, n)
+				all := make(fuse.Array, n)
 				rng.Fill(base, all)
 				sp0 = all
 			}
-			spaces := []Space{sp0, cols[1], cols[2]}[:p.Params]
-			for m := Map; m <= Filter; m++ {
+			spaces := []fuse.Space{sp0, cols[1], cols[2]}[:p.Params]
+			for m := fuse.Map; m <= fuse.Filter; m++ {
 				f := strings.Fields(lines[kind*7+int(m)])
 				var acc [4]uint64
 				for i := range acc {
@@ -106,10 +110,10 @@ func TestCUDAKernelAsC(t *testing.T) {
 				for i := range outs {
 					fmt.Sscan(f[4+i], &outs[i])
 				}
-				opt := Options{Workers: 1, Out: make([]uint64, n), Limit: n}
+				opt := fuse.Options{Workers: 1, Out: make([]uint64, n), Limit: n}
 				res, err := c.Run(context.Background(), spaces, m, opt)
 				what := fmt.Sprintf("round %d, kind %d, method %d\n%s", round, kind, m, p)
-				var ie *ItemError
+				var ie *fuse.ItemError
 				if errors.As(err, &ie) {
 					if acc[AccErr] != base+ie.Index {
 						t.Fatalf("%s: kernel's first error at %d, CPU's at %d", what, acc[AccErr]-base, ie.Index)
@@ -120,7 +124,7 @@ func TestCUDAKernelAsC(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if m == First {
+				if m == fuse.First {
 					if res.Found != (acc[AccFirst] != ^uint64(0) && acc[AccFirst] < acc[AccErr]) || res.Found && acc[AccFirst] != base+res.Index {
 						t.Fatalf("%s: kernel first %d (error %d), CPU %v %d", what, acc[AccFirst], acc[AccErr], res.Found, res.Index)
 					}
@@ -131,15 +135,15 @@ func TestCUDAKernelAsC(t *testing.T) {
 				}
 				var got, want any
 				switch m {
-				case Map:
+				case fuse.Map:
 					got, want = outs, opt.Out
-				case Count:
+				case fuse.Count:
 					got, want = acc[AccLo], res.Count
-				case Sum:
+				case fuse.Sum:
 					got, want = [2]uint64{acc[AccHi], acc[AccLo]}, [2]uint64{res.SumHi, res.SumLo}
-				case Min, Max:
+				case fuse.Min, fuse.Max:
 					got, want = acc[AccLo], res.Value
-				case Filter:
+				case fuse.Filter:
 					var items []uint64
 					all := make([]uint64, n)
 					sp0.Fill(0, all)

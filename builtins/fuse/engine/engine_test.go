@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+)
+
+// identity returns f(x) = x as a straight line and as a Func.
+func identity() (*fuse.Program, *fuse.Func) {
+	b := fuse.NewBuilder(1)
+	return b.Finish(b.Param(0)), &fuse.Func{Params: 1, Vars: 1, Body: []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpVar, Check: -1}}}}
+}
+
+func TestChooseCPU(t *testing.T) {
+	prog, flow := identity()
+	for _, c := range []struct {
+		env        string
+		prog       *fuse.Program
+		flow       *fuse.Func
+		wantBlock  bool
+		wantEngine native.Engine
+	}{
+		// A straight line without a Func form, and one that the engine
+		// would run as WebAssembly or on the evaluator, run on the block
+		// executor.
+		{"", prog, nil, true, 0},
+		{"wasm", prog, flow, true, 0},
+		{"eval", prog, flow, true, 0},
+		// A function that is not a straight line runs as native makes it.
+		{"wasm", nil, flow, false, native.WebAssembly},
+		{"eval", nil, flow, false, native.Eval},
+	} {
+		t.Setenv("BITSH_FUSE_ENGINE", c.env)
+		eng, err := ChooseCPU("f", c.prog, c.flow)
+		if err != nil {
+			t.Fatalf("%q: %v", c.env, err)
+		}
+		if (eng.Block != nil) == (eng.Native != nil) {
+			t.Fatalf("%q: block %v, native %v: want exactly one", c.env, eng.Block != nil, eng.Native != nil)
+		}
+		if c.wantBlock {
+			if eng.Block == nil {
+				t.Errorf("%q, straight line %v: runs as %v, want the block executor", c.env, c.prog != nil, eng.Native.Engine())
+			} else if v, err := eng.Block.Call([]uint64{7}); err != nil || v != 7 {
+				t.Errorf("%q: the block executor gives %d, %v, want 7", c.env, v, err)
+			}
+			continue
+		}
+		if eng.Native == nil || eng.Native.Engine() != c.wantEngine {
+			t.Errorf("%q: want native engine %v, got %+v", c.env, c.wantEngine, eng)
+			continue
+		}
+		eng.Native.Close()
+	}
+	// A straight line runs as machine code only where that is x86-64.
+	t.Setenv("BITSH_FUSE_ENGINE", "")
+	eng, err := ChooseCPU("f", prog, flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eng.Native != nil {
+		if eng.Native.Engine() != native.AMD64 {
+			t.Errorf("a straight line runs as %v, want amd64 or the block executor", eng.Native.Engine())
+		}
+		eng.Native.Close()
+	}
+	// An unknown engine is an error for a straight line too, naming the
+	// variable.
+	t.Setenv("BITSH_FUSE_ENGINE", "gpu")
+	if _, err := ChooseCPU("f", prog, nil); err == nil || !strings.HasPrefix(err.Error(), "BITSH_FUSE_ENGINE: no engine \"gpu\"") {
+		t.Errorf("unknown engine: %v", err)
+	}
+}
