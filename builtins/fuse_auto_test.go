@@ -447,3 +447,25 @@ r2 = range(0x31000, 0x31000 + (1 << 18))
 		}
 	}
 }
+
+// TestAutoRecursionRefusedFirst: the GPU's preparation of a function
+// whose helpers recurse fails with the reason (it runs on the CPU) before
+// the driver is looked for, on any machine: device="auto" costs such a
+// function no driver start-up, and its runs stay on the CPU.
+func TestAutoRecursionRefusedFirst(t *testing.T) {
+	g, err := runStar(t, `
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+f = fuse(lambda x: fib(x % 12))
+`, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := g["f"].(*fusedValue)
+	if f.auto == nil || f.flow == nil || len(f.flow.Procs) == 0 {
+		t.Fatalf("%s: not a recursive function fused with device=\"auto\"", f)
+	}
+	if _, err := f.prepareGPU(); err == nil || !strings.Contains(err.Error(), "runs on the CPU") {
+		t.Fatalf("preparing the GPU: %v; want the refusal of recursion", err)
+	}
+}

@@ -27,13 +27,10 @@ type FuncKernel struct {
 
 // CompileFunc generates CUDA C for f (fuse.FuncCUDASource), compiles it
 // with NVRTC, loads it and uploads f's tables. It refuses a function whose
-// helpers recurse (f.Procs): their calls are C calls (fuse.FuncC), up to
-// f.MaxCalls() frames on each thread's stack, which CUDA keeps at 1 KiB by
-// default and, once raised (cuCtxSetLimit), reserves for every thread the
-// card holds at once; past it a thread faults and the context with it.
+// helpers recurse (Refuses).
 func (dev *Device) CompileFunc(f *fuse.Func) (*FuncKernel, error) {
-	if len(f.Procs) > 0 {
-		return nil, fmt.Errorf("gpu: a fused function whose helpers recurse (up to %d calls deep) runs on the CPU: a GPU thread's stack cannot hold the calls", f.MaxCalls())
+	if err := Refuses(f); err != nil {
+		return nil, err
 	}
 	fn, err := dev.loadKernel(fuse.FuncCUDASource(f), "fuse_run_func")
 	if err != nil {
