@@ -85,6 +85,7 @@ type Device struct {
 	mu     sync.Mutex // one launch sequence at a time
 	closed bool
 	pinned pinnedPool // staging buffers kept between runs; under mu
+	warmed bool       // warm ran; under mu
 
 	cache         *Cache // compiled kernels on disk; nil for none
 	nvrtcVersion  string // "13.0"

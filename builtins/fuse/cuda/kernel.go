@@ -29,7 +29,8 @@ func (dev *Device) Compile(p *fuse.Program) (*Kernel, error) {
 }
 
 // loadKernel compiles src (or takes it from the kernel cache), loads it
-// in the device's context and returns its function called name.
+// in the device's context and returns its function called name. The first
+// load of a process also makes the pinned buffers of the runs (warm).
 func (dev *Device) loadKernel(src, name string) (uintptr, error) {
 	ptx, err := dev.compilePTX(src)
 	if err != nil {
@@ -50,6 +51,7 @@ func (dev *Device) loadKernel(src, name string) (uintptr, error) {
 	if err := dev.check("cuModuleGetFunction", dev.d.cuModuleGetFunction(&fn, mod, name)); err != nil {
 		return 0, err
 	}
+	dev.warm()
 	return fn, nil
 }
 

@@ -71,6 +71,31 @@ func (dev *Device) hostFree(ws []uint64) {
 // stageItems words).
 const pinnedKeep = 6 * stageItems * 8
 
+// warmWords is a set's pinned memory for one array and the results: the
+// buffers warm makes.
+const warmWords = 2*stageItems + 8
+
+// warm makes the pinned buffers of a run over an array, once per device
+// (the caller holds dev.mu), so that a run's first chunk, or auto's probe,
+// does not pay for pinning memory; a failure is left for the run to meet.
+func (dev *Device) warm() {
+	if dev.warmed {
+		return
+	}
+	dev.warmed = true
+	var bufs [][]uint64
+	for range 2 {
+		b, err := dev.hostAlloc(warmWords)
+		if err != nil {
+			break
+		}
+		bufs = append(bufs, b)
+	}
+	for _, b := range bufs {
+		dev.hostFree(b)
+	}
+}
+
 // pinnedPool keeps pinned host buffers between runs, up to max bytes
 // (pinnedKeep where 0). Its user serialises the calls (Device.mu).
 type pinnedPool struct {
@@ -79,15 +104,20 @@ type pinnedPool struct {
 	bufs [][]uint64
 }
 
-// get returns words of a kept buffer that fits (holding words to twice
-// as many), or of a new one from alloc.
+// get returns words of the smallest kept buffer that holds them, or of a
+// new one from alloc.
 func (pp *pinnedPool) get(words uint64, alloc func(size uint64) (unsafe.Pointer, error)) ([]uint64, error) {
+	best := -1
 	for i, b := range pp.bufs {
-		if n := uint64(len(b)); n >= words && n <= 2*words {
-			pp.bufs = append(pp.bufs[:i], pp.bufs[i+1:]...)
-			pp.kept -= n * 8
-			return b[:words], nil
+		if n := uint64(len(b)); n >= words && (best < 0 || n < uint64(len(pp.bufs[best]))) {
+			best = i
 		}
+	}
+	if best >= 0 {
+		b := pp.bufs[best]
+		pp.bufs = append(pp.bufs[:best], pp.bufs[best+1:]...)
+		pp.kept -= uint64(len(b)) * 8
+		return b[:words], nil
 	}
 	p, err := alloc(words * 8)
 	if err != nil {
