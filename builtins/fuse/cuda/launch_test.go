@@ -142,8 +142,9 @@ func TestLauncherStraight(t *testing.T) {
 	}
 }
 
-// TestLauncherErrors: a failing launch is the run's error, the memory
-// freed; a cancelled context stops the run before the next launch.
+// TestLauncherErrors: a launch failing when queued or when run is the
+// run's error, the work in flight waited for and the memory freed; a
+// cancelled context stops the run before the next chunk.
 func TestLauncherErrors(t *testing.T) {
 	b := fuse.NewBuilder(1)
 	p := b.Finish(b.Op2(fuse.OpAnd, b.Param(0), b.Const(1), 0))
@@ -162,16 +163,25 @@ func TestLauncherErrors(t *testing.T) {
 			}
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	opt := fuse.Options{Progress: func(int64, int64) {
-		if n++; n == 2 {
+	// Cancelled after two chunks are read, over a range and over an array
+	// (copied): the context's error, at most the two chunks in flight
+	// then run, everything waited for and freed.
+	big := make(fuse.Array, 1<<16)
+	for _, space := range []fuse.Space{fuse.Range{Step: 1, N: 1 << 20}, big} {
+		for _, mode := range []simMode{simLazy, simAhead, simEager} {
+			ctx, cancel := context.WithCancel(context.Background())
+			n := 0
+			opt := fuse.Options{Progress: func(int64, int64) {
+				if n++; n == 2 {
+					cancel()
+				}
+			}}
+			_, err, stats := simStraight(ctx, p, simRun{first: 500, stage: 1000, mode: mode}, []fuse.Space{space}, fuse.Count, opt)
+			if !errors.Is(err, context.Canceled) || stats.Misuse != nil || n != 2 || stats.Launches > 4 {
+				t.Errorf("%T, mode %d, cancelled after 2 chunks: err %v, misuse %v, %d chunks read, %d queued", space, mode, err, stats.Misuse, n, stats.Launches)
+			}
 			cancel()
 		}
-	}}
-	_, err, stats := simStraight(ctx, p, simRun{first: 500}, []fuse.Space{fuse.Range{Step: 1, N: 1 << 20}}, fuse.Count, opt)
-	if !errors.Is(err, context.Canceled) || stats.Misuse != nil || n != 2 || stats.Launches > 4 {
-		t.Errorf("cancelled after 2 launches: err %v, misuse %v, %d launches absorbed, %d queued", err, stats.Misuse, n, stats.Launches)
 	}
 }
 
