@@ -15,7 +15,9 @@ import (
 // opened, the kernel taken from the kernel cache or compiled, loaded);
 // when it is ready, a short probe on the GPU measures its speed for this
 // function and this kind of space, and the rest of the run goes to the GPU
-// only if it is clearly faster there than the CPU has been. The slices of
+// only if it is clearly faster there than the CPU has been: in pieces of
+// about 250 ms, each measured, so that a GPU slower on later items than
+// on the probe's hands the run back to the CPU. The slices of
 // one run on the two devices are combined into the answer a run on either
 // would give: `first` and `filter` keep the space's order, an error is the
 // first failing item's. The speeds measured stay with the fused value, so
@@ -33,6 +35,7 @@ type autoPolicy struct {
 	probe      time.Duration // the CPU time of the items of a probe on the GPU
 	probeLimit time.Duration // a probe that runs longer is abandoned: the GPU loses here
 	margin     float64       // the GPU must be this many times faster than the CPU
+	gpuPiece   time.Duration // the GPU's time for a piece of a run handed over, after which its speed is measured again; 0: the rest in one piece
 }
 
 var defaultAutoPolicy = autoPolicy{
@@ -45,6 +48,7 @@ var defaultAutoPolicy = autoPolicy{
 	probe:      5 * time.Millisecond,
 	probeLimit: 20 * time.Millisecond,
 	margin:     1.25,
+	gpuPiece:   250 * time.Millisecond,
 }
 
 // prepareAt is the CPU time left from which a run starts the GPU's
@@ -239,6 +243,19 @@ func (p *autoPolicy) decide(rest uint64, workers int, cpuRate, gpuRate float64, 
 	return stepCPURest, false
 }
 
+// measured keeps the GPU's speed over m items that took el (err: it was
+// abandoned): -1, the GPU loses, where it was abandoned or was not faster
+// than the CPU by the margin. An item's error says nothing of the speed.
+func (a *autoGPU) measured(kind int, m uint64, el time.Duration, err error, cpuRate float64) {
+	rate := -1.0
+	if err == nil && el > 0 && float64(m)/el.Seconds() > cpuRate*a.policy.margin {
+		rate = float64(m) / el.Seconds()
+	}
+	a.mu.Lock()
+	a.gpuRate[kind] = rate
+	a.mu.Unlock()
+}
+
 // run computes method over the spaces with cpu, and with the GPU where the
 // policy finds it pays (see above).
 func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
@@ -263,15 +280,44 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 			a.start()
 		}
 		switch step {
-		case stepCPURest, stepGPURest:
-			run := cpu.run
-			if step == stepGPURest {
-				run = g.run
-			}
-			if _, err := part.slice(ctx, run, spaces, base, rest); err != nil {
+		case stepCPURest:
+			if _, err := part.slice(ctx, cpu.run, spaces, base, rest); err != nil {
 				return nil, err
 			}
 			return &part.res, nil
+		case stepGPURest:
+			if p.gpuPiece <= 0 {
+				if _, err := part.slice(ctx, g.run, spaces, base, rest); err != nil {
+					return nil, err
+				}
+				return &part.res, nil
+			}
+			// A piece of gpuPiece on the GPU, measured: the rest goes on
+			// there only while the GPU stays faster, as items late in a
+			// space may cost the card more than the probe's did. A piece
+			// that takes longer than the CPU would have is abandoned and
+			// its items are redone on the CPU.
+			m := min(rest, max(uint64(gpuRate*p.gpuPiece.Seconds()), 1))
+			pctx, cancel := context.WithCancel(ctx)
+			timer := time.AfterFunc(seconds(m, cpuRate)+p.probeLimit, cancel)
+			t0 := p.now()
+			done, err := part.slice(pctx, g.run, spaces, base, m)
+			el := p.now().Sub(t0)
+			timer.Stop()
+			cancel()
+			abandoned := err != nil && ctx.Err() == nil && pctx.Err() != nil
+			if err == nil || abandoned {
+				a.measured(kind, m, el, err, cpuRate)
+			}
+			switch {
+			case abandoned:
+				continue // the CPU redoes these items
+			case err != nil:
+				return nil, err
+			case done:
+				return &part.res, nil
+			}
+			base += m
 		case stepProbe:
 			m := min(rest, max(uint64(cpuRate*p.probe.Seconds()), 1))
 			pctx, cancel := context.WithCancel(ctx)
@@ -281,16 +327,13 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 			el := p.now().Sub(t0)
 			timer.Stop()
 			cancel()
-			rate := -1.0 // abandoned, or not faster by the margin: the GPU loses
-			if err == nil && el > 0 && float64(m)/el.Seconds() > cpuRate*p.margin {
-				rate = float64(m) / el.Seconds()
+			abandoned := err != nil && ctx.Err() == nil && pctx.Err() != nil
+			if err == nil || abandoned {
+				a.measured(kind, m, el, err, cpuRate)
 			}
-			a.mu.Lock()
-			a.gpuRate[kind] = rate
-			a.mu.Unlock()
 			switch {
-			case err != nil && ctx.Err() == nil && pctx.Err() != nil:
-				continue // abandoned: the CPU redoes these items
+			case abandoned:
+				continue // the CPU redoes these items
 			case err != nil:
 				return nil, err
 			case done:

@@ -47,6 +47,7 @@ type fakeDevice struct {
 	waitAt  int
 	auto    *autoGPU
 	block   bool
+	later   time.Duration // from the second call on, each item takes this long (0: perItem)
 
 	mu     sync.Mutex
 	slices []string // "base+len" of each slice, base being the first item
@@ -72,7 +73,11 @@ func (d *fakeDevice) run(ctx context.Context, spaces []fuse.Space, method fuse.M
 	if d.auto != nil && calls+1 == d.waitAt {
 		<-d.auto.ready
 	}
-	d.clock.advance(time.Duration(spaces[0].Len()) * d.perItem)
+	per := d.perItem
+	if calls > 0 && d.later > 0 {
+		per = d.later
+	}
+	d.clock.advance(time.Duration(spaces[0].Len()) * per)
 	return d.inner.run(ctx, spaces, method, opt)
 }
 
@@ -444,6 +449,64 @@ r2 = range(0x31000, 0x31000 + (1 << 18))
 		exp, err2 := call(f, m, g["r2"])
 		if err != nil || err2 != nil || got.String() != exp.String() {
 			t.Errorf("%s: auto %v (%v), CPU %v (%v)", m, got, err, exp, err2)
+		}
+	}
+}
+
+// TestAutoRecursionRefusedFirst: the GPU's preparation of a function
+// whose helpers recurse fails with the reason (it runs on the CPU) before
+// the driver is looked for, on any machine: device="auto" costs such a
+// function no driver start-up, and its runs stay on the CPU.
+func TestAutoRecursionRefusedFirst(t *testing.T) {
+	g, err := runStar(t, `
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+f = fuse(lambda x: fib(x % 12))
+`, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := g["f"].(*fusedValue)
+	if f.auto == nil || f.flow == nil || len(f.flow.Procs) == 0 {
+		t.Fatalf("%s: not a recursive function fused with device=\"auto\"", f)
+	}
+	if _, err := f.prepareGPU(); err == nil || !strings.Contains(err.Error(), "runs on the CPU") {
+		t.Fatalf("preparing the GPU: %v; want the refusal of recursion", err)
+	}
+}
+
+// TestAutoGPUSlowsDown: the rest of a run handed to the GPU goes in
+// pieces, each measured: a GPU that won the probe but loses on the items
+// after it hands the run back to the CPU after one piece, and the answers
+// stay the CPU's; one that stays faster takes the rest in pieces.
+func TestAutoGPUSlowsDown(t *testing.T) {
+	c := newAutoCase(t, "def f(s):\n    return s & 3\n")
+	for _, later := range []time.Duration{20 * time.Nanosecond, 0} {
+		for _, m := range []fuse.Method{fuse.Map, fuse.Sum, fuse.Filter} {
+			space := []fuse.Space{c.spaces["a"]}
+			n := space[0].Len()
+			wopt, opt := fuse.Options{Workers: 2, Limit: n}, fuse.Options{Workers: 2, Limit: n}
+			if m == fuse.Map {
+				wopt.Out, opt.Out = make([]uint64, n), make([]uint64, n)
+			}
+			wres, werr := c.cpu.run(context.Background(), space, m, wopt)
+			clock := &vclock{}
+			cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
+			gpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: time.Nanosecond, later: later}
+			policy := testPolicy(clock)
+			policy.gpuPiece = 20 * time.Microsecond // 20000 items at the probe's speed
+			a := newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, policy)
+			cpu.auto = a
+			res, err := a.run(context.Background(), cpu, space, m, opt)
+			if g, w := resultString(res, err, opt.Out), resultString(wres, werr, wopt.Out); g != w {
+				t.Errorf("later %v, method %d: auto %s, CPU %s (CPU slices %v, GPU slices %v)", later, m, g, w, cpu.slices, gpu.slices)
+			}
+			if later > 0 && (gpu.count() != 2 || cpu.count() != 3) {
+				t.Errorf("a GPU slowing down, method %d: CPU slices %v, GPU slices %v; want the probe and one piece on the GPU, the rest on the CPU", m, cpu.slices, gpu.slices)
+			}
+			if later == 0 && (gpu.count() < 3 || cpu.count() != 2) {
+				t.Errorf("a GPU staying fast, method %d: CPU slices %v, GPU slices %v; want the rest on the GPU in pieces", m, cpu.slices, gpu.slices)
+			}
 		}
 	}
 }

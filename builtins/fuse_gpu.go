@@ -39,8 +39,13 @@ func (r cudaFuncRunner) run(ctx context.Context, spaces []fuse.Space, method fus
 }
 
 // newGPUFuncRunner compiles a function with control flow for the GPU and
-// uploads its tables, or says what it looked for.
+// uploads its tables, or says what it looked for. A function the GPU
+// refuses (its helpers recurse) is refused before the driver is loaded:
+// device="auto" then costs no driver start-up for it.
 func newGPUFuncRunner(f *fuse.Func) (gpuRunner, func(), error) {
+	if err := cuda.Refuses(f); err != nil {
+		return nil, nil, err
+	}
 	dev, err := cuda.Open()
 	if err != nil {
 		return nil, nil, err

@@ -4,9 +4,11 @@
 // without a build step: it loads the CUDA driver (libcuda.so.1) and the
 // runtime compiler (libnvrtc) with purego when first asked, compiles the
 // CUDA C that package fuse generates for the card's compute capability (or
-// takes it from the kernel cache on disk, Cache), and launches it in slices
+// takes it from the kernel cache on disk, Cache), and launches it in chunks
 // short enough for cancellation to hold, through one launcher for straight
-// lines and searches (runSlices). Nothing here runs until Open is called,
+// lines and searches (runSlices), whose copies go through pinned host
+// buffers on two streams, overlapping the kernels. Nothing here runs until
+// Open is called,
 // so bitsh's start-up never touches CUDA.
 package cuda
 
@@ -46,6 +48,21 @@ type driver struct {
 	cuGetErrorString         func(err int32, s **byte) int32
 	cuDriverGetVersion       func(v *int32) int32
 
+	// Pinned host memory, streams and events: the copies of a run's items
+	// and results overlap its kernels (launch.go, stream.go).
+	cuMemHostAlloc            func(p *unsafe.Pointer, size uint64, flags uint32) int32
+	cuMemFreeHost             func(p unsafe.Pointer) int32
+	cuMemHostGetDevicePointer func(d *uint64, p unsafe.Pointer, flags uint32) int32
+	cuMemcpyHtoDAsync         func(dst uint64, src unsafe.Pointer, n uint64, stream uintptr) int32
+	cuMemcpyDtoHAsync         func(dst unsafe.Pointer, src uint64, n uint64, stream uintptr) int32
+	cuStreamCreate            func(s *uintptr, flags uint32) int32
+	cuStreamDestroy           func(s uintptr) int32
+	cuStreamSynchronize       func(s uintptr) int32
+	cuStreamWaitEvent         func(s, ev uintptr, flags uint32) int32
+	cuEventCreate             func(ev *uintptr, flags uint32) int32
+	cuEventRecord             func(ev, s uintptr) int32
+	cuEventDestroy            func(ev uintptr) int32
+
 	nvrtcCreateProgram     func(prog *uintptr, src string, name string, n int32, headers, names *unsafe.Pointer) int32
 	nvrtcCompileProgram    func(prog uintptr, n int32, opts **byte) int32
 	nvrtcGetPTXSize        func(prog uintptr, size *uint64) int32
@@ -67,6 +84,8 @@ type Device struct {
 	sms    int32
 	mu     sync.Mutex // one launch sequence at a time
 	closed bool
+	pinned pinnedPool // staging buffers kept between runs; under mu
+	warmed bool       // warm ran; under mu
 
 	cache         *Cache // compiled kernels on disk; nil for none
 	nvrtcVersion  string // "13.0"
@@ -171,6 +190,12 @@ func open() (*Device, error) {
 		{&d.cuMemFree, "cuMemFree_v2"}, {&d.cuMemsetD8, "cuMemsetD8_v2"}, {&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
 		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"}, {&d.cuLaunchKernel, "cuLaunchKernel"}, {&d.cuGetErrorString, "cuGetErrorString"},
 		{&d.cuDriverGetVersion, "cuDriverGetVersion"},
+		{&d.cuMemHostAlloc, "cuMemHostAlloc"}, {&d.cuMemFreeHost, "cuMemFreeHost"},
+		{&d.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"},
+		{&d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"}, {&d.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"},
+		{&d.cuStreamCreate, "cuStreamCreate"}, {&d.cuStreamDestroy, "cuStreamDestroy_v2"},
+		{&d.cuStreamSynchronize, "cuStreamSynchronize"}, {&d.cuStreamWaitEvent, "cuStreamWaitEvent"},
+		{&d.cuEventCreate, "cuEventCreate"}, {&d.cuEventRecord, "cuEventRecord"}, {&d.cuEventDestroy, "cuEventDestroy_v2"},
 	} {
 		if err := bind(cudaLib, s.f, s.name); err != nil {
 			return nil, fmt.Errorf("no GPU: libcuda: %w", err)

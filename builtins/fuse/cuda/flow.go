@@ -7,12 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
-	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
-	"github.com/ebitengine/purego"
 )
 
 // MaxStateBytes bounds the device memory of the per-thread states of a
@@ -29,55 +26,11 @@ type FuncKernel struct {
 	tab *buffer
 }
 
-// hostMem is the driver's pinned host memory, which the card reads while
-// a kernel runs: the stop flag lives there.
-type hostMem struct {
-	alloc  func(p *unsafe.Pointer, size uint64, flags uint32) int32
-	free   func(p unsafe.Pointer) int32
-	devPtr func(d *uint64, p unsafe.Pointer, flags uint32) int32
-}
-
-var (
-	hostOnce sync.Once
-	host     *hostMem
-	hostErr  error
-)
-
-func loadHostMem() (*hostMem, error) {
-	hostOnce.Do(func() {
-		lib, _, err := load(candidates("libcuda.so.1", "libcuda.so"))
-		if err != nil {
-			hostErr = fmt.Errorf("no GPU: libcuda: %v", err)
-			return
-		}
-		h := &hostMem{}
-		for _, s := range []struct {
-			f    any
-			name string
-		}{{&h.alloc, "cuMemHostAlloc"}, {&h.free, "cuMemFreeHost"}, {&h.devPtr, "cuMemHostGetDevicePointer_v2"}} {
-			sym, err := purego.Dlsym(lib, s.name)
-			if err != nil {
-				hostErr = fmt.Errorf("no GPU: libcuda: symbol %s: %v", s.name, err)
-				return
-			}
-			purego.RegisterFunc(s.f, sym)
-		}
-		host = h
-	})
-	return host, hostErr
-}
-
 // FuncKernel generates CUDA C for f (cgen.FuncCUDASource), compiles it
 // with NVRTC, loads it and uploads f's tables. It refuses a function whose
-// helpers recurse (f.Procs): their calls are C calls (cgen.FuncC), up to
-// f.MaxCalls() frames on each thread's stack, which CUDA keeps at 1 KiB by
-// default and, once raised (cuCtxSetLimit), reserves for every thread the
-// card holds at once; past it a thread faults and the context with it.
+// helpers recurse (Refuses).
 func (dev *Device) FuncKernel(f *fuse.Func) (*FuncKernel, error) {
-	if len(f.Procs) > 0 {
-		return nil, fmt.Errorf("gpu: a fused function whose helpers recurse (up to %d calls deep) runs on the CPU: a GPU thread's stack cannot hold the calls", f.MaxCalls())
-	}
-	if _, err := loadHostMem(); err != nil {
+	if err := Refuses(f); err != nil {
 		return nil, err
 	}
 	fn, err := dev.loadKernel(cgen.FuncCUDASource(f), "fuse_run_func")
@@ -120,11 +73,12 @@ const funcBlock = 256
 // Run computes method over the spaces on the GPU with the answers of
 // fuse.RunFunc (runSlices). Each thread of the grid keeps its state
 // (scratch arrays, epochs) in device memory for the whole run; the grid
-// shrinks so that the states fit in MaxStateBytes. Launches cover slices of
-// ~20 ms, and ctx is watched during a launch too: a stop flag in pinned
-// host memory, which the kernel polls every fuse.PollEvery loop
-// iterations, ends even an item that never would. Under First the run
-// ends after the slice with the first hit, whose threads skip the items
+// shrinks so that the states fit in MaxStateBytes, and the launches, over
+// chunks of ~20 ms, run one after the other (the copies of one chunk
+// overlap the kernel of another). ctx is watched during a launch too: a
+// stop flag in pinned host memory, which the kernel polls every
+// fuse.PollEvery loop iterations, ends even an item that never would. Under First the run
+// ends after the chunk with the first hit, whose threads skip the items
 // after the least hit so far.
 func (k *FuncKernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
 	dev := k.dev
@@ -135,11 +89,12 @@ func (k *FuncKernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.M
 	if err := dev.current(); err != nil {
 		return nil, err
 	}
-	return k.run(ctx, dev, uint64(max(dev.sms, 1)*16), spaces, method, opt)
+	return k.run(ctx, dev, uint64(max(dev.sms, 1)*16), spaces, method, opt, nil)
 }
 
-// run is Run on ops with a grid of at most grid blocks.
-func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+// run is Run on ops with a grid of at most grid blocks; tune, where not
+// nil, changes the launch's sizes (in the tests).
+func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []fuse.Space, method fuse.Method, opt fuse.Options, tune func(*launchSpec)) (*fuse.Result, error) {
 	words := uint64(cgen.StateWords(k.f))
 	var state *buffer
 	if words > 0 {
@@ -164,6 +119,9 @@ func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []
 		extra:      func() []uint64 { return []uint64{sp, tab} },
 		firstSlice: 1 << 16, minSlice: 1 << 10, // items with loops: start small
 		stoppable: true, itemError: k.itemError}
+	if tune != nil {
+		tune(&spec)
+	}
 	return runSlices(ctx, ops, spec, spaces, method, opt)
 }
 

@@ -31,7 +31,8 @@ func (dev *Device) Kernel(p *fuse.Program) (*Kernel, error) {
 }
 
 // loadKernel compiles src (or takes it from the kernel cache), loads it
-// in the device's context and returns its function called name.
+// in the device's context and returns its function called name. The first
+// load of a process also makes the pinned buffers of the runs (warm).
 func (dev *Device) loadKernel(src, name string) (uintptr, error) {
 	ptx, err := dev.compilePTX(src)
 	if err != nil {
@@ -52,12 +53,14 @@ func (dev *Device) loadKernel(src, name string) (uintptr, error) {
 	if err := dev.check("cuModuleGetFunction", dev.d.cuModuleGetFunction(&fn, mod, name)); err != nil {
 		return 0, err
 	}
+	dev.warm()
 	return fn, nil
 }
 
 // Run computes method over the spaces on the GPU, with the same answers as
-// the CPU executor (runSlices): launches of fuse_run over slices that take
-// ~20 ms, between which ctx is polled.
+// the CPU executor (runSlices): launches of fuse_run over chunks that take
+// ~20 ms, between which ctx is polled; the items and results of one chunk
+// cross the bus through pinned buffers while the kernel of another runs.
 func (k *Kernel) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
 	dev := k.dev
 	dev.mu.Lock()
@@ -87,55 +90,6 @@ func (k *Kernel) itemError(spaces []fuse.Space, pos uint64) error {
 		return err
 	}
 	return errNotOnCPU(pos)
-}
-
-// absorbLaunch takes what a launch over items [base, base+m) left in acc
-// (and in out, when the method needs each result) into res. done is true
-// when First found its item; an item that failed is worded by itemError,
-// unless filter's limit was passed before it.
-func absorbLaunch(acc, out *buffer, spaces []fuse.Space, method fuse.Method, opt fuse.Options,
-	res *fuse.Result, base, m uint64, itemError func([]fuse.Space, uint64) error) (done bool, err error) {
-	var a [cgen.AccWords]uint64
-	if err := acc.download(a[:]); err != nil {
-		return false, err
-	}
-	bad := a[cgen.AccErr]
-	failed := bad != ^uint64(0) && (method != fuse.First || a[cgen.AccFirst] > bad)
-	if method == fuse.Filter {
-		// The items before the failing one, in order: more than the
-		// limit there is the error that comes first.
-		upto := m
-		if failed {
-			upto = bad - base
-		}
-		rs := make([]uint64, upto)
-		if err := out.download(rs); err != nil {
-			return false, err
-		}
-		items := make([]uint64, upto)
-		spaces[0].Fill(base, items)
-		for i, v := range rs {
-			if v != 0 {
-				if uint64(len(res.Items)) >= opt.Limit {
-					return false, &fuse.LimitError{Limit: opt.Limit}
-				}
-				res.Items = append(res.Items, items[i])
-			}
-		}
-	}
-	if failed {
-		return false, itemError(spaces, bad)
-	}
-	if method == fuse.Map {
-		if err := out.download(opt.Out[base : base+m]); err != nil {
-			return false, err
-		}
-	}
-	if method == fuse.First && a[cgen.AccFirst] != ^uint64(0) {
-		res.Found, res.Index = true, a[cgen.AccFirst]
-		return true, nil
-	}
-	return false, nil
 }
 
 // finish reads the accumulator of a run of n items into res.

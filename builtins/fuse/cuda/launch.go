@@ -5,30 +5,54 @@ package cuda
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync/atomic"
+	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 )
 
-// devOps are the driver calls a run makes: the CUDA driver's (Device) on a
-// card, a simulation in the tests, which check the launcher on machines
-// without a GPU.
+// devOps are the driver calls a run makes: the CUDA driver's (Device,
+// stream.go) on a card, a simulation in the tests, which check the
+// launcher on machines without a GPU. A run's items and results cross the
+// bus through pinned host memory and streams, so that the copies run at
+// the bus's bandwidth and overlap the kernels; the synchronous copies serve
+// the set-up (tables, the accumulator's first value) and the final read.
 type devOps interface {
 	alloc(size uint64) (uint64, error)
 	free(p uint64)
+	// upload and download copy between device memory and any host
+	// memory, and wait.
 	upload(p uint64, ws []uint64) error
 	download(p uint64, ws []uint64) error
 	memset0(p, size uint64) error
-	// launch runs fn on a grid of blocks of block threads with the
-	// words of args as its arguments, and waits for it.
-	launch(fn uintptr, grid, block uint32, args []uint64) error
+	// hostAlloc returns words of pinned (page-locked) host memory, which
+	// the card copies at the bus's bandwidth while the host goes on;
+	// hostFree gives it back.
+	hostAlloc(words uint64) ([]uint64, error)
+	hostFree(ws []uint64)
+	// newStream makes an in-order queue of copies and launches.
+	newStream() (stream, error)
 	// stopFlag is an int in host memory that the card reads while a
 	// kernel runs: dev is its address on the device, set raises it.
 	stopFlag() (dev uint64, set func(), release func(), err error)
+}
+
+// stream is an in-order queue of work on the device (a CUDA stream):
+// queuing returns at once, sync waits. The host memory of uploadAsync and
+// downloadAsync is pinned (hostAlloc), and is neither written (upload) nor
+// read (download) until sync has returned.
+type stream interface {
+	uploadAsync(p uint64, ws []uint64) error
+	downloadAsync(p uint64, ws []uint64) error
+	// launchAsync queues fn on a grid of blocks of block threads with the
+	// words of args as its arguments (copied now), to start once the
+	// last launch queued on after so far has ended (after nil: no wait).
+	launchAsync(fn uintptr, grid, block uint32, args []uint64, after stream) error
+	// sync waits for the work queued and returns its first error.
+	sync() error
+	// close frees the stream, synced.
+	close()
 }
 
 // launchSpec is what differs between the kernels of straight lines
@@ -40,150 +64,380 @@ type launchSpec struct {
 	extra      func() []uint64 // the arguments after the accumulator (none for fuse_run)
 	firstSlice uint64          // items of the first launch; then sized to ~20 ms
 	minSlice   uint64
-	stoppable  bool // the kernel polls a stop flag (its last argument), raised when ctx ends
+	stage      uint64 // items of a launch at most where items or results are copied; 0: stageItems
+	stoppable  bool   // the kernel polls a stop flag (its last argument), raised when ctx ends
 	itemError  func(spaces []fuse.Space, pos uint64) error
 }
 
-// maxSlice bounds the items of a launch whose items or results are copied
-// (128 MiB per array).
-const maxSlice = 1 << 24
+// stageItems bounds the items of a launch whose items or results are
+// copied: each of its pinned buffers (one per array and one for the
+// results, in each of two sets) holds 2^20 words, 8 MiB, about 0.2 ms of
+// a PCIe 5 bus: small enough that the first chunk, which nothing hides,
+// costs little, large enough that a chunk's fixed costs (a wait, a launch,
+// the goroutines that fill it) stay a few percent.
+const stageItems = 1 << 20
 
-// sliceTime is the time a launch aims at, well inside the 50 ms that
-// cancellation allows.
+// sliceTime is the time a launch aims at, well inside the 100 ms that
+// cancellation allows (two launches are in flight at most).
 const sliceTime = 20 * time.Millisecond
 
 // runSlices computes method over the spaces on the device, with the
 // answers of the CPU executor: launches of spec's kernel over consecutive
-// slices of the space, sized to take ~20 ms, each followed by a read of the
-// accumulator (and of the results, for map and filter). Ranges are
-// generated on the card; other spaces are generated on the host a slice at
-// a time and copied. ctx is polled between launches, and during one where
-// the kernel watches a stop flag.
-func runSlices(ctx context.Context, ops devOps, spec launchSpec, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-	n := spaces[0].Len()
-	r, isRange := spaces[0].(fuse.Range)
-	needOut := method == fuse.Map || method == fuse.Filter
-	copied := !isRange || len(spaces) > 1
-	var bufs [3]*buffer
+// chunks of the space, sized to take ~20 ms each, in a pipeline of two
+// streams so that the host's work and the copies of one chunk overlap the
+// kernel of the one before (pipeline). Ranges are generated on the card;
+// other spaces are generated on the host into pinned buffers and copied.
+// ctx is polled between chunks, and during a launch where the kernel
+// watches a stop flag.
+func runSlices(ctx context.Context, ops devOps, spec launchSpec, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (res *fuse.Result, err error) {
+	if spec.stage == 0 {
+		spec.stage = stageItems
+	}
+	p := &pipeline{ops: ops, spec: spec, spaces: spaces, method: method, opt: opt, res: &fuse.Result{}}
 	defer func() {
-		for _, b := range bufs {
-			b.free()
+		if cerr := p.close(); err == nil && cerr != nil {
+			res, err = nil, cerr
 		}
 	}()
-	for i := range spaces {
-		if i == 0 && isRange {
-			continue
-		}
-		b, err := newBuffer(ops, min(n, maxSlice)*8)
-		if err != nil {
-			return nil, err
-		}
-		bufs[i] = b
-	}
-	var out *buffer
-	if needOut {
-		var err error
-		if out, err = newBuffer(ops, min(n, maxSlice)*8); err != nil {
-			return nil, err
-		}
-		defer out.free()
-	}
-	acc, err := newBuffer(ops, cgen.AccWords*8)
-	if err != nil {
+	if err := p.open(ctx); err != nil {
 		return nil, err
 	}
-	defer acc.free()
+	if err := p.run(ctx); err != nil {
+		return nil, err
+	}
+	return p.res, nil
+}
+
+// pipeline is a run on the device. Chunks of the space alternate between
+// two sets of buffers, each with its own stream: while the card runs the
+// kernel of chunk i, the host fills chunk i+1's pinned buffers and the
+// card copies them in. A chunk's stream waits for the other's last kernel
+// before its own, so that the kernels run one after the other and in
+// order (a search's per-thread states are shared). After its kernel, a
+// chunk's stream copies back its results and the accumulator. Chunk i is
+// read (absorbed) when its set is wanted for chunk i+2, so chunks are
+// absorbed in order. The accumulator copied after kernel i holds every
+// chunk up to i and maybe part of chunk i+1: a failing item or a hit at
+// or past chunk i's end is left for the chunk it belongs to, and one
+// before it is the first of the space, every item before it having run.
+type pipeline struct {
+	ops    devOps
+	spec   launchSpec
+	spaces []fuse.Space
+	method fuse.Method
+	opt    fuse.Options
+	res    *fuse.Result
+
+	n       uint64
+	rng     fuse.Range // spaces[0], where it is a range (generated on the card)
+	isRange bool
+	needOut bool   // map and filter copy each result back
+	cap     uint64 // items of a launch at most
+	acc     *buffer
+	extra   []uint64
+	stop    func() // raises the stop flag; nil where the kernel has none
+	release func() // frees the stop flag
+	watched chan struct{}
+	sets    [2]chunkSet
+}
+
+// chunkSet is one of the two sets of buffers of a pipeline, with the
+// chunk queued on it.
+type chunkSet struct {
+	st       stream
+	in       [3]*buffer // each copied space's items on the device; nil for a range
+	out      *buffer    // the results (map, filter)
+	host     []uint64   // pinned: hostIn, hostOut and hostAcc
+	hostIn   [3][]uint64
+	hostOut  []uint64
+	hostAcc  []uint64
+	busy     bool // a chunk is queued and not absorbed
+	launched bool // a kernel was queued on st: the other set's next waits for it
+	base, m  uint64
+	queued   time.Time
+}
+
+// open allocates the accumulator and starts the stop flag's watch.
+func (p *pipeline) open(ctx context.Context) error {
+	p.n = p.spaces[0].Len()
+	p.rng, p.isRange = p.spaces[0].(fuse.Range)
+	p.needOut = p.method == fuse.Map || p.method == fuse.Filter
+	p.cap = ^uint64(0)
+	if !p.isRange || len(p.spaces) > 1 || p.needOut {
+		p.cap = max(1, min(p.n, p.spec.stage))
+	}
+	var err error
+	if p.acc, err = newBuffer(p.ops, cgen.AccWords*8); err != nil {
+		return err
+	}
 	init := [cgen.AccWords]uint64{cgen.AccFirst: ^uint64(0), cgen.AccErr: ^uint64(0)}
-	if method == fuse.Min {
+	if p.method == fuse.Min {
 		init[cgen.AccLo] = ^uint64(0)
 	}
-	if err := acc.upload(init[:]); err != nil {
-		return nil, err
+	if err := p.acc.upload(init[:]); err != nil {
+		return err
 	}
-	var extra []uint64
-	if spec.extra != nil {
-		extra = spec.extra()
+	if p.spec.extra != nil {
+		p.extra = p.spec.extra()
 	}
-	if spec.stoppable {
+	if p.spec.stoppable {
 		// The stop flag: raised when ctx ends, read by the kernel.
-		flag, set, release, err := ops.stopFlag()
+		flag, set, release, err := p.ops.stopFlag()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		defer release()
-		extra = append(extra, flag)
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
+		p.stop, p.release = set, release
+		p.extra = append(p.extra, flag)
+		p.watched = make(chan struct{})
+		go func(done <-chan struct{}) {
 			select {
 			case <-ctx.Done():
 				set()
 			case <-done:
 			}
+		}(p.watched)
+	}
+	return nil
+}
+
+// setUp makes set s's stream and buffers, when first wanted (a run of one
+// chunk makes one set).
+func (p *pipeline) setUp(s *chunkSet) error {
+	var err error
+	if s.st, err = p.ops.newStream(); err != nil {
+		return err
+	}
+	words := uint64(cgen.AccWords)
+	for i := range p.spaces {
+		if i > 0 || !p.isRange {
+			words += p.cap
+		}
+	}
+	if p.needOut {
+		words += p.cap
+	}
+	if s.host, err = p.ops.hostAlloc(words); err != nil {
+		return err
+	}
+	h := s.host
+	for i := range p.spaces {
+		if i == 0 && p.isRange {
+			continue
+		}
+		s.hostIn[i], h = h[:p.cap:p.cap], h[p.cap:]
+		if s.in[i], err = newBuffer(p.ops, p.cap*8); err != nil {
+			return err
+		}
+	}
+	if p.needOut {
+		s.hostOut, h = h[:p.cap:p.cap], h[p.cap:]
+		if s.out, err = newBuffer(p.ops, p.cap*8); err != nil {
+			return err
+		}
+	}
+	s.hostAcc = h[:cgen.AccWords:cgen.AccWords]
+	return nil
+}
+
+// run queues the chunks and absorbs them in order, then reads the
+// accumulator.
+func (p *pipeline) run(ctx context.Context) error {
+	slice := p.spec.firstSlice
+	var next uint64 // the first item not queued
+	var lastDone time.Time
+	for i := 0; ; i = 1 - i {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s := &p.sets[i]
+		if s.busy {
+			if err := s.st.sync(); err != nil {
+				return err
+			}
+			now := time.Now()
+			if p.spec.stoppable {
+				if err := ctx.Err(); err != nil {
+					return err // the kernel may have stopped part way
+				}
+			}
+			s.busy = false
+			done, err := p.absorb(s)
+			if err != nil || done {
+				return err
+			}
+			if p.opt.Progress != nil {
+				p.opt.Progress(int64(s.base+s.m), int64(p.n))
+			}
+			// The card's time for the chunk: from when it could start
+			// (queued, or the chunk before done) to its end as seen here.
+			start := s.queued
+			if lastDone.After(start) {
+				start = lastDone
+			}
+			lastDone = now
+			if el := now.Sub(start); el > 0 {
+				m := uint64(float64(s.m) * float64(sliceTime) / float64(el))
+				slice = max(p.spec.minSlice, min(m, 2*slice))
+			}
+		}
+		if next == p.n {
+			if !p.sets[0].busy && !p.sets[1].busy {
+				return finish(p.acc, p.method, p.n, p.res)
+			}
+			continue
+		}
+		m := min(slice, p.n-next, p.cap)
+		if err := p.queue(s, &p.sets[1-i], next, m); err != nil {
+			return err
+		}
+		next += m
+	}
+}
+
+// queue fills s's pinned buffers with items [base, base+m) and queues on
+// its stream their copies, the kernel (after other's) and the copies back.
+func (p *pipeline) queue(s, other *chunkSet, base, m uint64) error {
+	if s.st == nil {
+		if err := p.setUp(s); err != nil {
+			return err
+		}
+	}
+	s.busy, s.base, s.m, s.queued = true, base, m, time.Now()
+	args := append([]uint64{uint64(p.method), cgen.KindRange, p.rng.Start, p.rng.Step, 0, 0, 0, base, m, 0, p.acc.p}, p.extra...)
+	for i, sp := range p.spaces {
+		if s.in[i] == nil {
+			continue
+		}
+		h := s.hostIn[i][:m]
+		fill(sp, base, h, p.opt.Workers)
+		if err := s.st.uploadAsync(s.in[i].p, h); err != nil {
+			return err
+		}
+		args[4+i] = s.in[i].p
+		if i == 0 {
+			args[1] = cgen.KindArray
+		}
+	}
+	if s.out != nil {
+		args[9] = s.out.p
+	}
+	var after stream
+	if other.launched {
+		after = other.st
+	}
+	if err := s.st.launchAsync(p.spec.fn, p.spec.grid, p.spec.block, args, after); err != nil {
+		return err
+	}
+	s.launched = true
+	if s.out != nil {
+		if err := s.st.downloadAsync(s.out.p, s.hostOut[:m]); err != nil {
+			return err
+		}
+	}
+	return s.st.downloadAsync(p.acc.p, s.hostAcc)
+}
+
+// absorb takes the chunk of s into res. done is true when First found its
+// item; an item that failed is worded by itemError, unless filter's limit
+// was passed before it.
+func (p *pipeline) absorb(s *chunkSet) (done bool, err error) {
+	end := s.base + s.m
+	bad, first := s.hostAcc[cgen.AccErr], s.hostAcc[cgen.AccFirst]
+	if bad >= end {
+		bad = ^uint64(0) // none, or a later chunk's
+	}
+	if first >= end {
+		first = ^uint64(0)
+	}
+	failed := bad != ^uint64(0) && (p.method != fuse.First || first > bad)
+	if p.method == fuse.Filter {
+		// The items before the failing one, in order: more than the
+		// limit there is the error that comes first.
+		upto := s.m
+		if failed {
+			upto = bad - s.base
+		}
+		items := make([]uint64, upto)
+		p.spaces[0].Fill(s.base, items)
+		for i, v := range s.hostOut[:upto] {
+			if v != 0 {
+				if uint64(len(p.res.Items)) >= p.opt.Limit {
+					return false, &fuse.LimitError{Limit: p.opt.Limit}
+				}
+				p.res.Items = append(p.res.Items, items[i])
+			}
+		}
+	}
+	if failed {
+		return false, p.spec.itemError(p.spaces, bad)
+	}
+	if p.method == fuse.Map {
+		fill(fuse.Array(s.hostOut[:s.m]), 0, p.opt.Out[s.base:end], p.opt.Workers)
+	}
+	if p.method == fuse.First && first != ^uint64(0) {
+		p.res.Found, p.res.Index = true, first
+		return true, nil
+	}
+	return false, nil
+}
+
+// close waits for the work still queued (raising the stop flag first, so
+// that a search in flight ends soon), then frees everything; the first
+// error of the waits is close's.
+func (p *pipeline) close() error {
+	if p.stop != nil {
+		p.stop()
+	}
+	var first error
+	for i := range p.sets {
+		s := &p.sets[i]
+		if s.st == nil {
+			continue
+		}
+		if err := s.st.sync(); err != nil && first == nil {
+			first = err
+		}
+		s.st.close()
+		for _, b := range s.in {
+			b.free()
+		}
+		s.out.free()
+		if s.host != nil {
+			p.ops.hostFree(s.host)
+		}
+	}
+	if p.watched != nil {
+		close(p.watched)
+	}
+	if p.release != nil {
+		p.release()
+	}
+	p.acc.free()
+	return first
+}
+
+// fill writes items [base, base+len(dst)) of s into dst, split between up
+// to workers goroutines where dst is large: it is the host's part of a
+// chunk, which the card waits for, and one core copies memory at a
+// fraction of what the bus carries.
+func fill(s fuse.Space, base uint64, dst []uint64, workers int) {
+	const part = 1 << 16
+	k := min(max(workers, 1), (len(dst)+part-1)/part)
+	if k <= 1 {
+		s.Fill(base, dst)
+		return
+	}
+	per := (len(dst) + k - 1) / k
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(dst); lo += per {
+		hi := min(lo+per, len(dst))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Fill(base+uint64(lo), dst[lo:hi])
 		}()
 	}
-	res := &fuse.Result{}
-	var host []uint64
-	slice := spec.firstSlice
-	for base := uint64(0); base < n; {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m := min(slice, n-base)
-		if copied || needOut {
-			m = min(m, maxSlice)
-		}
-		args := append([]uint64{uint64(method), cgen.KindRange, r.Start, r.Step, 0, 0, 0, base, m, 0, acc.p}, extra...)
-		for i, s := range spaces {
-			if bufs[i] == nil {
-				continue
-			}
-			if uint64(cap(host)) < m {
-				host = make([]uint64, m)
-			}
-			host = host[:m]
-			s.Fill(base, host)
-			if err := bufs[i].upload(host); err != nil {
-				return nil, err
-			}
-			args[4+i] = bufs[i].p
-			if i == 0 {
-				args[1] = cgen.KindArray
-			}
-		}
-		if out != nil {
-			args[9] = out.p
-		}
-		t0 := time.Now()
-		if err := ops.launch(spec.fn, spec.grid, spec.block, args); err != nil {
-			return nil, err
-		}
-		el := time.Since(t0)
-		if spec.stoppable {
-			if err := ctx.Err(); err != nil {
-				return nil, err // the kernel may have stopped part way
-			}
-		}
-		done, err := absorbLaunch(acc, out, spaces, method, opt, res, base, m, spec.itemError)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			return res, nil
-		}
-		base += m
-		if opt.Progress != nil {
-			opt.Progress(int64(base), int64(n))
-		}
-		if el > 0 {
-			next := uint64(float64(m) * float64(sliceTime) / float64(el))
-			slice = max(spec.minSlice, min(next, 2*slice))
-		}
-	}
-	if err := finish(acc, method, n, res); err != nil {
-		return nil, err
-	}
-	return res, nil
+	wg.Wait()
 }
 
 // buffer is device memory.
@@ -225,66 +479,6 @@ func (b *buffer) download(ws []uint64) error {
 		return nil
 	}
 	return b.ops.download(b.p, ws)
-}
-
-// The CUDA driver's devOps. The caller holds dev.mu and has made the
-// context current on its locked thread.
-
-func (dev *Device) alloc(size uint64) (uint64, error) {
-	var p uint64
-	if err := dev.check("cuMemAlloc", dev.d.cuMemAlloc(&p, size)); err != nil {
-		return 0, err
-	}
-	return p, nil
-}
-
-func (dev *Device) free(p uint64) { dev.d.cuMemFree(p) }
-
-func (dev *Device) upload(p uint64, ws []uint64) error {
-	return dev.check("cuMemcpyHtoD", dev.d.cuMemcpyHtoD(p, unsafe.Pointer(&ws[0]), uint64(len(ws))*8))
-}
-
-func (dev *Device) download(p uint64, ws []uint64) error {
-	return dev.check("cuMemcpyDtoH", dev.d.cuMemcpyDtoH(unsafe.Pointer(&ws[0]), p, uint64(len(ws))*8))
-}
-
-func (dev *Device) memset0(p, size uint64) error {
-	return dev.check("cuMemsetD8", dev.d.cuMemsetD8(p, 0, size))
-}
-
-// launch runs fn once with args, pinning what the driver reads.
-func (dev *Device) launch(fn uintptr, grid, block uint32, args []uint64) error {
-	var pin runtime.Pinner
-	defer pin.Unpin()
-	ptrs := make([]unsafe.Pointer, len(args))
-	pin.Pin(&ptrs[0])
-	for i := range args {
-		pin.Pin(&args[i])
-		ptrs[i] = unsafe.Pointer(&args[i])
-	}
-	if err := dev.check("cuLaunchKernel", dev.d.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, 0, &ptrs[0], nil)); err != nil {
-		return err
-	}
-	return dev.check("cuCtxSynchronize", dev.d.cuCtxSynchronize())
-}
-
-func (dev *Device) stopFlag() (uint64, func(), func(), error) {
-	hm, err := loadHostMem()
-	if err != nil {
-		return 0, nil, nil, err
-	}
-	var flagHost unsafe.Pointer
-	if err := dev.check("cuMemHostAlloc", hm.alloc(&flagHost, 8, 0x02 /* CU_MEMHOSTALLOC_DEVICEMAP */)); err != nil {
-		return 0, nil, nil, err
-	}
-	flag := (*int32)(flagHost)
-	atomic.StoreInt32(flag, 0)
-	var flagDev uint64
-	if err := dev.check("cuMemHostGetDevicePointer", hm.devPtr(&flagDev, flagHost, 0)); err != nil {
-		hm.free(flagHost)
-		return 0, nil, nil, err
-	}
-	return flagDev, func() { atomic.StoreInt32(flag, 1) }, func() { hm.free(flagHost) }, nil
 }
 
 // itemParams are the parameters of item pos of the spaces.

@@ -45,9 +45,15 @@ func TestLauncherFunc(t *testing.T) {
 		n := spaces[0].Len()
 		all := make([]uint64, n)
 		spaces[0].Fill(0, all)
-		for m := fuse.Map; m <= fuse.Filter; m++ {
-			opt := fuse.Options{Out: make([]uint64, n), Limit: n}
-			res, err, stats := cuda.SimRunFunc(ctx, f, spaces, m, opt, 0)
+		for ci, m := 0, fuse.Map; m <= fuse.Filter; ci, m = ci+1, m+1 {
+			// One launch; or many, of 100 to 256 items where items or
+			// results are copied, queued work run lazily, ahead or eagerly.
+			cfg := cuda.SimConfig{}
+			if ci%2 == 1 || n < 100 {
+				cfg = cuda.SimConfig{Stage: 256, FirstSlice: 100, Mode: ci % 3}
+			}
+			opt := fuse.Options{Out: make([]uint64, n), Limit: n, Workers: 2}
+			res, err, stats := cuda.SimRunFunc(ctx, f, spaces, m, opt, cfg)
 			if stats.Misuse != nil {
 				t.Errorf("%s method %d: %v", tc.Name, m, stats.Misuse)
 			}
@@ -123,7 +129,7 @@ func TestLauncherFunc(t *testing.T) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	_, err, stats := cuda.SimRunFunc(cctx, f, []fuse.Space{fuse.Range{Step: 1, N: 1 << 20}}, fuse.Count, fuse.Options{}, time.Millisecond)
+	_, err, stats := cuda.SimRunFunc(cctx, f, []fuse.Space{fuse.Range{Step: 1, N: 1 << 20}}, fuse.Count, fuse.Options{}, cuda.SimConfig{PerItem: time.Millisecond})
 	if !errors.Is(err, context.DeadlineExceeded) || stats.Misuse != nil {
 		t.Errorf("a slow card: %v, misuse %v; want the context's deadline", err, stats.Misuse)
 	}

@@ -8,33 +8,53 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 )
 
 // simDevice is a devOps that runs the kernels' contract on the CPU: the
-// arguments of fuse_run and fuse_run_func (docs in builtins/fuse/cgen's
-// CUDASource and FuncCUDASource), items computed by item. It checks the
-// launcher's use of memory: sizes, frees, leaks.
+// arguments of fuse_run and fuse_run_func (docs in builtins/fuse's
+// CUDASource and FuncCUDASource), items computed by item. Its streams are
+// as lazy as a device may be: queued work runs only when a sync waits for
+// it (and then only what that sync needs), so a launcher that reads a
+// download or rewrites an upload's host memory before its sync sees wrong
+// answers; a download's host memory is poisoned when queued, an upload's
+// is checked unchanged when it runs. Other modes (simMode) run some work
+// sooner: a kernel part way before another stream's copy back, or a
+// launch as soon as it is queued while earlier work waits, as a card may.
+// It
+// checks the launcher's use of memory and streams: sizes, pinned host
+// memory for every asynchronous copy, kernels run in the order queued,
+// nothing freed while queued work uses it, frees, leaks.
 type simDevice struct {
 	item      func(params []uint64) (r uint64, failed bool)
 	params    int
 	perItem   time.Duration // a slow card: each item takes this long
-	failAt    int           // launch number (from 1) that fails; 0 none
+	failAt    int           // launch number (from 1) that fails when queued; 0 none
+	faultAt   int           // launch number (from 1) that fails when run, reported by sync; 0 none
 	stateSize uint64        // fuse_run_func: the least bytes of the states
+	mode      simMode
 
 	mu       sync.Mutex
 	mem      map[uint64][]uint64
 	next     uint64
-	launches int
+	pinned   map[*uint64][]uint64 // pinned host allocations by their first word
+	streams  map[*simStream]bool
+	made     int    // streams made
+	launches int    // launches queued
+	ran      int    // kernels run
+	inFlight int    // the most launches queued from the one a sync waits for on
+	widest   uint64 // the most items of a launch
 	stopDev  uint64
 	stopped  atomic.Bool
 	errs     []string
 }
 
 func newSim(params int, item func([]uint64) (uint64, bool)) *simDevice {
-	return &simDevice{item: item, params: params, mem: map[uint64][]uint64{}, next: 0x10000}
+	return &simDevice{item: item, params: params, mem: map[uint64][]uint64{}, next: 0x10000,
+		pinned: map[*uint64][]uint64{}, streams: map[*simStream]bool{}}
 }
 
 func (s *simDevice) fail(format string, args ...any) {
@@ -59,7 +79,23 @@ func (s *simDevice) free(p uint64) {
 	if _, ok := s.mem[p]; !ok {
 		s.fail("free of %#x, not allocated", p)
 	}
+	for st := range s.streams {
+		for _, op := range st.ops {
+			if op.dev == p || op.kind == "launch" && containsWord(op.args, p) {
+				s.fail("free of %#x while a queued %s uses it", p, op.kind)
+			}
+		}
+	}
 	delete(s.mem, p)
+}
+
+func containsWord(ws []uint64, w uint64) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *simDevice) words(p uint64, n int, what string) []uint64 {
@@ -92,6 +128,62 @@ func (s *simDevice) memset0(p, size uint64) error {
 	return nil
 }
 
+func (s *simDevice) hostAlloc(words uint64) ([]uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if words == 0 {
+		s.fail("hostAlloc of no words")
+		return nil, nil
+	}
+	ws := make([]uint64, words)
+	s.pinned[&ws[0]] = ws
+	return ws, nil
+}
+
+func (s *simDevice) hostFree(ws []uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(ws) == 0 || s.pinned[&ws[0]] == nil {
+		s.fail("hostFree of memory hostAlloc did not return")
+		return
+	}
+	for st := range s.streams {
+		for _, op := range st.ops {
+			if op.host != nil && s.isPinned(op.host) && overlaps(op.host, ws[:cap(ws)]) {
+				s.fail("hostFree while a queued %s uses the memory", op.kind)
+			}
+		}
+	}
+	delete(s.pinned, &ws[0])
+}
+
+// isPinned says whether ws lies in pinned host memory.
+func (s *simDevice) isPinned(ws []uint64) bool {
+	for _, p := range s.pinned {
+		if overlaps(ws, p) && within(ws, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func span(ws []uint64) (lo, hi uintptr) {
+	lo = uintptr(unsafe.Pointer(unsafe.SliceData(ws)))
+	return lo, lo + uintptr(len(ws))*8
+}
+
+func overlaps(a, b []uint64) bool {
+	alo, ahi := span(a)
+	blo, bhi := span(b)
+	return alo < bhi && blo < ahi
+}
+
+func within(a, b []uint64) bool {
+	alo, ahi := span(a)
+	blo, bhi := span(b)
+	return blo <= alo && ahi <= bhi
+}
+
 func (s *simDevice) stopFlag() (uint64, func(), func(), error) {
 	p, _ := s.alloc(8)
 	s.mu.Lock()
@@ -101,22 +193,226 @@ func (s *simDevice) stopFlag() (uint64, func(), func(), error) {
 	return p, func() { s.stopped.Store(true) }, func() { s.free(p) }, nil
 }
 
-// launch runs the kernel: fn 1 is fuse_run (11 arguments), fn 2 is
-// fuse_run_func (14: the states, the tables and the stop flag after).
-func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error {
+// simMode is when a simDevice runs queued work.
+type simMode int
+
+const (
+	simLazy  simMode = iota // when a sync waits for it
+	simAhead                // also: before a stream's download, the other streams' next kernel, part way
+	simEager                // also: a launch on every second stream made (with what it waits for) when queued
+)
+
+// simOp is work queued on a simulated stream.
+type simOp struct {
+	kind     string // "upload", "download" or "launch"
+	dev      uint64
+	host     []uint64
+	sum      uint64 // upload: a checksum of host when queued
+	fn       uintptr
+	grid     uint32
+	block    uint32
+	args     []uint64
+	seq      int        // launch: its number
+	begun    bool       // launch: started, its items from rest on run
+	rest     uint64     // launch: the items [0, rest) not run yet
+	after    *simStream // launch: the stream whose ops run first, up to afterPos
+	afterPos int
+}
+
+// simStream is a stream of a simDevice.
+type simStream struct {
+	s          *simDevice
+	id         int     // streams made before it
+	ops        []simOp // queued, not run
+	done       int     // ops run
+	queued     int     // ops queued
+	lastLaunch int     // queued count just after its last launch; 0 none
+	lastSeq    int     // the number of its last launch; 0 none
+	err        error   // the first error of the work run, reported by sync
+	closed     bool
+}
+
+func (s *simDevice) newStream() (stream, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &simStream{s: s, id: s.made}
+	s.made++
+	s.streams[st] = true
+	return st, nil
+}
+
+func wordSum(ws []uint64) uint64 {
+	h := uint64(len(ws))
+	for _, w := range ws {
+		h = (h ^ w) * 0x100000001b3
+	}
+	return h
+}
+
+// enqueue checks and queues op; the caller holds s.mu.
+func (st *simStream) enqueue(op simOp) {
+	s := st.s
+	if st.closed {
+		s.fail("%s queued on a closed stream", op.kind)
+	}
+	if op.host != nil && !s.isPinned(op.host) {
+		s.fail("asynchronous %s of %d words from host memory that is not pinned", op.kind, len(op.host))
+	}
+	st.ops = append(st.ops, op)
+	st.queued++
+}
+
+func (st *simStream) uploadAsync(p uint64, ws []uint64) error {
+	st.s.mu.Lock()
+	defer st.s.mu.Unlock()
+	st.s.words(p, len(ws), "upload")
+	st.enqueue(simOp{kind: "upload", dev: p, host: ws, sum: wordSum(ws)})
+	return nil
+}
+
+func (st *simStream) downloadAsync(p uint64, ws []uint64) error {
+	st.s.mu.Lock()
+	defer st.s.mu.Unlock()
+	st.s.words(p, len(ws), "download")
+	for i := range ws {
+		ws[i] = 0x5eed_dead_beef_0000 + uint64(i) // undefined until the sync
+	}
+	st.enqueue(simOp{kind: "download", dev: p, host: ws})
+	return nil
+}
+
+func (st *simStream) launchAsync(fn uintptr, grid, block uint32, args []uint64, after stream) error {
+	s := st.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.launches++
 	if s.launches == s.failAt {
 		return fmt.Errorf("gpu: cuLaunchKernel: an illegal memory access was encountered")
 	}
+	op := simOp{kind: "launch", fn: fn, grid: grid, block: block, args: append([]uint64(nil), args...), seq: s.launches, rest: args[8]}
+	if a, ok := after.(*simStream); ok && a != nil {
+		op.after, op.afterPos = a, a.lastLaunch
+	}
+	st.enqueue(op)
+	st.lastLaunch, st.lastSeq = st.queued, op.seq
+	if s.mode == simEager && st.id%2 == 1 {
+		s.runTo(st, st.queued)
+	}
+	return nil
+}
+
+func (st *simStream) sync() error {
+	s := st.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st.lastSeq > 0 {
+		s.inFlight = max(s.inFlight, s.launches-st.lastSeq+1)
+	}
+	s.runTo(st, st.queued)
+	return st.err
+}
+
+func (st *simStream) close() {
+	s := st.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(st.ops) > 0 {
+		s.fail("a stream closed with %d operations queued", len(st.ops))
+	}
+	st.closed = true
+	delete(s.streams, st)
+}
+
+// runTo runs st's queued work until pos operations have run, with the
+// work each waits for; the caller holds s.mu.
+func (s *simDevice) runTo(st *simStream, pos int) {
+	for st.done < pos && len(st.ops) > 0 {
+		op := st.ops[0]
+		st.ops = st.ops[1:]
+		st.done++
+		if op.after != nil {
+			s.runTo(op.after, op.afterPos)
+		}
+		if s.mode == simAhead && op.kind == "download" {
+			for o := range s.streams {
+				if o != st {
+					s.runAhead(o)
+				}
+			}
+		}
+		s.exec(st, &op)
+	}
+}
+
+// runAhead runs o's uploads up to its next launch, and the later half of
+// that launch's items: a kernel part way through; the caller holds s.mu.
+func (s *simDevice) runAhead(o *simStream) {
+	for len(o.ops) > 0 && o.ops[0].kind == "upload" {
+		s.runTo(o, o.done+1)
+	}
+	if len(o.ops) == 0 || o.ops[0].kind != "launch" || o.ops[0].begun || o.err != nil {
+		return
+	}
+	op := &o.ops[0]
+	if op.after != nil {
+		s.runTo(op.after, op.afterPos)
+	}
+	s.begin(op)
+	if op.seq == s.faultAt {
+		return
+	}
+	n := op.args[8]
+	op.rest = n / 2
+	s.kernel(op.fn, op.grid, op.block, op.args, n/2, n)
+}
+
+// exec runs one operation; the caller holds s.mu.
+func (s *simDevice) exec(st *simStream, op *simOp) {
+	if st.err != nil {
+		return // a stream's work after a fault does not run
+	}
+	switch op.kind {
+	case "upload":
+		if wordSum(op.host) != op.sum {
+			s.fail("the host rewrote pinned memory while its upload was queued")
+		}
+		copy(s.words(op.dev, len(op.host), "upload"), op.host)
+	case "download":
+		copy(op.host, s.words(op.dev, len(op.host), "download"))
+	case "launch":
+		if !op.begun {
+			s.begin(op)
+		}
+		if op.seq == s.faultAt {
+			st.err = fmt.Errorf("gpu: cuStreamSynchronize: an illegal memory access was encountered")
+			return
+		}
+		s.kernel(op.fn, op.grid, op.block, op.args, 0, op.rest)
+	}
+}
+
+// begin counts a kernel as started, checking the order; the caller holds
+// s.mu.
+func (s *simDevice) begin(op *simOp) {
+	op.begun = true
+	s.ran++
+	if op.seq != s.ran {
+		s.fail("kernel %d started as the %dth: kernels not in the order queued", op.seq, s.ran)
+	}
+}
+
+// kernel runs items [lo, hi) of a kernel: fn 1 is fuse_run (11
+// arguments), fn 2 is fuse_run_func (14: the states, the tables and the
+// stop flag after). The caller holds s.mu.
+func (s *simDevice) kernel(fn uintptr, grid, block uint32, args []uint64, lo, hi uint64) {
 	want := map[uintptr]int{1: 11, 2: 14}[fn]
 	if len(args) != want {
 		s.fail("kernel %d launched with %d arguments, want %d", fn, len(args), want)
-		return nil
+		return
 	}
 	method, kind, start, step := fuse.Method(args[0]), args[1], args[2], args[3]
 	base, n, out, acc := args[7], args[8], args[9], args[10]
+	s.widest = max(s.widest, n)
 	var cols [3][]uint64
 	for j := 0; j < 3; j++ {
 		if args[4+j] != 0 {
@@ -148,9 +444,12 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 		}
 	}
 	params := make([]uint64, s.params)
-	for i := uint64(0); i < n; i++ {
+	if hi > n {
+		hi = n
+	}
+	for i := lo; i < hi; i++ {
 		if stop && s.stopped.Load() {
-			return nil // the kernel ends part way
+			return // the kernel ends part way
 		}
 		if s.perItem > 0 {
 			s.mu.Unlock()
@@ -199,7 +498,6 @@ func (s *simDevice) launch(fn uintptr, grid, block uint32, args []uint64) error 
 			}
 		}
 	}
-	return nil
 }
 
 // check returns what the launcher did wrong, and the memory it left
@@ -213,25 +511,42 @@ func (s *simDevice) check(keep int) error {
 	if len(s.mem) != keep {
 		return fmt.Errorf("%d allocations left, want %d", len(s.mem), keep)
 	}
+	if len(s.pinned) != 0 || len(s.streams) != 0 {
+		return fmt.Errorf("%d pinned buffers and %d streams left", len(s.pinned), len(s.streams))
+	}
 	return nil
 }
 
 // SimStats says what the simulated device saw of a run.
 type SimStats struct {
-	Items  int   // items computed
-	Misuse error // the launcher misused the device or left memory behind
+	Items    int    // items computed
+	Launches int    // kernels launched
+	InFlight int    // the most launches queued when the launcher waited for the first of them
+	Widest   uint64 // the most items of a launch
+	Misuse   error  // the launcher misused the device or left memory behind
+}
+
+// SimConfig shapes a simulated run: each item takes PerItem; Mode is when
+// queued work runs (0 lazy, 1 ahead, 2 eager: simMode); a launch covers Stage
+// items at most where items or results are copied, and the first launch
+// FirstSlice (0: the launcher's own).
+type SimConfig struct {
+	PerItem    time.Duration
+	Mode       int
+	Stage      uint64
+	FirstSlice uint64
 }
 
 // SimRunFunc runs f over the spaces through the launcher of fuse_run_func
-// on a simulated device whose items Eval computes, each taking perItem.
-func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method fuse.Method, opt fuse.Options, perItem time.Duration) (res *fuse.Result, err error, stats SimStats) {
+// on a simulated device whose items Eval computes.
+func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method fuse.Method, opt fuse.Options, cfg SimConfig) (res *fuse.Result, err error, stats SimStats) {
 	st := f.NewState(nil)
 	sim := newSim(len(spaces), func(p []uint64) (uint64, bool) {
 		stats.Items++
 		r, err := st.Eval(p)
 		return r, err != nil
 	})
-	sim.perItem = perItem
+	sim.perItem, sim.mode = cfg.PerItem, simMode(cfg.Mode)
 	tab := cgen.TableWords(f)
 	k := &FuncKernel{f: f, fn: 2}
 	if len(tab) > 0 {
@@ -242,11 +557,17 @@ func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method f
 	}
 	grid := uint64(3)
 	sim.stateSize = grid * funcBlock * uint64(cgen.StateWords(f)) * 8
-	res, err = k.run(ctx, sim, grid, spaces, method, opt)
+	res, err = k.run(ctx, sim, grid, spaces, method, opt, func(spec *launchSpec) {
+		spec.stage = cfg.Stage
+		if cfg.FirstSlice > 0 {
+			spec.firstSlice, spec.minSlice = cfg.FirstSlice, 1
+		}
+	})
 	keep := 0
 	if k.tab != nil {
 		keep = 1
 	}
 	stats.Misuse = sim.check(keep)
+	stats.Launches, stats.InFlight, stats.Widest = sim.launches, sim.inFlight, sim.widest
 	return res, err, stats
 }
