@@ -94,6 +94,15 @@ type amd64Gen struct {
 	fails    []failStub
 	later    []func()     // code emitted after the function: out-of-line poll exits
 	nonzero  map[int]bool // variables known not to be 0 here (after while v:, if v:)
+	// fits has, for variables a check of their width passed on, the bound
+	// (exclusive) it showed, where that holds here: from the check to an
+	// assignment of the variable or the end of the if, loop or block the
+	// check was in.
+	fits map[int]uint64
+	// uncond has the expressions of the statement being emitted that run
+	// whenever it does (not the right of an and or or, nor a branch of a
+	// conditional): only a check there gives a fact.
+	uncond map[*fuse.Expr]bool
 	failExit int
 	retL     int
 
@@ -155,7 +164,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 // the bounds of its variables.
 func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
 	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
-		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, posOf: map[*fuse.Stmt]int{}}
+		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -398,7 +407,7 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		}
 		return x.Imm + 1
 	case fuse.OpVar:
-		return g.varBound[x.Imm]
+		return known(g.varBound[x.Imm], g.fits[int(x.Imm)])
 	case fuse.OpShr:
 		if k := g.least(x.Args[1]); k > 0 {
 			if k >= 64 {
@@ -732,6 +741,35 @@ func (g *amd64Gen) stmts(ss []fuse.Stmt) {
 	g.bottom, g.fresh = nil, nil
 }
 
+// unconditional returns the expressions of s that run whenever s does.
+func unconditional(s *fuse.Stmt) map[*fuse.Expr]bool {
+	m := map[*fuse.Expr]bool{}
+	if isLoop(s) {
+		// A loop's expressions run before the body, which may assign
+		// what they check for the next pass: no facts from them.
+		return m
+	}
+	var walk func(x *fuse.Expr)
+	walk = func(x *fuse.Expr) {
+		if x == nil {
+			return
+		}
+		m[x] = true
+		switch x.Op {
+		case fuse.OpAndThen, fuse.OpOrElse, fuse.OpCond:
+			walk(x.Args[0])
+			return
+		}
+		for _, a := range x.Args {
+			walk(a)
+		}
+	}
+	walk(s.X)
+	walk(s.Y)
+	walk(s.Z)
+	return m
+}
+
 // nonzeroVar returns the variable that condition x tests for not being 0
 // (x is v, bool(v) or v != 0), or -1.
 func nonzeroVar(x *fuse.Expr) int {
@@ -878,9 +916,9 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := g.a
-	outer := g.cur
-	g.cur = s
-	defer func() { g.cur = outer }()
+	outer, outerUncond := g.cur, g.uncond
+	g.cur, g.uncond = s, unconditional(s)
+	defer func() { g.cur, g.uncond = outer, outerUncond }()
 	bottom, fresh := g.bottom, g.fresh
 	g.bottom, g.fresh = nil, nil
 	// What s assigns (in loops, on every pass) is no longer known non-zero.
@@ -888,6 +926,18 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	// otherwise cost the square of its length.)
 	if len(g.nonzero) > 0 {
 		forAssigned(s, func(v int) { delete(g.nonzero, v) })
+	}
+	if len(g.fits) > 0 {
+		forAssigned(s, func(v int) { delete(g.fits, v) })
+	}
+	compound := s.Kind == fuse.SIf || s.Kind == fuse.SBlock || isLoop(s)
+	var fitsBefore map[int]uint64
+	if compound {
+		fitsBefore = maps.Clone(g.fits)
+		defer func() { g.fits = fitsBefore }()
+	}
+	if s.Kind == fuse.SAssign {
+		defer delete(g.fits, s.Var)
 	}
 	switch s.Kind {
 	case fuse.SAssign:
@@ -978,6 +1028,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		}
 		g.stmts(s.Body)
 		g.nonzero = maps.Clone(known)
+		g.fits = maps.Clone(fitsBefore)
 		if len(s.Else) > 0 {
 			switch {
 			case fuse.Leaves(s.Body):
@@ -1524,13 +1575,17 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 		a.test(v, v)
 		g.failIf(ccE, x.Check, 0, false)
 	case fuse.CheckFits:
-		if chk.Imm < 64 {
+		arg := x.Args[0]
+		if chk.Imm < 64 && !(arg.Op == fuse.OpVar && g.fits[int(arg.Imm)] != 0 && g.fits[int(arg.Imm)] <= 1<<chk.Imm) {
 			a.movRR(rAX, rs[0])
 			if chk.Imm > 0 {
 				a.shiftI(shShr, rAX, uint8(chk.Imm))
 			}
 			a.test(rAX, rAX)
 			g.failIf(ccNE, x.Check, rs[0], true)
+			if arg.Op == fuse.OpVar && g.uncond[x] {
+				g.fits[int(arg.Imm)] = 1 << chk.Imm
+			}
 		}
 	case fuse.CheckDelta:
 		m, d := rs[1], rs[2]

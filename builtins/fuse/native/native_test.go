@@ -141,6 +141,116 @@ def f(x, y):
 `, Params: 2},
 }
 
+// factCases check a square's range where an earlier check of the same
+// variable does not cover them: it ran only on the right of an and, in an
+// if, before the variable changed, after an early return of an inlined
+// helper, or in a loop that changes the variable. Each fails on some
+// inputs, and must fail there on every engine as under Eval.
+var factCases = []fusescript.Case{
+	{Name: "right_of_and", Src: `
+def f(x, y):
+    s = x % 100
+    t = 0
+    if y & 1 and chess.knight_attacks(s) != 0:
+        t += 1
+    return t + (chess.king_attacks(s) & 5)
+`, Params: 2},
+	{Name: "in_an_if", Src: `
+def f(x, y):
+    s = x % 100
+    t = 0
+    if y & 2:
+        t += chess.knight_attacks(s)
+    return t ^ chess.king_attacks(s)
+`, Params: 2},
+	{Name: "reassigned", Src: `
+def f(x, y):
+    u = x & 63
+    t = chess.king_attacks(u)
+    u = (x & 63) + (y & 64)
+    return t ^ chess.knight_attacks(u)
+`, Params: 2},
+	{Name: "early_return", Src: `
+def h(s, k):
+    if k & 1:
+        return 0
+    return chess.king_attacks(s)
+def f(x, y):
+    s = x % 100
+    t = h(s, y)
+    return t ^ chess.knight_attacks(s)
+`, Params: 2},
+	{Name: "loop", Src: `
+def f(x, y):
+    v = x & 63
+    t = 0
+    for i in range(1 + (chess.king_attacks(v) & 3)):
+        t ^= chess.knight_attacks(v)
+        v = v + (y & 127)
+    return t
+`, Params: 2},
+}
+
+func TestFactCasesAgreeWithEval(t *testing.T) {
+	for _, e := range engines(t) {
+		for _, tc := range factCases {
+			t.Run(e.String()+"/"+tc.Name, func(t *testing.T) { constructAgrees(t, e, tc) })
+		}
+	}
+}
+
+// TestFactsInExpressions: a check on the right of an and, which may not
+// run, says nothing of the variable after it, nor does one in a loop's
+// bound inside the loop (the compiler lowers such an and to an if, and
+// computes a bound before the loop; the IR allows both).
+func TestFactsInExpressions(t *testing.T) {
+	v := func(i uint64) *fuse.Expr { return &fuse.Expr{Op: fuse.OpVar, Imm: i, Check: -1} }
+	masked := func() *fuse.Expr {
+		return &fuse.Expr{Op: fuse.OpAnd, Check: 0, Args: []*fuse.Expr{v(0), {Op: fuse.OpConst, Imm: 63, Check: -1}}}
+	}
+	f := &fuse.Func{Params: 2, Vars: 2, Checks: []fuse.Check{{Kind: fuse.CheckFits, Imm: 6, Msg: "square"}},
+		Body: []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpAdd, Check: -1, Args: []*fuse.Expr{
+			{Op: fuse.OpAndThen, Check: -1, Args: []*fuse.Expr{v(1), masked()}}, masked()}}}}}
+	// for i in range(1 + (v0 & 63 [checked] & 3)): t ^= v0 & 63 [checked];
+	// v0 += v1 & 127: the check in the loop's bound ran once, before v0
+	// changed.
+	c := func(k uint64) *fuse.Expr { return &fuse.Expr{Op: fuse.OpConst, Imm: k, Check: -1} }
+	op := func(o fuse.Op, a ...*fuse.Expr) *fuse.Expr { return &fuse.Expr{Op: o, Check: -1, Args: a} }
+	loop := &fuse.Func{Params: 2, Vars: 4, Labels: 1, Checks: f.Checks, Body: []fuse.Stmt{
+		{Kind: fuse.SAssign, Var: 3, X: c(0)},
+		{Kind: fuse.SForRange, Var: 2, X: c(0), Y: op(fuse.OpAdd, op(fuse.OpAnd, masked(), c(3)), c(1)), Z: c(1), Check: -1, Body: []fuse.Stmt{
+			{Kind: fuse.SAssign, Var: 3, X: op(fuse.OpXor, v(3), masked())},
+			{Kind: fuse.SAssign, Var: 0, X: op(fuse.OpAdd, v(0), op(fuse.OpAnd, v(1), c(127)))},
+		}},
+		{Kind: fuse.SReturn, X: v(3)}}}
+	for _, f := range []*fuse.Func{f, loop} {
+		agreeOn(t, f, [][]uint64{{3, 0}, {70, 1}, {70, 0}, {5, 1}, {62, 100}, {3, 127}, {63, 1}})
+	}
+}
+
+// agreeOn runs f on every engine and compares each result and failure with
+// Eval's.
+func agreeOn(t *testing.T, f *fuse.Func, inputs [][]uint64) {
+	t.Helper()
+	for _, e := range engines(t) {
+		p := compileWith(t, f, e)
+		w, err := p.NewWorker(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := runAll(t, w, 2, inputs)
+		st := f.NewState(nil)
+		for i, in := range inputs {
+			want, werr := st.Eval(in)
+			if (werr == nil) != (errs[i] == nil) || werr == nil && got[i] != want {
+				t.Errorf("%v: f%v = %d, %v; Eval gives %d, %v", e, in, got[i], errs[i], want, werr)
+			}
+		}
+		w.Close()
+		p.Close()
+	}
+}
+
 func TestCallCasesAgreeWithEval(t *testing.T) {
 	for _, e := range callEngines(t) {
 		for _, tc := range callCases {
