@@ -90,10 +90,10 @@ type amd64Gen struct {
 	spill    int    // spill words in use
 	maxSpill int
 
-	labels   map[int]loopLabels
-	fails    []failStub
-	later    []func()     // code emitted after the function: out-of-line poll exits
-	nonzero  map[int]bool // variables known not to be 0 here (after while v:, if v:)
+	labels  map[int]loopLabels
+	fails   []failStub
+	later   []func()     // code emitted after the function: out-of-line poll exits
+	nonzero map[int]bool // variables known not to be 0 here (after while v:, if v:)
 	// fits has, for variables a check of their width passed on, the bound
 	// (exclusive) it showed, where that holds here: from the check to an
 	// assignment of the variable or the end of the if, loop or block the
@@ -102,7 +102,7 @@ type amd64Gen struct {
 	// uncond has the expressions of the statement being emitted that run
 	// whenever it does (not the right of an and or or, nor a branch of a
 	// conditional): only a check there gives a fact.
-	uncond map[*fuse.Expr]bool
+	uncond   map[*fuse.Expr]bool
 	failExit int
 	retL     int
 
