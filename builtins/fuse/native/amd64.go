@@ -1607,6 +1607,26 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 	return rs
 }
 
+// checkFitsVar runs x's width check (CheckFits) on its first operand, a
+// variable, unless a check that passed before covers it.
+func (g *amd64Gen) checkFitsVar(x *fuse.Expr) {
+	a := g.a
+	w, v := g.f.Checks[x.Check].Imm, int(x.Args[0].Imm)
+	if w >= 64 || g.fits[v] != 0 && g.fits[v] <= 1<<w {
+		return
+	}
+	g.getSlot(rDX, v)
+	a.movRR(rAX, rDX)
+	if w > 0 {
+		a.shiftI(shShr, rAX, uint8(w))
+	}
+	a.test(rAX, rAX)
+	g.failIf(ccNE, x.Check, rDX, true)
+	if g.uncond[x] {
+		g.fits[v] = 1 << w
+	}
+}
+
 // index evaluates x and resolves it as an index into n elements (a
 // negative one counting from the end), failing check when it is out of
 // range.
@@ -2156,6 +2176,14 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		g.take(r)
 		a.bind(end)
 		return r
+	}
+	if _, ok := aluOps[x.Op]; ok && x.Check >= 0 && x.Args[0].Op == fuse.OpVar && g.f.Checks[x.Check].Kind == fuse.CheckFits {
+		// The width check on the variable alone, then the op as if it had
+		// none (an and with a constant stays one instruction).
+		g.checkFitsVar(x)
+		y := *x
+		y.Check = -1
+		return g.expr(&y)
 	}
 	if op, ok := aluOps[x.Op]; ok && x.Check < 0 {
 		return g.binary(x, func(d reg, o rm) { a.alu(op, d, o) }, func(d reg, k int32) { a.aluI(op, R(d), k) })
