@@ -44,6 +44,8 @@ type callState struct {
 	stackTop int32                     // the top of the stack
 	failExit int                       // where a failed check ends the run
 	frames   int32                     // the largest frame of a call, return address included (found by the first pass)
+	procs    []*amd64Gen               // each Proc's generator, its slots given registers before any code
+	frameOf  []int32                   // each Proc's frame, where the first pass found it (else nil)
 	raw      map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
 }
 
@@ -55,18 +57,24 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	for i := range f.Procs {
 		maxArgs = max(maxArgs, f.Procs[i].Params+2*f.Procs[i].Arrays)
 	}
-	gen := func(args, top int32) (*amd64Gen, *callState, error) {
+	gen := func(args, top int32, frameOf []int32) (*amd64Gen, *callState, error) {
 		a := &assembler{}
-		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}}
+		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}, frameOf: frameOf}
 		for range f.Procs {
 			cs.entries = append(cs.entries, a.newLabel())
 		}
 		g := newAMD64Gen(f, l, ctl, a, cs, -1)
 		cs.fuel = g.home(g.sFuel)
+		for i := range f.Procs {
+			p := &f.Procs[i]
+			pf := &fuse.Func{Params: p.Params, Vars: p.Vars, Tables: f.Tables, Scratch: p.Scratch, Checks: f.Checks,
+				Body: p.Body, Labels: p.Labels, Procs: f.Procs, Depth: f.Depth}
+			cs.procs = append(cs.procs, newAMD64Gen(pf, l, ctl, a, cs, i))
+		}
 		g.run()
 		return g, cs, a.finish()
 	}
-	g, cs, err := gen(0, 0)
+	g, cs, err := gen(0, 0, nil)
 	if err != nil {
 		return amd64Out{}, err
 	}
@@ -79,9 +87,18 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	if top > 1<<31-1 {
 		return amd64Out{}, fmt.Errorf("amd64: the stack of %d calls takes more than 2 GiB", f.MaxCalls())
 	}
-	g2, cs2, err := gen(int32(args), int32(top))
+	frameOf := make([]int32, len(f.Procs))
+	for i, pg := range cs.procs {
+		frameOf[i] = 8 * int32(pg.nSlots+pg.maxSpill)
+	}
+	g2, cs2, err := gen(int32(args), int32(top), frameOf)
 	if err != nil {
 		return amd64Out{}, err
+	}
+	for i, pg := range cs2.procs {
+		if 8*int32(pg.nSlots+pg.maxSpill) != frameOf[i] {
+			return amd64Out{}, fmt.Errorf("amd64: the two passes over a function with calls disagree")
+		}
 	}
 	if g2.nSlots != g.nSlots || g2.maxSpill != g.maxSpill || cs2.frames != cs.frames {
 		return amd64Out{}, fmt.Errorf("amd64: the two passes over a function with calls disagree")
@@ -95,21 +112,22 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 func (g *amd64Gen) procCode(pi int) {
 	cs := g.calls
 	p := &g.f.Procs[pi]
-	pf := &fuse.Func{Params: p.Params, Vars: p.Vars, Tables: g.f.Tables, Scratch: p.Scratch, Checks: g.f.Checks,
-		Body: p.Body, Labels: p.Labels, Procs: g.f.Procs, Depth: g.f.Depth}
-	pg := newAMD64Gen(pf, g.l, g.ctl, g.a, cs, pi)
+	pg := cs.procs[pi]
+	pf := pg.f
 	pg.failExit = cs.failExit
 	pg.retL = g.a.newLabel()
 	a := g.a
 	body := a.newLabel()
 	a.bind(body)
-	// The parameters from the argument area; a variable that may be read
-	// before it is set reads 0, as in a fresh frame of Eval's.
+	// The parameters with registers from the argument area (the others
+	// the caller wrote in their homes, where it knew the frame); a
+	// variable that may be read before it is set reads 0, as in a fresh
+	// frame of Eval's.
 	for i := 0; i < p.Params; i++ {
 		arg := at(rDI, cs.args+8*int32(i))
 		if r := pg.slotReg[i]; r >= 0 {
 			a.load(poolRegs[r], arg)
-		} else {
+		} else if cs.frameOf == nil {
 			a.load(rAX, arg)
 			a.store(pg.home(i), rAX)
 		}
@@ -241,8 +259,17 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		g.maxSpill = max(g.maxSpill, g.spill)
 	}
 	p := &cs.root.Procs[x.Imm]
+	// Where argument i goes: the callee's home of parameter i, below this
+	// frame, where the callee keeps it in memory and its frame is known;
+	// else the argument area.
+	dst := func(i int) mem {
+		if cs.frameOf != nil && cs.procs[x.Imm].slotReg[i] < 0 {
+			return at(rSP, -8-cs.frameOf[x.Imm]+8*int32(i))
+		}
+		return at(rDI, cs.args+8*int32(i))
+	}
 	for i, e := range x.Args[:p.Params] {
-		to := at(rDI, cs.args+8*int32(i))
+		to := dst(i)
 		if wait {
 			to = g.spillAt(base + i)
 		}
@@ -260,7 +287,7 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 	if wait {
 		for i := range x.Args[:p.Params] {
 			a.load(rAX, g.spillAt(base+i))
-			a.store(at(rDI, cs.args+8*int32(i)), rAX)
+			a.store(dst(i), rAX)
 		}
 		g.spill = base
 	}
