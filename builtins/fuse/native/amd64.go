@@ -1576,7 +1576,7 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 		g.failIf(ccE, x.Check, 0, false)
 	case fuse.CheckFits:
 		arg := x.Args[0]
-		if chk.Imm < 64 && !(arg.Op == fuse.OpVar && g.fits[int(arg.Imm)] != 0 && g.fits[int(arg.Imm)] <= 1<<chk.Imm) {
+		if b := g.bound(arg); chk.Imm < 64 && !(b != 0 && b <= 1<<chk.Imm) {
 			a.movRR(rAX, rs[0])
 			if chk.Imm > 0 {
 				a.shiftI(shShr, rAX, uint8(chk.Imm))
@@ -1612,7 +1612,7 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 func (g *amd64Gen) checkFitsVar(x *fuse.Expr) {
 	a := g.a
 	w, v := g.f.Checks[x.Check].Imm, int(x.Args[0].Imm)
-	if w >= 64 || g.fits[v] != 0 && g.fits[v] <= 1<<w {
+	if b := g.bound(x.Args[0]); w >= 64 || b != 0 && b <= 1<<w {
 		return
 	}
 	g.getSlot(rDX, v)
