@@ -47,6 +47,18 @@ func execMemory(code []byte) ([]byte, error) {
 
 func freeExecMemory(b []byte) { syscall.Munmap(b) }
 
+// workerMemory returns n words of zeros for a worker, mapped from the
+// kernel rather than the Go heap: a page costs nothing until the code
+// writes it (the frames of a deep recursion are mostly never touched) and
+// nothing clears memory a previous worker used. free unmaps it.
+func workerMemory(n int) (words []uint64, free func(), err error) {
+	b, err := syscall.Mmap(-1, 0, 8*n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return nil, nil, err
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n), func() { syscall.Munmap(b) }, nil
+}
+
 // callCode runs code on the memory mem. It is not inlined so that its
 // prologue, which checks the stack, is a point where the Go scheduler can
 // preempt the goroutine every time the code comes back to be polled:

@@ -293,7 +293,8 @@ type Worker struct {
 	ctx   context.Context
 
 	// AMD64
-	words []uint64 // mem
+	words []uint64  // mem, outside the Go heap
+	wrel  *releaser // unmaps words
 
 	// Eval
 	st *fuse.FlowState
@@ -314,8 +315,13 @@ func (p *Program) NewWorker(poll func() bool) (*Worker, error) {
 		return newEvalWorker(p, poll), nil
 	}
 	if p.engine == AMD64 {
-		words := make([]uint64, p.memSize/8)
-		w = &Worker{p: p, words: words, mem: unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words)), poll: poll}
+		words, free, err := workerMemory(int(p.memSize / 8))
+		if err != nil {
+			return nil, fmt.Errorf("native: the memory of a worker: %w", err)
+		}
+		w = &Worker{p: p, words: words, mem: unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words)), poll: poll,
+			wrel: &releaser{free: free}}
+		runtime.AddCleanup(w, (*releaser).release, w.wrel)
 	} else {
 		ctx := context.WithValue(context.Background(), pollKey{}, poll)
 		mod, err := p.rt.InstantiateModule(ctx, p.cm, wazero.NewModuleConfig().WithName(""))
@@ -475,5 +481,9 @@ func (w *Worker) Reset(poll func() bool) {
 func (w *Worker) Close() {
 	if w.mod != nil {
 		w.mod.Close(context.Background())
+	}
+	if w.wrel != nil {
+		w.words, w.mem, w.params, w.out = nil, nil, nil, nil
+		w.wrel.release()
 	}
 }
