@@ -1140,6 +1140,16 @@ func (g *amd64Gen) assignInPlace(s *fuse.Stmt) bool {
 			}
 			continue
 		}
+		if other.Op == fuse.OpVar {
+			// A variable's register or home as the operand itself.
+			o := g.slotRM(int(other.Imm))
+			if x.Op == fuse.OpMul {
+				a.imul(v, o)
+			} else {
+				a.alu(op, v, o)
+			}
+			continue
+		}
 		t := g.expr(other)
 		if x.Op == fuse.OpMul {
 			a.imul(v, R(t))
