@@ -956,8 +956,19 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if g.assignInPlace(s) {
 			break
 		}
-		if v, ok := g.varReg(s.X); ok && g.slotReg[s.Var] >= 0 {
-			a.movRR(poolRegs[g.slotReg[s.Var]], v) // one variable into another
+		if s.X.Op == fuse.OpVar {
+			// One variable into another: from register or home to
+			// register or home, through RAX from home to home.
+			src := int(s.X.Imm)
+			switch {
+			case g.slotReg[s.Var] >= 0:
+				g.getSlot(poolRegs[g.slotReg[s.Var]], src)
+			case g.slotReg[src] >= 0:
+				a.store(g.home(s.Var), poolRegs[g.slotReg[src]])
+			default:
+				a.load(rAX, g.home(src))
+				a.store(g.home(s.Var), rAX)
+			}
 			break
 		}
 		if r := g.slotReg[s.Var]; r >= 0 && !g.whole[s.Var] && !g.readsReg(s.X, r) {
