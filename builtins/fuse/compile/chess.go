@@ -138,13 +138,21 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	if args[0].Op == fuse.OpConst && args[0].Imm > 63 {
 		return nil, errAt(pos(e.Args[0]), "%s: sq = %d is not a square 0..63", name, int64(args[0].Imm))
 	}
-	// The square, checked once, into a variable of its own.
+	// The square, checked once: where it is a variable, the check is the
+	// operand evaluated first and the other uses read the variable (whose
+	// index checks then pass); else it goes into a variable of its own.
 	at := e.Lparen
 	sq := c.fits(args[0], 6, at, "%s: sq is not a square 0..63", name)
+	first := sq
 	if sq.Op != fuse.OpConst {
-		v := c.newVar()
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: sq})
-		sq = varExpr(v)
+		if args[0].Op == fuse.OpVar && (fn.Name.Name != "pawn_attacks" || args[1] == nil || cannotFail(args[1], 1)) {
+			sq = args[0]
+		} else {
+			v := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: sq})
+			sq = varExpr(v)
+			first = sq
+		}
 	}
 	t := &c.chess
 	load := func(tab int, i *fuse.Expr) *fuse.Expr {
@@ -156,9 +164,9 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 		if err != nil {
 			return nil, err
 		}
-		return load(tab, sq), nil
+		return load(tab, first), nil
 	}
-	slider := func(rook bool, occ *fuse.Expr) (*fuse.Expr, error) {
+	slider := func(rook bool, occ, first *fuse.Expr) (*fuse.Expr, error) {
 		ids := []*int{&t.bishopMask, &t.bishopMul, &t.bishopShift, &t.bishop}
 		magic, piece := chess.BishopMagic, "bishop"
 		if rook {
@@ -176,7 +184,7 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 			}
 		}
 		idx := mk(fuse.OpShr, mk(fuse.OpMul, mk(fuse.OpAnd, occ, load(tabs[0], sq)), load(tabs[1], sq)), load(tabs[2], sq))
-		return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(tabs[3]), Args: []*fuse.Expr{sq, idx},
+		return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(tabs[3]), Args: []*fuse.Expr{first, idx},
 			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of the table chess.%s_attacks (in %s)", piece, name)}, nil
 	}
 	switch fn.Name.Name {
@@ -197,12 +205,12 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 		if args[1] != nil {
 			white = c.fits(args[1], 1, at, "%s: white is not a bool (or 0 or 1)", name)
 		}
-		return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(tab), Args: []*fuse.Expr{white, sq},
+		return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(tab), Args: []*fuse.Expr{white, first},
 			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of the table chess.pawn (in %s)", name)}, nil
 	case "rook_attacks":
-		return slider(true, args[1])
+		return slider(true, args[1], first)
 	case "bishop_attacks":
-		return slider(false, args[1])
+		return slider(false, args[1], first)
 	}
 	// queen_attacks: both, on an occupancy read once.
 	occ := args[1]
@@ -211,15 +219,27 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: occ})
 		occ = varExpr(v)
 	}
-	r, err := slider(true, occ)
+	r, err := slider(true, occ, first)
 	if err != nil {
 		return nil, err
 	}
-	b, err := slider(false, occ)
+	b, err := slider(false, occ, sq)
 	if err != nil {
 		return nil, err
 	}
 	return mk(fuse.OpOr, r, b), nil
+}
+
+// cannotFail reports whether x always fits in w bits: a constant that
+// does, or (for a bit) a comparison or a not.
+func cannotFail(x *fuse.Expr, w uint64) bool {
+	switch x.Op {
+	case fuse.OpConst:
+		return x.Imm>>w == 0
+	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool:
+		return w >= 1
+	}
+	return false
 }
 
 // fits returns x, failing with a check where it does not fit in w bits.
