@@ -22,55 +22,19 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// Postcondition: args is not mutated. This is stricter than required by Callable,
 	// but allows CALL to avoid a copy.
 
-	f := fn.funcode
-	if f.Prog.Recursion {
-		// prevent stack overflow
-		//
-		// Each CallInternal recursion (via Call) uses ~1.4KB,
-		// but the stack limit is on the order of 1GB, so a
-		// maximum of about 700K recursive calls is possible.
-		// Limit it to much less here.
-		if len(thread.stack) > 100_000 {
-			return nil, fmt.Errorf("Starlark stack overflow")
-		}
-	} else {
-		// detect recursion
-		for _, fr := range thread.stack[:len(thread.stack)-1] {
-			// We look for the same function code,
-			// not function value, otherwise the user could
-			// defeat the check by writing the Y combinator.
-			if frfn, ok := fr.Callable().(*Function); ok && frfn.funcode == f {
-				return nil, fmt.Errorf("function %s called recursively", fn.Name())
-			}
-		}
-	}
-
 	fr := thread.frameAt(0)
 
-	// Allocate space for stack and locals.
-	// Logically these do not escape from this frame
-	// (See https://github.com/golang/go/issues/20533.)
-	//
-	// This heap allocation looks expensive, but I was unable to get
-	// more than 1% real time improvement in a large alloc-heavy
-	// benchmark (in which this alloc was 8% of alloc-bytes)
-	// by allocating space for 8 Values in each frame, or
-	// by allocating stack by slicing an array held by the Thread
-	// that is expanded in chunks of min(k, nspace), for k=256 or 1024.
-	nlocals := len(f.Locals)
-	nspace := nlocals + f.MaxStack
-	space, mark := thread.values.alloc(nspace) // bitsh fork: valstack.go
-	locals := space[:nlocals:nlocals]          // local variables, starting with parameters
-	stack := space[nlocals:]                   // operand stack
-
-	// Digest arguments and set parameters.
-	err := setArgs(locals, fn, args, kwargs)
+	// bitsh fork: the recursion check, the allocation of the stack and
+	// locals and the binding of the arguments are in enter (interp_fast.go),
+	// shared with the calls this loop runs itself.
+	space, mark, err := fn.enter(thread, fr, args, kwargs)
 	if err != nil {
-		thread.values.release(space, mark) // bitsh fork: valstack.go
-		return nil, thread.evalError(err)
+		return nil, err
 	}
-
-	fr.locals = locals
+	f := fn.funcode
+	nlocals := len(f.Locals)
+	locals := space[:nlocals:nlocals] // local variables, starting with parameters
+	stack := space[nlocals:]          // operand stack
 
 	if vmdebug {
 		fmt.Printf("Entering %s @ %s\n", f.Name, f.Position(0))
@@ -78,17 +42,23 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		defer fmt.Println("Leaving ", f.Name)
 	}
 
-	// Spill indicated locals to cells.
-	// Each cell is a separate alloc to avoid spurious liveness.
-	for _, index := range f.Cells {
-		locals[index] = &cell{locals[index]}
-	}
-
 	// TODO(adonovan): add static check that beneath this point
 	// - there is exactly one return statement
 	// - there is no redefinition of 'err'.
 
 	var iterstack []Iterator // stack of active iterators
+
+	// bitsh fork: a call of a Starlark function without keyword arguments
+	// runs in this loop (interp_fast.go): the caller's state is saved in
+	// thread.inl[base:] until the callee returns.
+	base := len(thread.inl)
+
+	code := f.Code
+	// bitsh fork: the instructions of a straight run are counted as
+	// steps at once, where it ends (a jump, a call, a load, a return, the
+	// loop's exit): instructions code[counted:pc] are not counted yet.
+	// The count is the same: one step per instruction executed.
+	steptab := f.StepTable()
 
 	// Use defer so that application panics can pass through
 	// interpreter without leaving thread in a bad state.
@@ -100,17 +70,13 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 
 		fr.locals = nil
 		thread.values.release(space, mark) // bitsh fork: valstack.go
+		thread.unwindInline(base)          // bitsh fork: interp_fast.go
+		keepInMemory(&fn, &f, &code, &steptab, &locals, &stack)
 	}()
 
 	sp := 0
 	var pc, pc0 uint32
 	var result Value
-	code := f.Code
-	// bitsh fork: the instructions of a straight run are counted as
-	// steps at once, where it ends (a jump, a call, a load, a return, the
-	// loop's exit): instructions code[counted:pc] are not counted yet.
-	// The count is the same: one step per instruction executed.
-	steptab := f.StepTable()
 	var counted uint32
 	// The step limit and cancellation are checked on entry, at the end
 	// of each run and after each call, instead of before each instruction.
@@ -432,6 +398,35 @@ loop:
 			var z Value
 			var err2 error
 			if callee, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
+				if profiler.events == nil {
+					// Run the callee in this loop.
+					thread.inl = append(thread.inl, inlineFrame{
+						fn: fn, fr: fr, space: space, mark: mark, iterstack: iterstack,
+						steptab: steptab, pc: pc, pc0: pc0, counted: counted, sp: sp,
+					})
+					fr = thread.pushFrame(callee)
+					fn = callee
+					f = fn.funcode
+					code = f.Code
+					steptab = f.StepTable()
+					iterstack = nil
+					pc, pc0, counted, sp = 0, 0, 0, 0
+					var err2 error
+					space, mark, err2 = fn.enter(thread, fr, positional, nil)
+					if err2 != nil {
+						err = err2
+						break loop
+					}
+					nlocals = len(f.Locals)
+					locals = space[:nlocals:nlocals]
+					stack = space[nlocals:]
+					if thread.stopping() {
+						if err = thread.stepLimit(fr, pc0); err != nil {
+							break loop
+						}
+					}
+					continue
+				}
 				z, err2 = callFunction(thread, callee, positional)
 			} else {
 				thread.endProfSpan()
@@ -496,8 +491,37 @@ loop:
 					break loop
 				}
 			}
-			result = stack[sp-1]
-			break loop
+			if len(thread.inl) == base {
+				result = stack[sp-1]
+				break loop
+			}
+			z := stack[sp-1]
+			// bitsh fork: the end of a call run in this loop
+			// (interp_fast.go): pop its frame, resume the caller.
+			for _, iter := range iterstack {
+				iter.Done()
+			}
+			fr.locals = nil
+			thread.values.release(space, mark)
+			*fr = frame{}
+			thread.stack = thread.stack[:len(thread.stack)-1] // pop
+			n := len(thread.inl) - 1
+			c := &thread.inl[n]
+			fn, fr, space, mark, iterstack = c.fn, c.fr, c.space, c.mark, c.iterstack
+			steptab, pc, pc0, counted, sp = c.steptab, c.pc, c.pc0, c.counted, c.sp
+			*c = inlineFrame{}
+			thread.inl = thread.inl[:n]
+			f = fn.funcode
+			code = f.Code
+			nlocals = len(f.Locals)
+			locals = space[:nlocals:nlocals]
+			stack = space[nlocals:]
+			stack[sp-1] = z
+			if thread.stopping() { // cancelled during the call?
+				if err = thread.stepLimit(fr, pc0); err != nil {
+					break loop
+				}
+			}
 
 		case compile.SETINDEX:
 			z := stack[sp-1]
@@ -776,6 +800,26 @@ loop:
 exit:
 	fr.pc = pc0 // bitsh fork: the instruction that returned or failed
 	thread.Steps += uint64(steptab[pc] - steptab[counted])
+
+	// bitsh fork: a call run in this loop failed (interp_fast.go). As
+	// callFunction: the error is wrapped with the callee's frame on the
+	// stack, then the frame is popped, up to the first frame of this loop.
+	for n := len(thread.inl) - 1; n >= base; n-- {
+		if !is[*EvalError](err) {
+			err = thread.evalError(err)
+		}
+		for _, iter := range iterstack {
+			iter.Done()
+		}
+		fr.locals = nil
+		thread.values.release(space, mark)
+		*fr = frame{}
+		thread.stack = thread.stack[:len(thread.stack)-1] // pop
+		c := &thread.inl[n]
+		fr, space, mark, iterstack = c.fr, c.space, c.mark, c.iterstack
+		*c = inlineFrame{}
+		thread.inl = thread.inl[:n]
+	}
 	// (deferred cleanup runs here)
 	return result, err
 }

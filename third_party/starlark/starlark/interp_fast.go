@@ -130,15 +130,7 @@ func callFunction(thread *Thread, fn *Function, args Tuple) (Value, error) {
 	if profiler.events != nil {
 		thread.endProfSpan()
 	}
-	var fr *frame
-	if n := len(thread.stack); n < cap(thread.stack) {
-		fr = thread.stack[n : n+1][0]
-	}
-	if fr == nil {
-		fr = new(frame)
-	}
-	thread.stack = append(thread.stack, fr) // push
-	fr.callable = fn
+	fr := thread.pushFrame(fn)
 	if profiler.events != nil {
 		thread.beginProfSpan()
 	}
@@ -184,4 +176,107 @@ func (thread *Thread) stepLimit(fr *frame, pc uint32) error {
 		return fmt.Errorf("Starlark computation cancelled: %s", *reason)
 	}
 	return nil
+}
+
+// pushFrame pushes a frame for fn, reusing the slack of thread.stack as
+// Call does.
+func (thread *Thread) pushFrame(fn *Function) *frame {
+	var fr *frame
+	if n := len(thread.stack); n < cap(thread.stack) {
+		fr = thread.stack[n : n+1][0]
+	}
+	if fr == nil {
+		fr = new(frame)
+	}
+	thread.stack = append(thread.stack, fr) // push
+	fr.callable = fn
+	return fr
+}
+
+// enter begins a call of fn in frame fr, the top of thread's stack: it
+// checks the recursion rules, allocates the call's locals and operand stack
+// and binds the arguments, as the start of CallInternal did. On error, the
+// space is nil and its mark the valueStack's top, so that releasing it
+// changes nothing.
+func (fn *Function) enter(thread *Thread, fr *frame, args Tuple, kwargs []Tuple) ([]Value, valueMark, error) {
+	f := fn.funcode
+	if f.Prog.Recursion {
+		// prevent stack overflow
+		//
+		// Each CallInternal recursion (via Call) uses ~1.4KB,
+		// but the stack limit is on the order of 1GB, so a
+		// maximum of about 700K recursive calls is possible.
+		// Limit it to much less here.
+		if len(thread.stack) > 100_000 {
+			return nil, thread.values.top(), fmt.Errorf("Starlark stack overflow")
+		}
+	} else {
+		// detect recursion
+		for _, fr := range thread.stack[:len(thread.stack)-1] {
+			// We look for the same function code,
+			// not function value, otherwise the user could
+			// defeat the check by writing the Y combinator.
+			if frfn, ok := fr.Callable().(*Function); ok && frfn.funcode == f {
+				return nil, thread.values.top(), fmt.Errorf("function %s called recursively", fn.Name())
+			}
+		}
+	}
+
+	// Allocate space for stack and locals (valstack.go).
+	nlocals := len(f.Locals)
+	space, mark := thread.values.alloc(nlocals + f.MaxStack)
+	locals := space[:nlocals:nlocals]
+
+	// Digest arguments and set parameters.
+	if err := setArgs(locals, fn, args, kwargs); err != nil {
+		thread.values.release(space, mark)
+		return nil, mark, thread.evalError(err)
+	}
+	fr.locals = locals
+
+	// Spill indicated locals to cells.
+	// Each cell is a separate alloc to avoid spurious liveness.
+	for _, index := range f.Cells {
+		locals[index] = &cell{locals[index]}
+	}
+	return space, mark, nil
+}
+
+// An inlineFrame is the state of the interpreter's loop in a function
+// whose callee the loop runs itself, saved until the callee returns: a
+// Starlark-to-Starlark call without keyword arguments then costs no Go
+// call, no defer and no new loop's set-up. The callee's frame is pushed on
+// thread.stack as Call would, so tracebacks, errors, the recursion rules
+// and the debugging interface see the same stack.
+type inlineFrame struct {
+	fn        *Function
+	fr        *frame
+	space     []Value
+	mark      valueMark
+	iterstack []Iterator
+	steptab   []uint32
+	pc, pc0   uint32
+	counted   uint32
+	sp        int
+}
+
+// unwindInline ends the calls that a loop running above thread.inl[base]
+// was running in itself, when a panic passes through it: it ends their
+// iterations, clears their locals and gives their space back, innermost
+// first. (Their frames on thread.stack are popped by the enclosing Call.)
+func (thread *Thread) unwindInline(base int) {
+	for n := len(thread.inl) - 1; n >= base; n-- {
+		c := &thread.inl[n]
+		for _, iter := range c.iterstack {
+			iter.Done()
+		}
+		c.fr.locals = nil
+		thread.values.release(c.space, c.mark)
+		*c = inlineFrame{}
+	}
+	thread.inl = thread.inl[:base]
+}
+
+//go:noinline
+func keepInMemory(fn **Function, f **compile.Funcode, code *[]byte, steptab *[]uint32, locals, stack *[]Value) {
 }
