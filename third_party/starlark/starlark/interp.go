@@ -53,12 +53,12 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// thread.inl[base:] until the callee returns.
 	base := len(thread.inl)
 
-	code := f.Code
-	// bitsh fork: the instructions of a straight run are counted as
-	// steps at once, where it ends (a jump, a call, a load, a return, the
-	// loop's exit): instructions code[counted:pc] are not counted yet.
-	// The count is the same: one step per instruction executed.
-	steptab := f.StepTable()
+	// bitsh fork: code holds the instructions decoded (was f.Code).
+	// The instructions of a straight run are counted as steps at once,
+	// where it ends (a jump, a call, a load, a return, the loop's exit):
+	// instructions code[counted:pc] are not counted yet. The count is the
+	// same: one step per instruction executed.
+	steptab, code := f.Tables()
 
 	// Use defer so that application panics can pass through
 	// interpreter without leaving thread in a bad state.
@@ -91,26 +91,11 @@ loop:
 		// loop can see it (calls, loads, callbacks, the loop's exit).
 		pc0 = pc
 
-		op := compile.Opcode(code[pc])
-		pc++
-		var arg uint32
-		if op >= compile.OpcodeArgMin {
-			// TODO(adonovan): opt: profile this.
-			// Perhaps compiling big endian would be less work to decode?
-			if b := code[pc]; b < 0x80 { // bitsh fork: one-byte operand first
-				arg = uint32(b)
-				pc++
-			} else {
-				for s := uint(0); ; s += 7 {
-					b := code[pc]
-					pc++
-					arg |= uint32(b&0x7f) << s
-					if b < 0x80 {
-						break
-					}
-				}
-			}
-		}
+		// bitsh fork: the instruction decoded once (compile.Funcode.Decoded).
+		w := code[pc]
+		op := compile.Opcode(w)
+		pc += uint32(w>>8) & 0xff
+		arg := uint32(w >> 32)
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
 			compile.PrintOp(f, pc0, op, arg)
@@ -402,13 +387,12 @@ loop:
 					// Run the callee in this loop.
 					thread.inl = append(thread.inl, inlineFrame{
 						fn: fn, fr: fr, space: space, mark: mark, iterstack: iterstack,
-						steptab: steptab, pc: pc, pc0: pc0, counted: counted, sp: sp,
+						steptab: steptab, code: code, pc: pc, pc0: pc0, counted: counted, sp: sp,
 					})
 					fr = thread.pushFrame(callee)
 					fn = callee
 					f = fn.funcode
-					code = f.Code
-					steptab = f.StepTable()
+					steptab, code = f.Tables()
 					iterstack = nil
 					pc, pc0, counted, sp = 0, 0, 0, 0
 					var err2 error
@@ -508,11 +492,10 @@ loop:
 			n := len(thread.inl) - 1
 			c := &thread.inl[n]
 			fn, fr, space, mark, iterstack = c.fn, c.fr, c.space, c.mark, c.iterstack
-			steptab, pc, pc0, counted, sp = c.steptab, c.pc, c.pc0, c.counted, c.sp
+			steptab, code, pc, pc0, counted, sp = c.steptab, c.code, c.pc, c.pc0, c.counted, c.sp
 			*c = inlineFrame{}
 			thread.inl = thread.inl[:n]
 			f = fn.funcode
-			code = f.Code
 			nlocals = len(f.Locals)
 			locals = space[:nlocals:nlocals]
 			stack = space[nlocals:]

@@ -255,6 +255,7 @@ type inlineFrame struct {
 	mark      valueMark
 	iterstack []Iterator
 	steptab   []uint32
+	code      []uint64
 	pc, pc0   uint32
 	counted   uint32
 	sp        int
@@ -278,5 +279,5 @@ func (thread *Thread) unwindInline(base int) {
 }
 
 //go:noinline
-func keepInMemory(fn **Function, f **compile.Funcode, code *[]byte, steptab *[]uint32, locals, stack *[]Value) {
+func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32, locals, stack *[]Value) {
 }

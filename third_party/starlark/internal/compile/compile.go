@@ -348,33 +348,58 @@ type Funcode struct {
 
 	stepOnce sync.Once // bitsh fork: see StepTable
 	steps    []uint32
+	decoded  []uint64 // bitsh fork: see Decoded
 }
 
 // StepTable returns, for each pc from 0 to len(Code), the number of
 // instructions that start before pc (bitsh fork: the interpreter counts
 // a straight run of instructions at once, at its jumps, calls and exits).
 func (fn *Funcode) StepTable() []uint32 {
-	fn.stepOnce.Do(func() {
-		t := make([]uint32, len(fn.Code)+1)
-		var n uint32
-		for pc := 0; pc < len(fn.Code); {
-			op := Opcode(fn.Code[pc])
-			t[pc] = n
-			n++
-			pc++
-			if op >= OpcodeArgMin {
-				for fn.Code[pc] >= 0x80 {
-					t[pc] = n
-					pc++
-				}
+	fn.stepOnce.Do(fn.buildTables)
+	return fn.steps
+}
+
+// Decoded returns, for each pc at which an instruction starts, the
+// instruction decoded: its opcode in bits 0-7, its length in bytes in bits
+// 8-15, its operand in bits 32-63 (bitsh fork: the interpreter reads one
+// word per instruction instead of decoding a varint operand).
+func (fn *Funcode) Decoded() []uint64 {
+	fn.stepOnce.Do(fn.buildTables)
+	return fn.decoded
+}
+
+// Tables returns StepTable and Decoded at once.
+func (fn *Funcode) Tables() ([]uint32, []uint64) {
+	fn.stepOnce.Do(fn.buildTables)
+	return fn.steps, fn.decoded
+}
+
+func (fn *Funcode) buildTables() {
+	t := make([]uint32, len(fn.Code)+1)
+	d := make([]uint64, len(fn.Code))
+	var n uint32
+	for pc := 0; pc < len(fn.Code); {
+		start := pc
+		op := Opcode(fn.Code[pc])
+		t[pc] = n
+		n++
+		pc++
+		var arg uint32
+		if op >= OpcodeArgMin {
+			for s := uint(0); ; s += 7 {
+				b := fn.Code[pc]
 				t[pc] = n
 				pc++
+				arg |= uint32(b&0x7f) << s
+				if b < 0x80 {
+					break
+				}
 			}
 		}
-		t[len(fn.Code)] = n
-		fn.steps = t
-	})
-	return fn.steps
+		d[start] = uint64(op) | uint64(pc-start)<<8 | uint64(arg)<<32
+	}
+	t[len(fn.Code)] = n
+	fn.steps, fn.decoded = t, d
 }
 
 type pclinecol struct {
