@@ -95,3 +95,15 @@ func (i Int) small() (int64, bool) {
 	d := uintptr(i.impl) - smallints
 	return math.MinInt32 + int64(d), d < 1<<32 && smallints != 0
 }
+
+// smallPair returns the values of x and y when both are ints in int32
+// range; the interpreter then computes arithmetic and comparisons inline
+// (bitsh fork: interp_fast.go). The zero Int of a failed assertion is not
+// small.
+func smallPair(x, y Value) (int64, int64, bool) {
+	xi, ok1 := x.(Int)
+	yi, ok2 := y.(Int)
+	d1 := uintptr(xi.impl) - smallints
+	d2 := uintptr(yi.impl) - smallints
+	return math.MinInt32 + int64(d1), math.MinInt32 + int64(d2), ok1 && ok2 && (d1|d2) < 1<<32 && smallints != 0
+}

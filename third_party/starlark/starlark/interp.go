@@ -121,6 +121,26 @@ loop:
 			stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-2]
 
 		case compile.EQL, compile.NEQ, compile.GT, compile.LT, compile.LE, compile.GE:
+			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+				var r bool
+				switch op {
+				case compile.EQL:
+					r = a == b
+				case compile.NEQ:
+					r = a != b
+				case compile.GT:
+					r = a > b
+				case compile.LT:
+					r = a < b
+				case compile.LE:
+					r = a <= b
+				default:
+					r = a >= b
+				}
+				sp--
+				stack[sp-1] = Bool(r)
+				continue
+			}
 			if ok, isInt := intCompare(op, stack[sp-2], stack[sp-1]); isInt { // bitsh fork: interp_fast.go
 				sp--
 				stack[sp-1] = Bool(ok)
@@ -150,6 +170,13 @@ loop:
 			compile.LTLT,
 			compile.GTGT,
 			compile.IN:
+			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+				if r, ok := smallBinary(op, a, b); ok {
+					sp--
+					stack[sp-1] = makeSmallInt(r)
+					continue
+				}
+			}
 			binop := syntax.Token(op-compile.PLUS) + syntax.PLUS
 			if op == compile.IN {
 				binop = syntax.IN // IN token is out of order
@@ -193,6 +220,13 @@ loop:
 			stack[sp-1] = y
 
 		case compile.INPLACE_ADD:
+			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+				if r := a + b; r == int64(int32(r)) {
+					sp--
+					stack[sp-1] = makeSmallInt(r)
+					continue
+				}
+			}
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
@@ -621,7 +655,13 @@ loop:
 					break loop
 				}
 			}
-			if stack[sp-1].Truth() {
+			var truth bool
+			if b, ok := stack[sp-1].(Bool); ok { // bitsh fork: without a call
+				truth = bool(b)
+			} else {
+				truth = bool(stack[sp-1].Truth())
+			}
+			if truth {
 				pc = arg
 				counted = arg
 			}

@@ -281,3 +281,27 @@ func (thread *Thread) unwindInline(base int) {
 //go:noinline
 func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32, locals, stack *[]Value) {
 }
+
+// smallBinary computes a op b for int32 operands when op is + - * & | ^
+// and the result is in int32 range too; it reports false otherwise, and
+// intBinary or Binary computes it.
+func smallBinary(op compile.Opcode, a, b int64) (int64, bool) {
+	var r int64
+	switch op {
+	case compile.PLUS:
+		r = a + b
+	case compile.MINUS:
+		r = a - b
+	case compile.STAR:
+		r = a * b
+	case compile.AMP:
+		r = a & b
+	case compile.PIPE:
+		r = a | b
+	case compile.CIRCUMFLEX:
+		r = a ^ b
+	default:
+		return 0, false
+	}
+	return r, r == int64(int32(r))
+}
