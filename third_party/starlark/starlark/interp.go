@@ -541,6 +541,13 @@ loop:
 			}
 
 		case compile.SETINDEX:
+			if l, ok := stack[sp-3].(*List); ok && !l.frozen && l.itercount == 0 { // bitsh fork: interp_fast.go
+				if i, ok := smallIndex(stack[sp-2], len(l.elems)); ok {
+					l.elems[i] = stack[sp-1]
+					sp -= 3
+					continue
+				}
+			}
 			z := stack[sp-1]
 			y := stack[sp-2]
 			x := stack[sp-3]
@@ -551,6 +558,20 @@ loop:
 			}
 
 		case compile.INDEX:
+			switch x := stack[sp-2].(type) { // bitsh fork: interp_fast.go
+			case *List:
+				if i, ok := smallIndex(stack[sp-1], len(x.elems)); ok {
+					sp--
+					stack[sp-1] = x.elems[i]
+					continue
+				}
+			case Tuple:
+				if i, ok := smallIndex(stack[sp-1], len(x)); ok {
+					sp--
+					stack[sp-1] = x[i]
+					continue
+				}
+			}
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2

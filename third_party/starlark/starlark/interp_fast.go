@@ -305,3 +305,22 @@ func smallBinary(op compile.Opcode, a, b int64) (int64, bool) {
 	}
 	return r, r == int64(int32(r))
 }
+
+// smallIndex returns the index into a sequence of n elements that the int
+// y denotes (a negative y counting from the end), when y is in int32 range
+// and the index is in [0, n); it reports false otherwise, and getIndex or
+// setIndex reports the error as before.
+func smallIndex(y Value, n int) (int, bool) {
+	yi, ok := y.(Int)
+	if !ok {
+		return 0, false
+	}
+	i, ok := yi.small()
+	if !ok {
+		return 0, false
+	}
+	if i < 0 {
+		i += int64(n)
+	}
+	return int(i), uint64(i) < uint64(n)
+}
