@@ -46,3 +46,7 @@ func smallPair(x, y Value) (int64, int64, bool) {
 	yi, ok2 := y.(Int)
 	return xi.impl.small_, yi.impl.small_, ok1 && ok2 && xi.impl.big_ == nil && yi.impl.big_ == nil
 }
+
+// word returns i's value when it is in [0, 2^64) (bitsh fork:
+// interp_fast.go).
+func (i Int) word() (uint64, bool) { return u64(i.get()) }

@@ -4,6 +4,7 @@ package starlark
 
 import (
 	"fmt"
+	"math/bits"
 
 	"go.starlark.net/internal/compile"
 )
@@ -46,6 +47,36 @@ func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
 			case compile.GTGT:
 				if 0 <= b {
 					return makeSmallInt(a >> min(b, 63)), true
+				}
+			}
+		}
+	}
+	if a, ok := xi.word(); ok {
+		if b, ok := yi.word(); ok {
+			// Both in [0, 2^64): as addBig, subBig, ... compute them.
+			switch op {
+			case compile.PLUS:
+				lo, carry := bits.Add64(a, b, 0)
+				return makeUint128(carry, lo), true
+			case compile.MINUS:
+				if a >= b {
+					return makeUint128(0, a-b), true
+				}
+			case compile.STAR:
+				return makeUint128(bits.Mul64(a, b)), true
+			case compile.AMP:
+				return makeUint128(0, a&b), true
+			case compile.PIPE:
+				return makeUint128(0, a|b), true
+			case compile.CIRCUMFLEX:
+				return makeUint128(0, a^b), true
+			case compile.LTLT:
+				if b < 64 {
+					return makeUint128(a>>(64-b), a<<b), true // a>>64 is 0
+				}
+			case compile.GTGT:
+				if b < 64 {
+					return makeUint128(0, a>>b), true
 				}
 			}
 		}
@@ -100,6 +131,8 @@ func intCompare(op compile.Opcode, x, y Value) (bool, bool) {
 	b, bSmall := yi.small()
 	if aSmall && bSmall {
 		c = signum64(a - b) // safe: int32 operands
+	} else if a, b, ok := bothWords(xi, yi); ok {
+		c = cmpWords(a, b)
 	} else {
 		c, _ = xi.Cmp(yi, 0) // Int.Cmp never fails
 	}
@@ -323,4 +356,24 @@ func smallIndex(y Value, n int) (int, bool) {
 		i += int64(n)
 	}
 	return int(i), uint64(i) < uint64(n)
+}
+
+// bothWords returns x and y when both are in [0, 2^64).
+func bothWords(x, y Int) (uint64, uint64, bool) {
+	a, ok := x.word()
+	if !ok {
+		return 0, 0, false
+	}
+	b, ok := y.word()
+	return a, b, ok
+}
+
+func cmpWords(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	if a > b {
+		return 1
+	}
+	return 0
 }
