@@ -98,11 +98,11 @@ func TestSmallIndex(t *testing.T) {
 	}
 	// Through the interpreter: the errors of frozen and iterated lists.
 	for src, want := range map[string]string{
-		"x = [1, 2]\nx[-1] = 5\nr = x[1] + x[-2] + (7, 8)[-1]":   "",
-		"x = [1, 2]\nr = x[2]":                                  "index 2 out of range",
-		"x = [1, 2]\nr = x[-3]":                                 "index -3 out of range",
-		"x = [1, 2]\nfor y in x:\n  x[0] = 3":                   "cannot assign to element of list during iteration",
-		"x = [1, 2]\nr = x[1 << 40]":                            "list index: 1099511627776 out of range",
+		"x = [1, 2]\nx[-1] = 5\nr = x[1] + x[-2] + (7, 8)[-1]": "",
+		"x = [1, 2]\nr = x[2]":                                 "index 2 out of range",
+		"x = [1, 2]\nr = x[-3]":                                "index -3 out of range",
+		"x = [1, 2]\nfor y in x:\n  x[0] = 3":                  "cannot assign to element of list during iteration",
+		"x = [1, 2]\nr = x[1 << 40]":                           "list index: 1099511627776 out of range",
 	} {
 		thread := new(Thread)
 		globals, err := ExecFileOptions(&syntax.FileOptions{TopLevelControl: true}, thread, "index.star", src, nil)
