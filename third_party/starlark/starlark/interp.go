@@ -242,11 +242,13 @@ loop:
 			var z Value
 			if xlist, ok := x.(*List); ok {
 				if yiter, ok := y.(Iterable); ok {
-					if err = xlist.checkMutable("apply += to"); err != nil {
+					if err2 := xlist.checkMutable("apply += to"); err2 != nil {
+						err = err2
 						break loop
 					}
 					fr.pc = pc0
-					if err = thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
+					if err2 := thread.checkExtendAlloc(xlist, y, true); err2 != nil { // bitsh fork: alloc.go
+						err = err2
 						break loop
 					}
 					listExtend(xlist, yiter)
@@ -256,12 +258,15 @@ loop:
 			if z == nil {
 				if !bothInts(x, y) { // bitsh fork: alloc.go
 					fr.pc = pc0
-					if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
+					if err2 := thread.checkBinaryAlloc(syntax.PLUS, x, y); err2 != nil {
+						err = err2
 						break loop
 					}
 				}
-				z, err = Binary(syntax.PLUS, x, y)
-				if err != nil {
+				var err2 error
+				z, err2 = Binary(syntax.PLUS, x, y)
+				if err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -280,7 +285,8 @@ loop:
 			var z Value
 			if xdict, ok := x.(*Dict); ok {
 				if ydict, ok := y.(*Dict); ok {
-					if err = xdict.ht.checkMutable("apply |= to"); err != nil {
+					if err2 := xdict.ht.checkMutable("apply |= to"); err2 != nil {
+						err = err2
 						break loop
 					}
 					xdict.ht.addAll(&ydict.ht) // can't fail
@@ -288,8 +294,10 @@ loop:
 				}
 			}
 			if z == nil {
-				z, err = Binary(syntax.PIPE, x, y)
-				if err != nil {
+				var err2 error
+				z, err2 = Binary(syntax.PIPE, x, y)
+				if err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -317,7 +325,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -328,7 +337,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -439,7 +449,8 @@ loop:
 					locals = space[:nlocals:nlocals]
 					stack = space[nlocals:]
 					if thread.stopping() {
-						if err = thread.stepLimit(fr, pc0); err != nil {
+						if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+							err = err2
 							break loop
 						}
 					}
@@ -453,7 +464,8 @@ loop:
 			}
 			if err2 == nil {
 				if thread.stopping() { // bitsh fork: cancelled during the call?
-					if err = thread.stepLimit(fr, pc0); err != nil {
+					if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+						err = err2
 						break loop
 					}
 				}
@@ -481,7 +493,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -505,7 +518,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -535,7 +549,8 @@ loop:
 			stack = space[nlocals:]
 			stack[sp-1] = z
 			if thread.stopping() { // cancelled during the call?
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -552,8 +567,8 @@ loop:
 			y := stack[sp-2]
 			x := stack[sp-3]
 			sp -= 3
-			err = setIndex(x, y, z)
-			if err != nil {
+			if err2 := setIndex(x, y, z); err2 != nil {
+				err = err2
 				break loop
 			}
 
@@ -672,7 +687,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -725,7 +741,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -744,7 +761,8 @@ loop:
 			thread.beginProfSpan()
 			if err2 == nil {
 				if thread.stopping() { // bitsh fork: cancelled during the call?
-					if err = thread.stepLimit(fr, pc0); err != nil {
+					if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+						err = err2
 						break loop
 					}
 				}
