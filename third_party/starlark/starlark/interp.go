@@ -322,11 +322,15 @@ loop:
 			sp++
 
 		case compile.JMP:
-			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
-			counted = pc
+			// bitsh fork: pc is past the padding NOPs that may follow a
+			// jump (compile.Funcode.Decoded), which count as steps only
+			// where they run: the jump's run ends inside its operand.
+			thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+			counted = pc0 + 1
 			if thread.stopping() {
 				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
 					err = err2
+					pc = counted
 					break loop
 				}
 			}
@@ -490,11 +494,15 @@ loop:
 			iterstack = append(iterstack, iter)
 
 		case compile.ITERJMP:
-			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
-			counted = pc
+			// bitsh fork: pc is past the padding NOPs that may follow a
+			// jump (compile.Funcode.Decoded), which count as steps only
+			// where they run: the jump's run ends inside its operand.
+			thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+			counted = pc0 + 1
 			if thread.stopping() {
 				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
 					err = err2
+					pc = counted
 					break loop
 				}
 			}
@@ -684,11 +692,15 @@ loop:
 			}
 
 		case compile.CJMP:
-			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
-			counted = pc
+			// bitsh fork: pc is past the padding NOPs that may follow a
+			// jump (compile.Funcode.Decoded), which count as steps only
+			// where they run: the jump's run ends inside its operand.
+			thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+			counted = pc0 + 1
 			if thread.stopping() {
 				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
 					err = err2
+					pc = counted
 					break loop
 				}
 			}

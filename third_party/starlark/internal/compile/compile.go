@@ -362,7 +362,10 @@ func (fn *Funcode) StepTable() []uint32 {
 // Decoded returns, for each pc at which an instruction starts, the
 // instruction decoded: its opcode in bits 0-7, its length in bytes in bits
 // 8-15, its operand in bits 32-63 (bitsh fork: the interpreter reads one
-// word per instruction instead of decoding a varint operand).
+// word per instruction instead of decoding a varint operand). The length
+// of a jump includes the NOPs that pad its operand, if any, so that the
+// interpreter does not dispatch them; a jump's operand byte at pc+1 is
+// where its run of steps ends.
 func (fn *Funcode) Decoded() []uint64 {
 	fn.stepOnce.Do(fn.buildTables)
 	return fn.decoded
@@ -396,7 +399,16 @@ func (fn *Funcode) buildTables() {
 				}
 			}
 		}
-		d[start] = uint64(op) | uint64(pc-start)<<8 | uint64(arg)<<32
+		n := pc - start
+		if op == JMP || op == CJMP || op == ITERJMP {
+			// Skip the padding NOPs that follow a jump's operand. They
+			// keep their own entries, and the interpreter counts them as
+			// steps where it falls through them.
+			for start+n < len(fn.Code) && Opcode(fn.Code[start+n]) == NOP && n < 255 {
+				n++
+			}
+		}
+		d[start] = uint64(op) | uint64(n)<<8 | uint64(arg)<<32
 	}
 	t[len(fn.Code)] = n
 	fn.steps, fn.decoded = t, d
