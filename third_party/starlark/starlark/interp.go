@@ -93,8 +93,9 @@ loop:
 
 		// bitsh fork: the instruction decoded once (compile.Funcode.Decoded).
 		w := code[pc]
+	dispatch: // bitsh fork: a fused instruction runs its first one instead
 		op := compile.Opcode(w)
-		pc += uint32(w>>8) & 0xff
+		pc = pc0 + uint32(w>>8)&0xff
 		arg := uint32(w >> 32)
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
@@ -865,6 +866,104 @@ loop:
 		case compile.UNIVERSAL:
 			stack[sp] = Universe[f.Prog.Names[arg]]
 			sp++
+
+		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each
+		// runs its sequence's first instruction as written (dispatch)
+		// where its operands are not what it computes inline.
+		case compile.FusedLocalLocal:
+			x := uint32(w>>16) & 0x7f
+			if a, b := locals[x], locals[arg]; a != nil && b != nil {
+				stack[sp] = a
+				stack[sp+1] = b
+				sp += 2
+				continue
+			}
+			w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+			goto dispatch
+
+		case compile.FusedLocalConst:
+			x := uint32(w>>16) & 0x7f
+			if a := locals[x]; a != nil {
+				stack[sp] = a
+				stack[sp+1] = fn.module.constants[arg]
+				sp += 2
+				continue
+			}
+			w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+			goto dispatch
+
+		case compile.FusedLocalLocalBinop, compile.FusedLocalConstBinop:
+			x := uint32(w>>16) & 0x7f
+			a := locals[x]
+			if a == nil {
+				w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+				goto dispatch
+			}
+			var b Value
+			if op == compile.FusedLocalLocalBinop {
+				b = locals[arg]
+				if b == nil {
+					w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+					goto dispatch
+				}
+			} else {
+				b = fn.module.constants[arg]
+			}
+			binop := compile.Opcode(w >> 24)
+			if p, q, ok := smallPair(a, b); ok {
+				if binop <= compile.NEQ { // a comparison
+					stack[sp] = Bool(smallCompare(binop, p, q))
+					sp++
+					continue
+				}
+				if r, ok := smallBinary(binop, p, q); ok {
+					stack[sp] = makeSmallInt(r)
+					sp++
+					continue
+				}
+			}
+			// The operator as written, its operands pushed.
+			stack[sp] = a
+			stack[sp+1] = b
+			sp += 2
+			pc0 = pc - 1
+			w = uint64(binop) | 1<<8
+			goto dispatch
+
+		case compile.FusedCmpJmp:
+			cmp := compile.Opcode(w >> 16)
+			p, q, ok := smallPair(stack[sp-2], stack[sp-1])
+			if !ok {
+				w = uint64(cmp) | 1<<8
+				goto dispatch
+			}
+			sp -= 2
+			// As CJMP, at pc0+1 (its operand at pc0+2).
+			thread.Steps += uint64(steptab[pc0+2] - steptab[counted])
+			counted = pc0 + 2
+			if thread.stopping() {
+				if err2 := thread.stepLimit(fr, pc0+1); err2 != nil {
+					err = err2
+					pc = counted
+					break loop
+				}
+			}
+			if smallCompare(cmp, p, q) {
+				pc = arg
+				counted = arg
+			}
+
+		case compile.FusedBinopSetlocal:
+			binop := compile.Opcode(w >> 16)
+			if p, q, ok := smallPair(stack[sp-2], stack[sp-1]); ok {
+				if r, ok := smallBinary(binop, p, q); ok {
+					sp -= 2
+					locals[arg] = makeSmallInt(r)
+					continue
+				}
+			}
+			w = uint64(binop) | 1<<8
+			goto dispatch
 
 		default:
 			err = fmt.Errorf("unimplemented: %s", op)

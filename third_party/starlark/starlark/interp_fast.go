@@ -339,6 +339,23 @@ func smallBinary(op compile.Opcode, a, b int64) (int64, bool) {
 	return r, r == int64(int32(r))
 }
 
+// smallCompare computes the comparison op (EQL to GE) of int32 operands.
+func smallCompare(op compile.Opcode, a, b int64) bool {
+	switch op {
+	case compile.EQL:
+		return a == b
+	case compile.NEQ:
+		return a != b
+	case compile.GT:
+		return a > b
+	case compile.LT:
+		return a < b
+	case compile.LE:
+		return a <= b
+	}
+	return a >= b
+}
+
 // smallIndex returns the index into a sequence of n elements that the int
 // y denotes (a negative y counting from the end), when y is in int32 range
 // and the index is in [0, n); it reports false otherwise, and getIndex or

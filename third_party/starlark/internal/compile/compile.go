@@ -411,7 +411,91 @@ func (fn *Funcode) buildTables() {
 		d[start] = uint64(op) | uint64(n)<<8 | uint64(arg)<<32
 	}
 	t[len(fn.Code)] = n
+	fuse(d)
 	fn.steps, fn.decoded = t, d
+}
+
+// Fused instructions (bitsh fork): Decoded replaces the entry of the first
+// instruction of some common sequences by one instruction that does the
+// work of all when its operands allow, with the sequence's total length.
+// The entries of the other instructions of the sequence are kept, so a
+// jump into the middle runs them one by one; where the operands do not
+// allow (a local not yet assigned, operands other than int32 values), the
+// interpreter runs the sequence's first instruction, and may go on with
+// the others, as written. None of them crosses a jump but FusedCmpJmp,
+// whose jump ends its run of steps as CJMP does. The operand x is in bits
+// 16-31 of the entry.
+const (
+	FusedLocalLocal      Opcode = 0x50 + iota // LOCAL<x> LOCAL<arg>
+	FusedLocalConst                           // LOCAL<x> CONSTANT<arg>
+	FusedLocalLocalBinop                      // LOCAL<x&0x7f> LOCAL<arg> op<x>>8>
+	FusedLocalConstBinop                      // LOCAL<x&0x7f> CONSTANT<arg> op<x>>8>
+	FusedCmpJmp                               // cmp<x> CJMP<arg>
+	FusedBinopSetlocal                        // op<x> SETLOCAL<arg>
+)
+
+// fusable reports whether op is an arithmetic operator or comparison that
+// the fused instructions compute (int32 operands).
+func fusable(op Opcode) bool {
+	switch op {
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ:
+		return true
+	}
+	return false
+}
+
+func fuse(d []uint64) {
+	// Each entry is rewritten from the plain entries that follow it.
+	plain := make([]uint64, len(d))
+	copy(plain, d)
+	type insn struct {
+		op   Opcode
+		n    int // length, with a jump's padding
+		arg  uint32
+		next int // pc of the next instruction
+	}
+	get := func(pc int) (insn, bool) {
+		if pc >= len(plain) {
+			return insn{}, false
+		}
+		w := plain[pc]
+		n := int(w>>8) & 0xff
+		if n == 0 {
+			return insn{}, false // not the start of an instruction
+		}
+		return insn{op: Opcode(w), n: n, arg: uint32(w >> 32), next: pc + n}, true
+	}
+	word := func(op Opcode, n int, x, arg uint32) uint64 {
+		return uint64(op) | uint64(n)<<8 | uint64(x)<<16 | uint64(arg)<<32
+	}
+	for pc := range plain {
+		i1, ok := get(pc)
+		if !ok {
+			continue
+		}
+		i2, ok := get(i1.next)
+		if !ok {
+			continue
+		}
+		i3, ok3 := get(i2.next)
+		// A LOCAL fused first has a one-byte operand: the interpreter
+		// can run it alone from x.
+		local := i1.op == LOCAL && i1.n == 2
+		switch {
+		case local && i2.op == LOCAL && ok3 && fusable(i3.op):
+			d[pc] = word(FusedLocalLocalBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
+		case local && i2.op == CONSTANT && ok3 && fusable(i3.op):
+			d[pc] = word(FusedLocalConstBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
+		case local && i2.op == LOCAL:
+			d[pc] = word(FusedLocalLocal, i1.n+i2.n, i1.arg, i2.arg)
+		case local && i2.op == CONSTANT:
+			d[pc] = word(FusedLocalConst, i1.n+i2.n, i1.arg, i2.arg)
+		case LT <= i1.op && i1.op <= NEQ && i2.op == CJMP && i1.n+i2.n < 0x100:
+			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
+		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i2.op == SETLOCAL:
+			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
+		}
+	}
 }
 
 type pclinecol struct {

@@ -1,0 +1,118 @@
+// bitsh fork: tests of the fused instructions (compile.Funcode.Decoded,
+// interp.go; README.bitsh.md).
+
+package starlark_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Programs whose fused instructions meet operands they do not compute:
+// unassigned locals, strings, None, lists, ints out of int32 range.
+var fusedProgs = []string{
+	"def f(x):\n    return x + 'a'\nf(1)",
+	"def f(x):\n    y = 'b'\n    return x - y\nf(1)",
+	"def f(x):\n    if x < 'a':\n        return 1\n    return 2\nf(1)",
+	"def f(x):\n    if x:\n        y = 1\n    return x + y\nf(0)",
+	"def f(x):\n    if x:\n        y = 1\n    return y + x\nf(0)",
+	"def f(x):\n    if x:\n        y = 1\n    return y + 1\nf(0)",
+	"def f(x, z):\n    y = x * z\n    return y\nf(1, [1])",
+	"def f(x, z):\n    y = x // z\n    return y\nf(1, 0)",
+	"def f(x, z):\n    y = x ^ z\n    return y\nf(1, None)",
+	"def f(x, z):\n    if x == z:\n        return 1\n    return 2\nf(1, None)",
+	"def f(x, z):\n    if x < z:\n        return 1\n    return 2\nf(1, None)",
+	"def f(x, z):\n    return x < z\nf([1], [None])",
+	"def f(x, z):\n    return x * 5\nf(1 << 40, 0)",
+	"def f(x, z):\n    return [x >= 7, x <= z, x != z, x > 2147483647, x - 2147483647, x * 65536 * 65536]\nprint(f(2147483647, -5))",
+	"def f(x, z):\n    return [x + z, x - z, x & z, x | z, x ^ z]\nprint(f(-2147483648, -1))",
+}
+
+// fusedUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+// gives for fusedProgs: results, errors with their backtraces, steps.
+const fusedUpstream = `Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:14: in f
+Error: unknown binary op: int + string
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:14: in f
+Error: unknown binary op: int - string
+steps 11
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:10: in f
+Error: int < string not implemented
+steps 9
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:16: in f
+Error: local variable y referenced before assignment
+steps 13
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable y referenced before assignment
+steps 12
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable y referenced before assignment
+steps 12
+<nil>
+steps 17
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:11: in f
+Error: floored division by zero
+steps 10
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:11: in f
+Error: unknown binary op: int ^ NoneType
+steps 10
+<nil>
+steps 19
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:10: in f
+Error: int < NoneType not implemented
+steps 10
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:14: in f
+Error: int < NoneType not implemented
+steps 12
+<nil>
+steps 16
+print: [True, False, True, False, 0, 9223372032559808512]
+<nil>
+steps 35
+print: [-2147483649, -2147483647, -2147483648, -1, 2147483647]
+<nil>
+steps 31
+`
+
+// TestFusedAsUpstream checks that the programs give upstream's results,
+// errors and positions, and step counts.
+func TestFusedAsUpstream(t *testing.T) {
+	var out strings.Builder
+	for _, src := range fusedProgs {
+		thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(&out, "print:", msg) }}
+		_, err := starlark.ExecFileOptions(&syntax.FileOptions{}, thread, "e.star", src, nil)
+		if e, ok := err.(*starlark.EvalError); ok {
+			fmt.Fprintln(&out, e.Backtrace())
+		} else {
+			fmt.Fprintln(&out, err)
+		}
+		fmt.Fprintln(&out, "steps", thread.ExecutionSteps())
+	}
+	if got := out.String(); got != fusedUpstream {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, fusedUpstream)
+	}
+}
