@@ -435,8 +435,7 @@ loop:
 				if profiler.events == nil {
 					// Run the callee in this loop.
 					thread.inl = append(thread.inl, inlineFrame{
-						fn: fn, fr: fr, space: space, mark: mark, iterstack: iterstack,
-						steptab: steptab, code: code, pc: pc, pc0: pc0, counted: counted, sp: sp,
+						fn: fn, space: space, mark: mark, iterstack: iterstack, pc: pc, sp: sp,
 					})
 					fr = thread.pushFrame(callee)
 					fn = callee
@@ -548,11 +547,15 @@ loop:
 			thread.stack = thread.stack[:len(thread.stack)-1] // pop
 			n := len(thread.inl) - 1
 			c := &thread.inl[n]
-			fn, fr, space, mark, iterstack = c.fn, c.fr, c.space, c.mark, c.iterstack
-			steptab, code, pc, pc0, counted, sp = c.steptab, c.code, c.pc, c.pc0, c.counted, c.sp
+			fn, space, mark, iterstack, pc, sp = c.fn, c.space, c.mark, c.iterstack, c.pc, c.sp
 			*c = inlineFrame{}
 			thread.inl = thread.inl[:n]
+			// The caller's frame, pc of its call and step count.
+			fr = thread.stack[len(thread.stack)-1]
+			pc0 = fr.pc
+			counted = pc
 			f = fn.funcode
+			steptab, code = f.BuiltTables()
 			nlocals = len(f.Locals)
 			locals = space[:nlocals:nlocals]
 			stack = space[nlocals:]
@@ -910,9 +913,44 @@ loop:
 				b = fn.module.constants[arg]
 			}
 			binop := compile.Opcode(w >> 24)
-			if p, q, ok := smallPair(a, b); ok {
+			if binop == compile.INDEX {
+				switch x := a.(type) {
+				case *List:
+					if i, ok := smallIndex(b, len(x.elems)); ok {
+						stack[sp] = x.elems[i]
+						sp++
+						continue
+					}
+				case Tuple:
+					if i, ok := smallIndex(b, len(x)); ok {
+						stack[sp] = x[i]
+						sp++
+						continue
+					}
+				}
+			} else if p, q, ok := smallPair(a, b); ok {
 				if binop <= compile.NEQ { // a comparison
-					stack[sp] = Bool(smallCompare(binop, p, q))
+					r := smallCompare(binop, p, q)
+					if nw := code[pc]; compile.Opcode(nw) == compile.CJMP {
+						// The CJMP that follows, as its case runs it.
+						pc0 = pc
+						thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+						counted = pc0 + 1
+						if thread.stopping() {
+							if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+								err = err2
+								pc = counted
+								break loop
+							}
+						}
+						pc = pc0 + uint32(nw>>8)&0xff
+						if r {
+							pc = uint32(nw >> 32)
+							counted = pc
+						}
+						continue
+					}
+					stack[sp] = Bool(r)
 					sp++
 					continue
 				}
@@ -989,7 +1027,7 @@ exit:
 		*fr = frame{}
 		thread.stack = thread.stack[:len(thread.stack)-1] // pop
 		c := &thread.inl[n]
-		fr, space, mark, iterstack = c.fr, c.space, c.mark, c.iterstack
+		fr, space, mark, iterstack = thread.stack[len(thread.stack)-1], c.space, c.mark, c.iterstack
 		*c = inlineFrame{}
 		thread.inl = thread.inl[:n]
 	}

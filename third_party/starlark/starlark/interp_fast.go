@@ -283,28 +283,26 @@ func (fn *Function) enter(thread *Thread, fr *frame, args Tuple, kwargs []Tuple)
 // and the debugging interface see the same stack.
 type inlineFrame struct {
 	fn        *Function
-	fr        *frame
 	space     []Value
 	mark      valueMark
 	iterstack []Iterator
-	steptab   []uint32
-	code      []uint64
-	pc, pc0   uint32
-	counted   uint32
+	pc        uint32
 	sp        int
+	// The caller's frame is the one below the callee's on thread.stack,
+	// its pc0 (the call's pc) is in the frame, its step count is counted
+	// up to pc, and its tables come from fn.
 }
 
 // unwindInline ends the calls that a loop running above thread.inl[base]
 // was running in itself, when a panic passes through it: it ends their
-// iterations, clears their locals and gives their space back, innermost
-// first. (Their frames on thread.stack are popped by the enclosing Call.)
+// iterations and gives their space back, innermost first. (Their frames on
+// thread.stack are cleared and popped by the enclosing Call.)
 func (thread *Thread) unwindInline(base int) {
 	for n := len(thread.inl) - 1; n >= base; n-- {
 		c := &thread.inl[n]
 		for _, iter := range c.iterstack {
 			iter.Done()
 		}
-		c.fr.locals = nil
 		thread.values.release(c.space, c.mark)
 		*c = inlineFrame{}
 	}

@@ -377,6 +377,12 @@ func (fn *Funcode) Tables() ([]uint32, []uint64) {
 	return fn.steps, fn.decoded
 }
 
+// BuiltTables returns the tables Tables returned, for a caller of Tables
+// in the same goroutine: it reads them without synchronisation.
+func (fn *Funcode) BuiltTables() ([]uint32, []uint64) {
+	return fn.steps, fn.decoded
+}
+
 func (fn *Funcode) buildTables() {
 	t := make([]uint32, len(fn.Code)+1)
 	d := make([]uint64, len(fn.Code))
@@ -435,10 +441,11 @@ const (
 )
 
 // fusable reports whether op is an arithmetic operator or comparison that
-// the fused instructions compute (int32 operands).
+// the fused instructions compute (int32 operands), or INDEX (a list or
+// tuple and an int32 index).
 func fusable(op Opcode) bool {
 	switch op {
-	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ:
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ, INDEX:
 		return true
 	}
 	return false
@@ -492,7 +499,7 @@ func fuse(d []uint64) {
 			d[pc] = word(FusedLocalConst, i1.n+i2.n, i1.arg, i2.arg)
 		case LT <= i1.op && i1.op <= NEQ && i2.op == CJMP && i1.n+i2.n < 0x100:
 			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
-		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i2.op == SETLOCAL:
+		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i1.op != INDEX && i2.op == SETLOCAL:
 			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
 		}
 	}
