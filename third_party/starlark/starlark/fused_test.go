@@ -30,6 +30,16 @@ var fusedProgs = []string{
 	"def f(x, z):\n    return x * 5\nf(1 << 40, 0)",
 	"def f(x, z):\n    return [x >= 7, x <= z, x != z, x > 2147483647, x - 2147483647, x * 65536 * 65536]\nprint(f(2147483647, -5))",
 	"def f(x, z):\n    return [x + z, x - z, x & z, x | z, x ^ z]\nprint(f(-2147483648, -1))",
+	"def f(x):\n    if x:\n        y = 1\n    return 1 + y\nf(0)",
+	"def f(x):\n    return 2 * x + 3 * x[0] + 4 < x\nf('ab')",
+	"def f(x):\n    if x:\n        y = 1\n    return len([x]) + y\nf(0)",
+	"def f(x):\n    return [7, 8][0] - x\nf('a')",
+	"def f(x):\n    return len([x]) & 'a'\nf(0)",
+	"def f(x):\n    return [len([x]) & 6, len([x]) < 2, (x, 5)[1], [x, 4][-1], 'abc'[1], {1: 2}[1], len([x, x]) << 40, [x][x]]\nprint(f(0))",
+	"def f(x):\n    return [x][3]\nf(0)",
+	"def f(x):\n    return (x, x)[-3]\nf(0)",
+	"def f(x):\n    y = [1, 2]\n    for z in y:\n        y[0] = x\nf(0)",
+	"def f(x):\n    y = (1 << 40) + x\n    if y > 5:\n        return y * 3 - 1\n    return 0\nprint(f(5))",
 }
 
 // fusedUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -96,6 +106,52 @@ steps 35
 print: [-2147483649, -2147483647, -2147483648, -1, 2147483647]
 <nil>
 steps 31
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:16: in f
+Error: local variable y referenced before assignment
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:29: in f
+Error: unknown binary op: string + int
+steps 17
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:23: in f
+Error: local variable y referenced before assignment
+steps 16
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:22: in f
+Error: unknown binary op: int - string
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:21: in f
+Error: unknown binary op: int & string
+steps 12
+print: [0, True, 5, 4, "b", 2, 2199023255552, 0]
+<nil>
+steps 57
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:15: in f
+Error: list index 3 out of range [-1:0]
+steps 10
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:18: in f
+Error: tuple index -3 out of range [-2:1]
+steps 12
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:10: in f
+Error: cannot assign to element of list during iteration
+steps 23
+print: 3298534883342
+<nil>
+steps 27
 `
 
 // TestFusedAsUpstream checks that the programs give upstream's results,
