@@ -434,9 +434,13 @@ loop:
 			if callee, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
 				if profiler.events == nil {
 					// Run the callee in this loop.
-					thread.inl = append(thread.inl, inlineFrame{
-						fn: fn, space: space, mark: mark, iterstack: iterstack, pc: pc, sp: sp,
-					})
+					if n := len(thread.inl); n < cap(thread.inl) {
+						thread.inl = thread.inl[:n+1]
+					} else {
+						thread.inl = append(thread.inl, inlineFrame{})
+					}
+					c := &thread.inl[len(thread.inl)-1] // fields set one by one: no copy
+					c.fn, c.space, c.mark, c.iterstack, c.pc, c.sp = fn, space, mark, iterstack, pc, sp
 					fr = thread.pushFrame(callee)
 					fn = callee
 					f = fn.funcode
@@ -507,7 +511,16 @@ loop:
 				}
 			}
 			iter := iterstack[len(iterstack)-1]
-			if iter.Next(&stack[sp]) {
+			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
+				if r.i < r.r.len {
+					stack[sp] = MakeInt(r.r.start + r.i*r.r.step)
+					r.i++
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
+			} else if iter.Next(&stack[sp]) {
 				sp++
 			} else {
 				pc = arg
