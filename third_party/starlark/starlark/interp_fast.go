@@ -260,8 +260,14 @@ func (fn *Function) enter(thread *Thread, fr *frame, args Tuple, kwargs []Tuple)
 	space, mark := thread.values.alloc(nlocals + f.MaxStack)
 	locals := space[:nlocals:nlocals]
 
-	// Digest arguments and set parameters.
-	if err := setArgs(locals, fn, args, kwargs); err != nil {
+	// Digest arguments and set parameters: positional arguments only, one
+	// for each parameter, bound here as setArgs binds them.
+	if len(kwargs) == 0 && len(args) == f.NumParams && len(args) > 0 &&
+		!f.HasVarargs && !f.HasKwargs && f.NumKwonlyParams == 0 {
+		for i := 0; i < len(args); i++ {
+			locals[i] = args[i]
+		}
+	} else if err := setArgs(locals, fn, args, kwargs); err != nil {
 		thread.values.release(space, mark)
 		return nil, mark, thread.evalError(err)
 	}

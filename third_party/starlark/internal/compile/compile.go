@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/syntax"
@@ -348,7 +349,8 @@ type Funcode struct {
 
 	stepOnce sync.Once // bitsh fork: see StepTable
 	steps    []uint32
-	decoded  []uint64 // bitsh fork: see Decoded
+	decoded  []uint64    // bitsh fork: see Decoded
+	built    atomic.Bool // bitsh fork: steps and decoded are set (Tables)
 }
 
 // StepTable returns, for each pc from 0 to len(Code), the number of
@@ -373,7 +375,9 @@ func (fn *Funcode) Decoded() []uint64 {
 
 // Tables returns StepTable and Decoded at once.
 func (fn *Funcode) Tables() ([]uint32, []uint64) {
-	fn.stepOnce.Do(fn.buildTables)
+	if !fn.built.Load() {
+		fn.build()
+	}
 	return fn.steps, fn.decoded
 }
 
@@ -382,6 +386,8 @@ func (fn *Funcode) Tables() ([]uint32, []uint64) {
 func (fn *Funcode) BuiltTables() ([]uint32, []uint64) {
 	return fn.steps, fn.decoded
 }
+
+func (fn *Funcode) build() { fn.stepOnce.Do(fn.buildTables) }
 
 func (fn *Funcode) buildTables() {
 	t := make([]uint32, len(fn.Code)+1)
@@ -419,6 +425,7 @@ func (fn *Funcode) buildTables() {
 	t[len(fn.Code)] = n
 	fuse(d)
 	fn.steps, fn.decoded = t, d
+	fn.built.Store(true)
 }
 
 // Fused instructions (bitsh fork): Decoded replaces the entry of the first
