@@ -347,145 +347,164 @@ loop:
 					break loop
 				}
 			}
-			var kwargs Value
-			if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
-				kwargs = stack[sp-1]
-				sp--
-			}
-
-			var args Value
-			if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
-				args = stack[sp-1]
-				sp--
-			}
-
-			// named args (pairs)
-			var kvpairs []Tuple
-			if nkvpairs := int(arg & 0xff); nkvpairs > 0 {
-				kvpairs = make([]Tuple, 0, nkvpairs)
-				kvpairsAlloc := make(Tuple, 2*nkvpairs) // allocate a single backing array
-				sp -= 2 * nkvpairs
-				for i := range nkvpairs {
-					pair := kvpairsAlloc[:2:2]
-					kvpairsAlloc = kvpairsAlloc[2:]
-					pair[0] = stack[sp+2*i]   // name
-					pair[1] = stack[sp+2*i+1] // value
-					kvpairs = append(kvpairs, pair)
+			// bitsh fork: a Starlark function called with positional
+			// arguments only runs in this loop (interp_fast.go), as below.
+			var callee *Function
+			var positional Tuple
+			if op == compile.CALL && arg&0xff == 0 && profiler.events == nil {
+				npos := int(arg >> 8)
+				if c, ok := stack[sp-npos-1].(*Function); ok {
+					callee = c
+					positional = stack[sp-npos : sp]
+					sp -= npos
+					fr.pc = pc0
 				}
 			}
-			if kwargs != nil {
-				// Add key/value items from **kwargs dictionary.
-				dict, ok := kwargs.(IterableMapping)
-				if !ok {
-					err = fmt.Errorf("argument after ** must be a mapping, not %s", kwargs.Type())
-					break loop
+			if callee == nil {
+				var kwargs Value
+				if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
+					kwargs = stack[sp-1]
+					sp--
 				}
-				items := dict.Items()
-				for _, item := range items {
-					if !is[String](item[0]) {
-						err = fmt.Errorf("keywords must be strings, not %s", item[0].Type())
+
+				var args Value
+				if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
+					args = stack[sp-1]
+					sp--
+				}
+
+				// named args (pairs)
+				var kvpairs []Tuple
+				if nkvpairs := int(arg & 0xff); nkvpairs > 0 {
+					kvpairs = make([]Tuple, 0, nkvpairs)
+					kvpairsAlloc := make(Tuple, 2*nkvpairs) // allocate a single backing array
+					sp -= 2 * nkvpairs
+					for i := range nkvpairs {
+						pair := kvpairsAlloc[:2:2]
+						kvpairsAlloc = kvpairsAlloc[2:]
+						pair[0] = stack[sp+2*i]   // name
+						pair[1] = stack[sp+2*i+1] // value
+						kvpairs = append(kvpairs, pair)
+					}
+				}
+				if kwargs != nil {
+					// Add key/value items from **kwargs dictionary.
+					dict, ok := kwargs.(IterableMapping)
+					if !ok {
+						err = fmt.Errorf("argument after ** must be a mapping, not %s", kwargs.Type())
 						break loop
 					}
-				}
-				if len(kvpairs) == 0 {
-					kvpairs = items
-				} else {
-					kvpairs = append(kvpairs, items...)
-				}
-			}
-
-			// positional args
-			var positional Tuple
-			if npos := int(arg >> 8); npos > 0 {
-				positional = stack[sp-npos : sp]
-				sp -= npos
-
-				// Copy positional arguments into a new array,
-				// unless the callee is another Starlark function,
-				// in which case it can be trusted not to mutate them.
-				if !is[*Function](stack[sp-1]) || args != nil {
-					positional = slices.Clone(positional)
-				}
-			}
-			if args != nil {
-				// Add elements from *args sequence.
-				iter := Iterate(args)
-				if iter == nil {
-					err = fmt.Errorf("argument after * must be iterable, not %s", args.Type())
-					break loop
-				}
-				var elem Value
-				for iter.Next(&elem) {
-					positional = append(positional, elem)
-				}
-				iter.Done()
-			}
-
-			function := stack[sp-1]
-
-			if vmdebug {
-				fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
-					function, positional, kvpairs, f.Position(pc0))
-			}
-
-			fr.pc = pc0 // bitsh fork
-			var z Value
-			var err2 error
-			if callee, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
-				if profiler.events == nil {
-					// Run the callee in this loop.
-					if n := len(thread.inl); n < cap(thread.inl) {
-						thread.inl = thread.inl[:n+1]
-					} else {
-						thread.inl = append(thread.inl, inlineFrame{})
+					items := dict.Items()
+					for _, item := range items {
+						if !is[String](item[0]) {
+							err = fmt.Errorf("keywords must be strings, not %s", item[0].Type())
+							break loop
+						}
 					}
-					c := &thread.inl[len(thread.inl)-1] // fields set one by one: no copy
-					c.fn, c.space, c.mark, c.iterstack, c.pc, c.sp = fn, space, mark, iterstack, pc, sp
-					fr = thread.pushFrame(callee)
-					fn = callee
-					f = fn.funcode
-					steptab, code = f.Tables()
-					iterstack = nil
-					pc, pc0, counted, sp = 0, 0, 0, 0
-					var err2 error
-					space, mark, err2 = fn.enter(thread, fr, positional, nil)
+					if len(kvpairs) == 0 {
+						kvpairs = items
+					} else {
+						kvpairs = append(kvpairs, items...)
+					}
+				}
+
+				// positional args
+				if npos := int(arg >> 8); npos > 0 {
+					positional = stack[sp-npos : sp]
+					sp -= npos
+
+					// Copy positional arguments into a new array,
+					// unless the callee is another Starlark function,
+					// in which case it can be trusted not to mutate them.
+					if !is[*Function](stack[sp-1]) || args != nil {
+						positional = slices.Clone(positional)
+					}
+				}
+				if args != nil {
+					// Add elements from *args sequence.
+					iter := Iterate(args)
+					if iter == nil {
+						err = fmt.Errorf("argument after * must be iterable, not %s", args.Type())
+						break loop
+					}
+					var elem Value
+					for iter.Next(&elem) {
+						positional = append(positional, elem)
+					}
+					iter.Done()
+				}
+
+				function := stack[sp-1]
+
+				if vmdebug {
+					fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
+						function, positional, kvpairs, f.Position(pc0))
+				}
+
+				fr.pc = pc0 // bitsh fork
+				var z Value
+				var err2 error
+				if c, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
+					if profiler.events == nil {
+						callee = c // run in this loop, below
+					} else {
+						z, err2 = callFunction(thread, c, positional)
+					}
+				} else {
+					thread.endProfSpan()
+					z, err2 = Call(thread, function, positional, kvpairs)
+					thread.beginProfSpan()
+				}
+				if callee == nil {
+					if err2 == nil {
+						if thread.stopping() { // bitsh fork: cancelled during the call?
+							if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+								err = err2
+								break loop
+							}
+						}
+					}
 					if err2 != nil {
 						err = err2
 						break loop
 					}
-					nlocals = len(f.Locals)
-					locals = space[:nlocals:nlocals]
-					stack = space[nlocals:]
-					if thread.stopping() {
-						if err2 := thread.stepLimit(fr, pc0); err2 != nil {
-							err = err2
-							break loop
-						}
+					if vmdebug {
+						fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
 					}
+					stack[sp-1] = z
 					continue
 				}
-				z, err2 = callFunction(thread, callee, positional)
+			}
+			// Run the callee in this loop.
+			if n := len(thread.inl); n < cap(thread.inl) {
+				thread.inl = thread.inl[:n+1]
 			} else {
-				thread.endProfSpan()
-				z, err2 = Call(thread, function, positional, kvpairs)
-				thread.beginProfSpan()
+				thread.inl = append(thread.inl, inlineFrame{})
 			}
-			if err2 == nil {
-				if thread.stopping() { // bitsh fork: cancelled during the call?
-					if err2 := thread.stepLimit(fr, pc0); err2 != nil {
-						err = err2
-						break loop
-					}
-				}
-			}
+			c := &thread.inl[len(thread.inl)-1] // fields set one by one: no copy
+			c.fn, c.space, c.mark, c.iterstack, c.pc, c.sp = fn, space, mark, iterstack, pc, sp
+			fr = thread.pushFrame(callee)
+			fn = callee
+			f = fn.funcode
+			steptab, code = f.Tables()
+			iterstack = nil
+			pc, pc0, counted, sp = 0, 0, 0, 0
+			var err2 error
+			space, mark, err2 = fn.enter(thread, fr, positional, nil)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			if vmdebug {
-				fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
+			nlocals = len(f.Locals)
+			locals = space[:nlocals:nlocals]
+			stack = space[nlocals:]
+			if thread.stopping() {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
+					break loop
+				}
 			}
-			stack[sp-1] = z
+			continue
 
 		case compile.ITERPUSH:
 			x := stack[sp-1]
