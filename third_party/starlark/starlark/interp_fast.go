@@ -315,6 +315,12 @@ func (thread *Thread) unwindInline(base int) {
 	thread.inl = thread.inl[:base]
 }
 
+// keepInMemory does nothing. CallInternal's deferred function passes it
+// the addresses of the loop's variables that change only at calls, which
+// keeps them in the frame's memory: as values Go's register allocator
+// would carry in registers, it moved them to and from the stack at every
+// instruction.
+//
 //go:noinline
 func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32, locals, stack *[]Value) {
 }
