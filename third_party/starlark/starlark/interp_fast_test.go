@@ -117,3 +117,26 @@ func TestSmallIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestAndNotAsBig checks & and ~ of ints around 2^31, 2^63 and 2^64, of
+// both signs, against math/big: the word paths of andBig and Not.
+func TestAndNotAsBig(t *testing.T) {
+	var vals []*big.Int
+	for _, s := range []string{"0", "1", "5", "2147483647", "2147483648", "4294967296", "9223372036854775807",
+		"9223372036854775808", "18446744073709551615", "18446744073709551616", "18446744073709551617",
+		"340282366920938463463374607431768211457"} {
+		b, _ := new(big.Int).SetString(s, 10)
+		vals = append(vals, b, new(big.Int).Neg(b))
+	}
+	for _, a := range vals {
+		if got, want := MakeBigInt(a).Not(), new(big.Int).Not(a); got.bigInt().Cmp(want) != 0 || isSmallInt(got) != isSmall(want) {
+			t.Errorf("~%v = %v, want %v", a, got, want)
+		}
+		for _, b := range vals {
+			got, want := MakeBigInt(a).And(MakeBigInt(b)), new(big.Int).And(a, b)
+			if got.bigInt().Cmp(want) != 0 || isSmallInt(got) != isSmall(want) {
+				t.Errorf("%v & %v = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
