@@ -12,8 +12,9 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// Programs whose fused instructions meet operands they do not compute:
-// unassigned locals, strings, None, lists, ints out of int32 range.
+// Programs whose fused instructions meet operands they do not compute
+// (unassigned locals, strings, None, lists, ints out of int32 range), and
+// calls of list.append from the loop (frozen, iterated, wrong arguments).
 var fusedProgs = []string{
 	"def f(x):\n    return x + 'a'\nf(1)",
 	"def f(x):\n    y = 'b'\n    return x - y\nf(1)",
@@ -40,6 +41,13 @@ var fusedProgs = []string{
 	"def f(x):\n    return (x, x)[-3]\nf(0)",
 	"def f(x):\n    y = [1, 2]\n    for z in y:\n        y[0] = x\nf(0)",
 	"def f(x):\n    y = (1 << 40) + x\n    if y > 5:\n        return y * 3 - 1\n    return 0\nprint(f(5))",
+	"def f(x):\n    y = []\n    for i in range(x):\n        y.append(i * i)\n    g = y.append\n    g(7)\n    return y\nprint(f(4))",
+	"def f(x):\n    y = [1, 2]\n    for z in y:\n        y.append(z)\nf(0)",
+	"def f(x):\n    x.append(1)\nL = [5]\nfreeze(L)\nf(L)",
+	"def f(x):\n    x.append(1, 2)\nf([])",
+	"def f(x):\n    x.append()\nf([])",
+	"def f(x):\n    x.append(object = 3)\n    return x\nprint(f([]))",
+	"def f(x):\n    return x.append(x)\nprint(f([]))",
 }
 
 // fusedUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -152,6 +160,37 @@ steps 23
 print: 3298534883342
 <nil>
 steps 27
+print: [0, 1, 4, 9, 7]
+<nil>
+steps 80
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:17: in f
+Error in append: append: cannot append to list during iteration
+steps 21
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: cannot append to frozen list
+steps 17
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: got 2 arguments, want 1
+steps 11
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: got 0 arguments, want 1
+steps 9
+Traceback (most recent call last):
+  e.star:4:8: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: unexpected keyword arguments
+steps 12
+print: None
+<nil>
+steps 16
 `
 
 // TestFusedAsUpstream checks that the programs give upstream's results,
@@ -160,7 +199,11 @@ func TestFusedAsUpstream(t *testing.T) {
 	var out strings.Builder
 	for _, src := range fusedProgs {
 		thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(&out, "print:", msg) }}
-		_, err := starlark.ExecFileOptions(&syntax.FileOptions{}, thread, "e.star", src, nil)
+		freeze := starlark.NewBuiltin("freeze", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			args[0].Freeze()
+			return starlark.None, nil
+		})
+		_, err := starlark.ExecFileOptions(&syntax.FileOptions{}, thread, "e.star", src, starlark.StringDict{"freeze": freeze})
 		if e, ok := err.(*starlark.EvalError); ok {
 			fmt.Fprintln(&out, e.Backtrace())
 		} else {
