@@ -302,7 +302,8 @@ type inlineFrame struct {
 // unwindInline ends the calls that a loop running above thread.inl[base]
 // was running in itself, when a panic passes through it: it ends their
 // iterations and gives their space back, innermost first. (Their frames on
-// thread.stack are cleared and popped by the enclosing Call.)
+// thread.stack are cleared and popped by the enclosing Call.) On any exit
+// of the outermost loop, it lets go of the room a deep recursion left.
 func (thread *Thread) unwindInline(base int) {
 	for n := len(thread.inl) - 1; n >= base; n-- {
 		c := &thread.inl[n]
@@ -313,7 +314,14 @@ func (thread *Thread) unwindInline(base int) {
 		*c = inlineFrame{}
 	}
 	thread.inl = thread.inl[:base]
+	if base == 0 && cap(thread.inl) > maxKeptInline {
+		thread.inl = nil // after a deep recursion
+	}
 }
+
+// maxKeptInline is the most saved states a thread keeps room for once its
+// outermost loop returns.
+const maxKeptInline = 1024
 
 // keepInMemory does nothing. CallInternal's deferred function passes it
 // the addresses of the loop's variables that change only at calls, which
