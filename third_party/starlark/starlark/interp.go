@@ -450,6 +450,8 @@ loop:
 					} else {
 						z, err2 = callFunction(thread, c, positional)
 					}
+				} else if b, ok := function.(*Builtin); ok && profiler.events == nil { // bitsh fork: interp_fast.go
+					z, err2 = callBuiltin(thread, b, positional, kvpairs)
 				} else {
 					thread.endProfSpan()
 					z, err2 = Call(thread, function, positional, kvpairs)

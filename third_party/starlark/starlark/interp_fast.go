@@ -211,9 +211,27 @@ func (thread *Thread) stepLimit(fr *frame, pc uint32) error {
 	return nil
 }
 
+// callBuiltin is Call for the interpreter's calls of a builtin while no
+// profile is being taken: the same frame and errors, without Call's
+// interface checks, profile spans and defer. If a panic passes through,
+// the nearest enclosing Call pops the frame.
+func callBuiltin(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
+	fr := thread.pushFrame(b)
+	result, err := b.fn(thread, b, args, kwargs)
+	if result == nil && err == nil {
+		err = fmt.Errorf("internal error: nil (not None) returned from %s", b)
+	}
+	if err != nil && !is[*EvalError](err) {
+		err = thread.evalError(err)
+	}
+	*fr = frame{}
+	thread.stack = thread.stack[:len(thread.stack)-1] // pop
+	return result, err
+}
+
 // pushFrame pushes a frame for fn, reusing the slack of thread.stack as
 // Call does.
-func (thread *Thread) pushFrame(fn *Function) *frame {
+func (thread *Thread) pushFrame(fn Callable) *frame {
 	var fr *frame
 	if n := len(thread.stack); n < cap(thread.stack) {
 		fr = thread.stack[n : n+1][0]
