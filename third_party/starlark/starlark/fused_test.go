@@ -215,3 +215,33 @@ func TestFusedAsUpstream(t *testing.T) {
 		t.Errorf("got:\n%s\nupstream:\n%s", got, fusedUpstream)
 	}
 }
+
+// TestTablesConcurrent runs a function's first calls on several threads
+// at once: its decoded instructions and step table are built once, by one
+// of them (run with -race).
+func TestTablesConcurrent(t *testing.T) {
+	const src = `
+def f(n):
+    t = 0
+    for i in range(n):
+        if i & 1:
+            t += i
+    return t
+`
+	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{}, new(starlark.Thread), "t.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for range 4 {
+		go func() {
+			v, err := starlark.Call(new(starlark.Thread), globals["f"], starlark.Tuple{starlark.MakeInt(100)}, nil)
+			done <- fmt.Sprint(v, err)
+		}()
+	}
+	for range 4 {
+		if got := <-done; got != "2500 <nil>" {
+			t.Errorf("f(100) = %s, want 2500", got)
+		}
+	}
+}
