@@ -994,6 +994,14 @@ loop:
 					continue
 				}
 			}
+			if binop > compile.NEQ && binop != compile.INDEX {
+				// Other ints: intBinary, as the operator's case does.
+				if z, ok := intBinary(binop, a, b); ok {
+					stack[sp] = z
+					sp++
+					continue
+				}
+			}
 			// The operator as written, its operands pushed.
 			stack[sp] = a
 			stack[sp+1] = b
@@ -1033,6 +1041,11 @@ loop:
 					locals[arg] = makeSmallInt(r)
 					continue
 				}
+			}
+			if z, ok := intBinary(binop, stack[sp-2], stack[sp-1]); ok {
+				sp -= 2
+				locals[arg] = z
+				continue
 			}
 			w = uint64(binop) | 1<<8
 			goto dispatch
