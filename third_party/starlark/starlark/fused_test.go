@@ -48,6 +48,8 @@ var fusedProgs = []string{
 	"def f(x):\n    x.append()\nf([])",
 	"def f(x):\n    x.append(object = 3)\n    return x\nprint(f([]))",
 	"def f(x):\n    return x.append(x)\nprint(f([]))",
+	"def f(x):\n    t = []\n    for y in [0, 1, -1, 1 << 40, -(1 << 40), 2147483648, -2147483648, 2147483647, -2147483649, x]:\n        if y:\n            t.append(y)\n        if not y:\n            t.append(0)\n    return t\nprint(f(0))",
+	"def f(x):\n    t = 0\n    for y in x:\n        for z in x:\n            t += y * z\n    return t\nprint(f([1, 2, 3]))",
 }
 
 // fusedUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -191,6 +193,12 @@ steps 12
 print: None
 <nil>
 steps 16
+print: [0, 1, -1, 1099511627776, -1099511627776, 2147483648, -2147483648, 2147483647, -2147483649, 0]
+<nil>
+steps 199
+print: 36
+<nil>
+steps 160
 `
 
 // TestFusedAsUpstream checks that the programs give upstream's results,

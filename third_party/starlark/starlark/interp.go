@@ -541,6 +541,15 @@ loop:
 					pc = arg
 					counted = arg
 				}
+			} else if l, ok := iter.(*listIterator); ok {
+				if l.i < len(l.l.elems) {
+					stack[sp] = l.l.elems[l.i]
+					l.i++
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
 			} else if iter.Next(&stack[sp]) {
 				sp++
 			} else {
@@ -743,10 +752,17 @@ loop:
 				}
 			}
 			var truth bool
-			if b, ok := stack[sp-1].(Bool); ok { // bitsh fork: without a call
-				truth = bool(b)
-			} else {
-				truth = bool(stack[sp-1].Truth())
+			switch x := stack[sp-1].(type) { // bitsh fork: without a call
+			case Bool:
+				truth = bool(x)
+			case Int:
+				if v, ok := x.small(); ok {
+					truth = v != 0
+				} else {
+					truth = bool(x.Truth())
+				}
+			default:
+				truth = bool(x.Truth())
 			}
 			if truth {
 				pc = arg
