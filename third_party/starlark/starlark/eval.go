@@ -71,6 +71,10 @@ type Thread struct {
 	// values holds the locals and operand stacks of the active Starlark
 	// frames (bitsh fork: valstack.go).
 	values valueStack
+
+	// inl holds the state of the callers whose callees the interpreter
+	// runs in its own loop (bitsh fork: interp_fast.go).
+	inl []inlineFrame
 }
 
 // ExecutionSteps returns the current value of Steps.
@@ -1426,7 +1430,11 @@ func setArgs(locals []Value, fn *Function, args Tuple, kwargs []Tuple) error {
 	// *args, **kwargs or keyword-only parameters: bind them directly.
 	if len(kwargs) == 0 && len(args) == fn.funcode.NumParams && len(args) > 0 &&
 		!fn.funcode.HasVarargs && !fn.funcode.HasKwargs && fn.funcode.NumKwonlyParams == 0 {
-		copy(locals, args)
+		// An element loop: copy calls typedslicecopy, which costs more
+		// for the few values of a call.
+		for i := 0; i < len(args); i++ {
+			locals[i] = args[i]
+		}
 		return nil
 	}
 

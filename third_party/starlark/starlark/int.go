@@ -178,10 +178,43 @@ func andBig(x, y Int) Int {
 	if b, ok := u64(ySmall, yBig); ok && xBig != nil && xBig.Sign() >= 0 {
 		return makeUint128(0, b&xBig.Uint64())
 	}
+	// bitsh fork: one operand in [0, 2^64), the other negative: the
+	// result is the first's bits and the low 64 bits of the other's two's
+	// complement (its higher bits are all 1), -|y| mod 2^64.
+	if a, ok := u64(xSmall, xBig); ok {
+		if m, ok := negLow64(ySmall, yBig); ok {
+			return makeUint128(0, a&m)
+		}
+	}
+	if b, ok := u64(ySmall, yBig); ok {
+		if m, ok := negLow64(xSmall, xBig); ok {
+			return makeUint128(0, b&m)
+		}
+	}
 	return MakeBigInt(new(big.Int).And(x.bigInt(), y.bigInt()))
 }
 
 // u64low returns the low 64 bits of a non-negative value from get().
+// negLow64 returns the low 64 bits of the two's complement of a negative
+// Int from get() (bitsh fork).
+func negLow64(small int64, big *big.Int) (uint64, bool) {
+	if big == nil {
+		return uint64(small), small < 0
+	}
+	if big.Sign() >= 0 {
+		return 0, false
+	}
+	w := big.Bits()
+	var low uint64
+	if len(w) > 0 {
+		low = uint64(w[0])
+		if bits.UintSize == 32 && len(w) > 1 {
+			low |= uint64(w[1]) << 32
+		}
+	}
+	return -low, true
+}
+
 func u64low(small int64, big *big.Int) uint64 {
 	if big == nil {
 		return uint64(small)
@@ -443,6 +476,11 @@ func (x Int) Xor(y Int) Int {
 func (x Int) Not() Int {
 	xSmall, xBig := x.get()
 	if xBig != nil {
+		if a, ok := u64(xSmall, xBig); ok {
+			// bitsh fork: ~a = -(a + 1), one allocation.
+			lo, carry := bits.Add64(a, 1, 0)
+			return makeBigInt(newBig128(true, carry, lo)) // a > MaxInt32: not small
+		}
 		return MakeBigInt(new(big.Int).Not(xBig))
 	}
 	return makeSmallInt(^xSmall)

@@ -37,3 +37,16 @@ func makeBigInt(x *big.Int) Int {
 func (i Int) small() (int64, bool) {
 	return i.impl.small_, i.impl.big_ == nil
 }
+
+// smallPair returns the values of x and y when both are ints in int32
+// range; the interpreter then computes arithmetic and comparisons inline
+// (bitsh fork: interp_fast.go).
+func smallPair(x, y Value) (int64, int64, bool) {
+	xi, ok1 := x.(Int)
+	yi, ok2 := y.(Int)
+	return xi.impl.small_, yi.impl.small_, ok1 && ok2 && xi.impl.big_ == nil && yi.impl.big_ == nil
+}
+
+// word returns i's value when it is in [0, 2^64) (bitsh fork:
+// interp_fast.go).
+func (i Int) word() (uint64, bool) { return u64(i.get()) }

@@ -95,3 +95,36 @@ func (i Int) small() (int64, bool) {
 	d := uintptr(i.impl) - smallints
 	return math.MinInt32 + int64(d), d < 1<<32 && smallints != 0
 }
+
+// smallPair returns the values of x and y when both are ints in int32
+// range; the interpreter then computes arithmetic and comparisons inline
+// (bitsh fork: interp_fast.go). The zero Int of a failed assertion is not
+// small.
+func smallPair(x, y Value) (int64, int64, bool) {
+	xi, ok1 := x.(Int)
+	yi, ok2 := y.(Int)
+	d1 := uintptr(xi.impl) - smallints
+	d2 := uintptr(yi.impl) - smallints
+	return math.MinInt32 + int64(d1), math.MinInt32 + int64(d2), ok1 && ok2 && (d1|d2) < 1<<32 && smallints != 0
+}
+
+// word returns i's value when it is in [0, 2^64), without the calls of
+// get and big.Int's methods (bitsh fork: interp_fast.go). The build tags
+// of this file are 64-bit targets: a big.Word is 64 bits.
+func (i Int) word() (uint64, bool) {
+	if smallints == 0 {
+		return u64(i.get())
+	}
+	if d := uintptr(i.impl) - smallints; d < 1<<32 {
+		v := math.MinInt32 + int64(d)
+		return uint64(v), v >= 0
+	}
+	b := (*big.Int)(i.impl)
+	if b.Sign() < 0 {
+		return 0, false
+	}
+	if w := b.Bits(); len(w) == 1 {
+		return uint64(w[0]), true
+	}
+	return 0, false // not small, so not 0: more than 64 bits
+}

@@ -22,55 +22,19 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// Postcondition: args is not mutated. This is stricter than required by Callable,
 	// but allows CALL to avoid a copy.
 
-	f := fn.funcode
-	if f.Prog.Recursion {
-		// prevent stack overflow
-		//
-		// Each CallInternal recursion (via Call) uses ~1.4KB,
-		// but the stack limit is on the order of 1GB, so a
-		// maximum of about 700K recursive calls is possible.
-		// Limit it to much less here.
-		if len(thread.stack) > 100_000 {
-			return nil, fmt.Errorf("Starlark stack overflow")
-		}
-	} else {
-		// detect recursion
-		for _, fr := range thread.stack[:len(thread.stack)-1] {
-			// We look for the same function code,
-			// not function value, otherwise the user could
-			// defeat the check by writing the Y combinator.
-			if frfn, ok := fr.Callable().(*Function); ok && frfn.funcode == f {
-				return nil, fmt.Errorf("function %s called recursively", fn.Name())
-			}
-		}
-	}
-
 	fr := thread.frameAt(0)
 
-	// Allocate space for stack and locals.
-	// Logically these do not escape from this frame
-	// (See https://github.com/golang/go/issues/20533.)
-	//
-	// This heap allocation looks expensive, but I was unable to get
-	// more than 1% real time improvement in a large alloc-heavy
-	// benchmark (in which this alloc was 8% of alloc-bytes)
-	// by allocating space for 8 Values in each frame, or
-	// by allocating stack by slicing an array held by the Thread
-	// that is expanded in chunks of min(k, nspace), for k=256 or 1024.
-	nlocals := len(f.Locals)
-	nspace := nlocals + f.MaxStack
-	space, mark := thread.values.alloc(nspace) // bitsh fork: valstack.go
-	locals := space[:nlocals:nlocals]          // local variables, starting with parameters
-	stack := space[nlocals:]                   // operand stack
-
-	// Digest arguments and set parameters.
-	err := setArgs(locals, fn, args, kwargs)
+	// bitsh fork: the recursion check, the allocation of the stack and
+	// locals and the binding of the arguments are in enter (interp_fast.go),
+	// shared with the calls this loop runs itself.
+	space, mark, err := fn.enter(thread, fr, args, kwargs)
 	if err != nil {
-		thread.values.release(space, mark) // bitsh fork: valstack.go
-		return nil, thread.evalError(err)
+		return nil, err
 	}
-
-	fr.locals = locals
+	f := fn.funcode
+	nlocals := len(f.Locals)
+	locals := space[:nlocals:nlocals] // local variables, starting with parameters
+	stack := space[nlocals:]          // operand stack
 
 	if vmdebug {
 		fmt.Printf("Entering %s @ %s\n", f.Name, f.Position(0))
@@ -78,17 +42,23 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		defer fmt.Println("Leaving ", f.Name)
 	}
 
-	// Spill indicated locals to cells.
-	// Each cell is a separate alloc to avoid spurious liveness.
-	for _, index := range f.Cells {
-		locals[index] = &cell{locals[index]}
-	}
-
 	// TODO(adonovan): add static check that beneath this point
 	// - there is exactly one return statement
 	// - there is no redefinition of 'err'.
 
 	var iterstack []Iterator // stack of active iterators
+
+	// bitsh fork: a call of a Starlark function without keyword arguments
+	// runs in this loop (interp_fast.go): the caller's state is saved in
+	// thread.inl[base:] until the callee returns.
+	base := len(thread.inl)
+
+	// bitsh fork: code holds the instructions decoded (was f.Code).
+	// The instructions of a straight run are counted as steps at once,
+	// where it ends (a jump, a call, a load, a return, the loop's exit):
+	// instructions code[counted:pc] are not counted yet. The count is the
+	// same: one step per instruction executed.
+	steptab, code := f.Tables()
 
 	// Use defer so that application panics can pass through
 	// interpreter without leaving thread in a bad state.
@@ -100,17 +70,13 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 
 		fr.locals = nil
 		thread.values.release(space, mark) // bitsh fork: valstack.go
+		thread.unwindInline(base)          // bitsh fork: interp_fast.go
+		keepInMemory(&fn, &f, &code, &steptab, &locals, &stack)
 	}()
 
 	sp := 0
 	var pc, pc0 uint32
 	var result Value
-	code := f.Code
-	// bitsh fork: the instructions of a straight run are counted as
-	// steps at once, where it ends (a jump, a call, a load, a return, the
-	// loop's exit): instructions code[counted:pc] are not counted yet.
-	// The count is the same: one step per instruction executed.
-	steptab := f.StepTable()
 	var counted uint32
 	// The step limit and cancellation are checked on entry, at the end
 	// of each run and after each call, instead of before each instruction.
@@ -125,26 +91,12 @@ loop:
 		// loop can see it (calls, loads, callbacks, the loop's exit).
 		pc0 = pc
 
-		op := compile.Opcode(code[pc])
-		pc++
-		var arg uint32
-		if op >= compile.OpcodeArgMin {
-			// TODO(adonovan): opt: profile this.
-			// Perhaps compiling big endian would be less work to decode?
-			if b := code[pc]; b < 0x80 { // bitsh fork: one-byte operand first
-				arg = uint32(b)
-				pc++
-			} else {
-				for s := uint(0); ; s += 7 {
-					b := code[pc]
-					pc++
-					arg |= uint32(b&0x7f) << s
-					if b < 0x80 {
-						break
-					}
-				}
-			}
-		}
+		// bitsh fork: the instruction decoded once (compile.Funcode.Decoded).
+		w := code[pc]
+	dispatch: // bitsh fork: a fused instruction runs its first one instead
+		op := compile.Opcode(w)
+		pc = pc0 + uint32(w>>8)&0xff
+		arg := uint32(w >> 32)
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
 			compile.PrintOp(f, pc0, op, arg)
@@ -170,6 +122,26 @@ loop:
 			stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-2]
 
 		case compile.EQL, compile.NEQ, compile.GT, compile.LT, compile.LE, compile.GE:
+			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+				var r bool
+				switch op {
+				case compile.EQL:
+					r = a == b
+				case compile.NEQ:
+					r = a != b
+				case compile.GT:
+					r = a > b
+				case compile.LT:
+					r = a < b
+				case compile.LE:
+					r = a <= b
+				default:
+					r = a >= b
+				}
+				sp--
+				stack[sp-1] = Bool(r)
+				continue
+			}
 			if ok, isInt := intCompare(op, stack[sp-2], stack[sp-1]); isInt { // bitsh fork: interp_fast.go
 				sp--
 				stack[sp-1] = Bool(ok)
@@ -199,6 +171,13 @@ loop:
 			compile.LTLT,
 			compile.GTGT,
 			compile.IN:
+			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+				if r, ok := smallBinary(op, a, b); ok {
+					sp--
+					stack[sp-1] = makeSmallInt(r)
+					continue
+				}
+			}
 			binop := syntax.Token(op-compile.PLUS) + syntax.PLUS
 			if op == compile.IN {
 				binop = syntax.IN // IN token is out of order
@@ -242,6 +221,13 @@ loop:
 			stack[sp-1] = y
 
 		case compile.INPLACE_ADD:
+			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+				if r := a + b; r == int64(int32(r)) {
+					sp--
+					stack[sp-1] = makeSmallInt(r)
+					continue
+				}
+			}
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
@@ -257,11 +243,13 @@ loop:
 			var z Value
 			if xlist, ok := x.(*List); ok {
 				if yiter, ok := y.(Iterable); ok {
-					if err = xlist.checkMutable("apply += to"); err != nil {
+					if err2 := xlist.checkMutable("apply += to"); err2 != nil {
+						err = err2
 						break loop
 					}
 					fr.pc = pc0
-					if err = thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
+					if err2 := thread.checkExtendAlloc(xlist, y, true); err2 != nil { // bitsh fork: alloc.go
+						err = err2
 						break loop
 					}
 					listExtend(xlist, yiter)
@@ -271,12 +259,15 @@ loop:
 			if z == nil {
 				if !bothInts(x, y) { // bitsh fork: alloc.go
 					fr.pc = pc0
-					if err = thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
+					if err2 := thread.checkBinaryAlloc(syntax.PLUS, x, y); err2 != nil {
+						err = err2
 						break loop
 					}
 				}
-				z, err = Binary(syntax.PLUS, x, y)
-				if err != nil {
+				var err2 error
+				z, err2 = Binary(syntax.PLUS, x, y)
+				if err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -295,7 +286,8 @@ loop:
 			var z Value
 			if xdict, ok := x.(*Dict); ok {
 				if ydict, ok := y.(*Dict); ok {
-					if err = xdict.ht.checkMutable("apply |= to"); err != nil {
+					if err2 := xdict.ht.checkMutable("apply |= to"); err2 != nil {
+						err = err2
 						break loop
 					}
 					xdict.ht.addAll(&ydict.ht) // can't fail
@@ -303,8 +295,10 @@ loop:
 				}
 			}
 			if z == nil {
-				z, err = Binary(syntax.PIPE, x, y)
-				if err != nil {
+				var err2 error
+				z, err2 = Binary(syntax.PIPE, x, y)
+				if err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -329,10 +323,15 @@ loop:
 			sp++
 
 		case compile.JMP:
-			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
-			counted = pc
+			// bitsh fork: pc is past the padding NOPs that may follow a
+			// jump (compile.Funcode.Decoded), which count as steps only
+			// where they run: the jump's run ends inside its operand.
+			thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+			counted = pc0 + 1
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
+					pc = counted
 					break loop
 				}
 			}
@@ -343,116 +342,171 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
-			var kwargs Value
-			if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
-				kwargs = stack[sp-1]
-				sp--
-			}
-
-			var args Value
-			if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
-				args = stack[sp-1]
-				sp--
-			}
-
-			// named args (pairs)
-			var kvpairs []Tuple
-			if nkvpairs := int(arg & 0xff); nkvpairs > 0 {
-				kvpairs = make([]Tuple, 0, nkvpairs)
-				kvpairsAlloc := make(Tuple, 2*nkvpairs) // allocate a single backing array
-				sp -= 2 * nkvpairs
-				for i := range nkvpairs {
-					pair := kvpairsAlloc[:2:2]
-					kvpairsAlloc = kvpairsAlloc[2:]
-					pair[0] = stack[sp+2*i]   // name
-					pair[1] = stack[sp+2*i+1] // value
-					kvpairs = append(kvpairs, pair)
-				}
-			}
-			if kwargs != nil {
-				// Add key/value items from **kwargs dictionary.
-				dict, ok := kwargs.(IterableMapping)
-				if !ok {
-					err = fmt.Errorf("argument after ** must be a mapping, not %s", kwargs.Type())
-					break loop
-				}
-				items := dict.Items()
-				for _, item := range items {
-					if !is[String](item[0]) {
-						err = fmt.Errorf("keywords must be strings, not %s", item[0].Type())
-						break loop
-					}
-				}
-				if len(kvpairs) == 0 {
-					kvpairs = items
-				} else {
-					kvpairs = append(kvpairs, items...)
-				}
-			}
-
-			// positional args
+			// bitsh fork: a Starlark function called with positional
+			// arguments only runs in this loop (interp_fast.go), as below.
+			var callee *Function
 			var positional Tuple
-			if npos := int(arg >> 8); npos > 0 {
-				positional = stack[sp-npos : sp]
-				sp -= npos
-
-				// Copy positional arguments into a new array,
-				// unless the callee is another Starlark function,
-				// in which case it can be trusted not to mutate them.
-				if !is[*Function](stack[sp-1]) || args != nil {
-					positional = slices.Clone(positional)
+			if op == compile.CALL && arg&0xff == 0 && profiler.events == nil {
+				npos := int(arg >> 8)
+				if c, ok := stack[sp-npos-1].(*Function); ok {
+					callee = c
+					positional = stack[sp-npos : sp]
+					sp -= npos
+					fr.pc = pc0
 				}
 			}
-			if args != nil {
-				// Add elements from *args sequence.
-				iter := Iterate(args)
-				if iter == nil {
-					err = fmt.Errorf("argument after * must be iterable, not %s", args.Type())
-					break loop
+			if callee == nil {
+				var kwargs Value
+				if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
+					kwargs = stack[sp-1]
+					sp--
 				}
-				var elem Value
-				for iter.Next(&elem) {
-					positional = append(positional, elem)
+
+				var args Value
+				if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
+					args = stack[sp-1]
+					sp--
 				}
-				iter.Done()
-			}
 
-			function := stack[sp-1]
-
-			if vmdebug {
-				fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
-					function, positional, kvpairs, f.Position(pc0))
-			}
-
-			fr.pc = pc0 // bitsh fork
-			var z Value
-			var err2 error
-			if callee, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
-				z, err2 = callFunction(thread, callee, positional)
-			} else {
-				thread.endProfSpan()
-				z, err2 = Call(thread, function, positional, kvpairs)
-				thread.beginProfSpan()
-			}
-			if err2 == nil {
-				if thread.stopping() { // bitsh fork: cancelled during the call?
-					if err = thread.stepLimit(fr, pc0); err != nil {
-						break loop
+				// named args (pairs)
+				var kvpairs []Tuple
+				if nkvpairs := int(arg & 0xff); nkvpairs > 0 {
+					kvpairs = make([]Tuple, 0, nkvpairs)
+					kvpairsAlloc := make(Tuple, 2*nkvpairs) // allocate a single backing array
+					sp -= 2 * nkvpairs
+					for i := range nkvpairs {
+						pair := kvpairsAlloc[:2:2]
+						kvpairsAlloc = kvpairsAlloc[2:]
+						pair[0] = stack[sp+2*i]   // name
+						pair[1] = stack[sp+2*i+1] // value
+						kvpairs = append(kvpairs, pair)
 					}
 				}
+				if kwargs != nil {
+					// Add key/value items from **kwargs dictionary.
+					dict, ok := kwargs.(IterableMapping)
+					if !ok {
+						err = fmt.Errorf("argument after ** must be a mapping, not %s", kwargs.Type())
+						break loop
+					}
+					items := dict.Items()
+					for _, item := range items {
+						if !is[String](item[0]) {
+							err = fmt.Errorf("keywords must be strings, not %s", item[0].Type())
+							break loop
+						}
+					}
+					if len(kvpairs) == 0 {
+						kvpairs = items
+					} else {
+						kvpairs = append(kvpairs, items...)
+					}
+				}
+
+				// positional args
+				if npos := int(arg >> 8); npos > 0 {
+					positional = stack[sp-npos : sp]
+					sp -= npos
+
+					// Copy positional arguments into a new array,
+					// unless the callee is another Starlark function,
+					// in which case it can be trusted not to mutate them.
+					if !is[*Function](stack[sp-1]) || args != nil {
+						positional = slices.Clone(positional)
+					}
+				}
+				if args != nil {
+					// Add elements from *args sequence.
+					iter := Iterate(args)
+					if iter == nil {
+						err = fmt.Errorf("argument after * must be iterable, not %s", args.Type())
+						break loop
+					}
+					var elem Value
+					for iter.Next(&elem) {
+						positional = append(positional, elem)
+					}
+					iter.Done()
+				}
+
+				function := stack[sp-1]
+
+				if vmdebug {
+					fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
+						function, positional, kvpairs, f.Position(pc0))
+				}
+
+				fr.pc = pc0 // bitsh fork
+				var z Value
+				var err2 error
+				if c, ok := function.(*Function); ok && kvpairs == nil { // bitsh fork: interp_fast.go
+					if profiler.events == nil {
+						callee = c // run in this loop, below
+					} else {
+						z, err2 = callFunction(thread, c, positional)
+					}
+				} else if b, ok := function.(*Builtin); ok && profiler.events == nil { // bitsh fork: interp_fast.go
+					z, err2 = callBuiltin(thread, b, positional, kvpairs)
+				} else {
+					thread.endProfSpan()
+					z, err2 = Call(thread, function, positional, kvpairs)
+					thread.beginProfSpan()
+				}
+				if callee == nil {
+					if err2 == nil {
+						if thread.stopping() { // bitsh fork: cancelled during the call?
+							if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+								err = err2
+								break loop
+							}
+						}
+					}
+					if err2 != nil {
+						err = err2
+						break loop
+					}
+					if vmdebug {
+						fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
+					}
+					stack[sp-1] = z
+					continue
+				}
 			}
+			// Run the callee in this loop.
+			if n := len(thread.inl); n < cap(thread.inl) {
+				thread.inl = thread.inl[:n+1]
+			} else {
+				thread.inl = append(thread.inl, inlineFrame{})
+			}
+			c := &thread.inl[len(thread.inl)-1] // fields set one by one: no copy
+			c.fn, c.space, c.mark, c.iterstack, c.pc, c.sp = fn, space, mark, iterstack, pc, sp
+			fr = thread.pushFrame(callee)
+			fn = callee
+			f = fn.funcode
+			steptab, code = f.Tables()
+			iterstack = nil
+			pc, pc0, counted, sp = 0, 0, 0, 0
+			var err2 error
+			space, mark, err2 = fn.enter(thread, fr, positional, nil)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			if vmdebug {
-				fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
+			nlocals = len(f.Locals)
+			locals = space[:nlocals:nlocals]
+			stack = space[nlocals:]
+			if thread.stopping() {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
+					break loop
+				}
 			}
-			stack[sp-1] = z
+			continue
 
 		case compile.ITERPUSH:
 			x := stack[sp-1]
@@ -465,15 +519,38 @@ loop:
 			iterstack = append(iterstack, iter)
 
 		case compile.ITERJMP:
-			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
-			counted = pc
+			// bitsh fork: pc is past the padding NOPs that may follow a
+			// jump (compile.Funcode.Decoded), which count as steps only
+			// where they run: the jump's run ends inside its operand.
+			thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+			counted = pc0 + 1
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
+					pc = counted
 					break loop
 				}
 			}
 			iter := iterstack[len(iterstack)-1]
-			if iter.Next(&stack[sp]) {
+			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
+				if r.i < r.r.len {
+					stack[sp] = MakeInt(r.r.start + r.i*r.r.step)
+					r.i++
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
+			} else if l, ok := iter.(*listIterator); ok {
+				if l.i < len(l.l.elems) {
+					stack[sp] = l.l.elems[l.i]
+					l.i++
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
+			} else if iter.Next(&stack[sp]) {
 				sp++
 			} else {
 				pc = arg
@@ -492,24 +569,79 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
-			result = stack[sp-1]
-			break loop
+			if len(thread.inl) == base {
+				result = stack[sp-1]
+				break loop
+			}
+			z := stack[sp-1]
+			// bitsh fork: the end of a call run in this loop
+			// (interp_fast.go): pop its frame, resume the caller.
+			for _, iter := range iterstack {
+				iter.Done()
+			}
+			fr.locals = nil
+			thread.values.release(space, mark)
+			*fr = frame{}
+			thread.stack = thread.stack[:len(thread.stack)-1] // pop
+			n := len(thread.inl) - 1
+			c := &thread.inl[n]
+			fn, space, mark, iterstack, pc, sp = c.fn, c.space, c.mark, c.iterstack, c.pc, c.sp
+			*c = inlineFrame{}
+			thread.inl = thread.inl[:n]
+			// The caller's frame, pc of its call and step count.
+			fr = thread.stack[len(thread.stack)-1]
+			pc0 = fr.pc
+			counted = pc
+			f = fn.funcode
+			steptab, code = f.BuiltTables()
+			nlocals = len(f.Locals)
+			locals = space[:nlocals:nlocals]
+			stack = space[nlocals:]
+			stack[sp-1] = z
+			if thread.stopping() { // cancelled during the call?
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
+					break loop
+				}
+			}
 
 		case compile.SETINDEX:
+			if l, ok := stack[sp-3].(*List); ok && !l.frozen && l.itercount == 0 { // bitsh fork: interp_fast.go
+				if i, ok := smallIndex(stack[sp-2], len(l.elems)); ok {
+					l.elems[i] = stack[sp-1]
+					sp -= 3
+					continue
+				}
+			}
 			z := stack[sp-1]
 			y := stack[sp-2]
 			x := stack[sp-3]
 			sp -= 3
-			err = setIndex(x, y, z)
-			if err != nil {
+			if err2 := setIndex(x, y, z); err2 != nil {
+				err = err2
 				break loop
 			}
 
 		case compile.INDEX:
+			switch x := stack[sp-2].(type) { // bitsh fork: interp_fast.go
+			case *List:
+				if i, ok := smallIndex(stack[sp-1], len(x.elems)); ok {
+					sp--
+					stack[sp-1] = x.elems[i]
+					continue
+				}
+			case Tuple:
+				if i, ok := smallIndex(stack[sp-1], len(x)); ok {
+					sp--
+					stack[sp-1] = x[i]
+					continue
+				}
+			}
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
@@ -607,14 +739,32 @@ loop:
 			}
 
 		case compile.CJMP:
-			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
-			counted = pc
+			// bitsh fork: pc is past the padding NOPs that may follow a
+			// jump (compile.Funcode.Decoded), which count as steps only
+			// where they run: the jump's run ends inside its operand.
+			thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+			counted = pc0 + 1
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
+					pc = counted
 					break loop
 				}
 			}
-			if stack[sp-1].Truth() {
+			var truth bool
+			switch x := stack[sp-1].(type) { // bitsh fork: without a call
+			case Bool:
+				truth = bool(x)
+			case Int:
+				if v, ok := x.small(); ok {
+					truth = v != 0
+				} else {
+					truth = bool(x.Truth())
+				}
+			default:
+				truth = bool(x.Truth())
+			}
+			if truth {
 				pc = arg
 				counted = arg
 			}
@@ -657,7 +807,8 @@ loop:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
 			counted = pc
 			if thread.stopping() {
-				if err = thread.stepLimit(fr, pc0); err != nil {
+				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+					err = err2
 					break loop
 				}
 			}
@@ -676,7 +827,8 @@ loop:
 			thread.beginProfSpan()
 			if err2 == nil {
 				if thread.stopping() { // bitsh fork: cancelled during the call?
-					if err = thread.stepLimit(fr, pc0); err != nil {
+					if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+						err = err2
 						break loop
 					}
 				}
@@ -768,6 +920,152 @@ loop:
 			stack[sp] = Universe[f.Prog.Names[arg]]
 			sp++
 
+		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each
+		// runs its sequence's first instruction as written (dispatch)
+		// where its operands are not what it computes inline.
+		case compile.FusedLocalLocal:
+			x := uint32(w>>16) & 0x7f
+			if a, b := locals[x], locals[arg]; a != nil && b != nil {
+				stack[sp] = a
+				stack[sp+1] = b
+				sp += 2
+				continue
+			}
+			w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+			goto dispatch
+
+		case compile.FusedLocalConst:
+			x := uint32(w>>16) & 0x7f
+			if a := locals[x]; a != nil {
+				stack[sp] = a
+				stack[sp+1] = fn.module.constants[arg]
+				sp += 2
+				continue
+			}
+			w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+			goto dispatch
+
+		case compile.FusedLocalLocalBinop, compile.FusedLocalConstBinop:
+			x := uint32(w>>16) & 0x7f
+			a := locals[x]
+			if a == nil {
+				w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+				goto dispatch
+			}
+			var b Value
+			if op == compile.FusedLocalLocalBinop {
+				b = locals[arg]
+				if b == nil {
+					w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
+					goto dispatch
+				}
+			} else {
+				b = fn.module.constants[arg]
+			}
+			binop := compile.Opcode(w >> 24)
+			if binop == compile.INDEX {
+				switch x := a.(type) {
+				case *List:
+					if i, ok := smallIndex(b, len(x.elems)); ok {
+						stack[sp] = x.elems[i]
+						sp++
+						continue
+					}
+				case Tuple:
+					if i, ok := smallIndex(b, len(x)); ok {
+						stack[sp] = x[i]
+						sp++
+						continue
+					}
+				}
+			} else if p, q, ok := smallPair(a, b); ok {
+				if binop <= compile.NEQ { // a comparison
+					r := smallCompare(binop, p, q)
+					if nw := code[pc]; compile.Opcode(nw) == compile.CJMP {
+						// The CJMP that follows, as its case runs it.
+						pc0 = pc
+						thread.Steps += uint64(steptab[pc0+1] - steptab[counted])
+						counted = pc0 + 1
+						if thread.stopping() {
+							if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+								err = err2
+								pc = counted
+								break loop
+							}
+						}
+						pc = pc0 + uint32(nw>>8)&0xff
+						if r {
+							pc = uint32(nw >> 32)
+							counted = pc
+						}
+						continue
+					}
+					stack[sp] = Bool(r)
+					sp++
+					continue
+				}
+				if r, ok := smallBinary(binop, p, q); ok {
+					stack[sp] = makeSmallInt(r)
+					sp++
+					continue
+				}
+			}
+			if binop > compile.NEQ && binop != compile.INDEX {
+				// Other ints: intBinary, as the operator's case does.
+				if z, ok := intBinary(binop, a, b); ok {
+					stack[sp] = z
+					sp++
+					continue
+				}
+			}
+			// The operator as written, its operands pushed.
+			stack[sp] = a
+			stack[sp+1] = b
+			sp += 2
+			pc0 = pc - 1
+			w = uint64(binop) | 1<<8
+			goto dispatch
+
+		case compile.FusedCmpJmp:
+			cmp := compile.Opcode(w >> 16)
+			p, q, ok := smallPair(stack[sp-2], stack[sp-1])
+			if !ok {
+				w = uint64(cmp) | 1<<8
+				goto dispatch
+			}
+			sp -= 2
+			// As CJMP, at pc0+1 (its operand at pc0+2).
+			thread.Steps += uint64(steptab[pc0+2] - steptab[counted])
+			counted = pc0 + 2
+			if thread.stopping() {
+				if err2 := thread.stepLimit(fr, pc0+1); err2 != nil {
+					err = err2
+					pc = counted
+					break loop
+				}
+			}
+			if smallCompare(cmp, p, q) {
+				pc = arg
+				counted = arg
+			}
+
+		case compile.FusedBinopSetlocal:
+			binop := compile.Opcode(w >> 16)
+			if p, q, ok := smallPair(stack[sp-2], stack[sp-1]); ok {
+				if r, ok := smallBinary(binop, p, q); ok {
+					sp -= 2
+					locals[arg] = makeSmallInt(r)
+					continue
+				}
+			}
+			if z, ok := intBinary(binop, stack[sp-2], stack[sp-1]); ok {
+				sp -= 2
+				locals[arg] = z
+				continue
+			}
+			w = uint64(binop) | 1<<8
+			goto dispatch
+
 		default:
 			err = fmt.Errorf("unimplemented: %s", op)
 			break loop
@@ -776,6 +1074,26 @@ loop:
 exit:
 	fr.pc = pc0 // bitsh fork: the instruction that returned or failed
 	thread.Steps += uint64(steptab[pc] - steptab[counted])
+
+	// bitsh fork: a call run in this loop failed (interp_fast.go). As
+	// callFunction: the error is wrapped with the callee's frame on the
+	// stack, then the frame is popped, up to the first frame of this loop.
+	for n := len(thread.inl) - 1; n >= base; n-- {
+		if !is[*EvalError](err) {
+			err = thread.evalError(err)
+		}
+		for _, iter := range iterstack {
+			iter.Done()
+		}
+		fr.locals = nil
+		thread.values.release(space, mark)
+		*fr = frame{}
+		thread.stack = thread.stack[:len(thread.stack)-1] // pop
+		c := &thread.inl[n]
+		fr, space, mark, iterstack = thread.stack[len(thread.stack)-1], c.space, c.mark, c.iterstack
+		*c = inlineFrame{}
+		thread.inl = thread.inl[:n]
+	}
 	// (deferred cleanup runs here)
 	return result, err
 }

@@ -93,3 +93,70 @@ func TestCancelStopsRunaway(t *testing.T) {
 		t.Errorf("got %v, want the cancellation", err)
 	}
 }
+
+const stepsUpstreamSrc = `
+def f(x):
+    return x * 2 + 1
+
+def g(xs, n):
+    for x in xs:
+        if x == n:
+            return x
+        if x > 100:
+            break
+        elif x & 1:
+            continue
+    return -1
+
+def work(n):
+    t = 0
+    for i in range(n):
+        if i % 3 == 0:
+            t += f(i)
+        elif i % 5 == 1 and i > 2 or i == 7:
+            t -= 1
+        else:
+            t = t ^ g([1, 2, i, 200], i)
+    j = 0
+    while j < n:
+        j += 1
+        if j > 50:
+            break
+    d = {k: k * 2 for k in range(n) if k % 2}
+    s = [x for x in range(n) if x & 1 and not x % 3]
+    return t + len(d) + len(s) + (1 if t else 0)
+
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+def bad(n):
+    x = [1, 2]
+    return x[n]
+
+r1 = work(100)
+r2 = fib(12)
+`
+
+// TestStepsAsUpstream checks the step count of a program with loops left
+// by break, continue and return, branches taken both ways, and/or,
+// comprehensions, calls and recursion, and of a call that fails, against
+// the counts go.starlark.net v0.0.0-20260908191801-89a6a09411d5 gives for
+// the same program (counted once per instruction executed).
+func TestStepsAsUpstream(t *testing.T) {
+	opts := &syntax.FileOptions{While: true, Recursion: true, TopLevelControl: true}
+	thread := new(starlark.Thread)
+	globals, err := starlark.ExecFileOptions(opts, thread, "steps.star", stepsUpstreamSrc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := thread.ExecutionSteps(); got != 16078 {
+		t.Errorf("steps = %d, upstream 16078", got)
+	}
+	s0 := thread.ExecutionSteps()
+	_, err = starlark.Call(thread, globals["bad"], starlark.Tuple{starlark.MakeInt(5)}, nil)
+	if got := thread.ExecutionSteps() - s0; err == nil || got != 7 {
+		t.Errorf("bad(5): %d steps, error %v; upstream 7 steps and an error", got, err)
+	}
+}

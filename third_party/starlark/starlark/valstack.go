@@ -53,7 +53,15 @@ func (vs *valueStack) allocSlow(n int, m valueMark) ([]Value, valueMark) {
 
 // release clears space, which alloc returned with mark m, and gives it back.
 func (vs *valueStack) release(space []Value, m valueMark) {
-	clear(space)
+	if len(space) <= 16 {
+		// An element loop: clear calls memclrHasPointers, which costs
+		// more for the few values of most calls.
+		for i := 0; i < len(space); i++ {
+			space[i] = nil
+		}
+	} else {
+		clear(space)
+	}
 	if m.cur != vs.cur {
 		// Back to an earlier chunk: keep one spare chunk above it.
 		for i := m.cur + 2; i < len(vs.chunks); i++ {
@@ -65,3 +73,7 @@ func (vs *valueStack) release(space []Value, m valueMark) {
 	}
 	vs.cur, vs.sp = m.cur, m.sp
 }
+
+// top returns the mark of the valueStack's top: releasing nil there
+// changes nothing.
+func (vs *valueStack) top() valueMark { return valueMark{vs.cur, vs.sp} }

@@ -93,11 +93,57 @@ def h(n):
 		}()
 		Call(thread, globals["g"], Tuple{MakeInt(5000)}, nil)
 	}()
-	if thread.values.cur != 0 || thread.values.sp != 0 || len(thread.stack) != 0 {
+	if thread.values.cur != 0 || thread.values.sp != 0 || len(thread.stack) != 0 || len(thread.inl) != 0 {
 		t.Fatalf("after a panic: value stack at chunk %d, %d values, %d frames", thread.values.cur, thread.values.sp, len(thread.stack))
 	}
 	v, err := Call(thread, globals["h"], Tuple{MakeInt(1)}, nil)
 	if err != nil || v.String() != "2" {
 		t.Fatalf("h(1) after a panic = %v, %v", v, err)
+	}
+}
+
+// TestInlineCallsPanic checks that a panic in a builtin called from calls
+// the interpreter runs in its own loop ends their iterations (the lists
+// they iterate accept appends again) and leaves no saved state, and that
+// the room of a deep recursion is let go once the outermost call returns.
+func TestInlineCallsPanic(t *testing.T) {
+	boom := NewBuiltin("boom", func(*Thread, *Builtin, Tuple, []Tuple) (Value, error) { panic("boom") })
+	const src = `
+def g(xs, n):
+    for x in xs:
+        if n == 0:
+            return boom()
+        return g(xs, n - 1)
+def deep(n):
+    if n == 0:
+        return 0
+    return deep(n - 1) + 1
+`
+	opts := &syntax.FileOptions{Recursion: true}
+	thread := new(Thread)
+	xs := NewList([]Value{MakeInt(1), MakeInt(2), MakeInt(3)})
+	globals, err := ExecFileOptions(opts, thread, "inl.star", src, StringDict{"boom": boom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Fatalf("recovered %v, want boom", r)
+			}
+		}()
+		Call(thread, globals["g"], Tuple{xs, MakeInt(50)}, nil)
+	}()
+	if len(thread.inl) != 0 || len(thread.stack) != 0 {
+		t.Fatalf("after a panic: %d saved states, %d frames", len(thread.inl), len(thread.stack))
+	}
+	if err := xs.Append(MakeInt(4)); err != nil {
+		t.Fatalf("append after a panic: %v (the iterations of g not ended?)", err)
+	}
+	if v, err := Call(thread, globals["deep"], Tuple{MakeInt(5000)}, nil); err != nil || v.String() != "5000" {
+		t.Fatalf("deep(5000) = %v, %v", v, err)
+	}
+	if cap(thread.inl) > maxKeptInline {
+		t.Errorf("after deep(5000): room for %d saved states kept", cap(thread.inl))
 	}
 }

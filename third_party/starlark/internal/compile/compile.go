@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/syntax"
@@ -348,33 +349,167 @@ type Funcode struct {
 
 	stepOnce sync.Once // bitsh fork: see StepTable
 	steps    []uint32
+	decoded  []uint64    // bitsh fork: see Decoded
+	built    atomic.Bool // bitsh fork: steps and decoded are set (Tables)
 }
 
 // StepTable returns, for each pc from 0 to len(Code), the number of
 // instructions that start before pc (bitsh fork: the interpreter counts
 // a straight run of instructions at once, at its jumps, calls and exits).
 func (fn *Funcode) StepTable() []uint32 {
-	fn.stepOnce.Do(func() {
-		t := make([]uint32, len(fn.Code)+1)
-		var n uint32
-		for pc := 0; pc < len(fn.Code); {
-			op := Opcode(fn.Code[pc])
-			t[pc] = n
-			n++
-			pc++
-			if op >= OpcodeArgMin {
-				for fn.Code[pc] >= 0x80 {
-					t[pc] = n
-					pc++
-				}
+	fn.stepOnce.Do(fn.buildTables)
+	return fn.steps
+}
+
+// Decoded returns, for each pc at which an instruction starts, the
+// instruction decoded: its opcode in bits 0-7, its length in bytes in bits
+// 8-15, its operand in bits 32-63 (bitsh fork: the interpreter reads one
+// word per instruction instead of decoding a varint operand). The length
+// of a jump includes the NOPs that pad its operand, if any, so that the
+// interpreter does not dispatch them; a jump's operand byte at pc+1 is
+// where its run of steps ends.
+func (fn *Funcode) Decoded() []uint64 {
+	fn.stepOnce.Do(fn.buildTables)
+	return fn.decoded
+}
+
+// Tables returns StepTable and Decoded at once.
+func (fn *Funcode) Tables() ([]uint32, []uint64) {
+	if !fn.built.Load() {
+		fn.build()
+	}
+	return fn.steps, fn.decoded
+}
+
+// BuiltTables returns the tables Tables returned, for a caller of Tables
+// in the same goroutine: it reads them without synchronisation.
+func (fn *Funcode) BuiltTables() ([]uint32, []uint64) {
+	return fn.steps, fn.decoded
+}
+
+func (fn *Funcode) build() { fn.stepOnce.Do(fn.buildTables) }
+
+func (fn *Funcode) buildTables() {
+	t := make([]uint32, len(fn.Code)+1)
+	d := make([]uint64, len(fn.Code))
+	var n uint32
+	for pc := 0; pc < len(fn.Code); {
+		start := pc
+		op := Opcode(fn.Code[pc])
+		t[pc] = n
+		n++
+		pc++
+		var arg uint32
+		if op >= OpcodeArgMin {
+			for s := uint(0); ; s += 7 {
+				b := fn.Code[pc]
 				t[pc] = n
 				pc++
+				arg |= uint32(b&0x7f) << s
+				if b < 0x80 {
+					break
+				}
 			}
 		}
-		t[len(fn.Code)] = n
-		fn.steps = t
-	})
-	return fn.steps
+		n := pc - start
+		if op == JMP || op == CJMP || op == ITERJMP {
+			// Skip the padding NOPs that follow a jump's operand. They
+			// keep their own entries, and the interpreter counts them as
+			// steps where it falls through them.
+			for start+n < len(fn.Code) && Opcode(fn.Code[start+n]) == NOP && n < 255 {
+				n++
+			}
+		}
+		d[start] = uint64(op) | uint64(n)<<8 | uint64(arg)<<32
+	}
+	t[len(fn.Code)] = n
+	fuse(d)
+	fn.steps, fn.decoded = t, d
+	fn.built.Store(true)
+}
+
+// Fused instructions (bitsh fork): Decoded replaces the entry of the first
+// instruction of some common sequences by one instruction that does the
+// work of all when its operands allow, with the sequence's total length.
+// The entries of the other instructions of the sequence are kept, so a
+// jump into the middle runs them one by one; where the operands do not
+// allow (a local not yet assigned, operands other than int32 values), the
+// interpreter runs the sequence's first instruction, and may go on with
+// the others, as written. None of them crosses a jump but FusedCmpJmp,
+// whose jump ends its run of steps as CJMP does. The operand x is in bits
+// 16-31 of the entry.
+const (
+	FusedLocalLocal      Opcode = 0x50 + iota // LOCAL<x> LOCAL<arg>
+	FusedLocalConst                           // LOCAL<x> CONSTANT<arg>
+	FusedLocalLocalBinop                      // LOCAL<x&0x7f> LOCAL<arg> op<x>>8>
+	FusedLocalConstBinop                      // LOCAL<x&0x7f> CONSTANT<arg> op<x>>8>
+	FusedCmpJmp                               // cmp<x> CJMP<arg>
+	FusedBinopSetlocal                        // op<x> SETLOCAL<arg>
+)
+
+// fusable reports whether op is an arithmetic operator or comparison that
+// the fused instructions compute (int32 operands), or INDEX (a list or
+// tuple and an int32 index).
+func fusable(op Opcode) bool {
+	switch op {
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ, INDEX:
+		return true
+	}
+	return false
+}
+
+func fuse(d []uint64) {
+	// Each entry is rewritten from the plain entries that follow it.
+	plain := make([]uint64, len(d))
+	copy(plain, d)
+	type insn struct {
+		op   Opcode
+		n    int // length, with a jump's padding
+		arg  uint32
+		next int // pc of the next instruction
+	}
+	get := func(pc int) (insn, bool) {
+		if pc >= len(plain) {
+			return insn{}, false
+		}
+		w := plain[pc]
+		n := int(w>>8) & 0xff
+		if n == 0 {
+			return insn{}, false // not the start of an instruction
+		}
+		return insn{op: Opcode(w), n: n, arg: uint32(w >> 32), next: pc + n}, true
+	}
+	word := func(op Opcode, n int, x, arg uint32) uint64 {
+		return uint64(op) | uint64(n)<<8 | uint64(x)<<16 | uint64(arg)<<32
+	}
+	for pc := range plain {
+		i1, ok := get(pc)
+		if !ok {
+			continue
+		}
+		i2, ok := get(i1.next)
+		if !ok {
+			continue
+		}
+		i3, ok3 := get(i2.next)
+		// A LOCAL fused first has a one-byte operand: the interpreter
+		// can run it alone from x.
+		local := i1.op == LOCAL && i1.n == 2
+		switch {
+		case local && i2.op == LOCAL && ok3 && fusable(i3.op):
+			d[pc] = word(FusedLocalLocalBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
+		case local && i2.op == CONSTANT && ok3 && fusable(i3.op):
+			d[pc] = word(FusedLocalConstBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
+		case local && i2.op == LOCAL:
+			d[pc] = word(FusedLocalLocal, i1.n+i2.n, i1.arg, i2.arg)
+		case local && i2.op == CONSTANT:
+			d[pc] = word(FusedLocalConst, i1.n+i2.n, i1.arg, i2.arg)
+		case LT <= i1.op && i1.op <= NEQ && i2.op == CJMP && i1.n+i2.n < 0x100:
+			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
+		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i1.op != INDEX && i2.op == SETLOCAL:
+			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
+		}
+	}
 }
 
 type pclinecol struct {

@@ -1,0 +1,255 @@
+// bitsh fork: tests of the fused instructions (compile.Funcode.Decoded,
+// interp.go; README.bitsh.md).
+
+package starlark_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Programs whose fused instructions meet operands they do not compute
+// (unassigned locals, strings, None, lists, ints out of int32 range), and
+// calls of list.append from the loop (frozen, iterated, wrong arguments).
+var fusedProgs = []string{
+	"def f(x):\n    return x + 'a'\nf(1)",
+	"def f(x):\n    y = 'b'\n    return x - y\nf(1)",
+	"def f(x):\n    if x < 'a':\n        return 1\n    return 2\nf(1)",
+	"def f(x):\n    if x:\n        y = 1\n    return x + y\nf(0)",
+	"def f(x):\n    if x:\n        y = 1\n    return y + x\nf(0)",
+	"def f(x):\n    if x:\n        y = 1\n    return y + 1\nf(0)",
+	"def f(x, z):\n    y = x * z\n    return y\nf(1, [1])",
+	"def f(x, z):\n    y = x // z\n    return y\nf(1, 0)",
+	"def f(x, z):\n    y = x ^ z\n    return y\nf(1, None)",
+	"def f(x, z):\n    if x == z:\n        return 1\n    return 2\nf(1, None)",
+	"def f(x, z):\n    if x < z:\n        return 1\n    return 2\nf(1, None)",
+	"def f(x, z):\n    return x < z\nf([1], [None])",
+	"def f(x, z):\n    return x * 5\nf(1 << 40, 0)",
+	"def f(x, z):\n    return [x >= 7, x <= z, x != z, x > 2147483647, x - 2147483647, x * 65536 * 65536]\nprint(f(2147483647, -5))",
+	"def f(x, z):\n    return [x + z, x - z, x & z, x | z, x ^ z]\nprint(f(-2147483648, -1))",
+	"def f(x):\n    if x:\n        y = 1\n    return 1 + y\nf(0)",
+	"def f(x):\n    return 2 * x + 3 * x[0] + 4 < x\nf('ab')",
+	"def f(x):\n    if x:\n        y = 1\n    return len([x]) + y\nf(0)",
+	"def f(x):\n    return [7, 8][0] - x\nf('a')",
+	"def f(x):\n    return len([x]) & 'a'\nf(0)",
+	"def f(x):\n    return [len([x]) & 6, len([x]) < 2, (x, 5)[1], [x, 4][-1], 'abc'[1], {1: 2}[1], len([x, x]) << 40, [x][x]]\nprint(f(0))",
+	"def f(x):\n    return [x][3]\nf(0)",
+	"def f(x):\n    return (x, x)[-3]\nf(0)",
+	"def f(x):\n    y = [1, 2]\n    for z in y:\n        y[0] = x\nf(0)",
+	"def f(x):\n    y = (1 << 40) + x\n    if y > 5:\n        return y * 3 - 1\n    return 0\nprint(f(5))",
+	"def f(x):\n    y = []\n    for i in range(x):\n        y.append(i * i)\n    g = y.append\n    g(7)\n    return y\nprint(f(4))",
+	"def f(x):\n    y = [1, 2]\n    for z in y:\n        y.append(z)\nf(0)",
+	"def f(x):\n    x.append(1)\nL = [5]\nfreeze(L)\nf(L)",
+	"def f(x):\n    x.append(1, 2)\nf([])",
+	"def f(x):\n    x.append()\nf([])",
+	"def f(x):\n    x.append(object = 3)\n    return x\nprint(f([]))",
+	"def f(x):\n    return x.append(x)\nprint(f([]))",
+	"def f(x):\n    t = []\n    for y in [0, 1, -1, 1 << 40, -(1 << 40), 2147483648, -2147483648, 2147483647, -2147483649, x]:\n        if y:\n            t.append(y)\n        if not y:\n            t.append(0)\n    return t\nprint(f(0))",
+	"def f(x):\n    t = 0\n    for y in x:\n        for z in x:\n            t += y * z\n    return t\nprint(f([1, 2, 3]))",
+}
+
+// fusedUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+// gives for fusedProgs: results, errors with their backtraces, steps.
+const fusedUpstream = `Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:14: in f
+Error: unknown binary op: int + string
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:14: in f
+Error: unknown binary op: int - string
+steps 11
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:10: in f
+Error: int < string not implemented
+steps 9
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:16: in f
+Error: local variable y referenced before assignment
+steps 13
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable y referenced before assignment
+steps 12
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable y referenced before assignment
+steps 12
+<nil>
+steps 17
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:11: in f
+Error: floored division by zero
+steps 10
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:11: in f
+Error: unknown binary op: int ^ NoneType
+steps 10
+<nil>
+steps 19
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:10: in f
+Error: int < NoneType not implemented
+steps 10
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:14: in f
+Error: int < NoneType not implemented
+steps 12
+<nil>
+steps 16
+print: [True, False, True, False, 0, 9223372032559808512]
+<nil>
+steps 35
+print: [-2147483649, -2147483647, -2147483648, -1, 2147483647]
+<nil>
+steps 31
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:16: in f
+Error: local variable y referenced before assignment
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:29: in f
+Error: unknown binary op: string + int
+steps 17
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:23: in f
+Error: local variable y referenced before assignment
+steps 16
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:22: in f
+Error: unknown binary op: int - string
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:21: in f
+Error: unknown binary op: int & string
+steps 12
+print: [0, True, 5, 4, "b", 2, 2199023255552, 0]
+<nil>
+steps 57
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:15: in f
+Error: list index 3 out of range [-1:0]
+steps 10
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:18: in f
+Error: tuple index -3 out of range [-2:1]
+steps 12
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:10: in f
+Error: cannot assign to element of list during iteration
+steps 23
+print: 3298534883342
+<nil>
+steps 27
+print: [0, 1, 4, 9, 7]
+<nil>
+steps 80
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:17: in f
+Error in append: append: cannot append to list during iteration
+steps 21
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: cannot append to frozen list
+steps 17
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: got 2 arguments, want 1
+steps 11
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: got 0 arguments, want 1
+steps 9
+Traceback (most recent call last):
+  e.star:4:8: in <toplevel>
+  e.star:2:13: in f
+Error in append: append: unexpected keyword arguments
+steps 12
+print: None
+<nil>
+steps 16
+print: [0, 1, -1, 1099511627776, -1099511627776, 2147483648, -2147483648, 2147483647, -2147483649, 0]
+<nil>
+steps 199
+print: 36
+<nil>
+steps 160
+`
+
+// TestFusedAsUpstream checks that the programs give upstream's results,
+// errors and positions, and step counts.
+func TestFusedAsUpstream(t *testing.T) {
+	var out strings.Builder
+	for _, src := range fusedProgs {
+		thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(&out, "print:", msg) }}
+		freeze := starlark.NewBuiltin("freeze", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			args[0].Freeze()
+			return starlark.None, nil
+		})
+		_, err := starlark.ExecFileOptions(&syntax.FileOptions{}, thread, "e.star", src, starlark.StringDict{"freeze": freeze})
+		if e, ok := err.(*starlark.EvalError); ok {
+			fmt.Fprintln(&out, e.Backtrace())
+		} else {
+			fmt.Fprintln(&out, err)
+		}
+		fmt.Fprintln(&out, "steps", thread.ExecutionSteps())
+	}
+	if got := out.String(); got != fusedUpstream {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, fusedUpstream)
+	}
+}
+
+// TestTablesConcurrent runs a function's first calls on several threads
+// at once: its decoded instructions and step table are built once, by one
+// of them (run with -race).
+func TestTablesConcurrent(t *testing.T) {
+	const src = `
+def f(n):
+    t = 0
+    for i in range(n):
+        if i & 1:
+            t += i
+    return t
+`
+	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{}, new(starlark.Thread), "t.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for range 4 {
+		go func() {
+			v, err := starlark.Call(new(starlark.Thread), globals["f"], starlark.Tuple{starlark.MakeInt(100)}, nil)
+			done <- fmt.Sprint(v, err)
+		}()
+	}
+	for range 4 {
+		if got := <-done; got != "2500 <nil>" {
+			t.Errorf("f(100) = %s, want 2500", got)
+		}
+	}
+}
