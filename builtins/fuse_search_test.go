@@ -289,3 +289,31 @@ res = (a == [f(x) for x in range(5000, 9000)], b == [f(x * 7) for x in range(400
 		}
 	}
 }
+
+// TestFilterLimitOrError: a filter past its limit and an item that fails
+// are reported as one worker going through the items in order would find
+// them, whichever workers reach first: the limit where more than limit
+// items pass before the failing one, else the failing item.
+func TestFilterLimitOrError(t *testing.T) {
+	// The odd items pass; the items from 0x3000 to 0x30ff fail: 6144 pass
+	// before the first failing one from 0, 128 from 0x2f00.
+	def := "def f(s):\n    d = 1000 // ((s >> 8) ^ 0x30)\n    return (d | 1) & s & 1\n"
+	for _, tc := range []struct {
+		call, want string
+	}{
+		{"f.filter(range(1 << 16), limit = 100)", "more than limit = 100 items"},
+		{"f.filter(range(1 << 16), limit = 0x17ff)", "more than limit = 6143 items"},
+		{"f.filter(range(1 << 16), limit = 0x1800)", "division by zero"},
+		{"f.filter(range(0x2f00, 1 << 16), limit = 128)", "division by zero"},
+		{"f.filter(range(0x2f00, 1 << 16), limit = 127)", "more than limit = 127 items"},
+	} {
+		for _, w := range []int{1, 2, 3} {
+			for round := 0; round < 5; round++ {
+				_, err := runStar(t, def+"f = fuse(f)\nr = "+tc.call+"\n", w)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("%s on %d workers: %v; want %q", tc.call, w, err, tc.want)
+				}
+			}
+		}
+	}
+}

@@ -319,7 +319,7 @@ func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 		runErr   error
 		outs     []taskOut // per worker
 		filters  = map[uint64][]uint64{}
-		limitHit bool
+		passed   = map[uint64][]uint64{} // filter: the indices of each task's items
 	)
 	cutoff.Store(^uint64(0))
 	lowerCutoff := func(t uint64) {
@@ -370,7 +370,7 @@ func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 					return
 				}
 				lo, hi := t*task, min((t+1)*task, n)
-				var items []uint64
+				var items, idxs []uint64
 				for b := lo; b < hi && !stop.Load() && t <= cutoff.Load(); b += bs {
 					k := min(bs, hi-b)
 					res, cnt, counted, fail, err := wk.Run(spaces, b, int(k), method, &opt)
@@ -428,13 +428,14 @@ func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 						for i, r := range res {
 							if r != 0 {
 								items = append(items, p0[i])
+								idxs = append(idxs, b+uint64(i))
 							}
 						}
+						// More than Limit items so far: the item that
+						// passes the limit (in the spaces' order) is in a
+						// task handed out by now, so no later task runs.
 						if added := uint64(len(items) - before); added > 0 && found.Add(added) > opt.Limit {
-							mu.Lock()
-							limitHit = true
-							mu.Unlock()
-							stop.Store(true)
+							lowerCutoff(next.Load() - 1)
 						}
 					}
 					if hitLane >= 0 {
@@ -461,7 +462,7 @@ func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 				}
 				if method == Filter && len(items) > 0 {
 					mu.Lock()
-					filters[t] = items
+					filters[t], passed[t] = items, idxs
 					mu.Unlock()
 				}
 				if o.hit >= 0 && method == First {
@@ -487,10 +488,26 @@ func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 			bestHit = o.hit
 		}
 	}
-	if errOut != nil && (bestHit < 0 || uint64(bestHit) > errOut.Index) {
+	// A filter's limit and an item's error: whichever comes first in the
+	// spaces' order, as one worker going through them would find. Every
+	// task up to the one holding the item past the limit ran whole.
+	limitAt := ^uint64(0)
+	if method == Filter && found.Load() > opt.Limit {
+		k := uint64(0)
+	tasks:
+		for t := uint64(0); t < ntasks && t <= cutoff.Load(); t++ {
+			for _, i := range passed[t] {
+				if k++; k > opt.Limit {
+					limitAt = i
+					break tasks
+				}
+			}
+		}
+	}
+	if errOut != nil && (bestHit < 0 || uint64(bestHit) > errOut.Index) && errOut.Index < limitAt {
 		return nil, errOut
 	}
-	if limitHit {
+	if limitAt != ^uint64(0) {
 		return nil, &LimitError{Limit: opt.Limit}
 	}
 	switch method {
