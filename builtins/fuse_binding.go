@@ -376,7 +376,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if device == "auto" {
 		// Nothing of CUDA is touched now: the GPU is prepared in the
 		// background once a run is long enough to pay for it
-		// (fuse_auto.go).
+		// (fuse_binding_auto.go).
 		f.device, f.auto = "auto", newAutoGPU(f.prepareGPU, &defaultAutoPolicy)
 		return f, nil
 	}

@@ -1,6 +1,6 @@
 // Package engine chooses the engine that runs a fused function, on the CPU
 // (ChooseCPU) and on the GPU (ChooseGPU), in one place for the binding
-// (builtins/fuse.go) to call: the compiler (package compile) gives a
+// (builtins/fuse_binding.go) to call: the compiler (package compile) gives a
 // function as a Func, and Func.StraightLine a Program where the Func is a
 // straight line; the block executor (package block) runs a Program,
 // package native a Func as x86-64 or WebAssembly machine code, or on the
