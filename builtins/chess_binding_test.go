@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 // TestChessModuleShared runs the shared, frozen chess module from several
@@ -28,7 +28,7 @@ ok = n == 64 and a.tolist() == b
 		go func() {
 			defer wg.Done()
 			env := builtins.Predeclared()
-			g, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}, &starlark.Thread{}, "shared.star", src, env)
+			g, err := starlark.ExecFileOptions(dialect.FileOptions(), &starlark.Thread{}, "shared.star", src, env)
 			if err != nil {
 				t.Errorf("interpreter %d: %v", i, err)
 				return

@@ -209,7 +209,7 @@ func writeIndexMore(w io.Writer) {
 	sort.Strings(mods)
 	fmt.Fprintf(w, "\nStarlark's own: %s.\n", strings.Join(names, " "))
 	fmt.Fprintf(w, "Modules: %s. Stdlib: %s.\n", strings.Join(mods, " "), strings.Join(stdlib.Modules(), " "))
-	fmt.Fprintln(w, "\nhelp(name) prints the full docstring of any of these; help(\"@stdlib/board.star\") a stdlib module's.")
+	fmt.Fprintf(w, "\nhelp(name) prints the full docstring of any of these; help(%q) a stdlib module's.\n", dialect.StdlibPrefix+"board.star")
 }
 
 // signature writes a Starlark function's parameters as its def does.

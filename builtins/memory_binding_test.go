@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 // TestCheckAllocAllowance checks that granting small requests from the
@@ -100,7 +100,7 @@ func forkChecksAllocs() bool {
 }
 
 // loopOpts allows loops and reassignments at top level.
-var loopOpts = &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}
+var loopOpts = dialect.FileOptions()
 
 // TestBudgetChecksDoubling: under a budget, the operations of
 // go.starlark.net that can double what a script holds are refused with

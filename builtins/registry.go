@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"go.starlark.net/starlark"
 )
 
@@ -145,7 +146,7 @@ func init() {
 Prints the docstring of name: a bitsh builtin, one of Starlark's own (print,
 range, ...), a module (math, json, time, random, ...) or a module's member
 (math.sqrt), given by value or as a string, or a Starlark function (its
-signature and docstring); a string "@stdlib/NAME.star"
+signature and docstring); a string "` + dialect.StdlibPrefix + `NAME.star"
 lists what that stdlib module exports, with their docstrings. Without an
 argument, lists every builtin grouped by topic.`,
 		Fn: help,

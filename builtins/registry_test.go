@@ -9,6 +9,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/builtins/bitops"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"go.starlark.net/starlark"
 )
 
@@ -93,6 +94,43 @@ func TestWordBuiltinsRegistered(t *testing.T) {
 		doc, err := builtins.Doc(v)
 		if err != nil || !strings.HasPrefix(doc, d.Name+"(") || !strings.Contains(doc, d.Doc) {
 			t.Errorf("Doc(%s) = %q, %v; want its signature and declared doc", d.Name, doc, err)
+		}
+	}
+}
+
+// TestWordBuiltinsFuse checks that each word builtin declared in bitops
+// can be called in a fused function, with its required arguments and with
+// every argument given by keyword, and agrees there with the builtin.
+func TestWordBuiltinsFuse(t *testing.T) {
+	for _, d := range bitops.Builtins {
+		var pos, kw []string
+		for i, p := range d.Params {
+			arg := "0x0f0f" // a mask for which delta = 4 is a valid delta_swap
+			switch {
+			case i == 0:
+				arg = "s | 1" // nonzero, for bsf and bsr
+			case p.Kind == bitops.Count:
+				arg = "s % 70"
+			case p.Kind == bitops.Int:
+				arg = "4"
+			case p.Optional:
+				arg = p.DefaultText()
+			}
+			if !p.Optional {
+				pos = append(pos, arg)
+			}
+			kw = append(kw, p.Name+" = "+arg)
+		}
+		for _, args := range []string{strings.Join(pos, ", "), strings.Join(kw, ", ")} {
+			call := d.Name + "(" + args + ")"
+			src := "f = fuse(\"lambda s: " + call + "\", device = \"cpu\")\n" +
+				"for s in [0, 1, 0x8000, 0xdeadbeef, 0xfedcba9876543210]:\n" +
+				"    if f(s) != " + call + ":\n" +
+				"        fail(\"s = %d: fused %d, builtin %d\" % (s, f(s), " + call + "))\n"
+			thread := &starlark.Thread{Name: "fuse"}
+			if _, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fuse.star", src, builtins.Predeclared()); err != nil {
+				t.Errorf("%s: %v", call, err)
+			}
 		}
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/setcard"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 func setClassesOf(t *testing.T, thread *starlark.Thread, k int) *setClasses {
@@ -192,7 +192,7 @@ func TestSetCardsCancelLatency(t *testing.T) {
 		{"for c in set_classes(14)", "", func(thread *starlark.Thread) error {
 			// The loop runs as Starlark code: a lazy value polls the context of
 			// the thread that is running when it is iterated.
-			_, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true}, thread, "loop.star",
+			_, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "loop.star",
 				"for c in set_classes(14):\n    pass\n", Predeclared())
 			return err
 		}},

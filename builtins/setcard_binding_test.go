@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 func runStar(t *testing.T, ctx context.Context, src string) error {
@@ -19,7 +19,7 @@ func runStar(t *testing.T, ctx context.Context, src string) error {
 	builtins.SetEnv(thread, builtins.Env{Context: ctx, Workers: 2})
 	stop := context.AfterFunc(ctx, func() { thread.Cancel("cancelled") })
 	defer stop()
-	_, err := starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}, thread, "test.star", src, builtins.Predeclared())
+	_, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "test.star", src, builtins.Predeclared())
 	return err
 }
 

@@ -7,15 +7,15 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 func execLazy(t testing.TB, ctx context.Context, src string) (starlark.StringDict, error) {
 	thread := &starlark.Thread{Name: "lazy"}
 	builtins.SetEnv(thread, builtins.Env{Context: ctx})
-	return starlark.ExecFileOptions(&syntax.FileOptions{TopLevelControl: true, GlobalReassign: true}, thread, "lazy.star", src, builtins.Predeclared())
+	return starlark.ExecFileOptions(dialect.FileOptions(), thread, "lazy.star", src, builtins.Predeclared())
 }
 
 // TestMaterialiseLimit checks that collecting a huge lazy value with a

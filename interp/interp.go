@@ -289,9 +289,10 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	t := &starlark.Thread{
 		Name:  name,
 		Print: func(_ *starlark.Thread, msg string) { printLine(in.stdout, msg) },
-		Load:  r.load,
+		Load: func(t *starlark.Thread, module string) (starlark.StringDict, error) {
+			return r.load(t, name, module)
+		},
 	}
-	t.SetLocal(moduleKey, name)
 	in.shard.init()
 	builtins.SetEnv(t, builtins.Env{
 		Context:    r.ctx,
@@ -347,8 +348,6 @@ func (e *CancelledError) Error() string { return e.Err.Error() }
 // Unwrap returns the Starlark error and the cause.
 func (e *CancelledError) Unwrap() []error { return []error{e.Err, e.Cause} }
 
-const moduleKey = "bitsh.module"
-
 // MaxLoadDepth is how deeply loads may nest (a loads b, which loads c...).
 // Each level nests a Go call and go.starlark.net prefixes the error of a
 // failed load with "cannot load NAME: " at every level, so a chain of
@@ -356,9 +355,11 @@ const moduleKey = "bitsh.module"
 // 223 KB message.
 const MaxLoadDepth = 1000
 
-func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, error) {
+// load is the Load of a thread running the module from: it loads the
+// module name, resolved against from.
+func (r *run) load(thread *starlark.Thread, from, name string) (starlark.StringDict, error) {
 	in := r.in
-	key, err := in.resolve(thread.Local(moduleKey).(string), name)
+	key, err := in.resolve(from, name)
 	if err != nil {
 		return nil, err
 	}

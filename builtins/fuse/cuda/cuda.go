@@ -3,13 +3,12 @@
 // Package cuda runs fused functions on an NVIDIA GPU without cgo and
 // without a build step: it loads the CUDA driver (libcuda.so.1) and the
 // runtime compiler (libnvrtc) with purego when first asked, compiles the
-// CUDA C that package fuse generates for the card's compute capability (or
+// CUDA C that package cgen generates for the card's compute capability (or
 // takes it from the kernel cache on disk, Cache), and launches it in chunks
 // short enough for cancellation to hold, through one launcher for straight
 // lines and searches (runSlices), whose copies go through pinned host
 // buffers on two streams, overlapping the kernels. Nothing here runs until
-// Open is called,
-// so bitsh's start-up never touches CUDA.
+// Open is called, so bitsh's start-up never touches CUDA.
 package cuda
 
 import (

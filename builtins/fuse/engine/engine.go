@@ -1,17 +1,20 @@
-// Package engine chooses the engine that runs a fused function on the CPU,
-// in one place for the binding (builtins/fuse.go) to call: the compiler
-// (package compile) gives a function as a Func, and Func.StraightLine a
-// Program where the Func is a straight line; the block executor (package
-// block) runs a Program, package native a Func as x86-64 or WebAssembly
-// machine code, or on the reference evaluator.
+// Package engine chooses the engine that runs a fused function, on the CPU
+// (ChooseCPU) and on the GPU (ChooseGPU), in one place for the binding
+// (builtins/fuse_binding.go) to call: the compiler (package compile) gives a
+// function as a Func, and Func.StraightLine a Program where the Func is a
+// straight line; the block executor (package block) runs a Program,
+// package native a Func as x86-64 or WebAssembly machine code, or on the
+// reference evaluator, and package cuda either on an NVIDIA GPU.
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/block"
+	"github.com/bitsh/bitsh/builtins/fuse/cuda"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 )
 
@@ -47,4 +50,56 @@ func ChooseCPU(name string, prog *fuse.Program, flow *fuse.Func) (CPU, error) {
 		return CPU{}, fmt.Errorf("%s: %w", name, err)
 	}
 	return CPU{Native: p}, nil
+}
+
+// GPU is a fused function ready for the GPU: exactly one field is set.
+type GPU struct {
+	Kernel *cuda.Kernel     // a straight line's kernel (it needs no loops)
+	Func   *cuda.FuncKernel // the Func's kernel, its tables on the device
+}
+
+// ChooseGPU opens the GPU and compiles the function for it, or takes the
+// kernel from the kernel cache: prog and flow are as for ChooseCPU. A
+// straight line runs as its own kernel; any other function as the Func's
+// kernel, whose tables stay on the device until Close. A Func the GPU
+// refuses (cuda.Refuses: its helpers recurse) is refused before the driver
+// is loaded, so asking costs such a function no driver start-up.
+func ChooseGPU(prog *fuse.Program, flow *fuse.Func) (GPU, error) {
+	if prog == nil {
+		if err := cuda.Refuses(flow); err != nil {
+			return GPU{}, err
+		}
+	}
+	dev, err := cuda.Open()
+	if err != nil {
+		return GPU{}, err
+	}
+	if prog != nil {
+		k, err := dev.Kernel(prog)
+		if err != nil {
+			return GPU{}, err
+		}
+		return GPU{Kernel: k}, nil
+	}
+	k, err := dev.FuncKernel(flow)
+	if err != nil {
+		return GPU{}, err
+	}
+	return GPU{Func: k}, nil
+}
+
+// Run runs the kernel over the spaces; see cuda.Kernel.Run.
+func (g GPU) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	if g.Func != nil {
+		return g.Func.Run(ctx, spaces, method, opt)
+	}
+	return g.Kernel.Run(ctx, spaces, method, opt)
+}
+
+// Close releases what the device keeps for the function (a Func's
+// tables); a straight line's kernel keeps nothing of its own.
+func (g GPU) Close() {
+	if g.Func != nil {
+		g.Func.Close()
+	}
 }

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/cuda"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 )
 
@@ -72,5 +74,50 @@ func TestChooseCPU(t *testing.T) {
 	t.Setenv("BITSH_FUSE_ENGINE", "gpu")
 	if _, err := ChooseCPU("f", prog, nil); err == nil || !strings.HasPrefix(err.Error(), "BITSH_FUSE_ENGINE: no engine \"gpu\"") {
 		t.Errorf("unknown engine: %v", err)
+	}
+}
+
+// TestChooseGPURefusesFirst: a Func whose helpers recurse is refused with
+// the reason (it runs on the CPU) before the driver is looked for, so on
+// any machine.
+func TestChooseGPURefusesFirst(t *testing.T) {
+	v0 := &fuse.Expr{Op: fuse.OpVar, Check: -1}
+	f := &fuse.Func{Params: 1, Vars: 1, Checks: []fuse.Check{{Kind: fuse.CheckDepth, Msg: "depth"}},
+		Procs: []fuse.Proc{{Name: "g", Params: 1, Vars: 1, Body: []fuse.Stmt{{Kind: fuse.SReturn, X: v0}}}},
+		Body:  []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpCall, Args: []*fuse.Expr{v0}, Check: 0}}}}
+	g, err := ChooseGPU(nil, f)
+	if err == nil || g.Kernel != nil || g.Func != nil || !strings.Contains(err.Error(), "runs on the CPU") {
+		t.Fatalf("ChooseGPU of a function whose helpers recurse: %+v, %v", g, err)
+	}
+}
+
+// TestChooseGPU: on a GPU, a straight line runs as its own kernel and any
+// other function as the Func's kernel, and both give f(x) = x.
+func TestChooseGPU(t *testing.T) {
+	if _, err := cuda.Open(); err != nil {
+		t.Skipf("no GPU to test on: %v", err)
+	}
+	prog, flow := identity()
+	space := []fuse.Space{fuse.Range{Start: 3, Step: 2, N: 1000}}
+	for _, c := range []struct {
+		prog     *fuse.Program
+		wantFunc bool
+	}{{prog, false}, {nil, true}} {
+		g, err := ChooseGPU(c.prog, flow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (g.Kernel != nil) == (g.Func != nil) || (g.Func != nil) != c.wantFunc {
+			t.Fatalf("straight line %v: kernel %v, func kernel %v", c.prog != nil, g.Kernel != nil, g.Func != nil)
+		}
+		res, err := g.Run(context.Background(), space, fuse.Sum, fuse.Options{Workers: 2, Limit: 1000})
+		g.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 3 + 5 + … + 2001: 1000 terms averaging 1002.
+		if res.SumHi != 0 || res.SumLo != 1002000 {
+			t.Errorf("straight line %v: sum %d:%d, want 1002000", c.prog != nil, res.SumHi, res.SumLo)
+		}
 	}
 }

@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 // testSources keeps the text of one test file for fuse.
@@ -33,7 +33,7 @@ func runStar(t testing.TB, src string, workers int) (starlark.StringDict, error)
 	t.Helper()
 	thread := &starlark.Thread{Name: "fuse"}
 	SetEnv(thread, Env{Sources: testSources{"fuse.star": src}, Workers: workers, Context: context.Background()})
-	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
+	opts := dialect.FileOptions()
 	return starlark.ExecFileOptions(opts, thread, "fuse.star", src, Predeclared())
 }
 

@@ -376,7 +376,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if device == "auto" {
 		// Nothing of CUDA is touched now: the GPU is prepared in the
 		// background once a run is long enough to pay for it
-		// (fuse_auto.go).
+		// (fuse_binding_auto.go).
 		f.device, f.auto = "auto", newAutoGPU(f.prepareGPU, &defaultAutoPolicy)
 		return f, nil
 	}
@@ -388,20 +388,15 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	return f, nil
 }
 
-// prepareGPU opens the GPU and compiles f for it (or takes the kernel from
-// the kernel cache): a straight line as one (its kernel needs no loops),
-// else the function with control flow, whose tables the device keeps until
-// f is collected.
+// prepareGPU opens the GPU and compiles f for it, as engine.ChooseGPU
+// chooses; what the device keeps for f is released when f is collected.
 func (f *fusedValue) prepareGPU() (gpuRunner, error) {
-	if f.prog != nil {
-		return newGPURunner(f.prog)
-	}
-	g, release, err := newGPUFuncRunner(f.flow)
+	g, err := engine.ChooseGPU(f.prog, f.flow)
 	if err != nil {
 		return nil, err
 	}
-	runtime.AddCleanup(f, func(release func()) { release() }, release)
-	return g, nil
+	runtime.AddCleanup(f, engine.GPU.Close, g)
+	return cudaRunner{g}, nil
 }
 
 // fuseFunction finds fn's def or lambda in the source bitsh kept and

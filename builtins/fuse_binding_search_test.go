@@ -8,21 +8,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 )
 
 // runStarCtx runs src as runStar does, under ctx.
 func runStarCtx(ctx context.Context, src string, workers int) (starlark.StringDict, error) {
 	thread := &starlark.Thread{Name: "fuse"}
 	SetEnv(thread, Env{Sources: testSources{"fuse.star": src}, Workers: workers, Context: ctx})
-	thread.SetLocal("context", ctx)
 	go func() {
 		<-ctx.Done()
 		thread.Cancel("cancelled")
 	}()
-	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
+	opts := dialect.FileOptions()
 	return starlark.ExecFileOptions(opts, thread, "fuse.star", src, Predeclared())
 }
 
@@ -142,7 +141,7 @@ def f(s):
 	}{{1 << 30, true}, {16 << 20, false}} {
 		thread := &starlark.Thread{Name: "fuse"}
 		SetEnv(thread, Env{Sources: testSources{"fuse.star": src + "g = fuse(f)\n"}, Workers: 2, Context: context.Background(), MaxMemory: tc.budget})
-		opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
+		opts := dialect.FileOptions()
 		_, err := starlark.ExecFileOptions(opts, thread, "fuse.star", src+"g = fuse(f)\n", Predeclared())
 		if (err == nil) != tc.ok {
 			t.Errorf("budget %d: %v; want ok %v", tc.budget, err, tc.ok)
@@ -249,7 +248,7 @@ func TestFuseCompilingStops(t *testing.T) {
 	cancel()
 	thread := &starlark.Thread{Name: "fuse"}
 	SetEnv(thread, Env{Sources: testSources{"fuse.star": b.String()}, Workers: 1, Context: ctx})
-	opts := &syntax.FileOptions{TopLevelControl: true, GlobalReassign: true, While: true, Set: true, Recursion: true}
+	opts := dialect.FileOptions()
 	_, err := starlark.ExecFileOptions(opts, thread, "fuse.star", b.String()+"g = fuse(f)\n", Predeclared())
 	if err == nil || !strings.Contains(err.Error(), "compiling stopped: context canceled") {
 		t.Errorf("fuse in a cancelled run: %v; want compiling stopped", err)
