@@ -74,11 +74,11 @@ const (
 	maxTableWords   = 1 << 26 // words of all tables of a function
 )
 
-// WordBuiltins are the word builtins a fused body may call.
-var WordBuiltins = map[string]bool{
-	"popcount": true, "bsf": true, "bsr": true, "lsb": true, "rotl": true, "rotr": true,
-	"reverse_bits": true, "swap_bytes": true, "pdep": true, "pext": true, "delta_swap": true,
-	"parity": true, "gray": true, "gray_inverse": true, "debruijn_bsf": true,
+// isWordBuiltin reports whether name is a word builtin (bitops declares
+// them), which a fused body may call.
+func isWordBuiltin(name string) bool {
+	_, ok := bitops.Lookup(name)
+	return ok
 }
 
 // binding is what a name means in a scope.
@@ -1205,7 +1205,7 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	}
 	v, ok := c.sc.src.Free(e.Name)
 	if !ok {
-		if WordBuiltins[e.Name] {
+		if isWordBuiltin(e.Name) {
 			return nil, errAt(e.NamePos, "%s is a builtin: call it, %s(x)", e.Name, e.Name)
 		}
 		if c.opt.Known != nil && c.opt.Known(e.Name) {
@@ -1407,7 +1407,7 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	case "min", "max", "abs":
 		return c.minMaxAbs(name, e)
 	}
-	if !WordBuiltins[name] {
+	if !isWordBuiltin(name) {
 		switch name {
 		case "list":
 			return nil, errAt(pos(e.Fn), "a fused function cannot build a list; use a scratch array: name = [0] * N")
@@ -1809,18 +1809,14 @@ func (c *compiler) opaqueCall(e *syntax.CallExpr) (*fuse.Expr, error) {
 	return varExpr(c.newVar()), nil
 }
 
-// builtinParams are the parameter names of the word builtin name, as
-// bitops declares them, and how many have no default.
-func builtinParams(name string) (names []string, required int) {
+// wordBuiltin compiles a call of the word builtin name: its parameters,
+// their defaults and which are required as bitops declares them.
+func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, error) {
 	d, ok := bitops.Lookup(name)
 	if !ok {
-		return []string{"x"}, 1
+		return nil, errAt(pos(e.Fn), "%s is not a word builtin", name)
 	}
-	return d.Names(), d.Required()
-}
-
-func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, error) {
-	names, required := builtinParams(name)
+	names, required := d.Names(), d.Required()
 	args := make([]syntax.Expr, len(names))
 	for i, a := range e.Args {
 		key, val := "", a
@@ -1864,9 +1860,9 @@ func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, err
 		}
 		vals[i] = v
 	}
-	constArg := func(i int, def uint64) (uint64, error) {
+	constArg := func(i int) (uint64, error) {
 		if args[i] == nil {
-			return def, nil
+			return d.Params[i].Default, nil
 		}
 		if vals[i].Op != fuse.OpConst {
 			return 0, errAt(pos(args[i]), "%s: %s must be a constant in a fused function", name, names[i])
@@ -1877,7 +1873,7 @@ func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, err
 		return &fuse.Expr{Op: op, Imm: imm, Args: args, Check: chk}
 	}
 	width := func(i int) (uint64, int, error) {
-		w, err := constArg(i, 64)
+		w, err := constArg(i)
 		if err != nil {
 			return 0, -1, err
 		}
@@ -1944,7 +1940,7 @@ func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, err
 		}
 		return checked(op, w, chk, x), nil
 	case "debruijn_bsf":
-		magic, err := constArg(1, debruijn.Default64)
+		magic, err := constArg(1)
 		if err != nil {
 			return nil, err
 		}
