@@ -256,6 +256,25 @@ func (a *autoGPU) measured(kind int, m uint64, el time.Duration, err error, cpuR
 	a.mu.Unlock()
 }
 
+// measuredSlice runs items [base, base+m) on the GPU g, abandoning them
+// (for the CPU to redo) when they take longer than limit, and records how
+// fast the GPU went where it finished or was abandoned.
+func (a *autoGPU) measuredSlice(ctx context.Context, part *partial, g gpuRunner, kind int, spaces []fuse.Space, base, m uint64,
+	limit time.Duration, cpuRate float64) (done, abandoned bool, err error) {
+	pctx, cancel := context.WithCancel(ctx)
+	timer := time.AfterFunc(limit, cancel)
+	t0 := a.policy.now()
+	done, err = part.slice(pctx, g.run, spaces, base, m)
+	el := a.policy.now().Sub(t0)
+	timer.Stop()
+	cancel()
+	abandoned = err != nil && ctx.Err() == nil && pctx.Err() != nil
+	if err == nil || abandoned {
+		a.measured(kind, m, el, err, cpuRate)
+	}
+	return done, abandoned, err
+}
+
 // run computes method over the spaces with cpu, and with the GPU where the
 // policy finds it pays (see above).
 func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
@@ -298,17 +317,7 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 			// that takes longer than the CPU would have is abandoned and
 			// its items are redone on the CPU.
 			m := min(rest, max(uint64(gpuRate*p.gpuPiece.Seconds()), 1))
-			pctx, cancel := context.WithCancel(ctx)
-			timer := time.AfterFunc(seconds(m, cpuRate)+p.probeLimit, cancel)
-			t0 := p.now()
-			done, err := part.slice(pctx, g.run, spaces, base, m)
-			el := p.now().Sub(t0)
-			timer.Stop()
-			cancel()
-			abandoned := err != nil && ctx.Err() == nil && pctx.Err() != nil
-			if err == nil || abandoned {
-				a.measured(kind, m, el, err, cpuRate)
-			}
+			done, abandoned, err := a.measuredSlice(ctx, part, g, kind, spaces, base, m, seconds(m, cpuRate)+p.probeLimit, cpuRate)
 			switch {
 			case abandoned:
 				continue // the CPU redoes these items
@@ -320,17 +329,7 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 			base += m
 		case stepProbe:
 			m := min(rest, max(uint64(cpuRate*p.probe.Seconds()), 1))
-			pctx, cancel := context.WithCancel(ctx)
-			timer := time.AfterFunc(p.probeLimit, cancel)
-			t0 := p.now()
-			done, err := part.slice(pctx, g.run, spaces, base, m)
-			el := p.now().Sub(t0)
-			timer.Stop()
-			cancel()
-			abandoned := err != nil && ctx.Err() == nil && pctx.Err() != nil
-			if err == nil || abandoned {
-				a.measured(kind, m, el, err, cpuRate)
-			}
+			done, abandoned, err := a.measuredSlice(ctx, part, g, kind, spaces, base, m, p.probeLimit, cpuRate)
 			switch {
 			case abandoned:
 				continue // the CPU redoes these items
