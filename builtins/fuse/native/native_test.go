@@ -58,15 +58,18 @@ func funcOf(t testing.TB, src string) *fuse.Func {
 // engines returns the engines this machine runs: WebAssembly, and AMD64
 // where it can.
 func engines(t testing.TB) []native.Engine {
-	f := funcOf(t, "def f(x):\n    return x\n")
-	es := []native.Engine{native.WebAssembly}
-	if p, err := native.CompileWith(f, native.AMD64); err == nil {
-		p.Close()
-		es = append(es, native.AMD64)
-	} else {
+	return withAMD64(t, funcOf(t, "def f(x):\n    return x\n"), native.WebAssembly)
+}
+
+// withAMD64 returns es, and AMD64 where it compiles f.
+func withAMD64(t testing.TB, f *fuse.Func, es ...native.Engine) []native.Engine {
+	p, err := native.CompileWith(f, native.AMD64)
+	if err != nil {
 		t.Logf("no amd64 engine: %v", err)
+		return es
 	}
-	return es
+	p.Close()
+	return append(es, native.AMD64)
 }
 
 func TestConstructsAgreeWithEval(t *testing.T) {
@@ -644,14 +647,7 @@ func callEngines(t testing.TB) []native.Engine {
 		return []native.Engine{native.Eval}
 	}
 	p.Close()
-	es := []native.Engine{native.WebAssembly, native.Eval}
-	if p, err := native.CompileWith(f, native.AMD64); err == nil {
-		p.Close()
-		es = append(es, native.AMD64)
-	} else {
-		t.Logf("no amd64 engine for calls: %v", err)
-	}
-	return es
+	return withAMD64(t, f, native.WebAssembly, native.Eval)
 }
 
 // compileWith compiles f with engine e, failing the test where it cannot.
