@@ -81,8 +81,7 @@ func TestConstructsAgreeWithEval(t *testing.T) {
 }
 
 // TestRecursiveAgreeWithEval runs the recursive cases on the engines that
-// compile calls: WebAssembly, Eval, and Auto (which falls back on them
-// where amd64 refuses calls).
+// compile calls (callEngines) and on Auto.
 func TestRecursiveAgreeWithEval(t *testing.T) {
 	for _, e := range append(callEngines(t), native.Auto) {
 		for _, tc := range fusescript.Recursive {
@@ -635,7 +634,7 @@ func TestLongElifChain(t *testing.T) {
 
 // callEngines returns the engines this machine runs calls of helpers
 // on: WebAssembly where wazero compiles (its interpreter allows too few
-// nested calls), and Eval.
+// nested calls), Eval, and AMD64 where the x86-64 generator runs.
 func callEngines(t testing.TB) []native.Engine {
 	f := funcOf(t, "def g(n):\n    return n if n < 2 else g(n - 1)\ndef f(x):\n    return g(x)\n")
 	if len(f.Procs) == 0 {
