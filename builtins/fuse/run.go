@@ -308,18 +308,18 @@ func RunSpaces(ctx context.Context, spaces []Space, method Method, opt Options, 
 	}
 
 	var (
-		next     atomic.Uint64
-		cutoff   atomic.Uint64 // tasks above it need not run (first hit or error)
-		stop     atomic.Bool
-		done     atomic.Int64
-		found    atomic.Uint64 // filter: items so far
-		mu       sync.Mutex
-		errIdx   = ^uint64(0)
-		errOut   *ItemError
-		runErr   error
-		outs     []taskOut // per worker
-		filters  = map[uint64][]uint64{}
-		passed   = map[uint64][]uint64{} // filter: the indices of each task's items
+		next    atomic.Uint64
+		cutoff  atomic.Uint64 // tasks above it need not run (first hit or error)
+		stop    atomic.Bool
+		done    atomic.Int64
+		found   atomic.Uint64 // filter: items so far
+		mu      sync.Mutex
+		errIdx  = ^uint64(0)
+		errOut  *ItemError
+		runErr  error
+		outs    []taskOut // per worker
+		filters = map[uint64][]uint64{}
+		passed  = map[uint64][]uint64{} // filter: the indices of each task's items
 	)
 	cutoff.Store(^uint64(0))
 	lowerCutoff := func(t uint64) {
