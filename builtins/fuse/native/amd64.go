@@ -102,7 +102,10 @@ type amd64Gen struct {
 	// uncond has the expressions of the statement being emitted that run
 	// whenever it does (not the right of an and or or, nor a branch of a
 	// conditional): only a check there gives a fact.
-	uncond   map[*fuse.Expr]bool
+	uncond map[*fuse.Expr]bool
+	// called has the calls of the statement being emitted that are done:
+	// what their arguments read was read before any later call.
+	called   map[*fuse.Expr]bool
 	failExit int
 	retL     int
 
@@ -916,9 +919,9 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := g.a
-	outer, outerUncond := g.cur, g.uncond
-	g.cur, g.uncond = s, unconditional(s)
-	defer func() { g.cur, g.uncond = outer, outerUncond }()
+	outer, outerUncond, outerCalled := g.cur, g.uncond, g.called
+	g.cur, g.uncond, g.called = s, unconditional(s), nil
+	defer func() { g.cur, g.uncond, g.called = outer, outerUncond, outerCalled }()
 	bottom, fresh := g.bottom, g.fresh
 	g.bottom, g.fresh = nil, nil
 	// What s assigns (in loops, on every pass) is no longer known non-zero.

@@ -318,6 +318,10 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		a.load(r, g.spillAt(at0+k))
 	}
 	g.spill = at0
+	if g.called == nil {
+		g.called = map[*fuse.Expr]bool{}
+	}
+	g.called[orig] = true
 	d := g.alloc()
 	a.movRR(d, rDX)
 	return d
@@ -327,7 +331,9 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 // code needs after it: values held in the middle of an expression, and
 // the registers of the slots that live through the whole code, that a
 // later statement (or a loop around this one) may read, or that the
-// statement being emitted reads outside x.
+// statement being emitted reads outside x and the calls it made before x
+// (the expressions of a statement that is not a loop are emitted once;
+// a loop's are read again, which its slots' intervals say).
 func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
 	var mask uint16
 	for i := range poolRegs {
@@ -348,7 +354,7 @@ func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
 		pos = g.posOf[s]
 		var walk func(e *fuse.Expr)
 		walk = func(e *fuse.Expr) {
-			if e == nil || e == x {
+			if e == nil || e == x || g.called[e] {
 				return
 			}
 			switch e.Op {

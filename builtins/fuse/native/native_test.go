@@ -141,6 +141,19 @@ def f(x, y):
         j += 1
     return (t + j + x + y) & U64
 `, Params: 2},
+	// Calls in a row in one statement: what the later ones and the rest
+	// of the statement read survives the earlier ones.
+	{Name: "calls_in_a_row", Src: `
+def h(x, d):
+    if d == 0:
+        return x + 1
+    return (h(x * 3 + d, d - 1) ^ d) & U64
+def f(x, y):
+    a = x & 255
+    b = y & 255
+    t = (h(a, 2) + h(b, 3) * a + h(a + b, 1) - (a ^ h(b, 2))) & U64
+    return t ^ a ^ (b << 8)
+`, Params: 2},
 }
 
 // factCases check a square's range where an earlier check of the same
