@@ -1031,6 +1031,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	case fuse.SIf:
 		els, end := a.newLabel(), a.newLabel()
 		g.branchFresh(s.X, els, false, fresh)
+		// The condition ran, whichever way it went: what its checks
+		// showed holds in both branches and after the if.
+		fitsBefore = maps.Clone(g.fits)
 		known := maps.Clone(g.nonzero)
 		if v := nonzeroVar(s.X); v >= 0 {
 			g.nonzero[v] = true
