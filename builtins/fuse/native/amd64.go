@@ -2204,6 +2204,22 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		a.bind(end)
 		return r
 	}
+	if x.Check >= 0 && g.f.Checks[x.Check].Kind == fuse.CheckFits {
+		// A width check on a value known to fit cannot fail: the op as
+		// one without it.
+		if w, b := g.f.Checks[x.Check].Imm, g.bound(x.Args[0]); w >= 64 || b != 0 && b <= 1<<w {
+			y := *x
+			y.Check = -1
+			return g.expr(&y)
+		}
+	}
+	if x.Op == fuse.OpAnd && x.Check < 0 && x.Args[1].Op == fuse.OpConst {
+		// A mask of low bits that every value of the other operand fits
+		// in changes nothing.
+		if m, b := x.Args[1].Imm, g.bound(x.Args[0]); m&(m+1) == 0 && b != 0 && b-1 <= m {
+			return g.expr(x.Args[0])
+		}
+	}
 	if _, ok := aluOps[x.Op]; ok && x.Check >= 0 && x.Args[0].Op == fuse.OpVar && g.f.Checks[x.Check].Kind == fuse.CheckFits {
 		// The width check on the variable alone, then the op as if it had
 		// none (an and with a constant stays one instruction).
