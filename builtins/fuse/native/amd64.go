@@ -54,11 +54,11 @@ const (
 
 // The registers of the pool, in the order they are handed out; RDI holds
 // the memory, RAX and RDX are scratch, RSP and RBP are left alone.
-var poolRegs = []reg{rBX, rCX, rSI, r8, r9, r10, r11, r12, r13, r14, r15}
+var poolRegs = []reg{rBX, rCX, rSI, r8, r9, r10, r11, r12, rBP, r13, r14, r15}
 
 // maxSlotRegs is how many pool registers slots may take; the rest (at
 // least 3, what an op of three operands holds) evaluate expressions.
-const maxSlotRegs = 8
+const maxSlotRegs = 9
 
 type loopLabels struct{ brk, cont int }
 
