@@ -118,9 +118,12 @@ type compiler struct {
 	calls   []string // helpers being inlined into the unit
 	inlined int
 	procs   map[procKey]int // the helpers compiled as Procs
-	chess   chessTables     // the chess module's tables, once used
-	depths  []depthCheck    // the checks of calls, whose message names the depth
-	polls   int             // statements compiled, for Options.Stop
+	// preferred are the helpers that run as calls wherever they are
+	// called, where recursion is best broken (cycles.go).
+	preferred map[any]bool
+	chess     chessTables  // the chess module's tables, once used
+	depths    []depthCheck // the checks of calls, whose message names the depth
+	polls     int          // statements compiled, for Options.Stop
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -161,6 +164,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}}
+	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
 	for _, p := range src.Params {
@@ -1540,7 +1544,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	key := procKey{fn.key(), kinds}
 	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
-	if _, ok := c.procs[key]; ok || recursive || c.inlined >= maxInline || strings.ContainsAny(kinds, "at") {
+	if _, ok := c.procs[key]; ok || recursive || c.preferred[fn.key()] || c.inlined >= maxInline || strings.ContainsAny(kinds, "at") {
 		return c.callProc(e, fn, key)
 	}
 	c.inlined++

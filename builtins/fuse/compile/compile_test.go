@@ -350,3 +350,40 @@ func TestStraightLineAgreesWithEval(t *testing.T) {
 		}
 	}
 }
+
+// TestCycleBrokenOutsideLoops: in a cycle of two helpers where one calls
+// the other in a loop and the other calls back once, the one called back
+// is the Proc (a call per node, the loop's callee inlined into it), from
+// whichever helper the fused function enters the cycle; the results are
+// plain Starlark's.
+func TestCycleBrokenOutsideLoops(t *testing.T) {
+	const helpers = `
+def node(x, d):
+    if d == 0:
+        return 1
+    t = 0
+    for i in range(3):
+        t += step(x, i, d)
+    return t
+def step(x, i, d):
+    y = (x * 5 + i) & 255
+    if y & 1 and d == 1:
+        return 1
+    return node(y, d - 1)
+`
+	for _, entry := range []string{"node(x, 4)", "step(x, 1, 4)"} {
+		src := helpers + "def f(x):\n    return " + entry + "\n"
+		f, err := load(t, src).Compile("f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, p := range f.Procs {
+			names = append(names, p.Name)
+		}
+		if len(names) != 1 || names[0] != "node" {
+			t.Errorf("f = %s: procedures %v; want [node]\n%s", entry, names, f)
+		}
+		agree(t, src, "f", fusescript.Inputs(100, 1, false))
+	}
+}
