@@ -304,32 +304,25 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 				return nil, err
 			}
 			return &part.res, nil
-		case stepGPURest:
-			if p.gpuPiece <= 0 {
+		case stepGPURest, stepProbe:
+			if step == stepGPURest && p.gpuPiece <= 0 {
 				if _, err := part.slice(ctx, g.run, spaces, base, rest); err != nil {
 					return nil, err
 				}
 				return &part.res, nil
 			}
-			// A piece of gpuPiece on the GPU, measured: the rest goes on
-			// there only while the GPU stays faster, as items late in a
-			// space may cost the card more than the probe's did. A piece
-			// that takes longer than the CPU would have is abandoned and
-			// its items are redone on the CPU.
-			m := min(rest, max(uint64(gpuRate*p.gpuPiece.Seconds()), 1))
-			done, abandoned, err := a.measuredSlice(ctx, part, g, kind, spaces, base, m, seconds(m, cpuRate)+p.probeLimit, cpuRate)
-			switch {
-			case abandoned:
-				continue // the CPU redoes these items
-			case err != nil:
-				return nil, err
-			case done:
-				return &part.res, nil
-			}
-			base += m
-		case stepProbe:
+			// The probe; or a piece of gpuPiece on the GPU, measured: the
+			// rest goes on there only while the GPU stays faster, as items
+			// late in a space may cost the card more than the probe's did.
+			// A piece that takes longer than the CPU would have is
+			// abandoned and its items are redone on the CPU.
 			m := min(rest, max(uint64(cpuRate*p.probe.Seconds()), 1))
-			done, abandoned, err := a.measuredSlice(ctx, part, g, kind, spaces, base, m, p.probeLimit, cpuRate)
+			limit := p.probeLimit
+			if step == stepGPURest {
+				m = min(rest, max(uint64(gpuRate*p.gpuPiece.Seconds()), 1))
+				limit += seconds(m, cpuRate)
+			}
+			done, abandoned, err := a.measuredSlice(ctx, part, g, kind, spaces, base, m, limit, cpuRate)
 			switch {
 			case abandoned:
 				continue // the CPU redoes these items
