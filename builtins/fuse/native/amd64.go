@@ -46,7 +46,7 @@ const (
 	ctlRegs   = ctlAffine + 24*maxAffine // the slot registers while Go polls
 	ctlGoSP   = ctlRegs + 8*maxSlotRegs  // with calls: Go's stack pointer while the code runs
 	ctlCodeSP = ctlGoSP + 8              // with calls: the code's stack pointer while Go polls
-	ctlDepth  = ctlCodeSP + 8            // with calls: the calls in progress
+	ctlDepth  = ctlCodeSP + 8            // with calls: the lowest RSP a call may be made at (the calls in progress in a first pass)
 	ctlEpoch  = ctlDepth + 8             // with calls: the last epoch given to a Proc's scratch array
 	ctlSlots  = ctlEpoch + 8             // the slots' homes
 	maxAffine = 8                        // the parameters that can be ranges
@@ -610,7 +610,14 @@ func (g *amd64Gen) run() {
 	a.bind(start)
 	if g.calls != nil {
 		a.lea(rSP, at(rDI, g.calls.stackTop))
-		a.storeI(at(rDI, g.ctl+ctlDepth), 0)
+		if u := g.calls.uniform; u > 0 {
+			// The lowest RSP a call may be made at: MaxCalls frames below
+			// the top (see call).
+			a.lea(rAX, at(rDI, g.calls.stackTop-int32(g.calls.root.MaxCalls())*u))
+			a.store(at(rDI, g.ctl+ctlDepth), rAX)
+		} else {
+			a.storeI(at(rDI, g.ctl+ctlDepth), 0)
+		}
 		for _, lv := range g.l.levels {
 			if lv > 0 {
 				a.storeI(at(rDI, int32(lv)), 0)

@@ -38,15 +38,19 @@ import (
 // callState is what the code of a Func and of its Procs share.
 type callState struct {
 	root     *fuse.Func
-	entries  []int                     // each Proc's entry label
-	fuel     mem                       // the fuel of the whole run
-	args     int32                     // the argument area
-	stackTop int32                     // the top of the stack
-	failExit int                       // where a failed check ends the run
-	frames   int32                     // the largest frame of a call, return address included (found by the first pass)
-	procs    []*amd64Gen               // each Proc's generator, its slots given registers before any code
-	frameOf  []int32                   // each Proc's frame, where the first pass found it (else nil)
-	raw      map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
+	entries  []int       // each Proc's entry label
+	fuel     mem         // the fuel of the whole run
+	args     int32       // the argument area
+	stackTop int32       // the top of the stack
+	failExit int         // where a failed check ends the run
+	frames   int32       // the largest frame of a call, return address included (found by the first pass)
+	procs    []*amd64Gen // each Proc's generator, its slots given registers before any code
+	frameOf  []int32     // each Proc's frame, where the first pass found it (else nil)
+	// uniform, where the first pass found the frames (else 0), is the
+	// size of every call's frame, return address included: the depth of
+	// a call is then how far RSP is below the top, in frames.
+	uniform int32
+	raw     map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
 }
 
 // amd64CallCode generates the code of a Func with Procs. It generates it
@@ -57,9 +61,16 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	for i := range f.Procs {
 		maxArgs = max(maxArgs, f.Procs[i].Params+2*f.Procs[i].Arrays)
 	}
+	var uniform int32
 	gen := func(args, top int32, frameOf []int32) (*amd64Gen, *callState, error) {
 		a := &assembler{}
 		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}, frameOf: frameOf}
+		if frameOf != nil {
+			cs.uniform = uniform
+			for i := range cs.frameOf {
+				cs.frameOf[i] = uniform - 8
+			}
+		}
 		for range f.Procs {
 			cs.entries = append(cs.entries, a.newLabel())
 		}
@@ -87,16 +98,17 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	if top > 1<<31-1 {
 		return amd64Out{}, fmt.Errorf("amd64: the stack of %d calls takes more than 2 GiB", f.MaxCalls())
 	}
-	frameOf := make([]int32, len(f.Procs))
+	sizes := make([]int32, len(f.Procs))
 	for i, pg := range cs.procs {
-		frameOf[i] = 8 * int32(pg.nSlots+pg.maxSpill)
+		sizes[i] = 8 * int32(pg.nSlots+pg.maxSpill)
 	}
-	g2, cs2, err := gen(int32(args), int32(top), frameOf)
+	uniform = cs.frames
+	g2, cs2, err := gen(int32(args), int32(top), make([]int32, len(f.Procs)))
 	if err != nil {
 		return amd64Out{}, err
 	}
 	for i, pg := range cs2.procs {
-		if 8*int32(pg.nSlots+pg.maxSpill) != frameOf[i] {
+		if 8*int32(pg.nSlots+pg.maxSpill) != sizes[i] {
 			return amd64Out{}, fmt.Errorf("amd64: the two passes over a function with calls disagree")
 		}
 	}
@@ -176,6 +188,9 @@ func (g *amd64Gen) procCode(pi int) {
 		a.aluI(aluSub, M(at(rDI, int32(g.l.levels[pi]))), 1)
 	}
 	frame := 8 * int32(pg.nSlots+pg.maxSpill)
+	if cs.uniform > 0 {
+		frame = cs.uniform - 8
+	}
 	if frame > 0 {
 		a.aluI(aluAdd, R(rSP), frame)
 	}
@@ -186,7 +201,7 @@ func (g *amd64Gen) procCode(pi int) {
 	}
 	a.jmp(body)
 	pg.tail()
-	cs.frames = max(cs.frames, frame+8)
+	cs.frames = max(cs.frames, 8*int32(pg.nSlots+pg.maxSpill)+8)
 }
 
 // procPollExit comes back to Go from a Proc to be polled: every pool
@@ -224,9 +239,29 @@ func (g *amd64Gen) call(x *fuse.Expr) reg {
 		return g.rawCall(x, orig)
 	}
 	a := g.a
-	a.load(rAX, at(rDI, g.ctl+ctlDepth))
-	a.aluI(aluCmp, R(rAX), int32(min(cs.root.MaxCalls(), 1<<31-1)))
-	g.failIf(ccAE, x.Check, rAX, true)
+	if cs.uniform > 0 {
+		// RSP at or below the limit (ctlDepth): MaxCalls frames in use.
+		// The depth it was at, for the failure, out of line.
+		deep, top := a.newLabel(), cs.stackTop
+		a.alu(aluCmp, rSP, M(at(rDI, g.ctl+ctlDepth)))
+		a.jcc(ccBE, deep)
+		check, size := x.Check, cs.uniform
+		g.later = append(g.later, func() {
+			a.bind(deep)
+			a.lea(rAX, at(rDI, top))
+			a.alu(aluSub, rAX, R(rSP))
+			a.movRI(rCX, uint64(size))
+			a.movRI(rDX, 0)
+			a.div(rCX)
+			a.store(at(rDI, 8), rAX)
+			a.store32I(at(rDI, 4), uint32(check))
+			a.jmp(g.failExit)
+		})
+	} else {
+		a.load(rAX, at(rDI, g.ctl+ctlDepth))
+		a.aluI(aluCmp, R(rAX), int32(min(cs.root.MaxCalls(), 1<<31-1)))
+		g.failIf(ccAE, x.Check, rAX, true)
+	}
 	p := &cs.root.Procs[x.Imm]
 	guards := procGuards(p)
 	if len(guards) == 0 || !pureArgs(x.Args[:p.Params]) {
@@ -311,9 +346,13 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 	for k, r := range save {
 		a.store(g.spillAt(at0+k), r)
 	}
-	a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
-	a.callL(cs.entries[x.Imm])
-	a.aluI(aluSub, M(at(rDI, g.ctl+ctlDepth)), 1)
+	if cs.uniform > 0 {
+		a.callL(cs.entries[x.Imm])
+	} else {
+		a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
+		a.callL(cs.entries[x.Imm])
+		a.aluI(aluSub, M(at(rDI, g.ctl+ctlDepth)), 1)
+	}
 	for k, r := range save {
 		a.load(r, g.spillAt(at0+k))
 	}
