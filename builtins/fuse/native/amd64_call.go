@@ -29,8 +29,8 @@ import (
 // The leading guards of a Proc (procGuards: "if X: return Y" on its
 // parameters alone) also run at each call whose arguments are pure, on
 // the argument expressions themselves, so that a call a guard ends costs
-// no call at all; the Proc's body runs them again, to no effect, when
-// called.
+// no call at all; where every call of a Proc runs them, its body skips
+// them (else it runs them again, to no effect).
 //
 // Procs with scratch arrays of their own or passed (array arguments) are
 // not compiled here yet: such a Func goes to the WebAssembly engine.
@@ -45,7 +45,10 @@ type callState struct {
 	failExit int         // where a failed check ends the run
 	frames   int32       // the largest frame of a call, return address included (found by the first pass)
 	procs    []*amd64Gen // each Proc's generator, its slots given registers before any code
-	frameOf  []int32     // each Proc's frame, where the first pass found it (else nil)
+	// guarded has the Procs whose every call runs their leading guards
+	// (all of them have pure arguments): their bodies skip the guards.
+	guarded []bool
+	frameOf []int32 // each Proc's frame, where the first pass found it (else nil)
 	// uniform, where the first pass found the frames (else 0), is the
 	// size of every call's frame, return address included: the depth of
 	// a call is then how far RSP is below the top, in frames.
@@ -76,6 +79,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 		}
 		g := newAMD64Gen(f, l, ctl, a, cs, -1)
 		cs.fuel = g.home(g.sFuel)
+		cs.guarded = guardedProcs(f)
 		for i := range f.Procs {
 			p := &f.Procs[i]
 			pf := &fuse.Func{Params: p.Params, Vars: p.Vars, Tables: f.Tables, Scratch: p.Scratch, Checks: f.Checks,
@@ -181,7 +185,11 @@ func (g *amd64Gen) procCode(pi int) {
 		a.bind(stub)
 		pg.pollExit(back)
 	})
-	pg.stmts(p.Body)
+	stmts := p.Body
+	if cs.guarded[pi] {
+		stmts = stmts[len(procGuards(p)):]
+	}
+	pg.stmts(stmts)
 	a.movRI(rDX, 0)
 	a.bind(pg.retL) // the result in RDX
 	if own {
@@ -432,6 +440,43 @@ func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
 		rs = append(rs, poolRegs[bits.TrailingZeros16(m)])
 	}
 	return rs
+}
+
+// guardedProcs reports, for each of f's Procs, whether every call of it
+// (in f and in the Procs) has pure arguments, so that each runs the
+// Proc's leading guards where it calls (see call).
+func guardedProcs(f *fuse.Func) []bool {
+	g := make([]bool, len(f.Procs))
+	for i := range g {
+		g[i] = true
+	}
+	var expr func(x *fuse.Expr)
+	expr = func(x *fuse.Expr) {
+		if x == nil {
+			return
+		}
+		if x.Op == fuse.OpCall && !pureArgs(x.Args[:f.Procs[x.Imm].Params]) {
+			g[x.Imm] = false
+		}
+		for _, a := range x.Args {
+			expr(a)
+		}
+	}
+	var stmts func(ss []fuse.Stmt)
+	stmts = func(ss []fuse.Stmt) {
+		for i := range ss {
+			expr(ss[i].X)
+			expr(ss[i].Y)
+			expr(ss[i].Z)
+			stmts(ss[i].Body)
+			stmts(ss[i].Else)
+		}
+	}
+	stmts(f.Body)
+	for i := range f.Procs {
+		stmts(f.Procs[i].Body)
+	}
+	return g
 }
 
 // pureArgs reports whether evaluating each of xs twice is as evaluating it
