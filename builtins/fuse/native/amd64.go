@@ -2469,35 +2469,39 @@ func amd64Supports(f *fuse.Func) error {
 		return err
 	}
 	var bad error
-	var walkX func(x *fuse.Expr)
-	walkX = func(x *fuse.Expr) {
-		if x == nil || bad != nil {
+	eachExpr(f, func(x *fuse.Expr) {
+		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpArray) {
+			bad = fmt.Errorf("amd64: op %v", x.Op)
+		}
+	})
+	return bad
+}
+
+// eachExpr calls visit with every expression of f, its Procs' included,
+// operands after the expressions they belong to.
+func eachExpr(f *fuse.Func, visit func(x *fuse.Expr)) {
+	var expr func(x *fuse.Expr)
+	expr = func(x *fuse.Expr) {
+		if x == nil {
 			return
 		}
-		switch x.Op {
-		case fuse.OpParam:
-			bad = fmt.Errorf("amd64: op %v", x.Op)
-		}
-		if x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpArray {
-			bad = fmt.Errorf("amd64: op %v", x.Op)
-		}
+		visit(x)
 		for _, a := range x.Args {
-			walkX(a)
+			expr(a)
 		}
 	}
-	var walk func(ss []fuse.Stmt)
-	walk = func(ss []fuse.Stmt) {
+	var stmts func(ss []fuse.Stmt)
+	stmts = func(ss []fuse.Stmt) {
 		for i := range ss {
-			walkX(ss[i].X)
-			walkX(ss[i].Y)
-			walkX(ss[i].Z)
-			walk(ss[i].Body)
-			walk(ss[i].Else)
+			expr(ss[i].X)
+			expr(ss[i].Y)
+			expr(ss[i].Z)
+			stmts(ss[i].Body)
+			stmts(ss[i].Else)
 		}
 	}
-	walk(f.Body)
+	stmts(f.Body)
 	for i := range f.Procs {
-		walk(f.Procs[i].Body)
+		stmts(f.Procs[i].Body)
 	}
-	return bad
 }

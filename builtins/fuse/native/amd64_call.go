@@ -450,32 +450,11 @@ func guardedProcs(f *fuse.Func) []bool {
 	for i := range g {
 		g[i] = true
 	}
-	var expr func(x *fuse.Expr)
-	expr = func(x *fuse.Expr) {
-		if x == nil {
-			return
-		}
+	eachExpr(f, func(x *fuse.Expr) {
 		if x.Op == fuse.OpCall && !pureArgs(x.Args[:f.Procs[x.Imm].Params]) {
 			g[x.Imm] = false
 		}
-		for _, a := range x.Args {
-			expr(a)
-		}
-	}
-	var stmts func(ss []fuse.Stmt)
-	stmts = func(ss []fuse.Stmt) {
-		for i := range ss {
-			expr(ss[i].X)
-			expr(ss[i].Y)
-			expr(ss[i].Z)
-			stmts(ss[i].Body)
-			stmts(ss[i].Else)
-		}
-	}
-	stmts(f.Body)
-	for i := range f.Procs {
-		stmts(f.Procs[i].Body)
-	}
+	})
 	return g
 }
 
