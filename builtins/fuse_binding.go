@@ -44,10 +44,10 @@ passed by reference, at most 10000 calls deep); and the chess module's
 attack functions of one square and its int constants. Anything
 else is an error naming it with its line and column. Values are words:
 arithmetic wraps mod 2^64, a shift by 64 or more gives 0, comparisons give
-0 or 1. On x86-64 with BMI1, BMI2 and POPCNT every fused function without
-recursion runs as machine code bitsh generates; elsewhere a straight-line
-body runs on the block executor and one with loops, tables or scratch
-arrays as WebAssembly; recursion runs on the engines docs/fuse.md names.
+0 or 1. On x86-64 with BMI1, BMI2 and POPCNT every fused function,
+recursion included, runs as machine code bitsh generates; elsewhere a
+straight-line body runs on the block executor and one with loops, tables,
+scratch arrays or recursion as WebAssembly.
 fn may also be the source
 text of a lambda or def, its free names given as keyword arguments:
 fuse("lambda s: popcount(s & m) == 3", m=0x2a5a5a). device is "cpu", "gpu"
@@ -104,7 +104,8 @@ func (r programRunner) run(ctx context.Context, spaces []fuse.Space, method fuse
 	return r.c.Run(ctx, spaces, method, opt)
 }
 
-// flowRunner runs a Func: one call on the evaluator, a space as machine code.
+// flowRunner runs a Func: a space as machine code, one call as machine code
+// where the x86-64 generator compiled it, else on the evaluator.
 type flowRunner struct {
 	f    *fuse.Func
 	p    *native.Program
