@@ -3,6 +3,8 @@
 import sys
 import time
 
+from perft_words import parse_fen, perft
+
 sys.setrecursionlimit(10000)
 
 
@@ -78,8 +80,13 @@ def run(name):
         full = ((1 << 10) - 1) << SH
         r = queens(full, 0, 0, 0)
         return r, r == 724
+    if name == "perft_words":
+        r = perft(*(kiwipete + [3]))
+        return r, r == 97862
 
-for name in ["fib", "isenberg", "find", "queens"]:
+kiwipete = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+
+for name in ["fib", "isenberg", "find", "queens", "perft_words"]:
     if sys.argv[1:] and name not in sys.argv[1:]:
         continue
     t0 = time.perf_counter_ns()

@@ -1,7 +1,7 @@
 """Plain scripts on 64-bit words: bitsh against CPython (docs/performance.md).
 
 Runs bench/perft, bench/magic_check, bench/word_loop and bench/calls (fib,
-two De Bruijn generators, n-queens on words) in bitsh (.star) and in
+two De Bruijn generators, n-queens on words, the word-style perft) in bitsh (.star) and in
 CPython (.py), interleaved, for several rounds, and prints for each
 measure the best and the median of both sides and their ratio. Each script
 times its own loop (start-up and table building excluded) and prints the
@@ -52,8 +52,9 @@ def run(cmd):
 CASES = [("perft", [], ["setup"]), ("magic_check", [], ["setup"]),
          ("word_loop", ["small"], ["setup"]), ("word_loop", ["big"], ["setup"]),
          ("calls", ["fib"], ["setup"]), ("calls", ["isenberg"], ["setup"]),
-         ("calls", ["find"], ["setup"]), ("calls", ["queens"], ["setup"])]
-UNITS = {"fib": "call", "isenberg": "seq", "find": "seq", "queens": "sol"}
+         ("calls", ["find"], ["setup"]), ("calls", ["queens"], ["setup"]),
+         ("calls", ["perft_words"], ["setup"])]
+UNITS = {"fib": "call", "isenberg": "seq", "find": "seq", "queens": "sol", "perft_words": "node"}
 
 
 def measures(lines, cpu):
