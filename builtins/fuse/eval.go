@@ -18,16 +18,19 @@ func Eval1(in Instr, a, b, c uint64) uint64 {
 	panic("fuse: Eval1 of " + in.Op.String())
 }
 
-func b2w(b bool) uint64 {
+// Bit is a comparison's or a truth test's result as a word: 1 for true,
+// 0 for false.
+func Bit(b bool) uint64 {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// rot rotates the low w bits of x left by k mod w (w is 8, 16, 32 or 64;
-// x fits in w bits, which a CheckFits guarantees where it matters).
-func rot(x, k, w uint64) uint64 {
+// Rotate is what OpRotl computes: the low w bits of x rotated left by k mod
+// w (w is 8, 16, 32 or 64; x fits in w bits, which a CheckFits guarantees
+// where it matters). OpRotr is Rotate(x, -k, w).
+func Rotate(x, k, w uint64) uint64 {
 	return bitops.RotateLeft(x&bitops.Mask(uint(w)), int(k&(w-1)), uint(w))
 }
 

@@ -102,14 +102,14 @@ var opDefs = [numDefs]opDef{
 	OpNot: {name: "not", arity: 1, eval: func(a, b, c, k uint64) uint64 { return ^a }, c: "~$a"},
 	OpNeg: {name: "neg", arity: 1, eval: func(a, b, c, k uint64) uint64 { return -a }, c: "0 - $a"},
 
-	OpEq:   {name: "eq", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a == b) }, c: "(u64)($a == $b)"},
-	OpNe:   {name: "ne", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a != b) }, c: "(u64)($a != $b)"},
-	OpLt:   {name: "lt", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a < b) }, c: "(u64)($a < $b)"},
-	OpLe:   {name: "le", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a <= b) }, c: "(u64)($a <= $b)"},
-	OpGt:   {name: "gt", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a > b) }, c: "(u64)($a > $b)"},
-	OpGe:   {name: "ge", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a >= b) }, c: "(u64)($a >= $b)"},
-	OpLNot: {name: "lnot", arity: 1, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a == 0) }, c: "(u64)($a == 0)"},
-	OpBool: {name: "bool", arity: 1, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return b2w(a != 0) }, c: "(u64)($a != 0)"},
+	OpEq:   {name: "eq", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a == b) }, c: "(u64)($a == $b)"},
+	OpNe:   {name: "ne", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a != b) }, c: "(u64)($a != $b)"},
+	OpLt:   {name: "lt", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a < b) }, c: "(u64)($a < $b)"},
+	OpLe:   {name: "le", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a <= b) }, c: "(u64)($a <= $b)"},
+	OpGt:   {name: "gt", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a > b) }, c: "(u64)($a > $b)"},
+	OpGe:   {name: "ge", arity: 2, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a >= b) }, c: "(u64)($a >= $b)"},
+	OpLNot: {name: "lnot", arity: 1, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a == 0) }, c: "(u64)($a == 0)"},
+	OpBool: {name: "bool", arity: 1, zeroOne: true, eval: func(a, b, c, k uint64) uint64 { return Bit(a != 0) }, c: "(u64)($a != 0)"},
 	OpSelect: {name: "select", arity: 3, eval: func(a, b, c, k uint64) uint64 {
 		if a != 0 {
 			return b
@@ -121,8 +121,8 @@ var opDefs = [numDefs]opDef{
 	OpBsf:       {name: "bsf", arity: 1, eval: func(a, b, c, k uint64) uint64 { return uint64(bitops.Bsf(a)) }, c: "FUSE_CTZ($a)"},
 	OpBsr:       {name: "bsr", arity: 1, eval: func(a, b, c, k uint64) uint64 { return uint64(bitops.Bsr(a)) }, c: "63ULL - FUSE_CLZ($a)"},
 	OpLsb:       {name: "lsb", arity: 1, eval: func(a, b, c, k uint64) uint64 { return bitops.Lsb(a) }, c: "fuse_lsb($a)"},
-	OpRotl:      {name: "rotl", arity: 2, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return rot(a, b, k) }, c: "fuse_rot($a, $b, $i)"},
-	OpRotr:      {name: "rotr", arity: 2, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return rot(a, -b, k) }, c: "fuse_rot($a, 0 - $b, $i)"},
+	OpRotl:      {name: "rotl", arity: 2, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return Rotate(a, b, k) }, c: "fuse_rot($a, $b, $i)"},
+	OpRotr:      {name: "rotr", arity: 2, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return Rotate(a, -b, k) }, c: "fuse_rot($a, 0 - $b, $i)"},
 	OpReverse:   {name: "reverse", arity: 1, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return bitops.Reverse(a, uint(k)) }, c: "fuse_shr(fuse_rev64($a), $s)"},
 	OpSwapBytes: {name: "swap_bytes", arity: 1, imm: ImmWidth, eval: func(a, b, c, k uint64) uint64 { return bitops.SwapBytes(a, uint(k)) }, c: "fuse_shr(fuse_bswap64($a), $s)"},
 	OpPdep:      {name: "pdep", arity: 2, eval: func(a, b, c, k uint64) uint64 { return bitops.Pdep(a, b) }, c: "fuse_pdep($a, $b)"},

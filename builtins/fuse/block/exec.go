@@ -314,35 +314,35 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			}
 		case fuse.OpEq:
 			for i := range d {
-				d[i] = b2w(a[i] == b[i])
+				d[i] = fuse.Bit(a[i] == b[i])
 			}
 		case fuse.OpNe:
 			for i := range d {
-				d[i] = b2w(a[i] != b[i])
+				d[i] = fuse.Bit(a[i] != b[i])
 			}
 		case fuse.OpLt:
 			for i := range d {
-				d[i] = b2w(a[i] < b[i])
+				d[i] = fuse.Bit(a[i] < b[i])
 			}
 		case fuse.OpLe:
 			for i := range d {
-				d[i] = b2w(a[i] <= b[i])
+				d[i] = fuse.Bit(a[i] <= b[i])
 			}
 		case fuse.OpGt:
 			for i := range d {
-				d[i] = b2w(a[i] > b[i])
+				d[i] = fuse.Bit(a[i] > b[i])
 			}
 		case fuse.OpGe:
 			for i := range d {
-				d[i] = b2w(a[i] >= b[i])
+				d[i] = fuse.Bit(a[i] >= b[i])
 			}
 		case fuse.OpLNot:
 			for i := range d {
-				d[i] = b2w(a[i] == 0)
+				d[i] = fuse.Bit(a[i] == 0)
 			}
 		case fuse.OpBool:
 			for i := range d {
-				d[i] = b2w(a[i] != 0)
+				d[i] = fuse.Bit(a[i] != 0)
 			}
 		case fuse.OpSelect:
 			for i := range d {
@@ -398,7 +398,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 				}
 			} else {
 				for i := range d {
-					d[i] = rot(a[i], b[i], x.imm)
+					d[i] = fuse.Rotate(a[i], b[i], x.imm)
 				}
 			}
 		case fuse.OpRotr:
@@ -408,7 +408,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 				}
 			} else {
 				for i := range d {
-					d[i] = rot(a[i], -b[i], x.imm)
+					d[i] = fuse.Rotate(a[i], -b[i], x.imm)
 				}
 			}
 		case fuse.OpReverse:
@@ -479,27 +479,27 @@ func countCmp(op fuse.Op, a []uint64, k uint64) uint64 {
 	switch op {
 	case fuse.OpEq:
 		for _, v := range a {
-			c += b2w(v == k)
+			c += fuse.Bit(v == k)
 		}
 	case fuse.OpNe:
 		for _, v := range a {
-			c += b2w(v != k)
+			c += fuse.Bit(v != k)
 		}
 	case fuse.OpLt:
 		for _, v := range a {
-			c += b2w(v < k)
+			c += fuse.Bit(v < k)
 		}
 	case fuse.OpLe:
 		for _, v := range a {
-			c += b2w(v <= k)
+			c += fuse.Bit(v <= k)
 		}
 	case fuse.OpGt:
 		for _, v := range a {
-			c += b2w(v > k)
+			c += fuse.Bit(v > k)
 		}
 	case fuse.OpGe:
 		for _, v := range a {
-			c += b2w(v >= k)
+			c += fuse.Bit(v >= k)
 		}
 	}
 	return c
@@ -554,27 +554,27 @@ func runImm(d, a *[Size]uint64, x *xinstr) {
 		}
 	case fuse.OpEq:
 		for i := range d {
-			d[i] = b2w(a[i] == k)
+			d[i] = fuse.Bit(a[i] == k)
 		}
 	case fuse.OpNe:
 		for i := range d {
-			d[i] = b2w(a[i] != k)
+			d[i] = fuse.Bit(a[i] != k)
 		}
 	case fuse.OpLt:
 		for i := range d {
-			d[i] = b2w(a[i] < k)
+			d[i] = fuse.Bit(a[i] < k)
 		}
 	case fuse.OpLe:
 		for i := range d {
-			d[i] = b2w(a[i] <= k)
+			d[i] = fuse.Bit(a[i] <= k)
 		}
 	case fuse.OpGt:
 		for i := range d {
-			d[i] = b2w(a[i] > k)
+			d[i] = fuse.Bit(a[i] > k)
 		}
 	case fuse.OpGe:
 		for i := range d {
-			d[i] = b2w(a[i] >= k)
+			d[i] = fuse.Bit(a[i] >= k)
 		}
 	case fuse.OpXorShrMul:
 		xorShrMulK(d, a, k, x.m)
@@ -642,17 +642,4 @@ func (m *machine) check(x *xinstr, n, limit int) int {
 		}
 	}
 	return -1
-}
-
-func b2w(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// rot rotates the low w bits of x left by k mod w (w is 8, 16, 32 or 64),
-// as fuse's OpRotl does.
-func rot(x, k, w uint64) uint64 {
-	return bitops.RotateLeft(x&bitops.Mask(uint(w)), int(k&(w-1)), uint(w))
 }

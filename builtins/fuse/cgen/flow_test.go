@@ -576,10 +576,10 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 							t.Fatalf("%s kind %d method %d: item %d gives %#x on the kernel, %#x under Eval", c.name, kind, m, i, res[i], o.val)
 						}
 					case 1:
-						lo += b2w(o.val != 0)
+						lo += fuse.Bit(o.val != 0)
 					case 2:
 						s := lo + o.val
-						hi += b2w(s < lo)
+						hi += fuse.Bit(s < lo)
 						lo = s
 					case 3:
 						lo = min(lo, o.val)
@@ -611,13 +611,6 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 		}
 	}
 	t.Logf("%d (function, kind, method) runs compared", compared)
-}
-
-func b2w(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // TestFuncCUDASourceIsCXX: NVRTC compiles C++, whose rules C lacks (no
