@@ -299,6 +299,8 @@ func (st *FlowState) expr(e *Expr) uint64 {
 		return a.vals[j]
 	case OpCall:
 		return st.call(e)
+	case OpDepth:
+		return uint64(st.depth)
 	case OpAndThen:
 		if x := st.expr(e.Args[0]); x == 0 {
 			return x

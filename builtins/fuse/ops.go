@@ -61,7 +61,7 @@ const (
 )
 
 // numDefs bounds the ops of opDefs (the Func ops come last).
-const numDefs = OpArray + 1
+const numDefs = OpDepth + 1
 
 // opDefs declares every op (see opDef); the entries between the executor's
 // own ops and the Func ops are unused.
@@ -163,6 +163,7 @@ var opDefs = [numDefs]opDef{
 	}, c: "fuse_abs($a)"},
 	OpCall:  {name: "call", imm: ImmIndex},
 	OpArray: {name: "array", imm: ImmIndex},
+	OpDepth: {name: "depth"},
 }
 
 // def returns o's declaration (a zero opDef for an undeclared op).

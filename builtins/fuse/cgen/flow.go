@@ -587,6 +587,11 @@ func (g *flowGen) expr(e *fuse.Expr) string {
 		return g.arrRead(int(e.Imm), j)
 	case fuse.OpCall:
 		return g.call(e)
+	case fuse.OpDepth:
+		if g.p != nil {
+			return "depth"
+		}
+		return "0ULL"
 	case fuse.OpAndThen, fuse.OpOrElse, fuse.OpCond:
 		r := g.temp()
 		g.line("%s = %s;", r, g.expr(e.Args[0]))

@@ -64,6 +64,9 @@ type Options struct {
 	// Stop, polled every few hundred statements compiled, returns an
 	// error to end the compilation with (a cancelled run); nil: never.
 	Stop func() error
+	// KeepTailCalls leaves a helper's calls of itself in tail position as
+	// calls (fuse.Func.TailCalls not run): for tests that compare.
+	KeepTailCalls bool
 }
 
 // Limits on scratch arrays.
@@ -193,6 +196,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 		for _, d := range c.depths {
 			c.f.Checks[d.check].Msg = fmt.Sprintf("recursion deeper than %d calls (%s -> ...)", c.f.Depth, d.chain)
+		}
+		if !opt.KeepTailCalls {
+			c.f.TailCalls()
 		}
 	}
 	return c.f, nil

@@ -2121,6 +2121,8 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		return r
 	case fuse.OpCall:
 		return g.call(x)
+	case fuse.OpDepth:
+		return g.depth()
 	case fuse.OpLoad:
 		t := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(len(g.f.Tables[t].Rows[0])), x.Check)
@@ -2470,7 +2472,7 @@ func amd64Supports(f *fuse.Func) error {
 	}
 	var bad error
 	eachExpr(f, func(x *fuse.Expr) {
-		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpArray) {
+		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpDepth) {
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
 	})

@@ -286,6 +286,47 @@ func (g *amd64Gen) call(x *fuse.Expr) reg {
 	return g.expr(e)
 }
 
+// depth returns a register holding the calls in progress (fuse.OpDepth):
+// 0 in the Func's body; in a Proc, ctlDepth's count, or, where every
+// frame has one size, how far RSP is below the top in frames: an exact
+// division by that size, done as a shift and a multiplication by the
+// inverse of its odd part modulo 2^64.
+func (g *amd64Gen) depth() reg {
+	a, cs := g.a, g.calls
+	r := g.alloc()
+	switch {
+	case g.proc < 0:
+		a.movRI(r, 0)
+	case cs.uniform == 0:
+		a.load(r, at(rDI, g.ctl+ctlDepth))
+	default:
+		size := uint64(cs.uniform)
+		s := bits.TrailingZeros64(size)
+		a.lea(r, at(rDI, cs.stackTop))
+		a.alu(aluSub, r, R(rSP))
+		if s > 0 {
+			a.shiftI(shShr, r, uint8(s))
+		}
+		if odd := size >> s; odd > 1 {
+			t := g.alloc()
+			a.movRI(t, inverse(odd))
+			a.imul(r, R(t))
+			g.release(t)
+		}
+	}
+	return r
+}
+
+// inverse returns the inverse of the odd m modulo 2^64 (Newton's
+// iteration: each step doubles the bits that are right).
+func inverse(m uint64) uint64 {
+	x := m // right to 3 bits: m*m = 1 mod 8 for odd m
+	for range 5 {
+		x *= 2 - m*x
+	}
+	return x
+}
+
 // rawCall evaluates x's arguments into the argument area and calls the
 // Proc, saving around the call the registers that hold what the code
 // needs after it. orig is the call of the text x stands for.
@@ -462,7 +503,7 @@ func guardedProcs(f *fuse.Func) []bool {
 // once: no calls, no checks.
 func pureArgs(xs []*fuse.Expr) bool {
 	for _, x := range xs {
-		if x.Check >= 0 || x.Op == fuse.OpCall || x.Op == fuse.OpArray || !pureArgs(x.Args) {
+		if x.Check >= 0 || x.Op == fuse.OpCall || x.Op == fuse.OpArray || x.Op == fuse.OpDepth || !pureArgs(x.Args) {
 			return false
 		}
 	}

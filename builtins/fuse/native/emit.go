@@ -862,6 +862,14 @@ func (e *emitter) expr(x *fuse.Expr) {
 	case fuse.OpCall:
 		e.callProc(x)
 		return
+	case fuse.OpDepth:
+		if e.proc < 0 {
+			c.i64(0)
+			return
+		}
+		c.get(e.lDepth)
+		c.byte(opI64ExtendU)
+		return
 	case fuse.OpCond:
 		e.cond(x.Args[0])
 		e.open(opIf, tI64, -1, 0)

@@ -340,7 +340,7 @@ func pure(x *fuse.Expr, params int) bool {
 	switch x.Op {
 	case fuse.OpVar:
 		return x.Imm < uint64(params)
-	case fuse.OpLoad, fuse.OpLoad2, fuse.OpRowLen, fuse.OpScratch, fuse.OpCall, fuse.OpArray:
+	case fuse.OpLoad, fuse.OpLoad2, fuse.OpRowLen, fuse.OpScratch, fuse.OpCall, fuse.OpArray, fuse.OpDepth:
 		return false
 	}
 	for _, a := range x.Args {

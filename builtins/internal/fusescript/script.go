@@ -69,7 +69,11 @@ func (s *Script) Source(fn *starlark.Function) (*compile.Source, error) {
 }
 
 // Compile compiles the script's function name.
-func (s *Script) Compile(name string) (*fuse.Func, error) {
+func (s *Script) Compile(name string) (*fuse.Func, error) { return s.CompileWith(name, nil) }
+
+// CompileWith is Compile with the compiler's options changed by change
+// (nil: none).
+func (s *Script) CompileWith(name string, change func(*compile.Options)) (*fuse.Func, error) {
 	fn, ok := s.Globals[name].(*starlark.Function)
 	if !ok {
 		return nil, fmt.Errorf("no function %s", name)
@@ -78,12 +82,16 @@ func (s *Script) Compile(name string) (*fuse.Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compile.Func(src, compile.Options{Helper: s.Source, Words: func(v starlark.Value) ([]uint64, bool) {
+	opt := compile.Options{Helper: s.Source, Words: func(v starlark.Value) ([]uint64, bool) {
 		if a, ok := v.(interface{ Uint64s() []uint64 }); ok {
 			return a.Uint64s(), true
 		}
 		return nil, false
-	}})
+	}}
+	if change != nil {
+		change(&opt)
+	}
+	return compile.Func(src, opt)
 }
 
 // Call calls the script's function name on words; ok is false when it

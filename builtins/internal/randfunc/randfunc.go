@@ -183,10 +183,37 @@ func (g *gen) recursive() string {
 		g.indent = 0
 		g.line("def %s(p, q, d):", self)
 		g.indent = 1
+		// The last call may be in tail position: returned, or (calling
+		// itself) returned added to a word below 2^32, whose results then
+		// stay below 2^50 at the depths written here, so that plain
+		// Starlark's sum is the fused function's word.
+		form := g.r.IntN(3)
+		if self != next && form == 2 {
+			form = 1
+		}
 		g.line("if d == 0:")
 		g.indent = 2
-		g.line("return %s", g.expr(2))
+		if form == 2 {
+			g.line("return (%s) & 0xffffffffffff", g.expr(2))
+		} else {
+			g.line("return %s", g.expr(2))
+		}
 		g.indent = 1
+		switch form {
+		case 1:
+			g.line("return %s(%s, %s, d - 1)", next, g.expr(1), g.expr(1))
+			return
+		case 2:
+			if g.r.IntN(2) == 0 {
+				g.line("a = %s(%s, %s, d - 1)", next, g.expr(1), g.expr(1))
+				g.line("if a & 1:")
+				g.indent = 2
+				g.line("return a")
+				g.indent = 1
+			}
+			g.line("return (%s & 0xffffffff) + %s(%s, %s, d - 1)", g.expr(1), next, g.expr(1), g.expr(1))
+			return
+		}
 		if g.r.IntN(3) == 0 {
 			// A scratch array of the frame, written before and read after
 			// the call: each call has its own.
