@@ -132,6 +132,7 @@ type amd64Gen struct {
 	iv    []interval
 	posOf map[*fuse.Stmt]int
 	cur   *fuse.Stmt
+	vlive *varLiveness // the variables live after each statement's expressions (made at the first call)
 }
 
 // amd64Out is the machine code of a Func, and where its control area is.

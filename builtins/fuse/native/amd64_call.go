@@ -468,11 +468,25 @@ func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
 			}
 		}
 	}
+	// A variable is live after the call where some path reads it before
+	// assigning it (varLiveness); other slots, and a statement it does
+	// not cover, by their intervals.
+	var after varSet
+	if g.cur != nil {
+		if g.vlive == nil {
+			g.vlive = liveVars(g.f.Body, g.f.Vars)
+		}
+		after = g.vlive.after[g.cur]
+	}
 	for sl, r := range g.slotReg {
 		if r < 0 {
 			continue
 		}
-		if pos < 0 || g.whole[sl] || reads[sl] || g.iv[sl].end > 2*pos+1 {
+		later := g.iv[sl].end > 2*pos+1
+		if after != nil && sl < g.f.Vars {
+			later = after.has(sl)
+		}
+		if pos < 0 || g.whole[sl] || reads[sl] || later {
 			mask |= 1 << r
 		}
 	}
