@@ -736,3 +736,22 @@ func TestFuncCUDASourceIsCXX(t *testing.T) {
 		t.Fatalf("%s: %v\n%s", cxx, err, out)
 	}
 }
+
+// TestFrameBytes: the bound of a frame covers each helper's words and its
+// own arrays, and grows with them.
+func TestFrameBytes(t *testing.T) {
+	compile := func(src string) *fuse.Func { return compileScript(t, src) }
+	small := compile("def g(x):\n    return x if x < 2 else g(x - 1) + 1\ndef f(x):\n    return g(x % 9)\n")
+	big := compile("def g(x):\n    a = [0] * 256\n    a[x % 256] = x\n    return x if x < 2 else g(x - 1) + a[x % 256]\ndef f(x):\n    return g(x % 9)\n")
+	if n := cgen.FrameBytes(compile("def f(x):\n    return x\n")); n != 0 {
+		t.Errorf("no helpers: %d bytes", n)
+	}
+	s, b := cgen.FrameBytes(small), cgen.FrameBytes(big)
+	p := &small.Procs[0]
+	if s < 16*uint64(p.Params+p.Vars) || s%16 != 0 {
+		t.Errorf("a helper of %d words: a frame of %d bytes", p.Params+p.Vars, s)
+	}
+	if b < s+8*256 {
+		t.Errorf("a frame with an array of 256 words: %d bytes, without %d", b, s)
+	}
+}
