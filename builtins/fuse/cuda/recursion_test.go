@@ -61,7 +61,7 @@ func recursiveFuncs(t *testing.T, n int) (names []string, fs []*fuse.Func, space
 // comparison: the result, or the failing item's position, check and value.
 func cpuAnswer(t *testing.T, f *fuse.Func, spaces []fuse.Space, m fuse.Method) string {
 	t.Helper()
-	p, err := native.CompileWith(f, native.Eval)
+	p, err := native.Compile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,5 +203,70 @@ def f(x):
 	}
 	if stats.Handed == 0 {
 		t.Fatal("no item was handed back")
+	}
+}
+
+// TestGPURecursion (on a card): functions whose helpers recurse give the
+// CPU's answers for every method; a chain of calls of up to 3000 frames,
+// each with an array of 64 words, runs on the card up to its depth cap
+// (the stack sized for it: a frame larger than its bound would fault the
+// card) and on the CPU past it; and the De Bruijn search counts its
+// subtrees as the CPU does.
+func TestGPURecursion(t *testing.T) {
+	dev, err := cuda.Open()
+	if err != nil {
+		t.Skipf("no GPU to test on (%v); the kernel is tested as C by builtins/fuse/cgen's TestFuncCUDAKernelAsC, the hand-back by TestLauncherRecursion", err)
+	}
+	ctx := context.Background()
+	names, fs, spaces := recursiveFuncs(t, 5000)
+	chain, err := fusescript.Load(`
+def walk(x, d):
+    a = [0] * 64
+    a[d % 64] = x
+    if d == 0:
+        return x & 255
+    return (walk(x * 3 + 1, d - 1) + a[d % 64] + a[(d + 1) % 64]) & U64
+def f(x):
+    return walk(x, x % 3000)
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := chain.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, fs = append(names, "a chain of up to 3000 calls"), append(fs, cf)
+	spaces = append(spaces, []fuse.Space{fuse.Range{Start: 0, Step: 1, N: 1 << 16}})
+	db, err := fusescript.Load(fusescript.DeBruijnFind + "\ndef f(i):\n    return find(0, 58, 0, 6, 1 << 32, i, 16)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df, err := db.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, fs = append(names, "De Bruijn, 2^16 subtrees"), append(fs, df)
+	spaces = append(spaces, []fuse.Space{fuse.Range{Start: 0, Step: 1, N: 1 << 16}})
+	for k, f := range fs {
+		kern, err := dev.FuncKernel(f)
+		if err != nil {
+			t.Fatalf("%s: %v", names[k], err)
+		}
+		t.Logf("%s: the card's threads nest %d calls at most", names[k], kern.Depth())
+		methods := []fuse.Method{fuse.Map, fuse.Count, fuse.Sum, fuse.Min, fuse.Max, fuse.First, fuse.Filter}
+		if k >= len(fs)-2 {
+			methods = []fuse.Method{fuse.Sum, fuse.Map}
+		}
+		for _, m := range methods {
+			want := cpuAnswer(t, f, spaces[k], m)
+			n := spaces[k][0].Len()
+			opt := fuse.Options{Workers: 4, Out: make([]uint64, n), Limit: n}
+			res, err := kern.Run(ctx, spaces[k], m, opt)
+			if got := answer(res, err, m, opt); got != want {
+				t.Errorf("%s method %d on the GPU: %.200s\nthe CPU: %.200s", names[k], m, got, want)
+			}
+		}
+		kern.Close()
 	}
 }
