@@ -253,6 +253,15 @@ def f(x):
 		if err != nil {
 			t.Fatalf("%s: %v", names[k], err)
 		}
+		// The items past the card's depth go to the CPU's engine, as the
+		// binding hands them over.
+		p, err := native.Compile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kern.HandBackTo(func(ctx context.Context, sp []fuse.Space, m fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+			return fuse.RunFunc(ctx, f, sp, m, opt, native.Block, workers(p))
+		})
 		t.Logf("%s: the card's threads nest %d calls at most", names[k], kern.Depth())
 		methods := []fuse.Method{fuse.Map, fuse.Count, fuse.Sum, fuse.Min, fuse.Max, fuse.First, fuse.Filter}
 		if k >= len(fs)-2 {
@@ -268,5 +277,6 @@ def f(x):
 			}
 		}
 		kern.Close()
+		p.Close()
 	}
 }
