@@ -80,7 +80,7 @@ func (dev *Device) stackFor(fn uintptr, f *fuse.Func) (int, error) {
 		return depth, nil
 	}
 	if refused != nil {
-		return 0, fmt.Errorf("%w: the function runs on the CPU", refused)
+		return 0, fmt.Errorf("%w (the threads' stack for the calls of helpers that recurse)", refused)
 	}
-	return 0, fmt.Errorf("gpu: a thread's stack on this card cannot hold one call of the helpers that recurse (%d bytes a call): the function runs on the CPU", frame)
+	return 0, fmt.Errorf("gpu: a thread's stack on this card cannot hold one call of the helpers that recurse (%d bytes a call)", frame)
 }
