@@ -13,6 +13,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/cuda"
 	"github.com/bitsh/bitsh/builtins/fuse/engine"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
@@ -392,7 +393,11 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 // prepareGPU opens the GPU and compiles f for it, as engine.ChooseGPU
 // chooses; what the device keeps for f is released when f is collected.
 func (f *fusedValue) prepareGPU() (gpuRunner, error) {
-	g, err := engine.ChooseGPU(f.prog, f.flow)
+	var cpu cuda.CPURun
+	if f.flow != nil {
+		cpu = f.cpu.run // the items a GPU thread's stack cannot hold
+	}
+	g, err := engine.ChooseGPU(f.prog, f.flow, cpu)
 	if err != nil {
 		return nil, err
 	}

@@ -11,11 +11,14 @@ import (
 // result in *res, Stopped when the stop flag was seen set, NoReturn when
 // the body ended without return, and Failed + c when check c failed (c may
 // be -1 for an index check the IR left without a message), with the
-// offending value in *res.
+// offending value in *res. Deep is a chain of calls that reached the cap
+// the host set in the tables' last word (DepthCapAt) below f.MaxCalls():
+// the item is left for the CPU to run.
 const (
 	Returned = 0
 	Stopped  = 1
 	NoReturn = 2
+	Deep     = 3
 	Failed   = 4
 )
 
@@ -27,7 +30,9 @@ func StateWords(f *fuse.Func) int { return f.ScratchWords() + len(f.Scratch) }
 
 // TableWords returns the words the code of f reads through its tab
 // pointer: the elements of every table, row after row, then for each table
-// of rows the (offset, length) of each of its rows.
+// of rows the (offset, length) of each of its rows, and last, where f has
+// Procs, the depth cap (at DepthCapAt): f.MaxCalls(), which a host may
+// lower (a GPU thread's stack holds fewer frames; see FuncC).
 func TableWords(f *fuse.Func) []uint64 {
 	var out []uint64
 	for _, t := range f.Tables {
@@ -44,7 +49,19 @@ func TableWords(f *fuse.Func) []uint64 {
 			off += uint64(len(r))
 		}
 	}
+	if len(f.Procs) > 0 {
+		out = append(out, uint64(f.MaxCalls()))
+	}
 	return out
+}
+
+// DepthCapAt is the index of the depth cap in TableWords(f), for a Func
+// with Procs (-1 without).
+func DepthCapAt(f *fuse.Func) int {
+	if len(f.Procs) == 0 {
+		return -1
+	}
+	return len(TableWords(f)) - 1
 }
 
 // flowHelpers are the C helpers of FuncC beside those of ItemFunc.
@@ -131,13 +148,14 @@ FUSE_FN u64 fuse_snoob(u64 x, u64 set) {
 //
 // The stack a chain of calls takes is the sum of its frames, up to
 // MaxCalls of them: a frame's variables, temporaries and arrays (8 bytes
-// an element, a bit more for the bitmap). On the CPU the C stack must hold
-// that. On a GPU each thread's stack must: CUDA's default is 1 KiB a
-// thread, which a host would raise with cuCtxSetLimit(CU_LIMIT_STACK_SIZE)
-// and the driver then reserves for every thread the card holds at once (a
-// megabyte a thread for 10000 small frames is hundreds of gigabytes on a
-// large card), so package cuda refuses a Func with Procs for now and such
-// a function runs on the CPU.
+// an element, a bit more for the bitmap; FrameBytes bounds it). On the CPU
+// the C stack must hold that. On a GPU each thread's stack must, and the
+// driver reserves the stack for every thread the card holds at once, so a
+// host caps the depth lower there: the depth cap, the last word of the
+// tables (DepthCapAt). A call that would pass the cap, but not
+// f.MaxCalls(), ends the item with the status Deep, for the host to run it
+// on the CPU; with the cap at f.MaxCalls() (TableWords' own) the code is
+// Eval's.
 func FuncC(f *fuse.Func, t Target) string {
 	var b strings.Builder
 	b.WriteString("#ifndef FUSE_FLOW_PRELUDE\n#define FUSE_FLOW_PRELUDE\n")
@@ -250,6 +268,7 @@ type flowGen struct {
 	tabData []uint64 // the offset of each table's first element in tab
 	tabRows []uint64 // the offset of each table of rows' (offset, length) pairs
 	scrOff  []int    // the offset of each of f's scratch arrays' pairs in the state
+	capAt   uint64   // the offset of the depth cap in tab
 }
 
 func newFlowGen(f *fuse.Func, p *fuse.Proc) *flowGen {
@@ -324,7 +343,9 @@ func (g *flowGen) call(e *fuse.Expr) string {
 	depth := "0ULL" // f's own body: no call in progress, within any limit
 	if g.p != nil {
 		depth = "depth"
-		g.line("if (depth >= %dULL) %s", g.f.MaxCalls(), g.fail(e.Check, "depth"))
+		// Past the cap the host set: Eval's depth failure where the cap
+		// is f.MaxCalls(), else the item is left for the CPU (Deep).
+		g.line("if (depth >= tab[%d]) { if (depth >= %dULL) %s *res = depth; st = %d; goto done; }", g.capAt, g.f.MaxCalls(), g.fail(e.Check, "depth"), Deep)
 	}
 	g.tick()
 	args := make([]string, 0, len(e.Args))
@@ -363,6 +384,7 @@ func (g *flowGen) tabOffsets() {
 			off += 2 * uint64(len(t.Rows))
 		}
 	}
+	g.capAt = off
 }
 
 func (g *flowGen) scrOffsets() {
@@ -656,10 +678,12 @@ func (g *flowGen) row(e *fuse.Expr) (off, n string) {
 // kernel, with each thread's state at state + thread * StateWords words,
 // the tables at tab and the stop flag at stop (host memory the card reads).
 // Under first, a thread stops at the first position after the least hit
-// found so far by any thread.
+// found so far by any thread. An item whose calls pass the depth cap
+// (status Deep) is counted in deep[0] and marked in the bitmap after it
+// (bit i for the launch's item i), for the host to run on the CPU.
 const funcKernel = `
 FUSE_EXTERN __global__ void fuse_run_func(u64 method, u64 kind, u64 start, u64 step,
-		u64 a0, u64 a1, u64 a2, u64 base, u64 n, u64 out, u64 acc, u64 state, u64 tab, u64 stopp) {
+		u64 a0, u64 a1, u64 a2, u64 base, u64 n, u64 out, u64 acc, u64 state, u64 tab, u64 stopp, u64 deepp) {
 	const u64 *x0 = (const u64 *)a0, *x1 = (const u64 *)a1, *x2 = (const u64 *)a2;
 	u64 *res = (u64 *)out, *ac = (u64 *)acc;
 	u64 lo = method == 3 ? ~0ULL : 0, hi = 0, first = ~0ULL, bad = ~0ULL;
@@ -676,6 +700,12 @@ FUSE_EXTERN __global__ void fuse_run_func(u64 method, u64 kind, u64 start, u64 s
 		u64 r = 0;
 		int s = fused_func(p0, p1, p2, sc, (const u64 *)tab, stop, &fuel, &r);
 		if (s == 1) break; /* stopped: the host knows why */
+		if (s == 3 && deepp) { /* too deep for this stack: the CPU's */
+			u64 *dp = (u64 *)deepp;
+			atomicAdd(&dp[0], 1ULL);
+			atomicOr(&dp[1 + (i >> 6)], 1ULL << (i & 63));
+			continue;
+		}
 		if (s != 0) { if (pos < bad) bad = pos; continue; }
 		switch (method) {
 		case 0: case 6: res[i] = r; break;               /* map; filter keeps the results */
@@ -702,11 +732,52 @@ FUSE_EXTERN __global__ void fuse_run_func(u64 method, u64 kind, u64 start, u64 s
 // parameter arrays (0 where absent), base (the position of the slice's
 // first item), n, the results (map, filter), the accumulator (AccWords
 // words, as for CUDASource's fuse_run), the states (StateWords(f) words per
-// thread of the grid, zero at first), the tables (TableWords) and the stop
-// flag (an int the host sets to end the run; 0 for none). A failing item's
-// position goes to the accumulator's AccErr; the host recomputes its error.
+// thread of the grid, zero at first), the tables (TableWords, the depth cap
+// last where f has Procs), the stop flag (an int the host sets to end the
+// run; 0 for none) and the items left to the CPU (DeepWords(n) words, zero
+// at first: their count, then a bit per item; 0 where f has no Procs). A
+// failing item's position goes to the accumulator's AccErr; the host
+// recomputes its error.
 // Compiled as C with the shims of the tests, the same text runs on the CPU.
 func FuncCUDASource(f *fuse.Func) string {
 	return "#ifndef FUSE_EXTERN\n#define FUSE_EXTERN extern \"C\"\n#endif\n" +
 		FuncC(f, CUDA) + fmt.Sprintf("#define FUSE_STATE_WORDS %dULL\n", StateWords(f)) + funcKernel
 }
+
+// frameSlack is the fixed words of a Proc's frame in FrameBytes: the
+// pointers and counters every call passes or keeps (res, depth, tab, stop,
+// fuelp, fuel, st) and the return address.
+const frameSlack = 8
+
+// FrameBytes bounds the bytes one call of any of f's Procs takes on a
+// thread's stack in the code of FuncC (0 where f has no Procs). What a
+// frame keeps while it calls on is at most its words: its parameters, its
+// variables, the temporaries of its expressions (FuncC names every value
+// that lives across a call: a call's arguments and result are
+// temporaries), three pointers per array it was passed, and the fixed
+// words of every call (frameSlack). Each is 8 bytes, in the frame or in a
+// register that the callee saves in its own; they are counted twice, for
+// the copies a register allocator may keep. Its own arrays (values and
+// bitmap) come on top, and the whole is rounded up to 16 bytes. A host
+// sizes a GPU thread's stack as the frames of the depth it allows (the
+// compiler of the card cannot size the stack of recursive code).
+func FrameBytes(f *fuse.Func) uint64 {
+	most := uint64(0)
+	for i := range f.Procs {
+		p := &f.Procs[i]
+		g := newFlowGen(f, p)
+		g.stmts(p.Body)
+		words := uint64(p.Params+p.Vars+g.temps+3*p.Arrays) + frameSlack
+		arrays := uint64(0)
+		for j := p.Arrays; j < len(p.Scratch); j++ {
+			n := p.Scratch[j].Len
+			arrays += 8 * uint64(max(n, 1)+max(bitmapWords(n), 1))
+		}
+		most = max(most, (16*words+arrays+15)&^15)
+	}
+	return most
+}
+
+// DeepWords is the words of fuse_run_func's record of the items of a
+// launch of n items that passed the depth cap: their count and a bit each.
+func DeepWords(n uint64) uint64 { return 1 + (n+63)/64 }

@@ -480,8 +480,13 @@ func TestFuncCRandom(t *testing.T) {
 // as C with the shim of the straight-line kernel's test, over a small grid
 // (3 blocks of 4 threads: the grid-stride loop, the per-thread states and
 // reductions are exercised) for both space kinds and every method, and
-// compares the accumulator and the results with Eval item by item. This is
-// how the GPU path of a Func is checked where no GPU is at hand.
+// compares the accumulator and the results with Eval item by item. A
+// function whose helpers recurse runs twice: with the depth cap of its
+// tables, and with a cap of 1 to 3 calls, as a GPU with a small stack would
+// run it, where an item whose calls pass the cap must be marked for the
+// CPU (and left out of the accumulator and the results) exactly where
+// Eval, allowed that many calls, fails on the depth. This is how the GPU
+// path of a Func is checked where no GPU is at hand.
 func TestFuncCUDAKernelAsC(t *testing.T) {
 	cc := needCC(t)
 	var cases []cCase
@@ -496,121 +501,195 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, 90, 2)})
 	}
 	cases = append(cases, recursiveCases(t, 90)...)
+	for seed := uint64(0); seed < 6; seed++ {
+		r := rand.New(rand.NewPCG(seed, 0xdeeb))
+		src := randfunc.RecursiveSource(r)
+		cases = append(cases, cCase{fmt.Sprintf("recursive seed %d", seed), compileScript(t, src), edgeInputs(r, 90, 2)})
+	}
 	r := rand.New(rand.NewPCG(11, 12))
-	compared := 0
-	for _, c := range cases {
-		f := c.f
-		n := len(c.inputs)
-		base := uint64(r.IntN(100))
-		start, step := c.inputs[0][0]%8, uint64(1+r.IntN(2))
-		cols := make([][]uint64, 3)
-		for i := range cols {
-			cols[i] = make([]uint64, n)
-			for j, in := range c.inputs {
-				if i < len(in) {
-					cols[i][j] = in[i]
-				}
-			}
+	compared, deepSeen := 0, 0
+	for ci, c := range cases {
+		caps := []int{0}
+		if capDepth := 1 + ci%3; len(c.f.Procs) > 0 && capDepth < c.f.MaxCalls() {
+			caps = append(caps, capDepth)
 		}
-		var src strings.Builder
-		src.WriteString(cgen.CUDAShim)
-		src.WriteString("#include <string.h>\n")
-		src.WriteString(cgen.FuncCUDASource(f))
-		fmt.Fprintf(&src, "static const u64 tab[] = {%s};\n", words(cgen.TableWords(f)))
-		fmt.Fprintf(&src, "static u64 state[%d];\n", 12*cgen.StateWords(f)+1)
-		for i, col := range cols {
-			fmt.Fprintf(&src, "static u64 x%d[] = {%s};\n", i, words(col))
+		for _, capDepth := range caps {
+			n, deep := kernelAsC(t, cc, c, r, capDepth)
+			compared += n
+			deepSeen += deep
 		}
-		fmt.Fprintf(&src, "static u64 out[%d];\n", n)
-		src.WriteString("int main(void) {\n\tstatic volatile int stop = 0;\n\tgridDim.x = 3; blockDim.x = 4;\n")
-		src.WriteString("\tfor (int kind = 0; kind < 2; kind++) for (int m = 0; m < 7; m++) {\n")
-		src.WriteString("\t\tu64 acc[4] = {m == 3 ? ~0ULL : 0, 0, ~0ULL, ~0ULL};\n\t\tmemset(out, 0, sizeof out);\n")
-		src.WriteString("\t\tfor (unsigned b = 0; b < 3; b++) for (unsigned t = 0; t < 4; t++) {\n\t\t\tblockIdx.x = b; threadIdx.x = t;\n")
-		x1, x2 := "0", "0"
-		if f.Params > 1 {
-			x1 = "(u64)x1"
-		}
-		if f.Params > 2 {
-			x2 = "(u64)x2"
-		}
-		fmt.Fprintf(&src, "\t\t\tfuse_run_func(m, kind, %#xULL, %#xULL, (u64)x0, %s, %s, %d, %d, (u64)out, (u64)acc, (u64)state, (u64)tab, (u64)&stop);\n", start, step, x1, x2, base, n)
-		src.WriteString("\t\t}\n\t\tprintf(\"%llu %llu %llu %llu\", acc[0], acc[1], acc[2], acc[3]);\n")
-		fmt.Fprintf(&src, "\t\tfor (int i = 0; i < %d; i++) printf(\" %%llu\", out[i]);\n", n)
-		src.WriteString("\t\tprintf(\"\\n\");\n\t}\n\treturn 0;\n}\n")
-		lines := strings.Split(strings.TrimSpace(runProgram(t, cc, src.String(), "-O1")), "\n")
-		if len(lines) != 14 {
-			t.Fatalf("%s: %d lines of output", c.name, len(lines))
-		}
-		st := f.NewState(nil)
-		for kind := 0; kind < 2; kind++ {
-			// What each item gives under Eval.
-			outs := make([]cOut, n)
-			for i := range outs {
-				in := []uint64{cols[0][i], cols[1][i], cols[2][i]}[:f.Params]
-				if kind == cgen.KindRange {
-					in[0] = start + (base+uint64(i))*step
-				}
-				outs[i] = evalOut(st, in)
-			}
-			for m := 0; m < 7; m++ {
-				fs := strings.Fields(lines[kind*7+m])
-				got := make([]uint64, len(fs))
-				for i, s := range fs {
-					fmt.Sscan(s, &got[i])
-				}
-				acc, res := got[:4], got[4:]
-				var lo, hi uint64
-				if m == 3 {
-					lo = ^uint64(0)
-				}
-				first, bad := ^uint64(0), ^uint64(0)
-				for i, o := range outs {
-					pos := base + uint64(i)
-					if o.status != cgen.Returned {
-						bad = min(bad, pos)
-						continue
-					}
-					switch m {
-					case 0, 6:
-						if res[i] != o.val {
-							t.Fatalf("%s kind %d method %d: item %d gives %#x on the kernel, %#x under Eval", c.name, kind, m, i, res[i], o.val)
-						}
-					case 1:
-						lo += fuse.Bit(o.val != 0)
-					case 2:
-						s := lo + o.val
-						hi += fuse.Bit(s < lo)
-						lo = s
-					case 3:
-						lo = min(lo, o.val)
-					case 4:
-						lo = max(lo, o.val)
-					case 5:
-						if o.val != 0 {
-							first = min(first, pos)
-						}
-					}
-				}
-				what := fmt.Sprintf("%s kind %d method %d", c.name, kind, m)
-				switch {
-				case m == 5 && first < bad:
-					if acc[cgen.AccFirst] != first || acc[cgen.AccErr] < first {
-						t.Fatalf("%s: kernel first %d error %d; Eval first %d", what, acc[cgen.AccFirst], acc[cgen.AccErr], first)
-					}
-				case m == 5:
-					if acc[cgen.AccErr] != bad {
-						t.Fatalf("%s: kernel first %d error %d; Eval error %d", what, acc[cgen.AccFirst], acc[cgen.AccErr], bad)
-					}
-				default:
-					if acc[cgen.AccErr] != bad || acc[cgen.AccLo] != lo || acc[cgen.AccHi] != hi {
-						t.Fatalf("%s: kernel acc %#x; Eval lo %#x hi %#x error %d", what, acc, lo, hi, bad)
-					}
-				}
-				compared++
+	}
+	if deepSeen == 0 {
+		t.Fatal("no item passed a lowered depth cap: the hand-back to the CPU is not exercised")
+	}
+	t.Logf("%d (function, kind, method) runs compared, %d items handed back", compared, deepSeen)
+}
+
+// kernelAsC runs one case of TestFuncCUDAKernelAsC with the depth cap
+// capDepth in the tables (0: TableWords' own) and returns the runs
+// compared and the items marked for the CPU.
+func kernelAsC(t *testing.T, cc string, c cCase, r *rand.Rand, capDepth int) (compared, deepSeen int) {
+	t.Helper()
+	f := c.f
+	n := len(c.inputs)
+	base := uint64(r.IntN(100))
+	start, step := c.inputs[0][0]%8, uint64(1+r.IntN(2))
+	cols := make([][]uint64, 3)
+	for i := range cols {
+		cols[i] = make([]uint64, n)
+		for j, in := range c.inputs {
+			if i < len(in) {
+				cols[i][j] = in[i]
 			}
 		}
 	}
-	t.Logf("%d (function, kind, method) runs compared", compared)
+	tab := cgen.TableWords(f)
+	ref := f // what Eval runs: f allowed as many calls as the kernel
+	if capDepth > 0 {
+		tab[cgen.DepthCapAt(f)] = uint64(capDepth)
+		g := *f
+		g.Depth = capDepth
+		ref = &g
+	}
+	dw := cgen.DeepWords(uint64(n))
+	var src strings.Builder
+	src.WriteString(cgen.CUDAShim)
+	src.WriteString("#include <string.h>\n")
+	src.WriteString(cgen.FuncCUDASource(f))
+	fmt.Fprintf(&src, "static const u64 tab[] = {%s};\n", words(tab))
+	fmt.Fprintf(&src, "static u64 state[%d];\n", 12*cgen.StateWords(f)+1)
+	for i, col := range cols {
+		fmt.Fprintf(&src, "static u64 x%d[] = {%s};\n", i, words(col))
+	}
+	fmt.Fprintf(&src, "static u64 out[%d], deep[%d];\n", n, dw)
+	src.WriteString("int main(void) {\n\tstatic volatile int stop = 0;\n\tgridDim.x = 3; blockDim.x = 4;\n")
+	src.WriteString("\tfor (int kind = 0; kind < 2; kind++) for (int m = 0; m < 7; m++) {\n")
+	src.WriteString("\t\tu64 acc[4] = {m == 3 ? ~0ULL : 0, 0, ~0ULL, ~0ULL};\n\t\tmemset(out, 0, sizeof out); memset(deep, 0, sizeof deep);\n")
+	src.WriteString("\t\tfor (unsigned b = 0; b < 3; b++) for (unsigned t = 0; t < 4; t++) {\n\t\t\tblockIdx.x = b; threadIdx.x = t;\n")
+	x1, x2 := "0", "0"
+	if f.Params > 1 {
+		x1 = "(u64)x1"
+	}
+	if f.Params > 2 {
+		x2 = "(u64)x2"
+	}
+	fmt.Fprintf(&src, "\t\t\tfuse_run_func(m, kind, %#xULL, %#xULL, (u64)x0, %s, %s, %d, %d, (u64)out, (u64)acc, (u64)state, (u64)tab, (u64)&stop, (u64)deep);\n", start, step, x1, x2, base, n)
+	src.WriteString("\t\t}\n\t\tprintf(\"%llu %llu %llu %llu\", acc[0], acc[1], acc[2], acc[3]);\n")
+	fmt.Fprintf(&src, "\t\tfor (int i = 0; i < %d; i++) printf(\" %%llu\", deep[i]);\n", dw)
+	fmt.Fprintf(&src, "\t\tfor (int i = 0; i < %d; i++) printf(\" %%llu\", out[i]);\n", n)
+	src.WriteString("\t\tprintf(\"\\n\");\n\t}\n\treturn 0;\n}\n")
+	lines := strings.Split(strings.TrimSpace(runProgram(t, cc, src.String(), "-O1")), "\n")
+	if len(lines) != 14 {
+		t.Fatalf("%s: %d lines of output", c.name, len(lines))
+	}
+	st := ref.NewState(nil)
+	for kind := 0; kind < 2; kind++ {
+		// What each item gives under Eval; Deep where Eval allowed the
+		// kernel's calls fails on the depth below f's own limit.
+		outs := make([]cOut, n)
+		for i := range outs {
+			in := []uint64{cols[0][i], cols[1][i], cols[2][i]}[:f.Params]
+			if kind == cgen.KindRange {
+				in[0] = start + (base+uint64(i))*step
+			}
+			outs[i] = evalOut(st, in)
+			if k := outs[i].status - cgen.Failed; capDepth > 0 && k >= 0 && f.Checks[k].Kind == fuse.CheckDepth {
+				outs[i] = cOut{cgen.Deep, 0}
+			}
+		}
+		for m := 0; m < 7; m++ {
+			fs := strings.Fields(lines[kind*7+m])
+			got := make([]uint64, len(fs))
+			for i, s := range fs {
+				fmt.Sscan(s, &got[i])
+			}
+			acc, deep, res := got[:4], got[4:4+dw], got[4+dw:]
+			var lo, hi uint64
+			if m == 3 {
+				lo = ^uint64(0)
+			}
+			first, bad := ^uint64(0), ^uint64(0)
+			var deepWant []uint64
+			for i, o := range outs {
+				pos := base + uint64(i)
+				if o.status == cgen.Deep {
+					deepWant = append(deepWant, uint64(i))
+					continue
+				}
+				if o.status != cgen.Returned {
+					bad = min(bad, pos)
+					continue
+				}
+				switch m {
+				case 0, 6:
+					if res[i] != o.val {
+						t.Fatalf("%s cap %d kind %d method %d: item %d gives %#x on the kernel, %#x under Eval", c.name, capDepth, kind, m, i, res[i], o.val)
+					}
+				case 1:
+					lo += fuse.Bit(o.val != 0)
+				case 2:
+					s := lo + o.val
+					hi += fuse.Bit(s < lo)
+					lo = s
+				case 3:
+					lo = min(lo, o.val)
+				case 4:
+					lo = max(lo, o.val)
+				case 5:
+					if o.val != 0 {
+						first = min(first, pos)
+					}
+				}
+			}
+			what := fmt.Sprintf("%s cap %d kind %d method %d", c.name, capDepth, kind, m)
+			// The items marked for the CPU: all of Eval's deep ones (under
+			// first, those before the hit; threads skip the items after).
+			var marked []uint64
+			for i := uint64(0); i < uint64(n); i++ {
+				if deep[1+i/64]>>(i%64)&1 != 0 {
+					marked = append(marked, i)
+				}
+			}
+			wantMarked := deepWant
+			if m == 5 {
+				wantMarked = nil
+				for _, i := range deepWant {
+					if base+i < first {
+						wantMarked = append(wantMarked, i)
+					}
+				}
+				var kept []uint64
+				for _, i := range marked {
+					if base+i < first {
+						kept = append(kept, i)
+					}
+				}
+				marked = kept
+			} else if deep[0] != uint64(len(deepWant)) {
+				t.Fatalf("%s: the kernel counts %d items for the CPU, Eval %d", what, deep[0], len(deepWant))
+			}
+			if fmt.Sprint(marked) != fmt.Sprint(wantMarked) {
+				t.Fatalf("%s: the kernel marks %v for the CPU, Eval %v", what, marked, wantMarked)
+			}
+			deepSeen += len(marked)
+			switch {
+			case m == 5 && first < bad:
+				if acc[cgen.AccFirst] != first || acc[cgen.AccErr] < first {
+					t.Fatalf("%s: kernel first %d error %d; Eval first %d", what, acc[cgen.AccFirst], acc[cgen.AccErr], first)
+				}
+			case m == 5:
+				if acc[cgen.AccErr] != bad {
+					t.Fatalf("%s: kernel first %d error %d; Eval error %d", what, acc[cgen.AccFirst], acc[cgen.AccErr], bad)
+				}
+			default:
+				if acc[cgen.AccErr] != bad || acc[cgen.AccLo] != lo || acc[cgen.AccHi] != hi {
+					t.Fatalf("%s: kernel acc %#x; Eval lo %#x hi %#x error %d", what, acc, lo, hi, bad)
+				}
+			}
+			compared++
+		}
+	}
+	return compared, deepSeen
 }
 
 // TestFuncCUDASourceIsCXX: NVRTC compiles C++, whose rules C lacks (no
@@ -648,5 +727,24 @@ func TestFuncCUDASourceIsCXX(t *testing.T) {
 	}
 	if out, err := exec.Command(cxx, "-fsyntax-only", "-w", "-x", "c++", file).CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", cxx, err, out)
+	}
+}
+
+// TestFrameBytes: the bound of a frame covers each helper's words and its
+// own arrays, and grows with them.
+func TestFrameBytes(t *testing.T) {
+	compile := func(src string) *fuse.Func { return compileScript(t, src) }
+	small := compile("def g(x):\n    return x if x < 2 else g(x - 1) + 1\ndef f(x):\n    return g(x % 9)\n")
+	big := compile("def g(x):\n    a = [0] * 256\n    a[x % 256] = x\n    return x if x < 2 else g(x - 1) + a[x % 256]\ndef f(x):\n    return g(x % 9)\n")
+	if n := cgen.FrameBytes(compile("def f(x):\n    return x\n")); n != 0 {
+		t.Errorf("no helpers: %d bytes", n)
+	}
+	s, b := cgen.FrameBytes(small), cgen.FrameBytes(big)
+	p := &small.Procs[0]
+	if s < 16*uint64(p.Params+p.Vars) || s%16 != 0 {
+		t.Errorf("a helper of %d words: a frame of %d bytes", p.Params+p.Vars, s)
+	}
+	if b < s+8*256 {
+		t.Errorf("a frame with an array of 256 words: %d bytes, without %d", b, s)
 	}
 }

@@ -24,6 +24,7 @@ static struct fuse_dim blockIdx, threadIdx, blockDim, gridDim;
 static unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; *p += v; return o; }
 static unsigned long long atomicMin(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v < o) *p = v; return o; }
 static unsigned long long atomicMax(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; if (v > o) *p = v; return o; }
+static unsigned long long atomicOr(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; *p |= v; return o; }
 #define __popcll(x) __builtin_popcountll(x)
 #define __ffsll(x) __builtin_ffsll(x)
 #define __clzll(x) ((x) ? __builtin_clzll(x) : 64)

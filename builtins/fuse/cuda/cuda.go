@@ -47,6 +47,12 @@ type driver struct {
 	cuGetErrorString         func(err int32, s **byte) int32
 	cuDriverGetVersion       func(v *int32) int32
 
+	// The threads' stack, for functions whose helpers recurse (stack.go).
+	cuDeviceTotalMem   func(bytes *uint64, dev int32) int32
+	cuCtxSetLimit      func(limit int32, value uint64) int32
+	cuCtxGetLimit      func(value *uint64, limit int32) int32
+	cuFuncGetAttribute func(v *int32, attr int32, fn uintptr) int32
+
 	// Pinned host memory, streams and events: the copies of a run's items
 	// and results overlap its kernels (launch.go, stream.go).
 	cuMemHostAlloc            func(p *unsafe.Pointer, size uint64, flags uint32) int32
@@ -74,17 +80,22 @@ type driver struct {
 
 // Device is the first GPU of the machine, with its primary context.
 type Device struct {
-	d      *driver
-	dev    int32
-	ctx    uintptr
-	name   string
-	major  int32
-	minor  int32
-	sms    int32
-	mu     sync.Mutex // one launch sequence at a time
-	closed bool
-	pinned pinnedPool // staging buffers kept between runs; under mu
-	warmed bool       // warm ran; under mu
+	d     *driver
+	dev   int32
+	ctx   uintptr
+	name  string
+	major int32
+	minor int32
+	sms   int32
+	// threadsPerSM and mem size the threads' stack (stack.go): the
+	// driver reserves it for every thread the card can hold at once.
+	threadsPerSM int32
+	mem          uint64
+	stack        uint64     // the threads' stack as last raised; under mu
+	mu           sync.Mutex // one launch sequence at a time
+	closed       bool
+	pinned       pinnedPool // staging buffers kept between runs; under mu
+	warmed       bool       // warm ran; under mu
 
 	cache         *Cache // compiled kernels on disk; nil for none
 	nvrtcVersion  string // "13.0"
@@ -189,6 +200,8 @@ func open() (*Device, error) {
 		{&d.cuMemFree, "cuMemFree_v2"}, {&d.cuMemsetD8, "cuMemsetD8_v2"}, {&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
 		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"}, {&d.cuLaunchKernel, "cuLaunchKernel"}, {&d.cuGetErrorString, "cuGetErrorString"},
 		{&d.cuDriverGetVersion, "cuDriverGetVersion"},
+		{&d.cuDeviceTotalMem, "cuDeviceTotalMem_v2"}, {&d.cuCtxSetLimit, "cuCtxSetLimit"},
+		{&d.cuCtxGetLimit, "cuCtxGetLimit"}, {&d.cuFuncGetAttribute, "cuFuncGetAttribute"},
 		{&d.cuMemHostAlloc, "cuMemHostAlloc"}, {&d.cuMemFreeHost, "cuMemFreeHost"},
 		{&d.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"},
 		{&d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"}, {&d.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"},
@@ -240,13 +253,16 @@ func open() (*Device, error) {
 	d.cuDeviceGetName(&name[0], int32(len(name)), dev.dev)
 	dev.name = strings.TrimRight(string(name), "\x00")
 	const (
-		attrSMs   = 16 // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-		attrMajor = 75 // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-		attrMinor = 76
+		attrSMs     = 16 // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+		attrMajor   = 75 // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
+		attrMinor   = 76
+		attrThreads = 39 // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
 	)
 	d.cuDeviceGetAttribute(&dev.major, attrMajor, dev.dev)
 	d.cuDeviceGetAttribute(&dev.minor, attrMinor, dev.dev)
 	d.cuDeviceGetAttribute(&dev.sms, attrSMs, dev.dev)
+	d.cuDeviceGetAttribute(&dev.threadsPerSM, attrThreads, dev.dev)
+	d.cuDeviceTotalMem(&dev.mem, dev.dev)
 	if r := d.cuDevicePrimaryCtxRetain(&dev.ctx, dev.dev); r != 0 {
 		return nil, fmt.Errorf("no GPU: cuDevicePrimaryCtxRetain: %s", d.errString(r))
 	}

@@ -20,19 +20,23 @@ const MaxStateBytes = 1 << 30
 // for the device, with its tables uploaded (once, for the life of the
 // fused value).
 type FuncKernel struct {
-	dev *Device
-	f   *fuse.Func
-	fn  uintptr
-	tab *buffer
+	dev   *Device
+	f     *fuse.Func
+	fn    uintptr
+	tab   *buffer
+	depth int // where f has Procs: the calls a thread of the card may nest (the depth cap)
+	cpu   CPURun
 }
 
+// CPURun runs a function over spaces on the CPU, as fuse.RunFunc does: the
+// items a GPU thread's stack cannot hold go there.
+type CPURun func(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
+
 // FuncKernel generates CUDA C for f (cgen.FuncCUDASource), compiles it
-// with NVRTC, loads it and uploads f's tables. It refuses a function whose
-// helpers recurse (Refuses).
+// with NVRTC, loads it and uploads f's tables. Where f's helpers recurse,
+// it raises the threads' stack for the calls (stackFor), and a run hands
+// the items whose calls go deeper than that stack allows to the CPU.
 func (dev *Device) FuncKernel(f *fuse.Func) (*FuncKernel, error) {
-	if err := Refuses(f); err != nil {
-		return nil, err
-	}
 	fn, err := dev.loadKernel(cgen.FuncCUDASource(f), "fuse_run_func")
 	if err != nil {
 		return nil, err
@@ -46,6 +50,12 @@ func (dev *Device) FuncKernel(f *fuse.Func) (*FuncKernel, error) {
 	}
 	k := &FuncKernel{dev: dev, f: f, fn: fn}
 	tab := cgen.TableWords(f)
+	if len(f.Procs) > 0 {
+		if k.depth, err = dev.stackFor(fn, f); err != nil {
+			return nil, err
+		}
+		tab[cgen.DepthCapAt(f)] = uint64(k.depth)
+	}
 	if k.tab, err = newBuffer(dev, uint64(len(tab))*8); err != nil {
 		return nil, err
 	}
@@ -55,6 +65,16 @@ func (dev *Device) FuncKernel(f *fuse.Func) (*FuncKernel, error) {
 	}
 	return k, nil
 }
+
+// HandBackTo makes run the CPU engine of the items the card leaves (their
+// calls nest deeper than a thread's stack holds there); without it, fuse's
+// evaluator runs them. Call it before Run.
+func (k *FuncKernel) HandBackTo(run CPURun) { k.cpu = run }
+
+// Depth is how deep the calls of a thread of the card may nest (0 where
+// the function has no helpers that recurse): an item that goes deeper runs
+// on the CPU.
+func (k *FuncKernel) Depth() int { return k.depth }
 
 // Close frees the tables on the device.
 func (k *FuncKernel) Close() {
@@ -118,11 +138,48 @@ func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []
 	spec := launchSpec{fn: k.fn, grid: uint32(grid), block: funcBlock,
 		extra:      func() []uint64 { return []uint64{sp, tab} },
 		firstSlice: 1 << 16, minSlice: 1 << 10, // items with loops: start small
-		stoppable: true, itemError: k.itemError}
+		stoppable: true, itemError: k.itemError, deepArg: true}
+	if len(k.f.Procs) > 0 && k.depth < k.f.MaxCalls() {
+		spec.handBack = k.cpu
+		if spec.handBack == nil {
+			spec.handBack = k.evalRun
+		}
+		// Recursive items: a subtree each, of very different sizes.
+		spec.firstSlice, spec.minSlice = 1<<12, 1<<6
+	}
 	if tune != nil {
 		tune(&spec)
 	}
 	return runSlices(ctx, ops, spec, spaces, method, opt)
+}
+
+// evalRun runs the items handed back on fuse's evaluator, one after the
+// other, with Map or First (the hand-back's methods) and RunFunc's errors.
+func (k *FuncKernel) evalRun(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	st := k.f.NewState(func() bool { return ctx.Err() != nil })
+	res := &fuse.Result{}
+	for pos := uint64(0); pos < spaces[0].Len(); pos++ {
+		params := itemParams(spaces, pos)
+		v, err := st.Eval(params)
+		if err != nil {
+			if errors.Is(err, fuse.ErrStopped) {
+				return nil, ctx.Err()
+			}
+			return nil, k.wordError(pos, params, err)
+		}
+		switch method {
+		case fuse.Map:
+			opt.Out[pos] = v
+		case fuse.First:
+			if v != 0 {
+				res.Found, res.Index = true, pos
+				return res, nil
+			}
+		default:
+			return nil, fmt.Errorf("gpu: items handed back with method %d", method)
+		}
+	}
+	return res, nil
 }
 
 // itemError recomputes the failing item under fuse's evaluator to word its
@@ -130,12 +187,17 @@ func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []
 func (k *FuncKernel) itemError(spaces []fuse.Space, pos uint64) error {
 	params := itemParams(spaces, pos)
 	_, err := k.f.NewState(nil).Eval(params)
+	if err == nil {
+		return errNotOnCPU(pos)
+	}
+	return k.wordError(pos, params, err)
+}
+
+// wordError is the error of item pos (params) that Eval gave err.
+func (k *FuncKernel) wordError(pos uint64, params []uint64, err error) error {
 	var fe *fuse.FlowError
 	if errors.As(err, &fe) && fe.Check >= 0 && fe.Check < len(k.f.Checks) {
 		return &fuse.ItemError{Index: pos, Params: params, Check: &k.f.Checks[fe.Check], Value: fe.Value, Valued: true}
 	}
-	if err != nil {
-		return fmt.Errorf("gpu: item %d: %w", pos, err)
-	}
-	return errNotOnCPU(pos)
+	return fmt.Errorf("gpu: item %d: %w", pos, err)
 }

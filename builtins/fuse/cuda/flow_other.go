@@ -22,3 +22,12 @@ func (*FuncKernel) Run(context.Context, []fuse.Space, fuse.Method, fuse.Options)
 
 // Close does nothing.
 func (*FuncKernel) Close() {}
+
+// CPURun runs a function over spaces on the CPU, as fuse.RunFunc does.
+type CPURun func(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
+
+// HandBackTo does nothing.
+func (*FuncKernel) HandBackTo(CPURun) {}
+
+// Depth is 0.
+func (*FuncKernel) Depth() int { return 0 }

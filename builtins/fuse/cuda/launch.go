@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -65,8 +66,15 @@ type launchSpec struct {
 	firstSlice uint64          // items of the first launch; then sized to ~20 ms
 	minSlice   uint64
 	stage      uint64 // items of a launch at most where items or results are copied; 0: stageItems
-	stoppable  bool   // the kernel polls a stop flag (its last argument), raised when ctx ends
+	stoppable  bool   // the kernel polls a stop flag (its argument after extra), raised when ctx ends
 	itemError  func(spaces []fuse.Space, pos uint64) error
+	// deepArg: the kernel's last argument is the record of the items it
+	// leaves to the CPU (cgen.DeepWords words a launch; fuse_run_func).
+	// handBack, where not nil, runs such items on the CPU (over arrays
+	// of their parameters, with Map or First, as fuse.RunFunc does); nil:
+	// the kernel leaves none, and the argument is 0.
+	deepArg  bool
+	handBack func(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
 }
 
 // stageItems bounds the items of a launch whose items or results are
@@ -139,6 +147,8 @@ type pipeline struct {
 	release func() // frees the stop flag
 	watched chan struct{}
 	sets    [2]chunkSet
+	cpu     fuse.Result // what the items handed back to the CPU add to Count, Sum, Min and Max
+	handed  bool        // some were
 }
 
 // chunkSet is one of the two sets of buffers of a pipeline, with the
@@ -147,12 +157,14 @@ type chunkSet struct {
 	st       stream
 	in       [3]*buffer // each copied space's items on the device; nil for a range
 	out      *buffer    // the results (map, filter)
-	host     []uint64   // pinned: hostIn, hostOut and hostAcc
+	deep     *buffer    // the items the kernel left to the CPU (spec.handBack)
+	host     []uint64   // pinned: hostIn, hostOut, hostAcc and hostDeep
 	hostIn   [3][]uint64
 	hostOut  []uint64
 	hostAcc  []uint64
-	busy     bool // a chunk is queued and not absorbed
-	launched bool // a kernel was queued on st: the other set's next waits for it
+	hostDeep []uint64 // the count of deep's items
+	busy     bool     // a chunk is queued and not absorbed
+	launched bool     // a kernel was queued on st: the other set's next waits for it
 	base, m  uint64
 	queued   time.Time
 }
@@ -163,7 +175,9 @@ func (p *pipeline) open(ctx context.Context) error {
 	p.rng, p.isRange = p.spaces[0].(fuse.Range)
 	p.needOut = p.method == fuse.Map || p.method == fuse.Filter
 	p.cap = ^uint64(0)
-	if !p.isRange || len(p.spaces) > 1 || p.needOut {
+	if !p.isRange || len(p.spaces) > 1 || p.needOut || p.spec.handBack != nil {
+		// Copied items or results, or a record of the items left to the
+		// CPU: buffers for a launch's items.
 		p.cap = max(1, min(p.n, p.spec.stage))
 	}
 	var err error
@@ -216,6 +230,15 @@ func (p *pipeline) setUp(s *chunkSet) error {
 	if p.needOut {
 		words += p.cap
 	}
+	if p.spec.handBack != nil {
+		words++
+		if s.deep, err = newBuffer(p.ops, cgen.DeepWords(p.cap)*8); err != nil {
+			return err
+		}
+		if err := p.ops.memset0(s.deep.p, s.deep.size); err != nil {
+			return err
+		}
+	}
 	if s.host, err = p.ops.hostAlloc(words); err != nil {
 		return err
 	}
@@ -235,7 +258,10 @@ func (p *pipeline) setUp(s *chunkSet) error {
 			return err
 		}
 	}
-	s.hostAcc = h[:cgen.AccWords:cgen.AccWords]
+	s.hostAcc, h = h[:cgen.AccWords:cgen.AccWords], h[cgen.AccWords:]
+	if s.deep != nil {
+		s.hostDeep = h[:1:1]
+	}
 	return nil
 }
 
@@ -261,7 +287,7 @@ func (p *pipeline) run(ctx context.Context) error {
 				}
 			}
 			s.busy = false
-			done, err := p.absorb(s)
+			done, err := p.absorb(ctx, s)
 			if err != nil || done {
 				return err
 			}
@@ -282,7 +308,11 @@ func (p *pipeline) run(ctx context.Context) error {
 		}
 		if next == p.n {
 			if !p.sets[0].busy && !p.sets[1].busy {
-				return finish(p.acc, p.method, p.n, p.res)
+				if err := finish(p.acc, p.method, p.n, p.res); err != nil {
+					return err
+				}
+				p.addCPU()
+				return nil
 			}
 			continue
 		}
@@ -321,6 +351,13 @@ func (p *pipeline) queue(s, other *chunkSet, base, m uint64) error {
 	if s.out != nil {
 		args[9] = s.out.p
 	}
+	if p.spec.deepArg {
+		var d uint64
+		if s.deep != nil {
+			d = s.deep.p
+		}
+		args = append(args, d)
+	}
 	var after stream
 	if other.launched {
 		after = other.st
@@ -334,13 +371,20 @@ func (p *pipeline) queue(s, other *chunkSet, base, m uint64) error {
 			return err
 		}
 	}
+	if s.deep != nil {
+		if err := s.st.downloadAsync(s.deep.p, s.hostDeep); err != nil {
+			return err
+		}
+	}
 	return s.st.downloadAsync(p.acc.p, s.hostAcc)
 }
 
 // absorb takes the chunk of s into res. done is true when First found its
 // item; an item that failed is worded by itemError, unless filter's limit
-// was passed before it.
-func (p *pipeline) absorb(s *chunkSet) (done bool, err error) {
+// was passed before it. The items the kernel left to the CPU run there
+// first (handBack): their results join the chunk's, and one that fails
+// there, or First's hit there, counts where the item lies in the space.
+func (p *pipeline) absorb(ctx context.Context, s *chunkSet) (done bool, err error) {
 	end := s.base + s.m
 	bad, first := s.hostAcc[cgen.AccErr], s.hostAcc[cgen.AccFirst]
 	if bad >= end {
@@ -348,6 +392,12 @@ func (p *pipeline) absorb(s *chunkSet) (done bool, err error) {
 	}
 	if first >= end {
 		first = ^uint64(0)
+	}
+	var cpuErr error // the error of the first item handed back that fails, at bad
+	if s.deep != nil && s.hostDeep[0] > 0 {
+		if bad, first, cpuErr, err = p.handBack(ctx, s, bad, first); err != nil {
+			return false, err
+		}
 	}
 	failed := bad != ^uint64(0) && (p.method != fuse.First || first > bad)
 	if p.method == fuse.Filter {
@@ -369,6 +419,9 @@ func (p *pipeline) absorb(s *chunkSet) (done bool, err error) {
 		}
 	}
 	if failed {
+		if cpuErr != nil {
+			return false, cpuErr
+		}
 		return false, p.spec.itemError(p.spaces, bad)
 	}
 	if p.method == fuse.Map {
@@ -379,6 +432,122 @@ func (p *pipeline) absorb(s *chunkSet) (done bool, err error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// handBack runs on the CPU the items of s's chunk that its kernel left
+// (their positions read from s.deep, which is then cleared for the set's
+// next chunk) before bad (the kernel's first failing item) and, under
+// First, before first (the kernel's hit): Map's and Filter's results go
+// to s's results, Count's, Sum's, Min's and Max's to p.cpu. It returns bad
+// and first moved to a handed-back item that fails, with its error
+// (cpuErr), or that is First's hit; err is an error of the device or the
+// CPU's other than an item's.
+func (p *pipeline) handBack(ctx context.Context, s *chunkSet, bad, first uint64) (bad2, first2 uint64, cpuErr, err error) {
+	bits := make([]uint64, cgen.DeepWords(s.m))
+	if err := s.deep.download(bits); err != nil {
+		return bad, first, nil, err
+	}
+	if err := p.ops.memset0(s.deep.p, s.deep.size); err != nil {
+		return bad, first, nil, err
+	}
+	var pos []uint64
+	for i := uint64(0); i < s.m; i++ {
+		if at := s.base + i; bits[1+i/64]>>(i%64)&1 != 0 && at < bad && at < first {
+			pos = append(pos, at)
+		}
+	}
+	if len(pos) == 0 {
+		return bad, first, nil, nil
+	}
+	p.handed = true
+	spaces := make([]fuse.Space, len(p.spaces))
+	for j, sp := range p.spaces {
+		col := make(fuse.Array, len(pos))
+		one := make([]uint64, 1)
+		for i, at := range pos {
+			sp.Fill(at, one)
+			col[i] = one[0]
+		}
+		spaces[j] = col
+	}
+	// itemAt moves an item error of the items handed back to the item's
+	// position in the space.
+	itemAt := func(err error) (uint64, bool) {
+		var ie *fuse.ItemError
+		if !errors.As(err, &ie) || ie.Index >= uint64(len(pos)) {
+			return 0, false
+		}
+		ie.Index = pos[ie.Index]
+		return ie.Index, true
+	}
+	if p.method == fuse.First {
+		r, err := p.spec.handBack(ctx, spaces, fuse.First, fuse.Options{Workers: p.opt.Workers})
+		if err != nil {
+			if at, ok := itemAt(err); ok {
+				return at, first, err, nil
+			}
+			return bad, first, nil, err
+		}
+		if r.Found {
+			first = pos[r.Index]
+		}
+		return bad, first, nil, nil
+	}
+	vals := make([]uint64, len(pos))
+	_, err = p.spec.handBack(ctx, spaces, fuse.Map, fuse.Options{Workers: p.opt.Workers, Out: vals})
+	if err != nil {
+		at, ok := itemAt(err)
+		if !ok {
+			return bad, first, nil, err
+		}
+		var ie *fuse.ItemError
+		errors.As(err, &ie)
+		k := 0
+		for k < len(pos) && pos[k] < at {
+			k++
+		}
+		if p.method == fuse.Filter && k > 0 {
+			// Filter keeps the items before the failing one: their results.
+			for j := range spaces {
+				spaces[j] = spaces[j].(fuse.Array)[:k]
+			}
+			if _, err := p.spec.handBack(ctx, spaces, fuse.Map, fuse.Options{Workers: p.opt.Workers, Out: vals[:k]}); err != nil {
+				return bad, first, nil, err
+			}
+		}
+		pos, vals, bad, cpuErr = pos[:k], vals[:k], at, ie
+	}
+	for i, at := range pos {
+		v := vals[i]
+		switch p.method {
+		case fuse.Map, fuse.Filter:
+			s.hostOut[at-s.base] = v
+		case fuse.Count:
+			p.cpu.Count += b2w(v != 0)
+		case fuse.Sum:
+			lo := p.cpu.SumLo + v
+			p.cpu.SumHi += b2w(lo < v)
+			p.cpu.SumLo = lo
+		case fuse.Min:
+			if !p.cpu.Found || v < p.cpu.Value {
+				p.cpu.Value = v
+			}
+			p.cpu.Found = true
+		case fuse.Max:
+			if !p.cpu.Found || v > p.cpu.Value {
+				p.cpu.Value = v
+			}
+			p.cpu.Found = true
+		}
+	}
+	return bad, first, cpuErr, nil
+}
+
+func b2w(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // close waits for the work still queued (raising the stop flag first, so
@@ -402,6 +571,7 @@ func (p *pipeline) close() error {
 			b.free()
 		}
 		s.out.free()
+		s.deep.free()
 		if s.host != nil {
 			p.ops.hostFree(s.host)
 		}
@@ -414,6 +584,30 @@ func (p *pipeline) close() error {
 	}
 	p.acc.free()
 	return first
+}
+
+// addCPU adds what the items handed back to the CPU gave to the result.
+func (p *pipeline) addCPU() {
+	if !p.handed {
+		return
+	}
+	c, r := &p.cpu, p.res
+	switch p.method {
+	case fuse.Count:
+		r.Count += c.Count
+	case fuse.Sum:
+		lo := r.SumLo + c.SumLo
+		r.SumHi += c.SumHi + b2w(lo < c.SumLo)
+		r.SumLo = lo
+	case fuse.Min:
+		if c.Found {
+			r.Value = min(r.Value, c.Value)
+		}
+	case fuse.Max:
+		if c.Found {
+			r.Value = max(r.Value, c.Value)
+		}
+	}
 }
 
 // fill writes items [base, base+len(dst)) of s into dst, split between up

@@ -26,9 +26,12 @@ type simRun struct {
 // device: the result, the error, and what the device saw.
 func simStraight(ctx context.Context, p *fuse.Program, cfg simRun, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error, SimStats) {
 	cpu := block.New(p)
-	sim := newSim(len(spaces), func(ps []uint64) (uint64, bool) {
+	sim := newSim(len(spaces), func(ps []uint64) (uint64, int) {
 		r, err := cpu.Call(ps)
-		return r, err != nil
+		if err != nil {
+			return 0, simFailed
+		}
+		return r, simOK
 	})
 	sim.failAt, sim.faultAt, sim.mode = cfg.failAt, cfg.faultAt, cfg.mode
 	k := &Kernel{dev: &Device{sms: 2}, prog: p, cpu: cpu, fn: 1}

@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -29,7 +30,7 @@ import (
 // memory for every asynchronous copy, kernels run in the order queued,
 // nothing freed while queued work uses it, frees, leaks.
 type simDevice struct {
-	item      func(params []uint64) (r uint64, failed bool)
+	item      func(params []uint64) (r uint64, status int) // simOK, simFailed or simDeep
 	params    int
 	perItem   time.Duration // a slow card: each item takes this long
 	failAt    int           // launch number (from 1) that fails when queued; 0 none
@@ -52,7 +53,14 @@ type simDevice struct {
 	errs     []string
 }
 
-func newSim(params int, item func([]uint64) (uint64, bool)) *simDevice {
+// The statuses of a simulated item.
+const (
+	simOK     = iota
+	simFailed // a check failed
+	simDeep   // its calls passed the depth cap: fuse_run_func leaves it to the CPU
+)
+
+func newSim(params int, item func([]uint64) (uint64, int)) *simDevice {
 	return &simDevice{item: item, params: params, mem: map[uint64][]uint64{}, next: 0x10000,
 		pinned: map[*uint64][]uint64{}, streams: map[*simStream]bool{}}
 }
@@ -402,10 +410,11 @@ func (s *simDevice) begin(op *simOp) {
 }
 
 // kernel runs items [lo, hi) of a kernel: fn 1 is fuse_run (11
-// arguments), fn 2 is fuse_run_func (14: the states, the tables and the
-// stop flag after). The caller holds s.mu.
+// arguments), fn 2 is fuse_run_func (15: the states, the tables, the stop
+// flag and the record of the items left to the CPU after). The caller
+// holds s.mu.
 func (s *simDevice) kernel(fn uintptr, grid, block uint32, args []uint64, lo, hi uint64) {
-	want := map[uintptr]int{1: 11, 2: 14}[fn]
+	want := map[uintptr]int{1: 11, 2: 15}[fn]
 	if len(args) != want {
 		s.fail("kernel %d launched with %d arguments, want %d", fn, len(args), want)
 		return
@@ -470,8 +479,18 @@ func (s *simDevice) kernel(fn uintptr, grid, block uint32, args []uint64, lo, hi
 				s.fail("parameter %d has no array", j)
 			}
 		}
-		r, failed := s.item(params)
-		if failed {
+		r, status := s.item(params)
+		if status == simDeep {
+			if fn != 2 || args[14] == 0 {
+				s.fail("item %d passed the depth cap with no record for the CPU", pos)
+				continue
+			}
+			d := s.words(args[14], int(cgen.DeepWords(n)), "the record of the items left to the CPU")
+			d[0]++
+			d[1+i/64] |= 1 << (i % 64)
+			continue
+		}
+		if status == simFailed {
 			ac[cgen.AccErr] = min(ac[cgen.AccErr], pos)
 			continue
 		}
@@ -523,32 +542,64 @@ type SimStats struct {
 	Launches int    // kernels launched
 	InFlight int    // the most launches queued when the launcher waited for the first of them
 	Widest   uint64 // the most items of a launch
+	Handed   int    // items handed back to the CPU
 	Misuse   error  // the launcher misused the device or left memory behind
 }
 
 // SimConfig shapes a simulated run: each item takes PerItem; Mode is when
 // queued work runs (0 lazy, 1 ahead, 2 eager: simMode); a launch covers Stage
 // items at most where items or results are copied, and the first launch
-// FirstSlice (0: the launcher's own).
+// FirstSlice (0: the launcher's own). Depth is the calls a thread of the
+// simulated card may nest, for a function whose helpers recurse (0: the
+// function's own limit); an item that goes deeper is left to the CPU, and
+// CPU, where not nil, runs those (else the evaluator).
 type SimConfig struct {
 	PerItem    time.Duration
 	Mode       int
 	Stage      uint64
 	FirstSlice uint64
+	Depth      int
+	CPU        CPURun
 }
 
 // SimRunFunc runs f over the spaces through the launcher of fuse_run_func
 // on a simulated device whose items Eval computes.
 func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method fuse.Method, opt fuse.Options, cfg SimConfig) (res *fuse.Result, err error, stats SimStats) {
-	st := f.NewState(nil)
-	sim := newSim(len(spaces), func(p []uint64) (uint64, bool) {
+	// The card's items: Eval allowed the card's depth, an item failing on
+	// the depth there (below f's own limit) left to the CPU.
+	ref := f
+	k := &FuncKernel{f: f, fn: 2}
+	tab := cgen.TableWords(f)
+	if len(f.Procs) > 0 {
+		k.depth = f.MaxCalls()
+		if cfg.Depth > 0 && cfg.Depth < f.MaxCalls() {
+			g := *f
+			g.Depth, k.depth, ref = cfg.Depth, cfg.Depth, &g
+		}
+		tab[cgen.DepthCapAt(f)] = uint64(k.depth)
+	}
+	st := ref.NewState(nil)
+	sim := newSim(len(spaces), func(p []uint64) (uint64, int) {
 		stats.Items++
 		r, err := st.Eval(p)
-		return r, err != nil
+		var fe *fuse.FlowError
+		switch {
+		case err == nil:
+			return r, simOK
+		case ref != f && errors.As(err, &fe) && fe.Check >= 0 && f.Checks[fe.Check].Kind == fuse.CheckDepth:
+			return 0, simDeep
+		}
+		return 0, simFailed
 	})
 	sim.perItem, sim.mode = cfg.PerItem, simMode(cfg.Mode)
-	tab := cgen.TableWords(f)
-	k := &FuncKernel{f: f, fn: 2}
+	cpu := cfg.CPU
+	if cpu == nil {
+		cpu = k.evalRun
+	}
+	k.HandBackTo(func(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+		stats.Handed += int(spaces[0].Len())
+		return cpu(ctx, spaces, method, opt)
+	})
 	if len(tab) > 0 {
 		if k.tab, err = newBuffer(sim, uint64(len(tab))*8); err != nil {
 			return nil, err, stats

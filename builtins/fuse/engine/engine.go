@@ -61,15 +61,12 @@ type GPU struct {
 // ChooseGPU opens the GPU and compiles the function for it, or takes the
 // kernel from the kernel cache: prog and flow are as for ChooseCPU. A
 // straight line runs as its own kernel; any other function as the Func's
-// kernel, whose tables stay on the device until Close. A Func the GPU
-// refuses (cuda.Refuses: its helpers recurse) is refused before the driver
-// is loaded, so asking costs such a function no driver start-up.
-func ChooseGPU(prog *fuse.Program, flow *fuse.Func) (GPU, error) {
-	if prog == nil {
-		if err := cuda.Refuses(flow); err != nil {
-			return GPU{}, err
-		}
-	}
+// kernel, whose tables stay on the device until Close. Where the Func's
+// helpers recurse, the items whose calls nest deeper than a thread's stack
+// holds on the card are handed back to cpu (the Func's CPU engine, as
+// ChooseCPU chose it; nil: fuse's evaluator), so that the answers and
+// errors are the CPU's.
+func ChooseGPU(prog *fuse.Program, flow *fuse.Func, cpu cuda.CPURun) (GPU, error) {
 	dev, err := cuda.Open()
 	if err != nil {
 		return GPU{}, err
@@ -84,6 +81,9 @@ func ChooseGPU(prog *fuse.Program, flow *fuse.Func) (GPU, error) {
 	k, err := dev.FuncKernel(flow)
 	if err != nil {
 		return GPU{}, err
+	}
+	if cpu != nil {
+		k.HandBackTo(cpu)
 	}
 	return GPU{Func: k}, nil
 }

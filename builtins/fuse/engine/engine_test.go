@@ -77,20 +77,6 @@ func TestChooseCPU(t *testing.T) {
 	}
 }
 
-// TestChooseGPURefusesFirst: a Func whose helpers recurse is refused with
-// the reason (it runs on the CPU) before the driver is looked for, so on
-// any machine.
-func TestChooseGPURefusesFirst(t *testing.T) {
-	v0 := &fuse.Expr{Op: fuse.OpVar, Check: -1}
-	f := &fuse.Func{Params: 1, Vars: 1, Checks: []fuse.Check{{Kind: fuse.CheckDepth, Msg: "depth"}},
-		Procs: []fuse.Proc{{Name: "g", Params: 1, Vars: 1, Body: []fuse.Stmt{{Kind: fuse.SReturn, X: v0}}}},
-		Body:  []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpCall, Args: []*fuse.Expr{v0}, Check: 0}}}}
-	g, err := ChooseGPU(nil, f)
-	if err == nil || g.Kernel != nil || g.Func != nil || !strings.Contains(err.Error(), "runs on the CPU") {
-		t.Fatalf("ChooseGPU of a function whose helpers recurse: %+v, %v", g, err)
-	}
-}
-
 // TestChooseGPU: on a GPU, a straight line runs as its own kernel and any
 // other function as the Func's kernel, and both give f(x) = x.
 func TestChooseGPU(t *testing.T) {
@@ -103,7 +89,7 @@ func TestChooseGPU(t *testing.T) {
 		prog     *fuse.Program
 		wantFunc bool
 	}{{prog, false}, {nil, true}} {
-		g, err := ChooseGPU(c.prog, flow)
+		g, err := ChooseGPU(c.prog, flow, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

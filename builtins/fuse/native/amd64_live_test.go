@@ -14,7 +14,9 @@ import (
 func TestLiveVars(t *testing.T) {
 	v := func(i int) *fuse.Expr { return &fuse.Expr{Op: fuse.OpVar, Imm: uint64(i), Check: -1} }
 	c := func(k uint64) *fuse.Expr { return &fuse.Expr{Op: fuse.OpConst, Imm: k, Check: -1} }
-	add := func(a, b *fuse.Expr) *fuse.Expr { return &fuse.Expr{Op: fuse.OpAdd, Args: []*fuse.Expr{a, b}, Check: -1} }
+	add := func(a, b *fuse.Expr) *fuse.Expr {
+		return &fuse.Expr{Op: fuse.OpAdd, Args: []*fuse.Expr{a, b}, Check: -1}
+	}
 	assign := func(x int, e *fuse.Expr) fuse.Stmt { return fuse.Stmt{Kind: fuse.SAssign, Var: x, X: e} }
 
 	// v0 param; v1 = v0 + 1 (call here); v2 = v1; return v2
