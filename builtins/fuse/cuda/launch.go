@@ -523,10 +523,10 @@ func (p *pipeline) handBack(ctx context.Context, s *chunkSet, bad, first uint64)
 		case fuse.Map, fuse.Filter:
 			s.hostOut[at-s.base] = v
 		case fuse.Count:
-			p.cpu.Count += b2w(v != 0)
+			p.cpu.Count += fuse.Bit(v != 0)
 		case fuse.Sum:
 			lo := p.cpu.SumLo + v
-			p.cpu.SumHi += b2w(lo < v)
+			p.cpu.SumHi += fuse.Bit(lo < v)
 			p.cpu.SumLo = lo
 		case fuse.Min:
 			if !p.cpu.Found || v < p.cpu.Value {
@@ -541,13 +541,6 @@ func (p *pipeline) handBack(ctx context.Context, s *chunkSet, bad, first uint64)
 		}
 	}
 	return bad, first, cpuErr, nil
-}
-
-func b2w(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // close waits for the work still queued (raising the stop flag first, so
@@ -597,7 +590,7 @@ func (p *pipeline) addCPU() {
 		r.Count += c.Count
 	case fuse.Sum:
 		lo := r.SumLo + c.SumLo
-		r.SumHi += c.SumHi + b2w(lo < c.SumLo)
+		r.SumHi += c.SumHi + fuse.Bit(lo < c.SumLo)
 		r.SumLo = lo
 	case fuse.Min:
 		if c.Found {
