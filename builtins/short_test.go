@@ -107,3 +107,30 @@ func TestCheckFuseAbbreviates(t *testing.T) {
 		t.Errorf("CheckFuse of a 300,000-digit constant: %.300v (%d bytes)", err, len(fmt.Sprint(err)))
 	}
 }
+
+// TestCheckFuseLoadedHelper: bitsh check of a fused function that passes
+// its scratch array (and a table) to a helper it cannot see (loaded from
+// another file) takes the call as any helper's, not as an error; a word
+// where an array cannot go is still one.
+func TestCheckFuseLoadedHelper(t *testing.T) {
+	src := "def root(i):\n    moves = [0] * 8\n    n = gen(i, moves, T)\n    return n + moves[0]\n" +
+		"def bad(i):\n    return gen(i, [1, 2])\n"
+	f, err := syntax.Parse("c.star", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := func(name string) (starlark.Value, bool) {
+		if name == "T" {
+			return starlark.NewList([]starlark.Value{starlark.MakeInt(1), starlark.MakeInt(2)}), true
+		}
+		return nil, false
+	}
+	notBuiltin := func(string) bool { return false }
+	noDefs := func(string) (*syntax.DefStmt, bool) { return nil, false }
+	if _, err := builtins.CheckFuse(f.Stmts[0], free, notBuiltin, noDefs); err != nil {
+		t.Errorf("a loaded helper given a scratch array and a table: %v", err)
+	}
+	if _, err := builtins.CheckFuse(f.Stmts[1], free, notBuiltin, noDefs); err == nil {
+		t.Errorf("a list literal passed to a helper: checked as fine")
+	}
+}

@@ -1806,11 +1806,21 @@ func dropTailBreaks(ss []fuse.Stmt, label int) []fuse.Stmt {
 }
 
 // opaqueCall compiles the arguments of a call whose callee is not known
-// (CheckOnly) and takes its result to be a word.
+// (CheckOnly: a helper loaded from another module, a global not run) and
+// takes its result to be a word. A scratch array or a table may be passed,
+// as to any helper.
 func (c *compiler) opaqueCall(e *syntax.CallExpr) (*fuse.Expr, error) {
 	for _, a := range e.Args {
 		if kv, ok := a.(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
 			a = kv.Y
+		}
+		if id, ok := unparen(a).(*syntax.Ident); ok {
+			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+				continue
+			}
+			if t, _ := c.lookupTable(id); t >= 0 {
+				continue
+			}
 		}
 		if _, err := c.word(a); err != nil {
 			return nil, err
