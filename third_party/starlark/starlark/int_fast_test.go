@@ -4,6 +4,8 @@
 package starlark_test
 
 import (
+	"fmt"
+	"math"
 	"math/big"
 	"testing"
 
@@ -23,6 +25,19 @@ func edgeInts() []*big.Int {
 		}
 	}
 	out = append(out, big.NewInt(0x5555555555555), new(big.Int).SetUint64(0x9E3779B97F4A7C15))
+	// Words (int_posix64.go): 2^56 bounds the negative words; the top bytes
+	// 0x5A, 0xA5 and 0x69 are not words, nor is the word whose address
+	// would be the runtime's clobberdeadPtr.
+	for _, top := range []uint64{0x59, 0x5A, 0x5B, 0x68, 0x69, 0x6A, 0xA4, 0xA5, 0xA6, 0x80, 0xFF} {
+		for _, v := range []uint64{top << 56, top<<56 - 1, top<<56 | 1<<56 - 1} {
+			out = append(out, new(big.Int).SetUint64(v), new(big.Int).Neg(new(big.Int).SetUint64(v)))
+		}
+	}
+	for _, v := range []uint64{0xdeaddeaddeaddead ^ 0x5A<<56, 0xdeaddeaddeaddead} {
+		for _, d := range []uint64{0, 1, ^uint64(0)} {
+			out = append(out, new(big.Int).SetUint64(v+d), new(big.Int).Neg(new(big.Int).SetUint64(v+d)))
+		}
+	}
 	return out
 }
 
@@ -226,5 +241,117 @@ def loop(x, a, b, n):
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/iter")
 		})
+	}
+}
+
+// TestIntMethods checks Int's other methods against math/big on the edge
+// values: unary operators, conversions, Sign, Hash, String and formatting.
+func TestIntMethods(t *testing.T) {
+	maxI64, minI64 := big.NewInt(math.MaxInt64), big.NewInt(math.MinInt64)
+	for _, v := range edgeInts() {
+		x := starlark.MakeBigInt(v)
+		for _, c := range []struct {
+			op   syntax.Token
+			want *big.Int
+		}{
+			{syntax.MINUS, new(big.Int).Neg(v)},
+			{syntax.PLUS, v},
+			{syntax.TILDE, new(big.Int).Not(v)},
+		} {
+			got, err := starlark.Unary(c.op, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := got.(starlark.Int).BigInt(); g.Cmp(c.want) != 0 {
+				t.Errorf("%s%v = %v, want %v", c.op, v, g, c.want)
+			}
+		}
+		if i, ok := x.Int64(); ok != (v.Cmp(minI64) >= 0 && v.Cmp(maxI64) <= 0) || ok && i != v.Int64() {
+			t.Errorf("Int64(%v) = %d, %v", v, i, ok)
+		}
+		if u, ok := x.Uint64(); ok != (v.Sign() >= 0 && v.IsUint64()) || ok && u != v.Uint64() {
+			t.Errorf("Uint64(%v) = %d, %v", v, u, ok)
+		}
+		if f, _ := new(big.Float).SetInt(v).Float64(); float64(x.Float()) != f {
+			t.Errorf("Float(%v) = %v, want %v", v, x.Float(), f)
+		}
+		if x.Sign() != v.Sign() || bool(x.Truth()) != (v.Sign() != 0) {
+			t.Errorf("Sign(%v) = %d", v, x.Sign())
+		}
+		// Hash: upstream's, of the low word of a big value's magnitude
+		// (int32 values: of their two's complement).
+		var lo uint64
+		if v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32 {
+			lo = uint64(v.Int64())
+		} else {
+			lo = new(big.Int).Abs(v).Uint64() // the low 64 bits
+		}
+		if h, err := x.Hash(); err != nil || h != 12582917*uint32(lo+3) {
+			t.Errorf("Hash(%v) = %d, %v, want %d", v, h, err, 12582917*uint32(lo+3))
+		}
+		if got, want := fmt.Sprintf("%d %x %v", x, x, x), fmt.Sprintf("%d %x %v", v, v, v); got != want {
+			t.Errorf("Sprintf(%v) = %q, want %q", v, got, want)
+		}
+		if b := x.BigInt(); b.Cmp(v) != 0 {
+			t.Errorf("BigInt(%v) = %v", v, b)
+		} else if b.Add(b, big.NewInt(1)); x.BigInt().Cmp(v) != 0 {
+			t.Errorf("BigInt(%v) shares its value", v)
+		}
+		if i, err := starlark.AsInt32(x); (err == nil) != (v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32) || err == nil && int64(i) != v.Int64() {
+			t.Errorf("AsInt32(%v) = %d, %v", v, i, err)
+		}
+	}
+}
+
+// TestIntInterpreter runs the operators in the interpreter (its own int
+// paths: interp_fast.go and the fused instructions) on the edge values
+// against math/big.
+func TestIntInterpreter(t *testing.T) {
+	const src = `
+def f(x, y):
+    r = [x + y, x - y, x * y, x & y, x | y, x ^ y, -x, ~x, x < y, x == y, x >= y]
+    if y != 0:
+        r += [x // y, x % y]
+    for n in [0, 1, 31, 32, 63, 64, 65]:
+        r += [x << n, x >> n]
+    return r
+`
+	thread := new(starlark.Thread)
+	g, err := starlark.ExecFile(thread, "f.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := edgeInts()
+	for _, xb := range vals {
+		for _, yb := range vals {
+			res, err := starlark.Call(thread, g["f"], starlark.Tuple{starlark.MakeBigInt(xb), starlark.MakeBigInt(yb)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, op := range []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.AMP, syntax.PIPE, syntax.CIRCUMFLEX} {
+				z, _ := wantBinary(op, xb, yb)
+				want = append(want, z.String())
+			}
+			want = append(want, new(big.Int).Neg(xb).String(), new(big.Int).Not(xb).String())
+			c := xb.Cmp(yb)
+			for _, b := range []bool{c < 0, c == 0, c >= 0} {
+				want = append(want, starlark.Bool(b).String())
+			}
+			if yb.Sign() != 0 {
+				q, _ := wantBinary(syntax.SLASHSLASH, xb, yb)
+				m, _ := wantBinary(syntax.PERCENT, xb, yb)
+				want = append(want, q.String(), m.String())
+			}
+			for _, n := range []uint{0, 1, 31, 32, 63, 64, 65} {
+				want = append(want, new(big.Int).Lsh(xb, n).String(), new(big.Int).Rsh(xb, n).String())
+			}
+			list := res.(*starlark.List)
+			for i := range want {
+				if got := list.Index(i).String(); got != want[i] {
+					t.Errorf("f(%v, %v)[%d] = %s, want %s", xb, yb, i, got, want[i])
+				}
+			}
+		}
 	}
 }

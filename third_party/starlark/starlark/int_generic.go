@@ -50,3 +50,16 @@ func smallPair(x, y Value) (int64, int64, bool) {
 // word returns i's value when it is in [0, 2^64) (bitsh fork:
 // interp_fast.go).
 func (i Int) word() (uint64, bool) { return u64(i.get()) }
+
+// On these machines no int beyond int32 lives in the pointer (bitsh
+// fork: int_posix64.go has the words): tagged is never true, and makeWord
+// and makeNegWord make big.Ints.
+
+// tagged returns i's value when i is a word: never here.
+func (i Int) tagged() (v uint64, neg, ok bool) { return 0, false, false }
+
+// makeWord returns the Int v, for v > MaxInt32.
+func makeWord(v uint64) Int { return makeBigInt(newBig128(false, 0, v)) }
+
+// makeNegWord returns the Int -m, for m > 2^31.
+func makeNegWord(m uint64) Int { return makeBigInt(newBig128(true, 0, m)) }

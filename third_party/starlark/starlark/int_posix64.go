@@ -42,10 +42,15 @@ import (
 // See int_generic.go for the basic representation concepts.
 type intImpl unsafe.Pointer
 
-// get returns the (small, big) arms of the union.
+// get returns the (small, big) arms of the union. A word (see tagged)
+// has no big.Int: get makes one, so the paths that matter read words with
+// small, word and tagged instead (bitsh fork).
 func (i Int) get() (int64, *big.Int) {
 	if smallints == 0 {
 		// optimization disabled
+		if uintptr(i.impl) >= wordMin {
+			return 0, i.wordBig()
+		}
 		if x := (*big.Int)(i.impl); isSmall(x) {
 			return x.Int64(), nil
 		} else {
@@ -55,6 +60,9 @@ func (i Int) get() (int64, *big.Int) {
 
 	if ptr := uintptr(i.impl); ptr >= smallints && ptr < smallints+1<<32 {
 		return math.MinInt32 + int64(ptr-smallints), nil
+	}
+	if uintptr(i.impl) >= wordMin {
+		return 0, i.wordBig()
 	}
 	return 0, (*big.Int)(i.impl)
 }
@@ -85,7 +93,14 @@ func reserveAddresses(len int) uintptr {
 		log.Printf("Starlark failed to allocate 4GB address space: %v. Integer performance may suffer.", err)
 		return 0 // optimization disabled
 	}
-	return uintptr(unsafe.Pointer(&b[0]))
+	if p := uintptr(unsafe.Pointer(&b[0])); p+uintptr(len) <= wordMin {
+		return p
+	}
+	// bitsh fork: never seen (user space ends below 2^57), but the
+	// addresses at and above wordMin are words (see tagged).
+	unix.Munmap(b)
+	log.Printf("Starlark failed to allocate 4GB address space below 2^56. Integer performance may suffer.")
+	return 0
 }
 
 // small returns i's value and true if i is small (in int32 range); it is
@@ -113,11 +128,19 @@ func smallPair(x, y Value) (int64, int64, bool) {
 // of this file are 64-bit targets: a big.Word is 64 bits.
 func (i Int) word() (uint64, bool) {
 	if smallints == 0 {
+		if p := uint64(uintptr(i.impl)); p >= wordMin {
+			v := p ^ wordKey
+			return v, v>>56 != negTop
+		}
 		return u64(i.get())
 	}
 	if d := uintptr(i.impl) - smallints; d < 1<<32 {
 		v := math.MinInt32 + int64(d)
 		return uint64(v), v >= 0
+	}
+	if p := uint64(uintptr(i.impl)); p >= wordMin {
+		v := p ^ wordKey
+		return v, v>>56 != negTop
 	}
 	b := (*big.Int)(i.impl)
 	if b.Sign() < 0 {
@@ -127,4 +150,70 @@ func (i Int) word() (uint64, bool) {
 		return uint64(w[0]), true
 	}
 	return 0, false // not small, so not 0: more than 64 bits
+}
+
+// --- words: ints beyond int32 without a heap object (bitsh fork) ---
+//
+// An Int in [2^31, 2^64), or in [-2^56, -2^31), is kept in the pointer
+// itself, at an address no memory can have: one whose top byte is neither
+// 0x00 nor 0xFF. On every 64-bit machine Go runs on, user and kernel
+// addresses (48-bit, and 57-bit with five-level paging) have the top 8
+// bits all equal; the Go heap is below 2^48 (its arena index of such an
+// address is out of range), so the collector, the write barrier and
+// checkptr see a pointer to no Go object and ignore it, as they ignore the
+// addresses of the smallints region. Nothing ever dereferences it.
+//
+// A word v in [2^31, 2^64) is the address v ^ wordKey: its top byte is
+// v's top byte xor wordTop. The two top bytes of v that would make the
+// address's top byte 0x00 or 0xFF (wordTop and ^wordTop) are not words,
+// nor is the top byte negTop, whose addresses hold the negative words:
+// -m for m in (2^31, 2^56] is the address uint64(-m) ^ negKey, whose top
+// byte is negTop ^ wordTop. Those values, ints of other sizes and the one
+// address the runtime rejects (clobberdeadPtr, which the compiler writes
+// into dead slots in debugging builds and the collector crashes on), are
+// *big.Int as before. Each value has one representation: makeWord and
+// makeNegWord decide it.
+const (
+	wordTop  = 0x5A                            // a word's top byte ^ its address's
+	negTop   = 0x69                            // the top byte of no word: negatives' addresses
+	wordKey  = wordTop << 56                   // a word v is at v ^ wordKey
+	negKey   = (0xFF ^ negTop ^ wordTop) << 56 // a negative word n at uint64(n) ^ negKey
+	wordMin  = 1 << 56                         // every word's address is at or above
+	badWord  = 0xdeaddeaddeaddead ^ wordKey    // the word at the runtime's clobberdeadPtr
+	maxNegWd = 1 << 56                         // the largest magnitude of a negative word
+)
+
+// tagged returns i's value when i is a word: v, or -v if neg.
+func (i Int) tagged() (v uint64, neg, ok bool) {
+	p := uint64(uintptr(i.impl))
+	if p < wordMin {
+		return 0, false, false
+	}
+	v = p ^ wordKey
+	if v>>56 != negTop {
+		return v, false, true
+	}
+	return -(p ^ negKey), true, true
+}
+
+// wordBig returns a new big.Int of the word i's value.
+func (i Int) wordBig() *big.Int {
+	v, neg, _ := i.tagged()
+	return newBig128(neg, 0, v)
+}
+
+// makeWord returns the Int v, for v > MaxInt32.
+func makeWord(v uint64) Int {
+	if t := v >> 56; t != wordTop && t != wordTop^0xFF && t != negTop && v != badWord {
+		return Int{intImpl(uintptr(v ^ wordKey))}
+	}
+	return makeBigInt(newBig128(false, 0, v))
+}
+
+// makeNegWord returns the Int -m, for m > 2^31.
+func makeNegWord(m uint64) Int {
+	if m <= maxNegWd {
+		return Int{intImpl(uintptr(-m ^ negKey))}
+	}
+	return makeBigInt(newBig128(true, 0, m))
 }
