@@ -110,7 +110,7 @@ func makeUint128(hi, lo uint64) Int {
 		}
 		return makeWord(lo)
 	}
-	return makeBigInt(newBig128(false, hi, lo))
+	return makeBig128(false, hi, lo)
 }
 
 // makeInt128 returns the Int ±(hi*2^64 + lo), negative if neg.
@@ -118,7 +118,7 @@ func makeInt128(neg bool, hi, lo uint64) Int {
 	if hi == 0 {
 		return makeMag(neg, lo)
 	}
-	return makeBigInt(newBig128(neg, hi, lo))
+	return makeBig128(neg, hi, lo)
 }
 
 // makeMag returns the Int m, or -m if neg.
@@ -146,6 +146,15 @@ func (i Int) mag64() (neg bool, m uint64, ok bool) {
 	}
 	if v, neg, ok := i.tagged(); ok {
 		return neg, v, true
+	}
+	if hi, lo, ok := i.wide(); ok {
+		switch {
+		case hi == 0:
+			return false, lo, true
+		case hi == math.MaxUint64 && lo != 0:
+			return true, -lo, true
+		}
+		return false, 0, false
 	}
 	iSmall, iBig := i.get()
 	if iBig == nil {
@@ -176,6 +185,9 @@ func (i Int) low64() uint64 {
 			return -v
 		}
 		return v
+	}
+	if _, lo, ok := i.wide(); ok {
+		return lo
 	}
 	iSmall, iBig := i.get()
 	if iBig == nil {
@@ -539,6 +551,9 @@ func (x Int) Sign() int {
 			return -1
 		}
 		return 1
+	}
+	if hi, _, ok := x.wide(); ok { // nor wide ints
+		return int(int64(hi)>>63) | 1
 	}
 	xSmall, xBig := x.get()
 	if xBig != nil {

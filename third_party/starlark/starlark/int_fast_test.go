@@ -355,3 +355,50 @@ def f(x, y):
 		}
 	}
 }
+
+// BenchmarkIntWide: the hashing step of a magic-number search, whose
+// product of two words has up to 128 bits before the mask, and the
+// lowest-bit loop b & -b over words with bit 63 set, whose negatives are
+// below -2^56: both make an int beyond the words at each step.
+func BenchmarkIntWide(b *testing.B) {
+	const src = `
+M = (1 << 64) - 1
+
+def hash(occs, m):
+    s = 0
+    for o in occs:
+        s += ((o * m) & M) >> 52
+    return s
+
+def lowbits(bs):
+    n = 0
+    for b in bs:
+        for _ in range(64):
+            if not b:
+                break
+            b ^= b & -b
+            n += 1
+    return n
+
+def bench_hash():
+    return hash([(i * 0x9E3779B97F4A7C15) & M for i in range(1000)], 0x0080001020400080)
+
+def bench_lowbits():
+    return lowbits([(i * 0x9E3779B97F4A7C15) & M | (1 << 63) for i in range(100)])
+`
+	thread := new(starlark.Thread)
+	g, err := starlark.ExecFile(thread, "wide.star", src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"hash", "lowbits"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := starlark.Call(thread, g["bench_"+name], nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -53,7 +53,13 @@ func (i Int) word() (uint64, bool) { return u64(i.get()) }
 
 // On these machines no int beyond int32 lives in the pointer (bitsh
 // fork: int_posix64.go has the words): tagged is never true, and makeWord
-// and makeNegWord make big.Ints.
+// makeNegWord and makeBig128 make big.Ints.
+
+// wide returns i's value when i is a wide int: never here.
+func (i Int) wide() (hi, lo uint64, ok bool) { return 0, 0, false }
+
+// makeBig128 returns the Int ±(hi*2^64 + lo), which is not small.
+func makeBig128(neg bool, hi, lo uint64) Int { return makeBigInt(newBig128(neg, hi, lo)) }
 
 // tagged returns i's value when i is a word: never here.
 func (i Int) tagged() (v uint64, neg, ok bool) { return 0, false, false }

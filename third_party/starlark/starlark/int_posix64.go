@@ -51,6 +51,9 @@ func (i Int) get() (int64, *big.Int) {
 		if uintptr(i.impl) >= wordMin {
 			return 0, i.wordBig()
 		}
+		if uintptr(i.impl)&8 != 0 && wideOK {
+			return 0, i.wideBig()
+		}
 		if x := (*big.Int)(i.impl); isSmall(x) {
 			return x.Int64(), nil
 		} else {
@@ -63,6 +66,9 @@ func (i Int) get() (int64, *big.Int) {
 	}
 	if uintptr(i.impl) >= wordMin {
 		return 0, i.wordBig()
+	}
+	if uintptr(i.impl)&8 != 0 && wideOK {
+		return 0, i.wideBig()
 	}
 	return 0, (*big.Int)(i.impl)
 }
@@ -125,22 +131,29 @@ func smallPair(x, y Value) (int64, int64, bool) {
 
 // word returns i's value when it is in [0, 2^64), without the calls of
 // get and big.Int's methods (bitsh fork: interp_fast.go). The build tags
-// of this file are 64-bit targets: a big.Word is 64 bits.
+// of this file are 64-bit targets: a big.Word is 64 bits. Its first two
+// cases, words and int32 values, are inlined.
 func (i Int) word() (uint64, bool) {
-	if smallints == 0 {
-		if p := uint64(uintptr(i.impl)); p >= wordMin {
-			v := p ^ wordKey
-			return v, v>>56 != negTop
-		}
-		return u64(i.get())
+	p := uintptr(i.impl)
+	if p >= wordMin {
+		v := uint64(p) ^ wordKey
+		return v, v>>56 != negTop
 	}
-	if d := uintptr(i.impl) - smallints; d < 1<<32 {
+	if d := p - smallints; d < 1<<32 && smallints != 0 {
 		v := math.MinInt32 + int64(d)
 		return uint64(v), v >= 0
 	}
-	if p := uint64(uintptr(i.impl)); p >= wordMin {
-		v := p ^ wordKey
-		return v, v>>56 != negTop
+	return i.wordSlow()
+}
+
+// wordSlow is word for wide ints, big.Ints and all Ints when the smallints
+// region is missing.
+func (i Int) wordSlow() (uint64, bool) {
+	if hi, lo, ok := i.wide(); ok {
+		return lo, hi == 0
+	}
+	if smallints == 0 {
+		return u64(i.get())
 	}
 	b := (*big.Int)(i.impl)
 	if b.Sign() < 0 {
@@ -207,7 +220,7 @@ func makeWord(v uint64) Int {
 	if t := v >> 56; t != wordTop && t != wordTop^0xFF && t != negTop && v != badWord {
 		return Int{intImpl(uintptr(v ^ wordKey))}
 	}
-	return makeBigInt(newBig128(false, 0, v))
+	return makeBig128(false, 0, v)
 }
 
 // makeNegWord returns the Int -m, for m > 2^31.
@@ -215,5 +228,85 @@ func makeNegWord(m uint64) Int {
 	if m <= maxNegWd {
 		return Int{intImpl(uintptr(-m ^ negKey))}
 	}
-	return makeBigInt(newBig128(true, 0, m))
+	return makeBig128(true, 0, m)
+}
+
+// --- wide ints: up to 128 bits without pointers (bitsh fork) ---
+//
+// An Int beyond the words whose value fits in 128-bit two's complement
+// ([-2^127, 2^127): the product of two words, a word shifted left, the
+// negative of a word) is a wide: a 16-byte object without pointers, its
+// low word then its high word, and the Int points at the high word. The
+// collector need not scan it, and the allocator takes it from a pointer-
+// free span, without heap bits; a big.Int of the same value is a 48-byte
+// object with a pointer. Go's size classes from 16 bytes up are multiples
+// of 16 in page-aligned spans, so a 16-byte object starts at a multiple of
+// 16 and the Int's pointer is 8 more, while every *big.Int an Int holds is
+// the start of a 32-byte (big.Int) or 48-byte (big128) object: the
+// pointer's bit 3 tells them apart. wideOK checks that at start-up (and
+// makeBig128 each wide's own address); if it is false, no Int is a wide.
+
+// wide is a wide Int's object: its value's low and high words.
+type wide [2]uint64
+
+// wideOK reports whether the objects of big.Int, big128 and wide start at
+// multiples of 16 (see above).
+var wideOK = func() bool {
+	alignProbe = []unsafe.Pointer{unsafe.Pointer(new(big.Int)), unsafe.Pointer(new(big128)), unsafe.Pointer(new(wide))}
+	ok := true
+	for _, p := range alignProbe {
+		ok = ok && uintptr(p)&15 == 0
+	}
+	alignProbe = nil
+	return ok
+}()
+
+// alignProbe makes wideOK's objects heap objects.
+var alignProbe []unsafe.Pointer
+
+// wide returns i's value when i is a wide: its two's complement, high
+// and low words.
+func (i Int) wide() (hi, lo uint64, ok bool) {
+	if uintptr(i.impl)&8 == 0 || !wideOK || uintptr(i.impl) >= wordMin {
+		return 0, 0, false
+	}
+	if d := uintptr(i.impl) - smallints; d < 1<<32 && smallints != 0 {
+		return 0, 0, false
+	}
+	w := (*wide)(unsafe.Add(unsafe.Pointer(i.impl), -8))
+	return w[1], w[0], true
+}
+
+// wideBig returns a new big.Int of the wide i's value.
+func (i Int) wideBig() *big.Int {
+	hi, lo, _ := i.wide()
+	if int64(hi) >= 0 {
+		return newBig128(false, hi, lo)
+	}
+	return newBig128(true, ^hi+b2u(lo == 0), -lo)
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// makeBig128 returns the Int ±(hi*2^64 + lo), which is neither small nor
+// a word: a wide if it fits, else a big.Int.
+func makeBig128(neg bool, hi, lo uint64) Int {
+	if hi < 1<<63 && wideOK {
+		if neg {
+			hi, lo = ^hi+b2u(lo == 0), -lo
+		}
+		w := &wide{lo, hi}
+		if p := unsafe.Pointer(&w[1]); uintptr(p)&15 == 8 {
+			return Int{intImpl(p)}
+		}
+		if neg { // never seen: see wideOK
+			hi, lo = ^hi+b2u(lo == 0), -lo
+		}
+	}
+	return makeBigInt(newBig128(neg, hi, lo))
 }

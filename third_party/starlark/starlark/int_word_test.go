@@ -51,7 +51,13 @@ func wordValues() []*big.Int {
 		add(top << 56)
 		add(top<<56 | 0x123456789abcde)
 	}
-	out = append(out, new(big.Int).Lsh(big.NewInt(1), 64), new(big.Int).Lsh(big.NewInt(-1), 64))
+	for _, e := range []uint{64, 65, 100, 126, 127, 128, 129, 200} {
+		p := new(big.Int).Lsh(big.NewInt(1), e)
+		for _, d := range []int64{-1, 0, 1} {
+			b := new(big.Int).Add(p, big.NewInt(d))
+			out = append(out, b, new(big.Int).Neg(b))
+		}
+	}
 	return out
 }
 
@@ -87,9 +93,12 @@ func TestWordRepresentation(t *testing.T) {
 		if v.Sign() >= 0 && v.IsUint64() {
 			ways = append(ways, x.And(MakeUint64(math.MaxUint64)))
 		}
+		if got, want := intKind(x), wantKind(v); got != want {
+			t.Errorf("%v is %s, want %s", v, got, want)
+		}
 		for i, w := range ways {
-			if w.impl != x.impl && (tagged || isSmallInt(w) || isSmallInt(x) || w.tagged3()) {
-				t.Errorf("%v: way %d gives another representation (%#x, %#x)", v, i, uintptr(w.impl), uintptr(x.impl))
+			if intKind(w) != intKind(x) || (tagged || isSmallInt(x)) && w.impl != x.impl {
+				t.Errorf("%v: way %d gives another representation (%s %#x, %s %#x)", v, i, intKind(w), uintptr(w.impl), intKind(x), uintptr(x.impl))
 			}
 			if w.String() != v.String() {
 				t.Errorf("%v: way %d gives %s", v, i, w)
@@ -98,7 +107,35 @@ func TestWordRepresentation(t *testing.T) {
 	}
 }
 
-func (i Int) tagged3() bool { _, _, ok := i.tagged(); return ok }
+// intKind returns the representation of i: small, word, wide or big.
+func intKind(i Int) string {
+	if _, ok := i.small(); ok {
+		return "small"
+	}
+	if _, _, ok := i.tagged(); ok {
+		return "word"
+	}
+	if _, _, ok := i.wide(); ok {
+		return "wide"
+	}
+	return "big"
+}
+
+// wantKind returns the representation the value v should have.
+func wantKind(v *big.Int) string {
+	switch {
+	case v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32:
+		if smallints == 0 {
+			return "big"
+		}
+		return "small"
+	case isWord(v):
+		return "word"
+	case v.BitLen() < 128 && wideOK:
+		return "wide" // |v| < 2^127
+	}
+	return "big"
+}
 
 // TestWordsAndCollector keeps many words in the heap, in a Starlark list
 // and in Go values, through collections: the collector must ignore their
@@ -144,5 +181,65 @@ func TestWordsWithoutRegion(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "Integer performance may suffer") {
 		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// TestWordsParallel runs two interpreters at once on words, wide ints and
+// big ints (go test -race checks that they share nothing).
+func TestWordsParallel(t *testing.T) {
+	const src = `
+M = (1 << 64) - 1
+def f(seed):
+    s, acc = seed, 0
+    for _ in range(2000):
+        s ^= (s << 13) & M
+        s ^= s >> 7
+        s ^= (s << 17) & M
+        acc = (acc + s * s - (s & -s) + ~s) % (1 << 100)
+    return acc
+`
+	want := func(seed uint64) string {
+		m := new(big.Int).SetUint64(math.MaxUint64)
+		s, acc := new(big.Int).SetUint64(seed), new(big.Int)
+		mod := new(big.Int).Lsh(big.NewInt(1), 100)
+		for i := 0; i < 2000; i++ {
+			s.Xor(s, new(big.Int).And(new(big.Int).Lsh(s, 13), m))
+			s.Xor(s, new(big.Int).Rsh(s, 7))
+			s.Xor(s, new(big.Int).And(new(big.Int).Lsh(s, 17), m))
+			low := new(big.Int).And(s, new(big.Int).Neg(s))
+			acc.Add(acc, new(big.Int).Mul(s, s))
+			acc.Sub(acc, low)
+			acc.Add(acc, new(big.Int).Not(s))
+			acc.Mod(acc, mod)
+		}
+		return acc.String()
+	}
+	errs := make(chan error, 2)
+	for _, seed := range []uint64{0x9E3779B97F4A7C15, 12345} {
+		go func() {
+			thread := new(Thread)
+			g, err := ExecFile(thread, "p.star", src, nil)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i := 0; i < 5; i++ {
+				v, err := Call(thread, g["f"], Tuple{MakeUint64(seed)}, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if w := want(seed); v.String() != w {
+					errs <- fmt.Errorf("f(%d) = %s, want %s", seed, v, w)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
