@@ -148,6 +148,11 @@ func TestIntMakers(t *testing.T) {
 func FuzzIntFastPaths(f *testing.F) {
 	f.Add(uint64(1<<40), uint64(3), uint8(0), false, false)
 	f.Add(^uint64(0), uint64(1), uint8(2), false, true)
+	// The bounds of the words and wide ints (int_posix64.go).
+	f.Add(uint64(1<<56-1<<32), uint64(1), uint8(1), true, false)
+	f.Add(uint64(0x5A<<56), uint64(0xA5<<56-1), uint8(5), false, true)
+	f.Add(uint64(0x69<<56|12345), uint64(0xdeaddeaddeaddead^0x5A<<56), uint8(3), true, true)
+	f.Add(uint64(1<<63), uint64(1<<63), uint8(2), true, false)
 	ops := []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.AMP, syntax.PIPE,
 		syntax.CIRCUMFLEX, syntax.SLASHSLASH, syntax.PERCENT, syntax.LTLT, syntax.GTGT}
 	f.Fuzz(func(t *testing.T, a, b uint64, o uint8, negA, negB bool) {
@@ -175,12 +180,19 @@ func FuzzIntFastPaths(f *testing.F) {
 				return
 			}
 		}
-		got, err := starlark.Binary(op, starlark.MakeBigInt(xb), y)
+		x := starlark.MakeBigInt(xb)
+		got, err := starlark.Binary(op, x, y)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if g := got.(starlark.Int).BigInt(); g.Cmp(want) != 0 {
 			t.Errorf("%v %v %v = %v, want %v", xb, op, y, g, want)
+		}
+		if g := x.Not().BigInt(); g.Cmp(new(big.Int).Not(xb)) != 0 {
+			t.Errorf("~%v = %v", xb, g)
+		}
+		if c, _ := x.Cmp(y, 0); op != syntax.LTLT && op != syntax.GTGT && c != xb.Cmp(yb) {
+			t.Errorf("Cmp(%v, %v) = %d", xb, yb, c)
 		}
 	})
 }

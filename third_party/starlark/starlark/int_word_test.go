@@ -173,7 +173,7 @@ func TestWordsWithoutRegion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := "TestWordsWithoutRegion|TestWordRepresentation|TestWordsAndCollector|TestIntFastPaths|TestIntMakers|TestIntMethods|TestIntInterpreter|TestIntFastPathsAgree|TestInt$"
+	run := "TestWordsWithoutRegion|TestWordRepresentation|TestWordsAndCollector|TestIntFastPaths|FuzzIntFastPaths|TestIntMakers|TestIntMethods|TestIntInterpreter|TestIntFastPathsAgree|TestInt$"
 	cmd := exec.Command("/bin/sh", "-c", fmt.Sprintf("ulimit -v 4000000 && exec %q -test.run '%s'", exe, run))
 	cmd.Env = append(os.Environ(), "STARLARK_INT_FALLBACK_CHILD=1")
 	out, err := cmd.CombinedOutput()
