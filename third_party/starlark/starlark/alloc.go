@@ -230,8 +230,8 @@ func reprBytes(x Value) int64 {
 		case Bytes:
 			return n + 1 + int64(len(x))
 		case Int:
-			if _, big := x.get(); big != nil {
-				return int64(float64(big.BitLen()) * math.Log10(2))
+			if _, small := x.small(); !small {
+				return int64(float64(x.bigBitLen()) * math.Log10(2)) // bitsh fork: words (README.bitsh.md, 13)
 			}
 			return 1
 		case *List:

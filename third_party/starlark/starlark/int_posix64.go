@@ -27,6 +27,7 @@ import (
 	"log"
 	"math"
 	"math/big"
+	"math/bits"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -327,4 +328,24 @@ func makeBig128(neg bool, hi, lo uint64) Int {
 		}
 	}
 	return makeBigInt(newBig128(neg, hi, lo))
+}
+
+// bigBitLen returns the length in bits of the magnitude of i, which is not
+// small, without making a big.Int of a word or a wide (bitsh fork:
+// alloc.go's size estimate).
+func (i Int) bigBitLen() int {
+	if v, _, ok := i.tagged(); ok {
+		return bits.Len64(v)
+	}
+	if hi, lo, ok := i.wide(); ok {
+		if int64(hi) < 0 {
+			hi, lo = ^hi+b2u(lo == 0), -lo
+		}
+		if hi != 0 {
+			return 64 + bits.Len64(hi)
+		}
+		return bits.Len64(lo)
+	}
+	_, b := i.get()
+	return b.BitLen()
 }

@@ -241,3 +241,26 @@ def f(seed):
 		}
 	}
 }
+
+// TestWordSizeEstimate checks the bit length alloc.go's estimate of a
+// value's text reads, and that it makes no big.Int of a word or a wide.
+func TestWordSizeEstimate(t *testing.T) {
+	var elems []Value
+	for _, v := range wordValues() {
+		x := MakeBigInt(v)
+		if _, small := x.small(); small {
+			continue
+		}
+		if got := x.bigBitLen(); got != v.BitLen() {
+			t.Errorf("bigBitLen(%v) = %d, want %d", v, got, v.BitLen())
+		}
+		if intKind(x) != "big" {
+			elems = append(elems, x)
+		}
+	}
+	l := NewList(elems)
+	n := testing.AllocsPerRun(10, func() { reprBytes(l) })
+	if n > 5 {
+		t.Errorf("reprBytes of %d words and wide ints: %v allocations", len(elems), n)
+	}
+}
