@@ -248,6 +248,13 @@ func addBig(x, y Int) Int {
 			return addMag(xNeg, xm, yNeg, ym)
 		}
 	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		lo, c := bits.Add64(xl, yl, 0)
+		hi, _ := bits.Add64(xh, yh, c)
+		if (xh^hi)&(yh^hi)>>63 == 0 { // no signed overflow
+			return from128(hi, lo)
+		}
+	}
 	return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
 }
 
@@ -261,6 +268,13 @@ func subBig(x, y Int) Int {
 	if xNeg, xm, ok := x.mag64(); ok {
 		if yNeg, ym, ok := y.mag64(); ok {
 			return addMag(xNeg, xm, !yNeg, ym)
+		}
+	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		lo, b := bits.Sub64(xl, yl, 0)
+		hi, _ := bits.Sub64(xh, yh, b)
+		if (xh^yh)&(xh^hi)>>63 == 0 { // no signed overflow
+			return from128(hi, lo)
 		}
 	}
 	return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
@@ -283,6 +297,9 @@ func orBig(x, y Int) Int {
 	if a, b, ok := both64(x, y); ok {
 		return makeUint128(0, a|b)
 	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		return from128(xh|yh, xl|yl)
+	}
 	return MakeBigInt(new(big.Int).Or(x.bigInt(), y.bigInt()))
 }
 
@@ -296,12 +313,90 @@ func andBig(x, y Int) Int {
 	if b, ok := y.word(); ok {
 		return makeUint128(0, b&x.low64())
 	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		return from128(xh&yh, xl&yl)
+	}
 	return MakeBigInt(new(big.Int).And(x.bigInt(), y.bigInt()))
+}
+
+// both128 returns the 128-bit two's complements of x and y, each as a
+// high and a low word, when both are in [-2^127, 2^127) (bitsh fork:
+// words and wide ints without math/big).
+func both128(x, y Int) (xh, xl, yh, yl uint64, ok bool) {
+	if xh, xl, ok = x.int128(); !ok {
+		return
+	}
+	yh, yl, ok = y.int128()
+	return
+}
+
+// int128 returns i's 128-bit two's complement when i is in [-2^127, 2^127).
+func (i Int) int128() (hi, lo uint64, ok bool) {
+	if neg, m, ok := i.mag64(); ok {
+		if neg { // m > 0
+			return math.MaxUint64, -m, true
+		}
+		return 0, m, true
+	}
+	if hi, lo, ok := i.wide(); ok {
+		return hi, lo, true
+	}
+	_, b := i.get() // not small, not a word, not a wide: a big.Int
+	w := b.Bits()
+	if bits.UintSize != 64 || len(w) != 2 {
+		return 0, 0, false
+	}
+	hi, lo = uint64(w[1]), uint64(w[0])
+	if b.Sign() > 0 {
+		return hi, lo, hi < 1<<63
+	}
+	if hi > 1<<63 || hi == 1<<63 && lo != 0 {
+		return 0, 0, false
+	}
+	return ^hi + b2u(lo == 0), -lo, true
+}
+
+// from128 returns the Int of a 128-bit two's complement.
+func from128(hi, lo uint64) Int {
+	switch {
+	case hi == 0:
+		return makeMag(false, lo)
+	case hi == math.MaxUint64 && lo != 0:
+		return makeMag(true, -lo)
+	case int64(hi) >= 0:
+		return makeBig128(false, hi, lo)
+	}
+	return makeBig128(true, ^hi+b2u(lo == 0), -lo)
+}
+
+// rsh128 returns the 128-bit two's complement (hi, lo) shifted right by
+// n, arithmetically (the floor of a division by 2^n).
+func rsh128(hi, lo uint64, n uint) (uint64, uint64) {
+	switch {
+	case n >= 128:
+		s := uint64(int64(hi) >> 63)
+		return s, s
+	case n >= 64:
+		return uint64(int64(hi) >> 63), uint64(int64(hi) >> (n - 64))
+	case n == 0:
+		return hi, lo
+	}
+	return uint64(int64(hi) >> n), lo>>n | hi<<(64-n)
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func xorBig(x, y Int) Int {
 	if a, b, ok := both64(x, y); ok {
 		return makeUint128(0, a^b)
+	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		return from128(xh^yh, xl^yl)
 	}
 	return MakeBigInt(new(big.Int).Xor(x.bigInt(), y.bigInt()))
 }
@@ -500,6 +595,12 @@ func (i Int) Cmp(v Value, depth int) (int, error) {
 			return cmp.Compare(a, b), nil
 		}
 	}
+	if ih, il, jh, jl, ok := both128(i, j); ok {
+		if ih != jh {
+			return cmp.Compare(int64(ih), int64(jh)), nil
+		}
+		return cmp.Compare(il, jl), nil
+	}
 	return i.bigInt().Cmp(j.bigInt()), nil
 }
 
@@ -622,6 +723,9 @@ func (x Int) Not() Int {
 		lo, carry := bits.Add64(m, 1, 0)
 		return makeInt128(true, carry, lo)
 	}
+	if hi, lo, ok := x.int128(); ok {
+		return from128(^hi, ^lo)
+	}
 	return MakeBigInt(new(big.Int).Not(x.bigInt()))
 }
 func (x Int) Lsh(y uint) Int {
@@ -630,6 +734,17 @@ func (x Int) Lsh(y uint) Int {
 	}
 	if neg, m, ok := x.mag64(); ok && y < 64 {
 		return makeInt128(neg, m>>(64-y), m<<y) // m>>64 is 0 in Go
+	}
+	if hi, lo, ok := x.int128(); ok && y < 128 {
+		// bitsh fork: a wide int shifted, where the result stays in
+		// [-2^127, 2^127): shifting it back gives x.
+		rhi, rlo := hi<<y|lo>>(64-y), lo<<y // lo>>64 is 0 in Go
+		if y >= 64 {
+			rhi, rlo = lo<<(y-64), 0
+		}
+		if h, l := rsh128(rhi, rlo, y); h == hi && l == lo {
+			return from128(rhi, rlo)
+		}
 	}
 	return MakeBigInt(new(big.Int).Lsh(x.bigInt(), y))
 }
@@ -650,6 +765,9 @@ func (x Int) Rsh(y uint) Int {
 			q++ // no overflow: y > 0 here
 		}
 		return makeMag(true, q)
+	}
+	if hi, lo, ok := x.int128(); ok {
+		return from128(rsh128(hi, lo, y))
 	}
 	return MakeBigInt(new(big.Int).Rsh(x.bigInt(), y))
 }

@@ -198,7 +198,8 @@ func FuzzIntFastPaths(f *testing.F) {
 }
 
 // BenchmarkIntOps: one operation per iteration on values below 2^31
-// (int32, allocation-free), in [2^40, 2^64) and beyond 2^64.
+// (int32, allocation-free), in [2^40, 2^64) and beyond 2^64, and on a
+// negative value below -2^31 and one in [2^40, 2^64).
 func BenchmarkIntOps(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -207,6 +208,7 @@ func BenchmarkIntOps(b *testing.B) {
 		{"small", starlark.MakeInt(12345), starlark.MakeInt(678)},
 		{"u64", starlark.MakeUint64(1<<40 + 12345), starlark.MakeUint64(1<<41 + 1)},
 		{"u64x2", starlark.MakeUint64(1<<63 + 12345), starlark.MakeUint64(1<<62 + 1)},
+		{"neg", starlark.MakeInt64(-(1<<40 + 12345)), starlark.MakeUint64(1<<41 + 1)},
 	} {
 		for _, op := range []syntax.Token{syntax.PLUS, syntax.CIRCUMFLEX, syntax.AMP, syntax.STAR} {
 			b.Run(c.name+"/"+op.String(), func(b *testing.B) {
@@ -369,9 +371,10 @@ def f(x, y):
 }
 
 // BenchmarkIntWide: the hashing step of a magic-number search, whose
-// product of two words has up to 128 bits before the mask, and the
+// product of two words has up to 128 bits before the mask, the
 // lowest-bit loop b & -b over words with bit 63 set, whose negatives are
-// below -2^56: both make an int beyond the words at each step.
+// below -2^56, and the high word of a 64x64 product: each makes an int
+// beyond the words at each step.
 func BenchmarkIntWide(b *testing.B) {
 	const src = `
 M = (1 << 64) - 1
@@ -392,6 +395,15 @@ def lowbits(bs):
             n += 1
     return n
 
+def mulhi(xs, m):
+    s = 0
+    for x in xs:
+        s ^= (x * m) >> 64
+    return s
+
+def bench_mulhi():
+    return mulhi([(i * 0x9E3779B97F4A7C15) & M for i in range(1000)], 0xD6E8FEB86659FD93)
+
 def bench_hash():
     return hash([(i * 0x9E3779B97F4A7C15) & M for i in range(1000)], 0x0080001020400080)
 
@@ -403,7 +415,7 @@ def bench_lowbits():
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range []string{"hash", "lowbits"} {
+	for _, name := range []string{"hash", "lowbits", "mulhi"} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

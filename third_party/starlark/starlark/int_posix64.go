@@ -305,13 +305,6 @@ func (i Int) wideBig() *big.Int {
 	return newBig128(true, ^hi+b2u(lo == 0), -lo)
 }
 
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // makeBig128 returns the Int ±(hi*2^64 + lo), which is neither small nor
 // a word: a wide if it fits, else a big.Int.
 func makeBig128(neg bool, hi, lo uint64) Int {
