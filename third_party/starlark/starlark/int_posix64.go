@@ -92,20 +92,13 @@ func makeBigInt(x *big.Int) Int { return Int{intImpl(x)} }
 // We assume smallints is not at the very top of the address space.
 //
 // Zero means the optimization is disabled and all Ints allocate a big.Int.
-//
-// bitsh fork: where the region cannot be mapped (an address space limit,
-// ulimit -v, below 4 GiB plus the program), smallints is
-// fallbackSmallints, 2^32 addresses no memory can have (see the words
-// below), instead of zero: int32 values still need no allocation, and
-// Int.small and the interpreter's int32 paths are the same code. The
-// warning is printed as before.
 var smallints = reserveAddresses(1 << 32)
 
 func reserveAddresses(len int) uintptr {
 	b, err := unix.Mmap(-1, 0, len, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
 		log.Printf("Starlark failed to allocate 4GB address space: %v. Integer performance may suffer.", err)
-		return fallbackSmallints // bitsh fork: was 0, optimization disabled
+		return 0 // optimization disabled
 	}
 	if p := uintptr(unsafe.Pointer(&b[0])); p+uintptr(len) <= wordMin {
 		return p
@@ -113,7 +106,8 @@ func reserveAddresses(len int) uintptr {
 	// bitsh fork: never seen (user space ends below 2^57), but the
 	// addresses at and above wordMin are words (see tagged).
 	unix.Munmap(b)
-	return fallbackSmallints
+	log.Printf("Starlark failed to allocate 4GB address space below 2^56. Integer performance may suffer.")
+	return 0
 }
 
 // small returns i's value and true if i is small (in int32 range); it is
@@ -142,8 +136,9 @@ func smallPair(x, y Value) (int64, int64, bool) {
 // cases, words and int32 values, are inlined.
 func (i Int) word() (uint64, bool) {
 	p := uintptr(i.impl)
-	if v := uint64(p) ^ wordKey; p >= wordMin && v>>56 != negTop {
-		return v, true
+	if p >= wordMin {
+		v := uint64(p) ^ wordKey
+		return v, v>>56 != negTop
 	}
 	if d := p - smallints; d < 1<<32 && smallints != 0 {
 		v := math.MinInt32 + int64(d)
@@ -152,12 +147,9 @@ func (i Int) word() (uint64, bool) {
 	return i.wordSlow()
 }
 
-// wordSlow is word for negative words, wide ints and big.Ints (and all
-// Ints if smallints is zero).
+// wordSlow is word for wide ints, big.Ints and all Ints when the smallints
+// region is missing.
 func (i Int) wordSlow() (uint64, bool) {
-	if uintptr(i.impl) >= wordMin {
-		return 0, false // a negative word
-	}
 	if hi, lo, ok := i.wide(); ok {
 		return lo, hi == 0
 	}
@@ -176,7 +168,7 @@ func (i Int) wordSlow() (uint64, bool) {
 
 // --- words: ints beyond int32 without a heap object (bitsh fork) ---
 //
-// An Int in [2^31, 2^64), or in [-(2^56-2^32), -2^31), is kept in the pointer
+// An Int in [2^31, 2^64), or in [-2^56, -2^31), is kept in the pointer
 // itself, at an address no memory can have: one whose top byte is neither
 // 0x00 nor 0xFF. On every 64-bit machine Go runs on, user and kernel
 // addresses (48-bit, and 57-bit with five-level paging) have the top 8
@@ -189,10 +181,8 @@ func (i Int) wordSlow() (uint64, bool) {
 // v's top byte xor wordTop. The two top bytes of v that would make the
 // address's top byte 0x00 or 0xFF (wordTop and ^wordTop) are not words,
 // nor is the top byte negTop, whose addresses hold the negative words:
-// -m for m in (2^31, 2^56-2^32] is the address uint64(-m) ^ negKey, whose
-// top byte is negTop ^ wordTop and low 56 bits 2^56-m, at least 2^32: the
-// 2^32 addresses below are int32 values if the smallints region could not
-// be mapped (fallbackSmallints). Those values, ints of other sizes and the one
+// -m for m in (2^31, 2^56] is the address uint64(-m) ^ negKey, whose top
+// byte is negTop ^ wordTop. Those values, ints of other sizes and the one
 // address the runtime rejects (clobberdeadPtr, which the compiler writes
 // into dead slots in debugging builds and the collector crashes on), are
 // *big.Int as before. Each value has one representation: makeWord and
@@ -204,12 +194,7 @@ const (
 	negKey   = (0xFF ^ negTop ^ wordTop) << 56 // a negative word n at uint64(n) ^ negKey
 	wordMin  = 1 << 56                         // every word's address is at or above
 	badWord  = 0xdeaddeaddeaddead ^ wordKey    // the word at the runtime's clobberdeadPtr
-	maxNegWd = 1<<56 - 1<<32                   // the largest magnitude of a negative word
-
-	// fallbackSmallints is smallints where the region cannot be mapped:
-	// the addresses of top byte negTop ^ wordTop below those of the
-	// negative words.
-	fallbackSmallints = (negTop ^ wordTop) << 56
+	maxNegWd = 1 << 56                         // the largest magnitude of a negative word
 )
 
 // tagged returns i's value when i is a word: v, or -v if neg.
@@ -221,9 +206,6 @@ func (i Int) tagged() (v uint64, neg, ok bool) {
 	v = p ^ wordKey
 	if v>>56 != negTop {
 		return v, false, true
-	}
-	if p-uint64(smallints) < 1<<32 {
-		return 0, false, false // int32 at fallbackSmallints
 	}
 	return -(p ^ negKey), true, true
 }
