@@ -230,8 +230,8 @@ func reprBytes(x Value) int64 {
 		case Bytes:
 			return n + 1 + int64(len(x))
 		case Int:
-			if _, small := x.small(); !small {
-				return int64(float64(x.bigBitLen()) * math.Log10(2)) // bitsh fork: words (README.bitsh.md, 13)
+			if n, ok := x.bigBitLen(); ok { // bitsh fork: words (README.bitsh.md, 13)
+				return int64(float64(n) * math.Log10(2))
 			}
 			return 1
 		case *List:

@@ -70,9 +70,12 @@ func makeWord(v uint64) Int { return makeBigInt(newBig128(false, 0, v)) }
 // makeNegWord returns the Int -m, for m > 2^31.
 func makeNegWord(m uint64) Int { return makeBigInt(newBig128(true, 0, m)) }
 
-// bigBitLen returns the length in bits of the magnitude of i, which is not
-// small (bitsh fork: alloc.go's size estimate).
-func (i Int) bigBitLen() int {
+// bigBitLen returns the length in bits of the magnitude of i, and true,
+// when i is not small (bitsh fork: alloc.go's size estimate).
+func (i Int) bigBitLen() (int, bool) {
 	_, b := i.get()
-	return b.BitLen()
+	if b == nil {
+		return 0, false
+	}
+	return b.BitLen(), true
 }

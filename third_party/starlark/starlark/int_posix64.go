@@ -305,22 +305,28 @@ func makeBig128(neg bool, hi, lo uint64) Int {
 	return makeBigInt(newBig128(neg, hi, lo))
 }
 
-// bigBitLen returns the length in bits of the magnitude of i, which is not
-// small, without making a big.Int of a word or a wide (bitsh fork:
-// alloc.go's size estimate).
-func (i Int) bigBitLen() int {
+// bigBitLen returns the length in bits of the magnitude of i, and true,
+// when i is not small, without making a big.Int of a word or a wide
+// (bitsh fork: alloc.go's size estimate).
+func (i Int) bigBitLen() (int, bool) {
+	if _, ok := i.small(); ok {
+		return 0, false
+	}
 	if v, _, ok := i.tagged(); ok {
-		return bits.Len64(v)
+		return bits.Len64(v), true
 	}
 	if hi, lo, ok := i.wide(); ok {
 		if int64(hi) < 0 {
 			hi, lo = ^hi+b2u(lo == 0), -lo
 		}
 		if hi != 0 {
-			return 64 + bits.Len64(hi)
+			return 64 + bits.Len64(hi), true
 		}
-		return bits.Len64(lo)
+		return bits.Len64(lo), true
 	}
 	_, b := i.get()
-	return b.BitLen()
+	if b == nil {
+		return 0, false // small, without the smallints region
+	}
+	return b.BitLen(), true
 }

@@ -175,7 +175,7 @@ func TestWordsWithoutRegion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := "TestWordsWithoutRegion|TestWordRepresentation|TestWordsAndCollector|TestIntFastPaths|FuzzIntFastPaths|TestIntMakers|TestIntMethods|TestIntInterpreter|TestIntFastPathsAgree|TestInt$"
+	run := "TestWordsWithoutRegion|TestWordRepresentation|TestWordsAndCollector|TestIntFastPaths|FuzzIntFastPaths|TestIntMakers|TestIntMethods|TestIntInterpreter|TestIntFastPathsAgree|TestInt$|TestWordSizeEstimate|TestAllocCheckText"
 	cmd := exec.Command("/bin/sh", "-c", fmt.Sprintf("ulimit -v 4000000 && exec %q -test.run '%s'", exe, run))
 	cmd.Env = append(os.Environ(), "STARLARK_INT_FALLBACK_CHILD=1")
 	out, err := cmd.CombinedOutput()
@@ -250,11 +250,14 @@ func TestWordSizeEstimate(t *testing.T) {
 	var elems []Value
 	for _, v := range wordValues() {
 		x := MakeBigInt(v)
-		if _, small := x.small(); small {
+		if v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32 {
+			if _, ok := x.bigBitLen(); ok {
+				t.Errorf("bigBitLen(%v): ok for a small value", v)
+			}
 			continue
 		}
-		if got := x.bigBitLen(); got != v.BitLen() {
-			t.Errorf("bigBitLen(%v) = %d, want %d", v, got, v.BitLen())
+		if got, ok := x.bigBitLen(); !ok || got != v.BitLen() {
+			t.Errorf("bigBitLen(%v) = %d, %v, want %d", v, got, ok, v.BitLen())
 		}
 		if intKind(x) != "big" {
 			elems = append(elems, x)
