@@ -230,8 +230,8 @@ func reprBytes(x Value) int64 {
 		case Bytes:
 			return n + 1 + int64(len(x))
 		case Int:
-			if _, big := x.get(); big != nil {
-				return int64(float64(big.BitLen()) * math.Log10(2))
+			if n, ok := x.bigBitLen(); ok { // bitsh fork: words (README.bitsh.md, 13)
+				return int64(float64(n) * math.Log10(2))
 			}
 			return 1
 		case *List:

@@ -32,9 +32,9 @@ func MakeInt64(x int64) Int {
 		return makeSmallInt(x)
 	}
 	if x < 0 {
-		return makeBigInt(newBig128(true, 0, uint64(-x))) // -MinInt64 wraps to 2^63, right
+		return makeNegWord(uint64(-x)) // -MinInt64 wraps to 2^63, right
 	}
-	return makeBigInt(newBig128(false, 0, uint64(x)))
+	return makeWord(uint64(x))
 }
 
 // MakeUint returns a Starlark int for the specified unsigned integer.
@@ -45,7 +45,7 @@ func MakeUint64(x uint64) Int {
 	if x <= math.MaxInt32 {
 		return makeSmallInt(int64(x))
 	}
-	return makeBigInt(newBig128(false, 0, x))
+	return makeWord(x)
 }
 
 // MakeBigInt returns a Starlark int for the specified big.Int.
@@ -60,7 +60,7 @@ func MakeBigInt(x *big.Int) Int {
 			hi = uint64(w[1])
 		}
 		lo = uint64(w[0]) // x is not small, so len(w) >= 1
-		return makeBigInt(newBig128(x.Sign() < 0, hi, lo))
+		return makeInt128(x.Sign() < 0, hi, lo)
 	}
 	z := new(big.Int).Set(x)
 	return makeBigInt(z)
@@ -104,10 +104,104 @@ func newBig128(neg bool, hi, lo uint64) *big.Int {
 
 // makeUint128 returns the Int hi*2^64 + lo.
 func makeUint128(hi, lo uint64) Int {
-	if hi == 0 && lo <= math.MaxInt32 {
-		return makeSmallInt(int64(lo))
+	if hi == 0 {
+		if lo <= math.MaxInt32 {
+			return makeSmallInt(int64(lo))
+		}
+		return makeWord(lo)
 	}
-	return makeBigInt(newBig128(false, hi, lo))
+	return makeBig128(false, hi, lo)
+}
+
+// makeInt128 returns the Int ±(hi*2^64 + lo), negative if neg.
+func makeInt128(neg bool, hi, lo uint64) Int {
+	if hi == 0 {
+		return makeMag(neg, lo)
+	}
+	return makeBig128(neg, hi, lo)
+}
+
+// makeMag returns the Int m, or -m if neg.
+func makeMag(neg bool, m uint64) Int {
+	if !neg {
+		if m <= math.MaxInt32 {
+			return makeSmallInt(int64(m))
+		}
+		return makeWord(m)
+	}
+	if m <= -math.MinInt32 {
+		return makeSmallInt(-int64(m))
+	}
+	return makeNegWord(m)
+}
+
+// mag64 returns i's sign and magnitude when the magnitude is below 2^64:
+// the values the operations below compute on words, without math/big.
+func (i Int) mag64() (neg bool, m uint64, ok bool) {
+	if v, ok := i.small(); ok {
+		if v < 0 {
+			return true, uint64(-v), true
+		}
+		return false, uint64(v), true
+	}
+	if v, neg, ok := i.tagged(); ok {
+		return neg, v, true
+	}
+	if hi, lo, ok := i.wide(); ok {
+		switch {
+		case hi == 0:
+			return false, lo, true
+		case hi == math.MaxUint64 && lo != 0:
+			return true, -lo, true
+		}
+		return false, 0, false
+	}
+	iSmall, iBig := i.get()
+	if iBig == nil {
+		if iSmall < 0 {
+			return true, uint64(-iSmall), true
+		}
+		return false, uint64(iSmall), true
+	}
+	w := iBig.Bits()
+	switch {
+	case len(w) == 1:
+		m = uint64(w[0])
+	case len(w) == 2 && bits.UintSize == 32:
+		m = uint64(w[0]) | uint64(w[1])<<32
+	default:
+		return false, 0, false // not small, so not 0: more than 64 bits
+	}
+	return iBig.Sign() < 0, m, true
+}
+
+// low64 returns the low 64 bits of i's two's complement.
+func (i Int) low64() uint64 {
+	if v, ok := i.small(); ok {
+		return uint64(v)
+	}
+	if v, neg, ok := i.tagged(); ok {
+		if neg {
+			return -v
+		}
+		return v
+	}
+	if _, lo, ok := i.wide(); ok {
+		return lo
+	}
+	iSmall, iBig := i.get()
+	if iBig == nil {
+		return uint64(iSmall)
+	}
+	w := iBig.Bits()
+	m := uint64(w[0]) // not small, so not 0
+	if bits.UintSize == 32 && len(w) > 1 {
+		m |= uint64(w[1]) << 32
+	}
+	if iBig.Sign() < 0 {
+		return -m
+	}
+	return m
 }
 
 // u64 returns the value of an Int from get() when it is in [0, 2^64).
@@ -120,12 +214,24 @@ func u64(small int64, big *big.Int) (uint64, bool) {
 
 // both64 returns x and y as uint64s when both are in [0, 2^64).
 func both64(x, y Int) (a, b uint64, ok bool) {
-	a, ok = u64(x.get())
+	a, ok = x.word()
 	if !ok {
 		return 0, 0, false
 	}
-	b, ok = u64(y.get())
+	b, ok = y.word()
 	return a, b, ok
+}
+
+// addMag returns ±xm + ±ym.
+func addMag(xNeg bool, xm uint64, yNeg bool, ym uint64) Int {
+	if xNeg == yNeg {
+		lo, carry := bits.Add64(xm, ym, 0)
+		return makeInt128(xNeg, carry, lo)
+	}
+	if xm >= ym {
+		return makeMag(xNeg, xm-ym)
+	}
+	return makeMag(yNeg, ym-xm)
 }
 
 // The binary operators below with at least one big operand: a uint64
@@ -137,6 +243,18 @@ func addBig(x, y Int) Int {
 		lo, carry := bits.Add64(a, b, 0)
 		return makeUint128(carry, lo)
 	}
+	if xNeg, xm, ok := x.mag64(); ok {
+		if yNeg, ym, ok := y.mag64(); ok {
+			return addMag(xNeg, xm, yNeg, ym)
+		}
+	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		lo, c := bits.Add64(xl, yl, 0)
+		hi, _ := bits.Add64(xh, yh, c)
+		if (xh^hi)&(yh^hi)>>63 == 0 { // no signed overflow
+			return from128(hi, lo)
+		}
+	}
 	return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
 }
 
@@ -145,10 +263,19 @@ func subBig(x, y Int) Int {
 		if a >= b {
 			return makeUint128(0, a-b)
 		}
-		if d := b - a; d > -math.MinInt32 {
-			return makeBigInt(newBig128(true, 0, d))
+		return makeMag(true, b-a)
+	}
+	if xNeg, xm, ok := x.mag64(); ok {
+		if yNeg, ym, ok := y.mag64(); ok {
+			return addMag(xNeg, xm, !yNeg, ym)
 		}
-		return makeSmallInt(-int64(b - a))
+	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		lo, b := bits.Sub64(xl, yl, 0)
+		hi, _ := bits.Sub64(xh, yh, b)
+		if (xh^yh)&(xh^hi)>>63 == 0 { // no signed overflow
+			return from128(hi, lo)
+		}
 	}
 	return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
 }
@@ -157,6 +284,12 @@ func mulBig(x, y Int) Int {
 	if a, b, ok := both64(x, y); ok {
 		return makeUint128(bits.Mul64(a, b))
 	}
+	if xNeg, xm, ok := x.mag64(); ok {
+		if yNeg, ym, ok := y.mag64(); ok {
+			hi, lo := bits.Mul64(xm, ym)
+			return makeInt128(xNeg != yNeg, hi, lo)
+		}
+	}
 	return MakeBigInt(new(big.Int).Mul(x.bigInt(), y.bigInt()))
 }
 
@@ -164,67 +297,106 @@ func orBig(x, y Int) Int {
 	if a, b, ok := both64(x, y); ok {
 		return makeUint128(0, a|b)
 	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		return from128(xh|yh, xl|yl)
+	}
 	return MakeBigInt(new(big.Int).Or(x.bigInt(), y.bigInt()))
 }
 
 func andBig(x, y Int) Int {
-	// Non-negative operands, one of them below 2^64: so is the result,
-	// from the low words of both (x & (2^64-1) after a 64x64 product).
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if a, ok := u64(xSmall, xBig); ok && (yBig == nil && ySmall >= 0 || yBig != nil && yBig.Sign() >= 0) {
-		return makeUint128(0, a&u64low(ySmall, yBig))
+	// One operand in [0, 2^64): so is the result, that operand's bits and
+	// the low 64 bits of the other's two's complement (x & (2^64-1) after
+	// a 64x64 product; bitsh fork: free & -free, full & ~mask).
+	if a, ok := x.word(); ok {
+		return makeUint128(0, a&y.low64())
 	}
-	if b, ok := u64(ySmall, yBig); ok && xBig != nil && xBig.Sign() >= 0 {
-		return makeUint128(0, b&xBig.Uint64())
+	if b, ok := y.word(); ok {
+		return makeUint128(0, b&x.low64())
 	}
-	// bitsh fork: one operand in [0, 2^64), the other negative: the
-	// result is the first's bits and the low 64 bits of the other's two's
-	// complement (its higher bits are all 1), -|y| mod 2^64.
-	if a, ok := u64(xSmall, xBig); ok {
-		if m, ok := negLow64(ySmall, yBig); ok {
-			return makeUint128(0, a&m)
-		}
-	}
-	if b, ok := u64(ySmall, yBig); ok {
-		if m, ok := negLow64(xSmall, xBig); ok {
-			return makeUint128(0, b&m)
-		}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		return from128(xh&yh, xl&yl)
 	}
 	return MakeBigInt(new(big.Int).And(x.bigInt(), y.bigInt()))
 }
 
-// u64low returns the low 64 bits of a non-negative value from get().
-// negLow64 returns the low 64 bits of the two's complement of a negative
-// Int from get() (bitsh fork).
-func negLow64(small int64, big *big.Int) (uint64, bool) {
-	if big == nil {
-		return uint64(small), small < 0
+// both128 returns the 128-bit two's complements of x and y, each as a
+// high and a low word, when both are in [-2^127, 2^127) (bitsh fork:
+// words and wide ints without math/big).
+func both128(x, y Int) (xh, xl, yh, yl uint64, ok bool) {
+	if xh, xl, ok = x.int128(); !ok {
+		return
 	}
-	if big.Sign() >= 0 {
-		return 0, false
-	}
-	w := big.Bits()
-	var low uint64
-	if len(w) > 0 {
-		low = uint64(w[0])
-		if bits.UintSize == 32 && len(w) > 1 {
-			low |= uint64(w[1]) << 32
-		}
-	}
-	return -low, true
+	yh, yl, ok = y.int128()
+	return
 }
 
-func u64low(small int64, big *big.Int) uint64 {
-	if big == nil {
-		return uint64(small)
+// int128 returns i's 128-bit two's complement when i is in [-2^127, 2^127).
+func (i Int) int128() (hi, lo uint64, ok bool) {
+	if neg, m, ok := i.mag64(); ok {
+		if neg { // m > 0
+			return math.MaxUint64, -m, true
+		}
+		return 0, m, true
 	}
-	return big.Uint64()
+	if hi, lo, ok := i.wide(); ok {
+		return hi, lo, true
+	}
+	_, b := i.get() // not small, not a word, not a wide: a big.Int
+	w := b.Bits()
+	if bits.UintSize != 64 || len(w) != 2 {
+		return 0, 0, false
+	}
+	hi, lo = uint64(w[1]), uint64(w[0])
+	if b.Sign() > 0 {
+		return hi, lo, hi < 1<<63
+	}
+	if hi > 1<<63 || hi == 1<<63 && lo != 0 {
+		return 0, 0, false
+	}
+	return ^hi + b2u(lo == 0), -lo, true
+}
+
+// from128 returns the Int of a 128-bit two's complement.
+func from128(hi, lo uint64) Int {
+	switch {
+	case hi == 0:
+		return makeMag(false, lo)
+	case hi == math.MaxUint64 && lo != 0:
+		return makeMag(true, -lo)
+	case int64(hi) >= 0:
+		return makeBig128(false, hi, lo)
+	}
+	return makeBig128(true, ^hi+b2u(lo == 0), -lo)
+}
+
+// rsh128 returns the 128-bit two's complement (hi, lo) shifted right by
+// n, arithmetically (the floor of a division by 2^n).
+func rsh128(hi, lo uint64, n uint) (uint64, uint64) {
+	switch {
+	case n >= 128:
+		s := uint64(int64(hi) >> 63)
+		return s, s
+	case n >= 64:
+		return uint64(int64(hi) >> 63), uint64(int64(hi) >> (n - 64))
+	case n == 0:
+		return hi, lo
+	}
+	return uint64(int64(hi) >> n), lo>>n | hi<<(64-n)
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func xorBig(x, y Int) Int {
 	if a, b, ok := both64(x, y); ok {
 		return makeUint128(0, a^b)
+	}
+	if xh, xl, yh, yl, ok := both128(x, y); ok {
+		return from128(xh^yh, xl^yl)
 	}
 	return MakeBigInt(new(big.Int).Xor(x.bigInt(), y.bigInt()))
 }
@@ -257,6 +429,18 @@ func (i Int) Unary(op syntax.Token) (Value, error) {
 // Int64 returns the value as an int64.
 // If it is not exactly representable the result is undefined and ok is false.
 func (i Int) Int64() (_ int64, ok bool) {
+	if v, ok := i.small(); ok {
+		return v, true
+	}
+	if v, neg, ok := i.tagged(); ok { // bitsh fork: words
+		if neg {
+			return -int64(v), true // v <= 2^56
+		}
+		if v <= math.MaxInt64 {
+			return int64(v), true
+		}
+		return 0, false // inexact
+	}
 	iSmall, iBig := i.get()
 	if iBig != nil {
 		x, acc := bigintToInt64(iBig)
@@ -270,6 +454,10 @@ func (i Int) Int64() (_ int64, ok bool) {
 
 // BigInt returns a new big.Int with the same value as the Int.
 func (i Int) BigInt() *big.Int {
+	if _, _, ok := i.tagged(); ok {
+		_, iBig := i.get() // a new big.Int (bitsh fork)
+		return iBig
+	}
 	iSmall, iBig := i.get()
 	if iBig != nil {
 		return new(big.Int).Set(iBig)
@@ -291,6 +479,12 @@ func (i Int) bigInt() *big.Int {
 // Uint64 returns the value as a uint64.
 // If it is not exactly representable the result is undefined and ok is false.
 func (i Int) Uint64() (_ uint64, ok bool) {
+	if v, neg, ok := i.tagged(); ok { // bitsh fork: words
+		if neg {
+			return 0, false // inexact
+		}
+		return v, true
+	}
 	iSmall, iBig := i.get()
 	if iBig != nil {
 		x, acc := bigintToUint64(iBig)
@@ -347,6 +541,12 @@ func (i Int) Format(s fmt.State, ch rune) {
 	big.NewInt(iSmall).Format(s, ch)
 }
 func (i Int) String() string {
+	if v, neg, ok := i.tagged(); ok { // bitsh fork: words
+		if neg {
+			return "-" + strconv.FormatUint(v, 10)
+		}
+		return strconv.FormatUint(v, 10)
+	}
 	iSmall, iBig := i.get()
 	if iBig != nil {
 		return iBig.Text(10)
@@ -357,8 +557,12 @@ func (i Int) Type() string { return "int" }
 func (i Int) Freeze()      {} // immutable
 func (i Int) Truth() Bool  { return i.Sign() != 0 }
 func (i Int) Hash() (uint32, error) {
-	iSmall, iBig := i.get()
 	var lo big.Word
+	if v, _, ok := i.tagged(); ok {
+		// bitsh fork: a word's magnitude, as its big.Int's Bits()[0].
+		return 12582917 * uint32(big.Word(v)+3), nil
+	}
+	iSmall, iBig := i.get()
 	if iBig != nil {
 		lo = iBig.Bits()[0]
 	} else {
@@ -371,21 +575,43 @@ func (i Int) Hash() (uint32, error) {
 // Required by the TotallyOrdered interface.
 func (i Int) Cmp(v Value, depth int) (int, error) {
 	j := v.(Int)
-	iSmall, iBig := i.get()
-	jSmall, jBig := j.get()
-	if iBig != nil || jBig != nil {
-		if a, ok := u64(iSmall, iBig); ok {
-			if b, ok := u64(jSmall, jBig); ok {
-				return cmp.Compare(a, b), nil
-			}
+	if a, ok := i.small(); ok {
+		if b, ok := j.small(); ok {
+			return signum64(a - b), nil // safe: int32 operands
 		}
-		return i.bigInt().Cmp(j.bigInt()), nil
 	}
-	return signum64(iSmall - jSmall), nil // safe: int32 operands
+	// bitsh fork: magnitudes below 2^64 without math/big.
+	if iNeg, a, ok := i.mag64(); ok {
+		if jNeg, b, ok := j.mag64(); ok {
+			switch {
+			case iNeg != jNeg && (a != 0 || b != 0):
+				if iNeg {
+					return -1, nil
+				}
+				return 1, nil
+			case iNeg:
+				return cmp.Compare(b, a), nil
+			}
+			return cmp.Compare(a, b), nil
+		}
+	}
+	if ih, il, jh, jl, ok := both128(i, j); ok {
+		if ih != jh {
+			return cmp.Compare(int64(ih), int64(jh)), nil
+		}
+		return cmp.Compare(il, jl), nil
+	}
+	return i.bigInt().Cmp(j.bigInt()), nil
 }
 
 // Float returns the float value nearest i.
 func (i Int) Float() Float {
+	if v, neg, ok := i.tagged(); ok { // bitsh fork: words
+		if neg {
+			return Float(-int64(v)) // v <= 2^56
+		}
+		return Float(v)
+	}
 	iSmall, iBig := i.get()
 	if iBig != nil {
 		// Fast path for hardware int-to-float conversions.
@@ -418,6 +644,18 @@ func (i Int) finiteFloat() (Float, error) {
 }
 
 func (x Int) Sign() int {
+	if v, ok := x.small(); ok {
+		return signum64(v)
+	}
+	if _, neg, ok := x.tagged(); ok { // bitsh fork: words are not 0
+		if neg {
+			return -1
+		}
+		return 1
+	}
+	if hi, _, ok := x.wide(); ok { // nor wide ints
+		return int(int64(hi)>>63) | 1
+	}
 	xSmall, xBig := x.get()
 	if xBig != nil {
 		return xBig.Sign()
@@ -426,92 +664,132 @@ func (x Int) Sign() int {
 }
 
 func (x Int) Add(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return addBig(x, y)
+	if a, ok := x.small(); ok {
+		if b, ok := y.small(); ok {
+			return MakeInt64(a + b)
+		}
 	}
-	return MakeInt64(xSmall + ySmall)
+	return addBig(x, y)
 }
 func (x Int) Sub(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return subBig(x, y)
+	if a, ok := x.small(); ok {
+		if b, ok := y.small(); ok {
+			return MakeInt64(a - b)
+		}
 	}
-	return MakeInt64(xSmall - ySmall)
+	return subBig(x, y)
 }
 func (x Int) Mul(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return mulBig(x, y)
+	if a, ok := x.small(); ok {
+		if b, ok := y.small(); ok {
+			return MakeInt64(a * b)
+		}
 	}
-	return MakeInt64(xSmall * ySmall)
+	return mulBig(x, y)
 }
 func (x Int) Or(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return orBig(x, y)
+	if a, ok := x.small(); ok {
+		if b, ok := y.small(); ok {
+			return makeSmallInt(a | b)
+		}
 	}
-	return makeSmallInt(xSmall | ySmall)
+	return orBig(x, y)
 }
 func (x Int) And(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return andBig(x, y)
+	if a, ok := x.small(); ok {
+		if b, ok := y.small(); ok {
+			return makeSmallInt(a & b)
+		}
 	}
-	return makeSmallInt(xSmall & ySmall)
+	return andBig(x, y)
 }
 func (x Int) Xor(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return xorBig(x, y)
+	if a, ok := x.small(); ok {
+		if b, ok := y.small(); ok {
+			return makeSmallInt(a ^ b)
+		}
 	}
-	return makeSmallInt(xSmall ^ ySmall)
+	return xorBig(x, y)
 }
 func (x Int) Not() Int {
-	xSmall, xBig := x.get()
-	if xBig != nil {
-		if a, ok := u64(xSmall, xBig); ok {
-			// bitsh fork: ~a = -(a + 1), one allocation.
-			lo, carry := bits.Add64(a, 1, 0)
-			return makeBigInt(newBig128(true, carry, lo)) // a > MaxInt32: not small
-		}
-		return MakeBigInt(new(big.Int).Not(xBig))
+	if v, ok := x.small(); ok {
+		return makeSmallInt(^v)
 	}
-	return makeSmallInt(^xSmall)
+	if neg, m, ok := x.mag64(); ok {
+		// bitsh fork: ~m = -(m + 1), ~-m = m - 1, on words.
+		if neg {
+			return makeMag(false, m-1)
+		}
+		lo, carry := bits.Add64(m, 1, 0)
+		return makeInt128(true, carry, lo)
+	}
+	if hi, lo, ok := x.int128(); ok {
+		return from128(^hi, ^lo)
+	}
+	return MakeBigInt(new(big.Int).Not(x.bigInt()))
 }
 func (x Int) Lsh(y uint) Int {
-	xSmall, xBig := x.get()
-	if xBig == nil && y < 32 {
-		return MakeInt64(xSmall << y) // |xSmall| <= 2^31: no overflow
+	if v, ok := x.small(); ok && y < 32 {
+		return MakeInt64(v << y) // |v| <= 2^31: no overflow
 	}
-	if a, ok := u64(xSmall, xBig); ok && y < 64 {
-		return makeUint128(a>>(64-y), a<<y) // a>>64 is 0 in Go
+	if neg, m, ok := x.mag64(); ok && y < 64 {
+		return makeInt128(neg, m>>(64-y), m<<y) // m>>64 is 0 in Go
+	}
+	if hi, lo, ok := x.int128(); ok && y < 128 {
+		// bitsh fork: a wide int shifted, where the result stays in
+		// [-2^127, 2^127): shifting it back gives x.
+		rhi, rlo := hi<<y|lo>>(64-y), lo<<y // lo>>64 is 0 in Go
+		if y >= 64 {
+			rhi, rlo = lo<<(y-64), 0
+		}
+		if h, l := rsh128(rhi, rlo, y); h == hi && l == lo {
+			return from128(rhi, rlo)
+		}
 	}
 	return MakeBigInt(new(big.Int).Lsh(x.bigInt(), y))
 }
 func (x Int) Rsh(y uint) Int {
-	xSmall, xBig := x.get()
-	if xBig == nil {
-		return makeSmallInt(xSmall >> min(y, 63)) // arithmetic shift floors, as big.Int.Rsh
+	if v, ok := x.small(); ok {
+		return makeSmallInt(v >> min(y, 63)) // arithmetic shift floors, as big.Int.Rsh
 	}
-	if a, ok := u64(xSmall, xBig); ok {
-		return makeUint128(0, a>>y) // a>>y is 0 for y >= 64 in Go
+	if neg, m, ok := x.mag64(); ok {
+		if !neg {
+			return makeUint128(0, m>>y) // m>>y is 0 for y >= 64 in Go
+		}
+		// bitsh fork: -m >> y = floor(-m / 2^y) = -ceil(m / 2^y).
+		if y >= 64 {
+			return makeSmallInt(-1) // m > 0
+		}
+		q := m >> y
+		if m&(1<<y-1) != 0 {
+			q++ // no overflow: y > 0 here
+		}
+		return makeMag(true, q)
+	}
+	if hi, lo, ok := x.int128(); ok {
+		return from128(rsh128(hi, lo, y))
 	}
 	return MakeBigInt(new(big.Int).Rsh(x.bigInt(), y))
 }
 
 // Precondition: y is nonzero.
 func (x Int) Div(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
+	xSmall, xOK := x.small()
+	ySmall, yOK := y.small()
+	if !xOK || !yOK {
+		if xNeg, xm, ok := x.mag64(); ok {
+			if yNeg, ym, ok := y.mag64(); ok {
+				// bitsh fork: on words, floored.
+				q := xm / ym
+				if xNeg != yNeg && xm%ym != 0 {
+					q++ // no overflow: ym > 1 here
+				}
+				return makeMag(xNeg != yNeg, q)
+			}
+		}
+	}
 	// http://python-history.blogspot.com/2010/08/why-pythons-integer-division-floors.html
-	if xBig != nil || yBig != nil {
+	if !xOK || !yOK {
 		xb, yb := x.bigInt(), y.bigInt()
 
 		var quo, rem big.Int
@@ -531,9 +809,21 @@ func (x Int) Div(y Int) Int {
 
 // Precondition: y is nonzero.
 func (x Int) Mod(y Int) Int {
-	xSmall, xBig := x.get()
-	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
+	xSmall, xOK := x.small()
+	ySmall, yOK := y.small()
+	if !xOK || !yOK {
+		if xNeg, xm, ok := x.mag64(); ok {
+			if yNeg, ym, ok := y.mag64(); ok {
+				// bitsh fork: on words; the result has y's sign.
+				r := xm % ym
+				if r != 0 && xNeg != yNeg {
+					r = ym - r
+				}
+				return makeMag(yNeg, r)
+			}
+		}
+	}
+	if !xOK || !yOK {
 		xb, yb := x.bigInt(), y.bigInt()
 
 		var quo, rem big.Int

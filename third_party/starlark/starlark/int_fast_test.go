@@ -4,6 +4,8 @@
 package starlark_test
 
 import (
+	"fmt"
+	"math"
 	"math/big"
 	"testing"
 
@@ -23,6 +25,19 @@ func edgeInts() []*big.Int {
 		}
 	}
 	out = append(out, big.NewInt(0x5555555555555), new(big.Int).SetUint64(0x9E3779B97F4A7C15))
+	// Words (int_posix64.go): 2^56 bounds the negative words; the top bytes
+	// 0x5A, 0xA5 and 0x69 are not words, nor is the word whose address
+	// would be the runtime's clobberdeadPtr.
+	for _, top := range []uint64{0x59, 0x5A, 0x5B, 0x68, 0x69, 0x6A, 0xA4, 0xA5, 0xA6, 0x80, 0xFF} {
+		for _, v := range []uint64{top << 56, top<<56 - 1, top<<56 | 1<<56 - 1} {
+			out = append(out, new(big.Int).SetUint64(v), new(big.Int).Neg(new(big.Int).SetUint64(v)))
+		}
+	}
+	for _, v := range []uint64{0xdeaddeaddeaddead ^ 0x5A<<56, 0xdeaddeaddeaddead} {
+		for _, d := range []uint64{0, 1, ^uint64(0)} {
+			out = append(out, new(big.Int).SetUint64(v+d), new(big.Int).Neg(new(big.Int).SetUint64(v+d)))
+		}
+	}
 	return out
 }
 
@@ -133,6 +148,11 @@ func TestIntMakers(t *testing.T) {
 func FuzzIntFastPaths(f *testing.F) {
 	f.Add(uint64(1<<40), uint64(3), uint8(0), false, false)
 	f.Add(^uint64(0), uint64(1), uint8(2), false, true)
+	// The bounds of the words and wide ints (int_posix64.go).
+	f.Add(uint64(1<<56-1<<32), uint64(1), uint8(1), true, false)
+	f.Add(uint64(0x5A<<56), uint64(0xA5<<56-1), uint8(5), false, true)
+	f.Add(uint64(0x69<<56|12345), uint64(0xdeaddeaddeaddead^0x5A<<56), uint8(3), true, true)
+	f.Add(uint64(1<<63), uint64(1<<63), uint8(2), true, false)
 	ops := []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.AMP, syntax.PIPE,
 		syntax.CIRCUMFLEX, syntax.SLASHSLASH, syntax.PERCENT, syntax.LTLT, syntax.GTGT}
 	f.Fuzz(func(t *testing.T, a, b uint64, o uint8, negA, negB bool) {
@@ -160,18 +180,26 @@ func FuzzIntFastPaths(f *testing.F) {
 				return
 			}
 		}
-		got, err := starlark.Binary(op, starlark.MakeBigInt(xb), y)
+		x := starlark.MakeBigInt(xb)
+		got, err := starlark.Binary(op, x, y)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if g := got.(starlark.Int).BigInt(); g.Cmp(want) != 0 {
 			t.Errorf("%v %v %v = %v, want %v", xb, op, y, g, want)
 		}
+		if g := x.Not().BigInt(); g.Cmp(new(big.Int).Not(xb)) != 0 {
+			t.Errorf("~%v = %v", xb, g)
+		}
+		if c, _ := x.Cmp(y, 0); op != syntax.LTLT && op != syntax.GTGT && c != xb.Cmp(yb) {
+			t.Errorf("Cmp(%v, %v) = %d", xb, yb, c)
+		}
 	})
 }
 
 // BenchmarkIntOps: one operation per iteration on values below 2^31
-// (int32, allocation-free), in [2^40, 2^64) and beyond 2^64.
+// (int32, allocation-free), in [2^40, 2^64) and beyond 2^64, and on a
+// negative value below -2^31 and one in [2^40, 2^64).
 func BenchmarkIntOps(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -180,6 +208,7 @@ func BenchmarkIntOps(b *testing.B) {
 		{"small", starlark.MakeInt(12345), starlark.MakeInt(678)},
 		{"u64", starlark.MakeUint64(1<<40 + 12345), starlark.MakeUint64(1<<41 + 1)},
 		{"u64x2", starlark.MakeUint64(1<<63 + 12345), starlark.MakeUint64(1<<62 + 1)},
+		{"neg", starlark.MakeInt64(-(1<<40 + 12345)), starlark.MakeUint64(1<<41 + 1)},
 	} {
 		for _, op := range []syntax.Token{syntax.PLUS, syntax.CIRCUMFLEX, syntax.AMP, syntax.STAR} {
 			b.Run(c.name+"/"+op.String(), func(b *testing.B) {
@@ -225,6 +254,175 @@ def loop(x, a, b, n):
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/iter")
+		})
+	}
+}
+
+// TestIntMethods checks Int's other methods against math/big on the edge
+// values: unary operators, conversions, Sign, Hash, String and formatting.
+func TestIntMethods(t *testing.T) {
+	maxI64, minI64 := big.NewInt(math.MaxInt64), big.NewInt(math.MinInt64)
+	for _, v := range edgeInts() {
+		x := starlark.MakeBigInt(v)
+		for _, c := range []struct {
+			op   syntax.Token
+			want *big.Int
+		}{
+			{syntax.MINUS, new(big.Int).Neg(v)},
+			{syntax.PLUS, v},
+			{syntax.TILDE, new(big.Int).Not(v)},
+		} {
+			got, err := starlark.Unary(c.op, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := got.(starlark.Int).BigInt(); g.Cmp(c.want) != 0 {
+				t.Errorf("%s%v = %v, want %v", c.op, v, g, c.want)
+			}
+		}
+		if i, ok := x.Int64(); ok != (v.Cmp(minI64) >= 0 && v.Cmp(maxI64) <= 0) || ok && i != v.Int64() {
+			t.Errorf("Int64(%v) = %d, %v", v, i, ok)
+		}
+		if u, ok := x.Uint64(); ok != (v.Sign() >= 0 && v.IsUint64()) || ok && u != v.Uint64() {
+			t.Errorf("Uint64(%v) = %d, %v", v, u, ok)
+		}
+		if f, _ := new(big.Float).SetInt(v).Float64(); float64(x.Float()) != f {
+			t.Errorf("Float(%v) = %v, want %v", v, x.Float(), f)
+		}
+		if x.Sign() != v.Sign() || bool(x.Truth()) != (v.Sign() != 0) {
+			t.Errorf("Sign(%v) = %d", v, x.Sign())
+		}
+		// Hash: upstream's, of the low word of a big value's magnitude
+		// (int32 values: of their two's complement).
+		var lo uint64
+		if v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32 {
+			lo = uint64(v.Int64())
+		} else {
+			lo = new(big.Int).Abs(v).Uint64() // the low 64 bits
+		}
+		if h, err := x.Hash(); err != nil || h != 12582917*uint32(lo+3) {
+			t.Errorf("Hash(%v) = %d, %v, want %d", v, h, err, 12582917*uint32(lo+3))
+		}
+		if got, want := fmt.Sprintf("%d %x %v", x, x, x), fmt.Sprintf("%d %x %v", v, v, v); got != want {
+			t.Errorf("Sprintf(%v) = %q, want %q", v, got, want)
+		}
+		if b := x.BigInt(); b.Cmp(v) != 0 {
+			t.Errorf("BigInt(%v) = %v", v, b)
+		} else if b.Add(b, big.NewInt(1)); x.BigInt().Cmp(v) != 0 {
+			t.Errorf("BigInt(%v) shares its value", v)
+		}
+		if i, err := starlark.AsInt32(x); (err == nil) != (v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32) || err == nil && int64(i) != v.Int64() {
+			t.Errorf("AsInt32(%v) = %d, %v", v, i, err)
+		}
+	}
+}
+
+// TestIntInterpreter runs the operators in the interpreter (its own int
+// paths: interp_fast.go and the fused instructions) on the edge values
+// against math/big.
+func TestIntInterpreter(t *testing.T) {
+	const src = `
+def f(x, y):
+    r = [x + y, x - y, x * y, x & y, x | y, x ^ y, -x, ~x, x < y, x == y, x >= y]
+    if y != 0:
+        r += [x // y, x % y]
+    for n in [0, 1, 31, 32, 63, 64, 65]:
+        r += [x << n, x >> n]
+    return r
+`
+	thread := new(starlark.Thread)
+	g, err := starlark.ExecFile(thread, "f.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := edgeInts()
+	for _, xb := range vals {
+		for _, yb := range vals {
+			res, err := starlark.Call(thread, g["f"], starlark.Tuple{starlark.MakeBigInt(xb), starlark.MakeBigInt(yb)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, op := range []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.AMP, syntax.PIPE, syntax.CIRCUMFLEX} {
+				z, _ := wantBinary(op, xb, yb)
+				want = append(want, z.String())
+			}
+			want = append(want, new(big.Int).Neg(xb).String(), new(big.Int).Not(xb).String())
+			c := xb.Cmp(yb)
+			for _, b := range []bool{c < 0, c == 0, c >= 0} {
+				want = append(want, starlark.Bool(b).String())
+			}
+			if yb.Sign() != 0 {
+				q, _ := wantBinary(syntax.SLASHSLASH, xb, yb)
+				m, _ := wantBinary(syntax.PERCENT, xb, yb)
+				want = append(want, q.String(), m.String())
+			}
+			for _, n := range []uint{0, 1, 31, 32, 63, 64, 65} {
+				want = append(want, new(big.Int).Lsh(xb, n).String(), new(big.Int).Rsh(xb, n).String())
+			}
+			list := res.(*starlark.List)
+			for i := range want {
+				if got := list.Index(i).String(); got != want[i] {
+					t.Errorf("f(%v, %v)[%d] = %s, want %s", xb, yb, i, got, want[i])
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkIntWide: the hashing step of a magic-number search, whose
+// product of two words has up to 128 bits before the mask, the
+// lowest-bit loop b & -b over words with bit 63 set, whose negatives are
+// below -2^56, and the high word of a 64x64 product: each makes an int
+// beyond the words at each step.
+func BenchmarkIntWide(b *testing.B) {
+	const src = `
+M = (1 << 64) - 1
+
+def hash(occs, m):
+    s = 0
+    for o in occs:
+        s += ((o * m) & M) >> 52
+    return s
+
+def lowbits(bs):
+    n = 0
+    for b in bs:
+        for _ in range(64):
+            if not b:
+                break
+            b ^= b & -b
+            n += 1
+    return n
+
+def mulhi(xs, m):
+    s = 0
+    for x in xs:
+        s ^= (x * m) >> 64
+    return s
+
+def bench_mulhi():
+    return mulhi([(i * 0x9E3779B97F4A7C15) & M for i in range(1000)], 0xD6E8FEB86659FD93)
+
+def bench_hash():
+    return hash([(i * 0x9E3779B97F4A7C15) & M for i in range(1000)], 0x0080001020400080)
+
+def bench_lowbits():
+    return lowbits([(i * 0x9E3779B97F4A7C15) & M | (1 << 63) for i in range(100)])
+`
+	thread := new(starlark.Thread)
+	g, err := starlark.ExecFile(thread, "wide.star", src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"hash", "lowbits", "mulhi"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := starlark.Call(thread, g["bench_"+name], nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -50,3 +50,32 @@ func smallPair(x, y Value) (int64, int64, bool) {
 // word returns i's value when it is in [0, 2^64) (bitsh fork:
 // interp_fast.go).
 func (i Int) word() (uint64, bool) { return u64(i.get()) }
+
+// On these machines no int beyond int32 lives in the pointer (bitsh
+// fork: int_posix64.go has the words): tagged is never true, and makeWord
+// makeNegWord and makeBig128 make big.Ints.
+
+// wide returns i's value when i is a wide int: never here.
+func (i Int) wide() (hi, lo uint64, ok bool) { return 0, 0, false }
+
+// makeBig128 returns the Int ±(hi*2^64 + lo), which is not small.
+func makeBig128(neg bool, hi, lo uint64) Int { return makeBigInt(newBig128(neg, hi, lo)) }
+
+// tagged returns i's value when i is a word: never here.
+func (i Int) tagged() (v uint64, neg, ok bool) { return 0, false, false }
+
+// makeWord returns the Int v, for v > MaxInt32.
+func makeWord(v uint64) Int { return makeBigInt(newBig128(false, 0, v)) }
+
+// makeNegWord returns the Int -m, for m > 2^31.
+func makeNegWord(m uint64) Int { return makeBigInt(newBig128(true, 0, m)) }
+
+// bigBitLen returns the length in bits of the magnitude of i, and true,
+// when i is not small (bitsh fork: alloc.go's size estimate).
+func (i Int) bigBitLen() (int, bool) {
+	_, b := i.get()
+	if b == nil {
+		return 0, false
+	}
+	return b.BitLen(), true
+}
