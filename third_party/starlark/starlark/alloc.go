@@ -172,6 +172,24 @@ func (thread *Thread) checkExtendAlloc(x *List, y Value, inplace bool) error {
 	})
 }
 
+// appendCheckCap is the capacity from which a list's growth by one
+// element (a comprehension's APPEND, list.append) is checked: below it the
+// array append makes is under allocCheckMin.
+const appendCheckCap = int(allocCheckMin / valueBytes / 2)
+
+// checkAppendAlloc checks, for the operation what, the array append makes
+// when x, full, grows by one element (Go's growth: twice the capacity while
+// small, then a quarter more at a time). A list built one element at a
+// time grows by large steps, each allocating more than the program held a
+// moment before.
+func (thread *Thread) checkAppendAlloc(x *List, what string) error {
+	n := int64(grownCap(cap(x.elems), x.Len()+1)) * valueBytes
+	if n <= allocCheckMin {
+		return nil
+	}
+	return thread.checkAlloc(n, func() string { return what })
+}
+
 // checkGrow checks, for the operation what, the array buf must allocate
 // to hold n more bytes (strings.Builder.Grow doubles the capacity and
 // adds n), and grows it: print, str.join and repr build their results

@@ -696,6 +696,13 @@ loop:
 			elem := stack[sp-1]
 			list := stack[sp-2].(*List)
 			sp -= 2
+			if len(list.elems) == cap(list.elems) && cap(list.elems) >= appendCheckCap { // bitsh fork: alloc.go
+				fr.pc = pc0
+				if err2 := thread.checkAppendAlloc(list, "list comprehension"); err2 != nil {
+					err = err2
+					break loop
+				}
+			}
 			list.elems = append(list.elems, elem)
 
 		case compile.SLICE:

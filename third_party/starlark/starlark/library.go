@@ -1386,7 +1386,7 @@ func dict_values(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, erro
 }
 
 // https://github.com/google/starlark-go/blob/master/doc/spec.md#list·append
-func list_append(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
+func list_append(thread *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, error) {
 	var object Value
 	if err := unpackPositionalArgsNoEscape(b.Name(), args, kwargs, 1, &object); err != nil {
 		return nil, err
@@ -1394,6 +1394,11 @@ func list_append(_ *Thread, b *Builtin, args Tuple, kwargs []Tuple) (Value, erro
 	recv := b.Receiver().(*List)
 	if err := recv.checkMutable("append to"); err != nil {
 		return nil, nameErr(b, err)
+	}
+	if len(recv.elems) == cap(recv.elems) && cap(recv.elems) >= appendCheckCap { // bitsh fork: alloc.go
+		if err := thread.checkAppendAlloc(recv, "list.append"); err != nil {
+			return nil, err
+		}
 	}
 	recv.elems = append(recv.elems, object)
 	return None, nil
