@@ -253,3 +253,102 @@ def f(n):
 		}
 	}
 }
+
+// Programs whose calls of Starlark functions take the short path of a
+// positional call (recursion allowed, exact positional arguments, no cells)
+// or its fallbacks: missing, extra and keyword-only arguments, defaults,
+// cells, *args and **kwargs, a local read before assignment in a space that
+// an earlier call used, zero parameters, errors in a recursion.
+var callProgs = []string{
+	"def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\nprint(fib(15))",
+	"def f(x, y):\n    return x\nf(1)",
+	"def f(x):\n    return x\nf(1, 2)",
+	"def f(x, y = 2):\n    return x + y\nprint(f(1), f(1, 3))",
+	"def f(x):\n    def g():\n        return x\n    return g() + 1\nprint(f(3), f(4))",
+	"def f(*a):\n    return len(a)\ndef g(x, *a, **k):\n    return [x, a, k]\nprint(f(1, 2), f(), g(1, 2), g(1, y = 2))",
+	"def f(x, y):\n    return x - y\nprint(f(y = 1, x = 5), f(*[7, 2]), f(9, **{\"y\": 3}))",
+	"def f(x):\n    if x:\n        y = 1\n    return y\nprint(f(1))\nf(0)",
+	"def f(x, *, k):\n    return x + k\nprint(f(1, k = 2))\nf(1)",
+	"def g():\n    return 1\ndef f():\n    return g() + g()\nprint(f())",
+	"def f(n, acc):\n    if n == 0:\n        return acc\n    for i in range(2):\n        acc = acc + i\n    return f(n - 1, acc)\nprint(f(50, 0))",
+	"def f(n):\n    if n == 0:\n        return 1 // n\n    return f(n - 1) + 1\nf(3)",
+	"def f(x, y, z):\n    return [x, y, z]\ndef g(n):\n    if n == 0:\n        return []\n    return f(n, n + 1, [n]) + g(n - 1)\nprint(g(4))",
+}
+
+// callUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+// gives for callProgs, with recursion allowed.
+const callUpstream = `print: 610
+<nil>
+steps 24667
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:12: in f
+Error: function f missing 1 argument (y)
+steps 6
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:12: in f
+Error: function f accepts 1 positional argument (2 given)
+steps 7
+print: 3 4
+<nil>
+steps 24
+print: 4 5
+<nil>
+steps 36
+print: 2 0 [1, (2,), {}] [1, (), {"y": 2}]
+<nil>
+steps 44
+print: 4 5 6
+<nil>
+steps 39
+print: 1
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable y referenced before assignment
+steps 25
+print: 3
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:12: in f
+Error: function f missing 1 argument (k)
+steps 19
+print: 2
+<nil>
+steps 23
+print: 50
+<nil>
+steps 2018
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:13: in f
+  e.star:4:13: in f
+  e.star:4:13: in f
+  e.star:3:18: in f
+Error: floored division by zero
+steps 49
+print: [4, 5, [4], 3, 4, [3], 2, 3, [2], 1, 2, [1]]
+<nil>
+steps 128
+`
+
+// TestCallsAsUpstream checks that calls of Starlark functions, on the
+// interpreter's short path for positional calls and off it, give
+// upstream's results, errors with their backtraces, and step counts.
+func TestCallsAsUpstream(t *testing.T) {
+	var out strings.Builder
+	for _, src := range callProgs {
+		thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(&out, "print:", msg) }}
+		_, err := starlark.ExecFileOptions(&syntax.FileOptions{Recursion: true}, thread, "e.star", src, nil)
+		if e, ok := err.(*starlark.EvalError); ok {
+			fmt.Fprintln(&out, e.Backtrace())
+		} else {
+			fmt.Fprintln(&out, err)
+		}
+		fmt.Fprintln(&out, "steps", thread.ExecutionSteps())
+	}
+	if got := out.String(); got != callUpstream {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, callUpstream)
+	}
+}

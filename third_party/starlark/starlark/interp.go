@@ -491,21 +491,28 @@ loop:
 			steptab, code = f.Tables()
 			iterstack = nil
 			pc, pc0, counted, sp = 0, 0, 0, 0
-			var err2 error
-			space, mark, err2 = fn.enter(thread, fr, positional, nil)
-			if err2 != nil {
-				err = err2
-				break loop
-			}
 			nlocals = len(f.Locals)
-			locals = space[:nlocals:nlocals]
-			stack = space[nlocals:]
-			if thread.stopping() {
-				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+			if shape := f.Frame(); int(shape>>32) == len(positional) && len(thread.stack) <= maxDepth {
+				// As enter binds exact positional arguments, with no
+				// cells and recursion allowed.
+				space, mark = thread.values.alloc(int(uint32(shape)))
+				for i := 0; i < len(positional); i++ {
+					space[i] = positional[i]
+				}
+				locals = space[:nlocals:nlocals]
+				fr.locals = locals
+			} else {
+				var err2 error
+				space, mark, err2 = fn.enter(thread, fr, positional, nil)
+				if err2 != nil {
 					err = err2
 					break loop
 				}
+				locals = space[:nlocals:nlocals]
 			}
+			stack = space[nlocals:]
+			// The step limit and cancellation were checked at the CALL,
+			// with no step since: the callee's entry does not check again.
 			continue
 
 		case compile.ITERPUSH:
@@ -603,12 +610,8 @@ loop:
 			locals = space[:nlocals:nlocals]
 			stack = space[nlocals:]
 			stack[sp-1] = z
-			if thread.stopping() { // cancelled during the call?
-				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
-					err = err2
-					break loop
-				}
-			}
+			// The step limit and cancellation were checked at the RETURN,
+			// with no step since: the caller does not check again.
 
 		case compile.SETINDEX:
 			if l, ok := stack[sp-3].(*List); ok && !l.frozen && l.itercount == 0 { // bitsh fork: interp_fast.go

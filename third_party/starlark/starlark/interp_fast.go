@@ -258,7 +258,7 @@ func (fn *Function) enter(thread *Thread, fr *frame, args Tuple, kwargs []Tuple)
 		// but the stack limit is on the order of 1GB, so a
 		// maximum of about 700K recursive calls is possible.
 		// Limit it to much less here.
-		if len(thread.stack) > 100_000 {
+		if len(thread.stack) > maxDepth {
 			return nil, thread.values.top(), fmt.Errorf("Starlark stack overflow")
 		}
 	} else {
@@ -336,6 +336,10 @@ func (thread *Thread) unwindInline(base int) {
 		thread.inl = nil // after a deep recursion
 	}
 }
+
+// maxDepth is the deepest a thread's stack may grow when recursion is
+// allowed (upstream's limit).
+const maxDepth = 100_000
 
 // maxKeptInline is the most saved states a thread keeps room for once its
 // outermost loop returns.

@@ -351,7 +351,17 @@ type Funcode struct {
 	steps    []uint32
 	decoded  []uint64    // bitsh fork: see Decoded
 	built    atomic.Bool // bitsh fork: steps and decoded are set (Tables)
+	frame    uint64      // bitsh fork: see Frame
 }
+
+// Frame returns, once Tables has built them, the size of a call's locals
+// and operand stack in bits 0-31 and, in bits 32-63, the number of
+// parameters when a call with that many positional arguments only binds
+// them in order and does nothing else: no *args, **kwargs, keyword-only
+// parameter or cell, and recursion allowed (Program.Recursion), so that no
+// frame below needs a look; otherwise bits 32-63 are all ones (bitsh fork:
+// the interpreter's short path for such calls).
+func (fn *Funcode) Frame() uint64 { return fn.frame }
 
 // StepTable returns, for each pc from 0 to len(Code), the number of
 // instructions that start before pc (bitsh fork: the interpreter counts
@@ -425,6 +435,10 @@ func (fn *Funcode) buildTables() {
 	t[len(fn.Code)] = n
 	fuse(d)
 	fn.steps, fn.decoded = t, d
+	fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | 0xffffffff<<32
+	if !fn.HasVarargs && !fn.HasKwargs && fn.NumKwonlyParams == 0 && len(fn.Cells) == 0 && fn.Prog.Recursion {
+		fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | uint64(fn.NumParams)<<32
+	}
 	fn.built.Store(true)
 }
 
