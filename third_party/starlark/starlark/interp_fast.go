@@ -352,7 +352,7 @@ const maxKeptInline = 1024
 // instruction.
 //
 //go:noinline
-func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32, locals, stack *[]Value) {
+func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32) {
 }
 
 // smallBinary computes a op b for int32 operands when op is + - * & | ^
