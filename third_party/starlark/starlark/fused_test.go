@@ -258,7 +258,9 @@ def f(n):
 // positional call (recursion allowed, exact positional arguments, no cells)
 // or its fallbacks: missing, extra and keyword-only arguments, defaults,
 // cells, *args and **kwargs, a local read before assignment in a space that
-// an earlier call used, zero parameters, errors in a recursion.
+// an earlier call used or that overlaps values the caller's operand stack
+// held (the callee's space begins at its arguments), zero parameters,
+// errors in a recursion, a recursion that crosses the value stack's chunks.
 var callProgs = []string{
 	"def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\nprint(fib(15))",
 	"def f(x, y):\n    return x\nf(1)",
@@ -273,6 +275,9 @@ var callProgs = []string{
 	"def f(n, acc):\n    if n == 0:\n        return acc\n    for i in range(2):\n        acc = acc + i\n    return f(n - 1, acc)\nprint(f(50, 0))",
 	"def f(n):\n    if n == 0:\n        return 1 // n\n    return f(n - 1) + 1\nf(3)",
 	"def f(x, y, z):\n    return [x, y, z]\ndef g(n):\n    if n == 0:\n        return []\n    return f(n, n + 1, [n]) + g(n - 1)\nprint(g(4))",
+	"def g(a):\n    if a > 100:\n        y = 1\n    return y\ndef f():\n    x = [10, 20, 30, 40, 50, 60, 70]\n    return g(5)\nf()",
+	"def g(a, b):\n    t = a\n    for i in range(b):\n        t = t + i\n    return t\ndef f():\n    x = [10, 20, 30, 40, 50, 60, 70]\n    return [g(1, 3), (1, g(2, 2), x[1])]\nprint(f())",
+	"def d(n, a, b):\n    if n == 0:\n        return a + b\n    return d(n - 1, a + 1, b + 2) + 1\nprint(d(3000, 0, 0))",
 }
 
 // callUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -331,6 +336,18 @@ steps 49
 print: [4, 5, [4], 3, 4, [3], 2, 3, [2], 1, 2, [1]]
 <nil>
 steps 128
+Traceback (most recent call last):
+  e.star:8:2: in <toplevel>
+  e.star:7:13: in f
+  e.star:4:12: in g
+Error: local variable y referenced before assignment
+steps 28
+print: [4, (1, 3, 20)]
+<nil>
+steps 107
+print: 12000
+<nil>
+steps 63021
 `
 
 // TestCallsAsUpstream checks that calls of Starlark functions, on the

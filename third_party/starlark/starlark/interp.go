@@ -494,10 +494,20 @@ loop:
 			pc, pc0, counted, sp = 0, 0, 0, nlocals
 			if shape := f.Frame(); int(shape>>32) == len(positional) && len(thread.stack) <= maxDepth {
 				// As enter binds exact positional arguments, with no
-				// cells and recursion allowed.
-				space, mark = thread.values.alloc(int(uint32(shape)))
-				for i := 0; i < len(positional); i++ {
-					space[i] = positional[i]
+				// cells and recursion allowed: the callee's space begins
+				// at its arguments on this operand stack (valstack.go),
+				// its other locals cleared; or, where it does not fit,
+				// the arguments are copied to a new space.
+				var ok bool
+				if space, mark, ok = thread.values.allocOver(positional, int(uint32(shape))); ok {
+					for i := len(positional); i < nlocals; i++ {
+						space[i] = nil
+					}
+				} else {
+					space, mark = thread.values.alloc(int(uint32(shape)))
+					for i := 0; i < len(positional); i++ {
+						space[i] = positional[i]
+					}
 				}
 				fr.locals = space[:nlocals:nlocals]
 			} else {
@@ -588,8 +598,19 @@ loop:
 			for _, iter := range iterstack {
 				iter.Done()
 			}
-			fr.locals = nil
-			thread.values.release(space, mark)
+			// thread.values.release(space, mark), inline.
+			if len(space) <= 16 {
+				for i := 0; i < len(space); i++ {
+					space[i] = nil
+				}
+			} else {
+				clear(space)
+			}
+			if vs := &thread.values; mark.cur == vs.cur {
+				vs.sp = mark.sp
+			} else {
+				vs.release(nil, mark)
+			}
 			*fr = frame{}
 			thread.stack = thread.stack[:len(thread.stack)-1] // pop
 			n := len(thread.inl) - 1
