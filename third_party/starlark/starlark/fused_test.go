@@ -350,12 +350,96 @@ print: 12000
 steps 63021
 `
 
+// Programs whose fused loads and operators (CONSTANT op and LOCAL op, the
+// value below the load as the left operand) meet ints of every size,
+// strings, lists, tuples, dicts, unassigned locals, indices out of range
+// and a negative shift count.
+var loadOpProgs = []string{
+	"def f(x):\n    return [x * 2 + 1, (x - 3) & 63, (x | 8) ^ 5, (x + 1) << 3, (x + 100) >> 2, (x + 1) * 2147483647, (x - 1) << 40]\nprint(f(5), f(-7))",
+	"def f(x, y):\n    return [(x + 0) << y, (x + 0) >> y, x * (y + 0), (x + y) & y, (x * 2) - y]\nprint(f(3, 4), f(1 << 40, 3), f(-(1 << 40), 5))",
+	"def f(x, y):\n    return (x + 0) << y\nf(1, -1)",
+	"def f(x):\n    return (x + 0) >> 2\nf(\"a\")",
+	"def f(x):\n    return (x + \"b\") * 2\nprint(f(\"a\"))",
+	"def f(x):\n    return [x][0] + 1 - [x, x][-1]\nprint(f(2))",
+	"def f(x):\n    if x:\n        y = 1\n    return (x + 1) * y\nf(0)",
+	"def f(x):\n    if x:\n        y = 1\n    return [x][y]\nf(0)",
+	"def f(x, y):\n    z = [10, 20, 30]\n    w = (4, 5)\n    d = {1: \"a\"}\n    return [z[x], w[y], z[-x], d[x], \"abc\"[y], z[0], w[1], L[x], L[-x], T[x], L[x - 1], [7, 8][x], (7, 8)[-1]]\nL = [1, 2, 3]\nT = (4, 5, 6)\nprint(f(1, 0))",
+	"def f(x, y):\n    z = [10, 20, 30]\n    return z[x + 5]\nf(1, 0)",
+	"T = (10, 20, 30)\ndef f(x, y):\n    return T[y]\nf(1, 7)",
+	"def f(x):\n    t = 0\n    for i in range(x):\n        t = (t + i) ^ 85\n        t = (t * 3) & 1023\n    return t\nprint(f(100))",
+}
+
+// loadOpUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+// gives for loadOpProgs, with recursion allowed.
+const loadOpUpstream = `print: [11, 2, 8, 48, 26, 12884901882, 4398046511104] [-13, 54, -4, -48, 23, -12884901882, -8796093022208]
+<nil>
+steps 89
+print: [48, 0, 12, 4, 2] [8796093022208, 137438953472, 3298534883328, 3, 2199023255549] [-35184372088832, -34359738368, -5497558138880, 5, -2199023255557]
+<nil>
+steps 106
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:20: in f
+Error: negative shift count: -1
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:15: in f
+Error: unknown binary op: string + int
+steps 9
+print: abab
+<nil>
+steps 17
+print: 1
+<nil>
+steps 25
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:22: in f
+Error: local variable y referenced before assignment
+steps 15
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:16: in f
+Error: local variable y referenced before assignment
+steps 14
+print: [20, 4, 30, "a", "a", 10, 5, 2, 3, 5, 1, 8, 8]
+<nil>
+steps 87
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: list index 6 out of range [-3:2]
+steps 17
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: tuple index 7 out of range [-3:2]
+steps 15
+print: 238
+<nil>
+steps 1821
+`
+
 // TestCallsAsUpstream checks that calls of Starlark functions, on the
 // interpreter's short path for positional calls and off it, give
 // upstream's results, errors with their backtraces, and step counts.
 func TestCallsAsUpstream(t *testing.T) {
+	asUpstream(t, callProgs, callUpstream)
+}
+
+// TestLoadOpAsUpstream checks that the fused loads and operators give
+// upstream's results, errors with their backtraces, and step counts.
+func TestLoadOpAsUpstream(t *testing.T) {
+	asUpstream(t, loadOpProgs, loadOpUpstream)
+}
+
+// asUpstream runs progs with recursion allowed and compares what they
+// print, their errors with backtraces and their step counts with want.
+func asUpstream(t *testing.T, progs []string, want string) {
+	t.Helper()
 	var out strings.Builder
-	for _, src := range callProgs {
+	for _, src := range progs {
 		thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { fmt.Fprintln(&out, "print:", msg) }}
 		_, err := starlark.ExecFileOptions(&syntax.FileOptions{Recursion: true}, thread, "e.star", src, nil)
 		if e, ok := err.(*starlark.EvalError); ok {
@@ -365,7 +449,7 @@ func TestCallsAsUpstream(t *testing.T) {
 		}
 		fmt.Fprintln(&out, "steps", thread.ExecutionSteps())
 	}
-	if got := out.String(); got != callUpstream {
-		t.Errorf("got:\n%s\nupstream:\n%s", got, callUpstream)
+	if got := out.String(); got != want {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, want)
 	}
 }

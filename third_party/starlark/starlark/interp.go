@@ -599,12 +599,12 @@ loop:
 				iter.Done()
 			}
 			// thread.values.release(space, mark), inline.
-			if len(space) <= 16 {
-				for i := 0; i < len(space); i++ {
-					space[i] = nil
+			if s := space; len(s) <= 16 {
+				for i := 0; i < len(s); i++ {
+					s[i] = nil
 				}
 			} else {
-				clear(space)
+				clear(s)
 			}
 			if vs := &thread.values; mark.cur == vs.cur {
 				vs.sp = mark.sp
@@ -1082,6 +1082,50 @@ loop:
 				continue
 			}
 			w = uint64(binop) | 1<<8
+			goto dispatch
+
+		case compile.FusedConstBinop, compile.FusedLocalBinop:
+			// The value below the load, the operator, the load's value.
+			var b Value
+			if op == compile.FusedConstBinop {
+				b = fn.module.constants[arg]
+			} else if b = space[arg]; b == nil {
+				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
+				goto dispatch
+			}
+			binop := compile.Opcode(w >> 16)
+			a := space[sp-1]
+			if binop == compile.INDEX {
+				switch x := a.(type) {
+				case *List:
+					if i, ok := smallIndex(b, len(x.elems)); ok {
+						space[sp-1] = x.elems[i]
+						continue
+					}
+				case Tuple:
+					if i, ok := smallIndex(b, len(x)); ok {
+						space[sp-1] = x[i]
+						continue
+					}
+				}
+			} else {
+				if p, q, ok := smallPair(a, b); ok {
+					if r, ok := smallBinary(binop, p, q); ok {
+						space[sp-1] = makeSmallInt(r)
+						continue
+					}
+				}
+				if z, ok := intBinary(binop, a, b); ok {
+					space[sp-1] = z
+					continue
+				}
+			}
+			// The load as written.
+			if op == compile.FusedConstBinop {
+				w = uint64(compile.CONSTANT) | (w>>24&0xff)<<8 | uint64(arg)<<32
+			} else {
+				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
+			}
 			goto dispatch
 
 		default:

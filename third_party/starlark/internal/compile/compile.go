@@ -459,7 +459,20 @@ const (
 	FusedLocalConstBinop                      // LOCAL<x&0x7f> CONSTANT<arg> op<x>>8>
 	FusedCmpJmp                               // cmp<x> CJMP<arg>
 	FusedBinopSetlocal                        // op<x> SETLOCAL<arg>
+	FusedConstBinop                           // CONSTANT<arg> op<x&0xff>, CONSTANT's length x>>8
+	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
 )
+
+// operand reports whether op is an operator that FusedConstBinop and
+// FusedLocalBinop apply to the value below their operand: an arithmetic
+// operator or shift on ints, or INDEX.
+func operand(op Opcode) bool {
+	switch op {
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LTLT, GTGT, INDEX:
+		return true
+	}
+	return false
+}
 
 // fusable reports whether op is an arithmetic operator or comparison that
 // the fused instructions compute (int32 operands), or INDEX (a list or
@@ -522,6 +535,10 @@ func fuse(d []uint64) {
 			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
 		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i1.op != INDEX && i2.op == SETLOCAL:
 			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
+		case i1.op == CONSTANT && operand(i2.op):
+			d[pc] = word(FusedConstBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
+		case i1.op == LOCAL && operand(i2.op):
+			d[pc] = word(FusedLocalBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
 		}
 	}
 }
