@@ -600,8 +600,12 @@ loop:
 			}
 			// thread.values.release(space, mark), inline.
 			if s := space; len(s) <= 16 {
-				for i := 0; i < len(s); i++ {
-					s[i] = nil
+				for len(s) >= 2 {
+					s[0], s[1] = nil, nil
+					s = s[2:]
+				}
+				if len(s) == 1 {
+					s[0] = nil
 				}
 			} else {
 				clear(s)
