@@ -47,6 +47,17 @@ def find(seq, depth, vtx, nz, lock, path, k):
     return (find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, 0, 0) +
             find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, 0, 0))
 
+def queens(full, cols, d1, d2):
+    if cols == full:
+        return 1
+    n = 0
+    free = full & ~(cols | d1 | d2)
+    while free:
+        bit = free & -free
+        free ^= bit
+        n += queens(full, cols | bit, ((d1 | bit) << 1) & full, (d2 | bit) >> 1 & full)
+    return n
+
 def bench_fib():
     return fib(20)
 
@@ -57,6 +68,9 @@ def bench_isenberg():
 
 def bench_find():
     return find(0, 58, 0, 6, 1 << 32, 717, 14)
+
+def bench_queens():
+    return queens(((1 << 8) - 1) << 40, 0, 0, 0)  # 92 solutions, masks at bit 40
 
 def loop(x, a, b, n):
     for _ in range(n):
@@ -71,16 +85,17 @@ def bench_loop_big():
 `
 
 // BenchmarkCalls runs call-heavy programs: fib, Isenberg's De Bruijn
-// generator in two styles, and a word loop.
+// generator in two styles, an n-queens count on masks above 2^40, and a
+// word loop.
 func BenchmarkCalls(b *testing.B) {
-	opts := &syntax.FileOptions{Recursion: true}
+	opts := &syntax.FileOptions{Recursion: true, While: true}
 	thread := new(starlark.Thread)
 	thread.SetMaxExecutionSteps(1 << 62)
 	globals, err := starlark.ExecFileOptions(opts, thread, "calls.star", callsBenchSrc, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range []string{"fib", "isenberg", "find", "loop_small", "loop_big"} {
+	for _, name := range []string{"fib", "isenberg", "find", "queens", "loop_small", "loop_big"} {
 		fn := globals["bench_"+name]
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {

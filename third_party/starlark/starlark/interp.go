@@ -32,13 +32,13 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		return nil, err
 	}
 	f := fn.funcode
+	// bitsh fork: the locals (parameters first) are space[:nlocals], the
+	// operand stack space[nlocals:]; sp indexes space.
 	nlocals := len(f.Locals)
-	locals := space[:nlocals:nlocals] // local variables, starting with parameters
-	stack := space[nlocals:]          // operand stack
 
 	if vmdebug {
 		fmt.Printf("Entering %s @ %s\n", f.Name, f.Position(0))
-		fmt.Printf("%d stack, %d locals\n", len(stack), len(locals))
+		fmt.Printf("%d stack, %d locals\n", len(space)-nlocals, nlocals)
 		defer fmt.Println("Leaving ", f.Name)
 	}
 
@@ -71,10 +71,10 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		fr.locals = nil
 		thread.values.release(space, mark) // bitsh fork: valstack.go
 		thread.unwindInline(base)          // bitsh fork: interp_fast.go
-		keepInMemory(&fn, &f, &code, &steptab, &locals, &stack)
+		keepInMemory(&fn, &f, &code, &steptab)
 	}()
 
-	sp := 0
+	sp := nlocals
 	var pc, pc0 uint32
 	var result Value
 	var counted uint32
@@ -98,7 +98,7 @@ loop:
 		pc = pc0 + uint32(w>>8)&0xff
 		arg := uint32(w >> 32)
 		if vmdebug {
-			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
+			fmt.Fprintln(os.Stderr, space[nlocals:sp]) // very verbose!
 			compile.PrintOp(f, pc0, op, arg)
 		}
 
@@ -107,22 +107,22 @@ loop:
 			// nop
 
 		case compile.DUP:
-			stack[sp] = stack[sp-1]
+			space[sp] = space[sp-1]
 			sp++
 
 		case compile.DUP2:
-			stack[sp] = stack[sp-2]
-			stack[sp+1] = stack[sp-1]
+			space[sp] = space[sp-2]
+			space[sp+1] = space[sp-1]
 			sp += 2
 
 		case compile.POP:
 			sp--
 
 		case compile.EXCH:
-			stack[sp-2], stack[sp-1] = stack[sp-1], stack[sp-2]
+			space[sp-2], space[sp-1] = space[sp-1], space[sp-2]
 
 		case compile.EQL, compile.NEQ, compile.GT, compile.LT, compile.LE, compile.GE:
-			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+			if a, b, ok := smallPair(space[sp-2], space[sp-1]); ok { // bitsh fork: interp_fast.go
 				var r bool
 				switch op {
 				case compile.EQL:
@@ -139,24 +139,24 @@ loop:
 					r = a >= b
 				}
 				sp--
-				stack[sp-1] = Bool(r)
+				space[sp-1] = Bool(r)
 				continue
 			}
-			if ok, isInt := intCompare(op, stack[sp-2], stack[sp-1]); isInt { // bitsh fork: interp_fast.go
+			if ok, isInt := intCompare(op, space[sp-2], space[sp-1]); isInt { // bitsh fork: interp_fast.go
 				sp--
-				stack[sp-1] = Bool(ok)
+				space[sp-1] = Bool(ok)
 				continue
 			}
 			op := syntax.Token(op-compile.EQL) + syntax.EQL
-			y := stack[sp-1]
-			x := stack[sp-2]
+			y := space[sp-1]
+			x := space[sp-2]
 			sp -= 2
 			ok, err2 := Compare(op, x, y)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			stack[sp] = Bool(ok)
+			space[sp] = Bool(ok)
 			sp++
 
 		case compile.PLUS,
@@ -171,10 +171,10 @@ loop:
 			compile.LTLT,
 			compile.GTGT,
 			compile.IN:
-			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+			if a, b, ok := smallPair(space[sp-2], space[sp-1]); ok { // bitsh fork: interp_fast.go
 				if r, ok := smallBinary(op, a, b); ok {
 					sp--
-					stack[sp-1] = makeSmallInt(r)
+					space[sp-1] = makeSmallInt(r)
 					continue
 				}
 			}
@@ -182,11 +182,11 @@ loop:
 			if op == compile.IN {
 				binop = syntax.IN // IN token is out of order
 			}
-			y := stack[sp-1]
-			x := stack[sp-2]
+			y := space[sp-1]
+			x := space[sp-2]
 			sp -= 2
 			if z, ok := intBinary(op, x, y); ok { // bitsh fork: interp_fast.go
-				stack[sp] = z
+				space[sp] = z
 				sp++
 				continue
 			}
@@ -202,7 +202,7 @@ loop:
 				err = err2
 				break loop
 			}
-			stack[sp] = z
+			space[sp] = z
 			sp++
 
 		case compile.UPLUS, compile.UMINUS, compile.TILDE:
@@ -212,27 +212,27 @@ loop:
 			} else {
 				unop = syntax.Token(op-compile.UPLUS) + syntax.PLUS
 			}
-			x := stack[sp-1]
+			x := space[sp-1]
 			y, err2 := Unary(unop, x)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			stack[sp-1] = y
+			space[sp-1] = y
 
 		case compile.INPLACE_ADD:
-			if a, b, ok := smallPair(stack[sp-2], stack[sp-1]); ok { // bitsh fork: interp_fast.go
+			if a, b, ok := smallPair(space[sp-2], space[sp-1]); ok { // bitsh fork: interp_fast.go
 				if r := a + b; r == int64(int32(r)) {
 					sp--
-					stack[sp-1] = makeSmallInt(r)
+					space[sp-1] = makeSmallInt(r)
 					continue
 				}
 			}
-			y := stack[sp-1]
-			x := stack[sp-2]
+			y := space[sp-1]
+			x := space[sp-2]
 			sp -= 2
 			if z, ok := intBinary(compile.PLUS, x, y); ok { // bitsh fork: interp_fast.go
-				stack[sp] = z
+				space[sp] = z
 				sp++
 				continue
 			}
@@ -272,12 +272,12 @@ loop:
 				}
 			}
 
-			stack[sp] = z
+			space[sp] = z
 			sp++
 
 		case compile.INPLACE_PIPE:
-			y := stack[sp-1]
-			x := stack[sp-2]
+			y := space[sp-1]
+			x := space[sp-2]
 			sp -= 2
 
 			// It's possible that y is not Dict but
@@ -303,23 +303,23 @@ loop:
 				}
 			}
 
-			stack[sp] = z
+			space[sp] = z
 			sp++
 
 		case compile.NONE:
-			stack[sp] = None
+			space[sp] = None
 			sp++
 
 		case compile.TRUE:
-			stack[sp] = True
+			space[sp] = True
 			sp++
 
 		case compile.FALSE:
-			stack[sp] = False
+			space[sp] = False
 			sp++
 
 		case compile.MANDATORY:
-			stack[sp] = mandatory{}
+			space[sp] = mandatory{}
 			sp++
 
 		case compile.JMP:
@@ -353,9 +353,9 @@ loop:
 			var positional Tuple
 			if op == compile.CALL && arg&0xff == 0 && profiler.events == nil {
 				npos := int(arg >> 8)
-				if c, ok := stack[sp-npos-1].(*Function); ok {
+				if c, ok := space[sp-npos-1].(*Function); ok {
 					callee = c
-					positional = stack[sp-npos : sp]
+					positional = space[sp-npos : sp]
 					sp -= npos
 					fr.pc = pc0
 				}
@@ -363,13 +363,13 @@ loop:
 			if callee == nil {
 				var kwargs Value
 				if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
-					kwargs = stack[sp-1]
+					kwargs = space[sp-1]
 					sp--
 				}
 
 				var args Value
 				if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
-					args = stack[sp-1]
+					args = space[sp-1]
 					sp--
 				}
 
@@ -382,8 +382,8 @@ loop:
 					for i := range nkvpairs {
 						pair := kvpairsAlloc[:2:2]
 						kvpairsAlloc = kvpairsAlloc[2:]
-						pair[0] = stack[sp+2*i]   // name
-						pair[1] = stack[sp+2*i+1] // value
+						pair[0] = space[sp+2*i]   // name
+						pair[1] = space[sp+2*i+1] // value
 						kvpairs = append(kvpairs, pair)
 					}
 				}
@@ -410,13 +410,13 @@ loop:
 
 				// positional args
 				if npos := int(arg >> 8); npos > 0 {
-					positional = stack[sp-npos : sp]
+					positional = space[sp-npos : sp]
 					sp -= npos
 
 					// Copy positional arguments into a new array,
 					// unless the callee is another Starlark function,
 					// in which case it can be trusted not to mutate them.
-					if !is[*Function](stack[sp-1]) || args != nil {
+					if !is[*Function](space[sp-1]) || args != nil {
 						positional = slices.Clone(positional)
 					}
 				}
@@ -434,7 +434,7 @@ loop:
 					iter.Done()
 				}
 
-				function := stack[sp-1]
+				function := space[sp-1]
 
 				if vmdebug {
 					fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
@@ -473,7 +473,7 @@ loop:
 					if vmdebug {
 						fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
 					}
-					stack[sp-1] = z
+					space[sp-1] = z
 					continue
 				}
 			}
@@ -490,26 +490,40 @@ loop:
 			f = fn.funcode
 			steptab, code = f.Tables()
 			iterstack = nil
-			pc, pc0, counted, sp = 0, 0, 0, 0
-			var err2 error
-			space, mark, err2 = fn.enter(thread, fr, positional, nil)
-			if err2 != nil {
-				err = err2
-				break loop
-			}
 			nlocals = len(f.Locals)
-			locals = space[:nlocals:nlocals]
-			stack = space[nlocals:]
-			if thread.stopping() {
-				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+			pc, pc0, counted, sp = 0, 0, 0, nlocals
+			if shape := f.Frame(); int(shape>>32) == len(positional) && len(thread.stack) <= maxDepth {
+				// As enter binds exact positional arguments, with no
+				// cells and recursion allowed: the callee's space begins
+				// at its arguments on this operand stack (valstack.go),
+				// its other locals cleared; or, where it does not fit,
+				// the arguments are copied to a new space.
+				var ok bool
+				if space, mark, ok = thread.values.allocOver(positional, int(uint32(shape))); ok {
+					for i := len(positional); i < nlocals; i++ {
+						space[i] = nil
+					}
+				} else {
+					space, mark = thread.values.alloc(int(uint32(shape)))
+					for i := 0; i < len(positional); i++ {
+						space[i] = positional[i]
+					}
+				}
+				fr.locals = space[:nlocals:nlocals]
+			} else {
+				var err2 error
+				space, mark, err2 = fn.enter(thread, fr, positional, nil)
+				if err2 != nil {
 					err = err2
 					break loop
 				}
 			}
+			// The step limit and cancellation were checked at the CALL,
+			// with no step since: the callee's entry does not check again.
 			continue
 
 		case compile.ITERPUSH:
-			x := stack[sp-1]
+			x := space[sp-1]
 			sp--
 			iter := Iterate(x)
 			if iter == nil {
@@ -534,7 +548,7 @@ loop:
 			iter := iterstack[len(iterstack)-1]
 			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
 				if r.i < r.r.len {
-					stack[sp] = MakeInt(r.r.start + r.i*r.r.step)
+					space[sp] = MakeInt(r.r.start + r.i*r.r.step)
 					r.i++
 					sp++
 				} else {
@@ -543,14 +557,14 @@ loop:
 				}
 			} else if l, ok := iter.(*listIterator); ok {
 				if l.i < len(l.l.elems) {
-					stack[sp] = l.l.elems[l.i]
+					space[sp] = l.l.elems[l.i]
 					l.i++
 					sp++
 				} else {
 					pc = arg
 					counted = arg
 				}
-			} else if iter.Next(&stack[sp]) {
+			} else if iter.Next(&space[sp]) {
 				sp++
 			} else {
 				pc = arg
@@ -563,7 +577,7 @@ loop:
 			iterstack = iterstack[:n]
 
 		case compile.NOT:
-			stack[sp-1] = !stack[sp-1].Truth()
+			space[sp-1] = !space[sp-1].Truth()
 
 		case compile.RETURN:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
@@ -575,17 +589,32 @@ loop:
 				}
 			}
 			if len(thread.inl) == base {
-				result = stack[sp-1]
+				result = space[sp-1]
 				break loop
 			}
-			z := stack[sp-1]
+			z := space[sp-1]
 			// bitsh fork: the end of a call run in this loop
 			// (interp_fast.go): pop its frame, resume the caller.
 			for _, iter := range iterstack {
 				iter.Done()
 			}
-			fr.locals = nil
-			thread.values.release(space, mark)
+			// thread.values.release(space, mark), inline.
+			if s := space; len(s) <= 16 {
+				for len(s) >= 2 {
+					s[0], s[1] = nil, nil
+					s = s[2:]
+				}
+				if len(s) == 1 {
+					s[0] = nil
+				}
+			} else {
+				clear(s)
+			}
+			if vs := &thread.values; mark.cur == vs.cur {
+				vs.sp = mark.sp
+			} else {
+				vs.release(nil, mark)
+			}
 			*fr = frame{}
 			thread.stack = thread.stack[:len(thread.stack)-1] // pop
 			n := len(thread.inl) - 1
@@ -599,28 +628,21 @@ loop:
 			counted = pc
 			f = fn.funcode
 			steptab, code = f.BuiltTables()
-			nlocals = len(f.Locals)
-			locals = space[:nlocals:nlocals]
-			stack = space[nlocals:]
-			stack[sp-1] = z
-			if thread.stopping() { // cancelled during the call?
-				if err2 := thread.stepLimit(fr, pc0); err2 != nil {
-					err = err2
-					break loop
-				}
-			}
+			space[sp-1] = z
+			// The step limit and cancellation were checked at the RETURN,
+			// with no step since: the caller does not check again.
 
 		case compile.SETINDEX:
-			if l, ok := stack[sp-3].(*List); ok && !l.frozen && l.itercount == 0 { // bitsh fork: interp_fast.go
-				if i, ok := smallIndex(stack[sp-2], len(l.elems)); ok {
-					l.elems[i] = stack[sp-1]
+			if l, ok := space[sp-3].(*List); ok && !l.frozen && l.itercount == 0 { // bitsh fork: interp_fast.go
+				if i, ok := smallIndex(space[sp-2], len(l.elems)); ok {
+					l.elems[i] = space[sp-1]
 					sp -= 3
 					continue
 				}
 			}
-			z := stack[sp-1]
-			y := stack[sp-2]
-			x := stack[sp-3]
+			z := space[sp-1]
+			y := space[sp-2]
+			x := space[sp-3]
 			sp -= 3
 			if err2 := setIndex(x, y, z); err2 != nil {
 				err = err2
@@ -628,44 +650,44 @@ loop:
 			}
 
 		case compile.INDEX:
-			switch x := stack[sp-2].(type) { // bitsh fork: interp_fast.go
+			switch x := space[sp-2].(type) { // bitsh fork: interp_fast.go
 			case *List:
-				if i, ok := smallIndex(stack[sp-1], len(x.elems)); ok {
+				if i, ok := smallIndex(space[sp-1], len(x.elems)); ok {
 					sp--
-					stack[sp-1] = x.elems[i]
+					space[sp-1] = x.elems[i]
 					continue
 				}
 			case Tuple:
-				if i, ok := smallIndex(stack[sp-1], len(x)); ok {
+				if i, ok := smallIndex(space[sp-1], len(x)); ok {
 					sp--
-					stack[sp-1] = x[i]
+					space[sp-1] = x[i]
 					continue
 				}
 			}
-			y := stack[sp-1]
-			x := stack[sp-2]
+			y := space[sp-1]
+			x := space[sp-2]
 			sp -= 2
 			z, err2 := getIndex(x, y)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			stack[sp] = z
+			space[sp] = z
 			sp++
 
 		case compile.ATTR:
-			x := stack[sp-1]
+			x := space[sp-1]
 			name := f.Prog.Names[arg]
 			y, err2 := getAttr(x, name)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			stack[sp-1] = y
+			space[sp-1] = y
 
 		case compile.SETFIELD:
-			y := stack[sp-1]
-			x := stack[sp-2]
+			y := space[sp-1]
+			x := space[sp-2]
 			sp -= 2
 			name := f.Prog.Names[arg]
 			if err2 := setField(x, name, y); err2 != nil {
@@ -674,13 +696,13 @@ loop:
 			}
 
 		case compile.MAKEDICT:
-			stack[sp] = new(Dict)
+			space[sp] = new(Dict)
 			sp++
 
 		case compile.SETDICT, compile.SETDICTUNIQ:
-			dict := stack[sp-3].(*Dict)
-			k := stack[sp-2]
-			v := stack[sp-1]
+			dict := space[sp-3].(*Dict)
+			k := space[sp-2]
+			v := space[sp-1]
 			sp -= 3
 			oldlen := dict.Len()
 			if err2 := dict.SetKey(k, v); err2 != nil {
@@ -693,8 +715,8 @@ loop:
 			}
 
 		case compile.APPEND:
-			elem := stack[sp-1]
-			list := stack[sp-2].(*List)
+			elem := space[sp-1]
+			list := space[sp-2].(*List)
 			sp -= 2
 			if len(list.elems) == cap(list.elems) && cap(list.elems) >= appendCheckCap { // bitsh fork: alloc.go
 				fr.pc = pc0
@@ -706,22 +728,22 @@ loop:
 			list.elems = append(list.elems, elem)
 
 		case compile.SLICE:
-			x := stack[sp-4]
-			lo := stack[sp-3]
-			hi := stack[sp-2]
-			step := stack[sp-1]
+			x := space[sp-4]
+			lo := space[sp-3]
+			hi := space[sp-2]
+			step := space[sp-1]
 			sp -= 4
 			res, err2 := slice(x, lo, hi, step)
 			if err2 != nil {
 				err = err2
 				break loop
 			}
-			stack[sp] = res
+			space[sp] = res
 			sp++
 
 		case compile.UNPACK:
 			n := int(arg)
-			iterable := stack[sp-1]
+			iterable := space[sp-1]
 			sp--
 			iter := Iterate(iterable)
 			if iter == nil {
@@ -730,7 +752,7 @@ loop:
 			}
 			i := 0
 			sp += n
-			for i < n && iter.Next(&stack[sp-1-i]) {
+			for i < n && iter.Next(&space[sp-1-i]) {
 				i++
 			}
 			var dummy Value
@@ -759,7 +781,7 @@ loop:
 				}
 			}
 			var truth bool
-			switch x := stack[sp-1].(type) { // bitsh fork: without a call
+			switch x := space[sp-1].(type) { // bitsh fork: without a call
 			case Bool:
 				truth = bool(x)
 			case Int:
@@ -778,32 +800,32 @@ loop:
 			sp--
 
 		case compile.CONSTANT:
-			stack[sp] = fn.module.constants[arg]
+			space[sp] = fn.module.constants[arg]
 			sp++
 
 		case compile.MAKETUPLE:
 			n := int(arg)
 			tuple := make(Tuple, n)
 			sp -= n
-			copy(tuple, stack[sp:])
-			stack[sp] = tuple
+			copy(tuple, space[sp:])
+			space[sp] = tuple
 			sp++
 
 		case compile.MAKELIST:
 			n := int(arg)
 			elems := make([]Value, n)
 			sp -= n
-			copy(elems, stack[sp:])
-			stack[sp] = NewList(elems)
+			copy(elems, space[sp:])
+			space[sp] = NewList(elems)
 			sp++
 
 		case compile.MAKEFUNC:
 			funcode := f.Prog.Functions[arg]
-			tuple := stack[sp-1].(Tuple)
+			tuple := space[sp-1].(Tuple)
 			n := len(tuple) - len(funcode.FreeVars)
 			defaults := tuple[:n:n]
 			freevars := tuple[n:]
-			stack[sp-1] = &Function{
+			space[sp-1] = &Function{
 				funcode:  funcode,
 				module:   fn.module,
 				defaults: defaults,
@@ -820,7 +842,7 @@ loop:
 				}
 			}
 			n := int(arg)
-			module := string(stack[sp-1].(String))
+			module := string(space[sp-1].(String))
 			sp--
 
 			if thread.Load == nil {
@@ -849,7 +871,7 @@ loop:
 			}
 
 			for i := range n {
-				from := string(stack[sp-1-i].(String))
+				from := string(space[sp-1-i].(String))
 				v, ok := dict[from]
 				if !ok {
 					err = fmt.Errorf("load: name %s not found in module %s", from, module)
@@ -858,41 +880,41 @@ loop:
 					}
 					break loop
 				}
-				stack[sp-1-i] = v
+				space[sp-1-i] = v
 			}
 
 		case compile.SETLOCAL:
-			locals[arg] = stack[sp-1]
+			space[arg] = space[sp-1]
 			sp--
 
 		case compile.SETLOCALCELL:
-			locals[arg].(*cell).v = stack[sp-1]
+			space[arg].(*cell).v = space[sp-1]
 			sp--
 
 		case compile.SETGLOBAL:
-			fn.module.globals[arg] = stack[sp-1]
+			fn.module.globals[arg] = space[sp-1]
 			sp--
 
 		case compile.LOCAL:
-			x := locals[arg]
+			x := space[arg]
 			if x == nil {
 				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[arg].Name)
 				break loop
 			}
-			stack[sp] = x
+			space[sp] = x
 			sp++
 
 		case compile.FREE:
-			stack[sp] = fn.freevars[arg]
+			space[sp] = fn.freevars[arg]
 			sp++
 
 		case compile.LOCALCELL:
-			v := locals[arg].(*cell).v
+			v := space[arg].(*cell).v
 			if v == nil {
 				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[arg].Name)
 				break loop
 			}
-			stack[sp] = v
+			space[sp] = v
 			sp++
 
 		case compile.FREECELL:
@@ -901,7 +923,7 @@ loop:
 				err = fmt.Errorf("local variable %s referenced before assignment", f.FreeVars[arg].Name)
 				break loop
 			}
-			stack[sp] = v
+			space[sp] = v
 			sp++
 
 		case compile.GLOBAL:
@@ -910,7 +932,7 @@ loop:
 				err = fmt.Errorf("global variable %s referenced before assignment", f.Prog.Globals[arg].Name)
 				break loop
 			}
-			stack[sp] = x
+			space[sp] = x
 			sp++
 
 		case compile.PREDECLARED:
@@ -920,11 +942,11 @@ loop:
 				err = fmt.Errorf("internal error: predeclared variable %s is uninitialized", name)
 				break loop
 			}
-			stack[sp] = x
+			space[sp] = x
 			sp++
 
 		case compile.UNIVERSAL:
-			stack[sp] = Universe[f.Prog.Names[arg]]
+			space[sp] = Universe[f.Prog.Names[arg]]
 			sp++
 
 		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each
@@ -932,9 +954,9 @@ loop:
 		// where its operands are not what it computes inline.
 		case compile.FusedLocalLocal:
 			x := uint32(w>>16) & 0x7f
-			if a, b := locals[x], locals[arg]; a != nil && b != nil {
-				stack[sp] = a
-				stack[sp+1] = b
+			if a, b := space[x], space[arg]; a != nil && b != nil {
+				space[sp] = a
+				space[sp+1] = b
 				sp += 2
 				continue
 			}
@@ -943,9 +965,9 @@ loop:
 
 		case compile.FusedLocalConst:
 			x := uint32(w>>16) & 0x7f
-			if a := locals[x]; a != nil {
-				stack[sp] = a
-				stack[sp+1] = fn.module.constants[arg]
+			if a := space[x]; a != nil {
+				space[sp] = a
+				space[sp+1] = fn.module.constants[arg]
 				sp += 2
 				continue
 			}
@@ -954,14 +976,14 @@ loop:
 
 		case compile.FusedLocalLocalBinop, compile.FusedLocalConstBinop:
 			x := uint32(w>>16) & 0x7f
-			a := locals[x]
+			a := space[x]
 			if a == nil {
 				w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
 				goto dispatch
 			}
 			var b Value
 			if op == compile.FusedLocalLocalBinop {
-				b = locals[arg]
+				b = space[arg]
 				if b == nil {
 					w = uint64(compile.LOCAL) | 2<<8 | uint64(x)<<32
 					goto dispatch
@@ -974,13 +996,13 @@ loop:
 				switch x := a.(type) {
 				case *List:
 					if i, ok := smallIndex(b, len(x.elems)); ok {
-						stack[sp] = x.elems[i]
+						space[sp] = x.elems[i]
 						sp++
 						continue
 					}
 				case Tuple:
 					if i, ok := smallIndex(b, len(x)); ok {
-						stack[sp] = x[i]
+						space[sp] = x[i]
 						sp++
 						continue
 					}
@@ -1007,12 +1029,12 @@ loop:
 						}
 						continue
 					}
-					stack[sp] = Bool(r)
+					space[sp] = Bool(r)
 					sp++
 					continue
 				}
 				if r, ok := smallBinary(binop, p, q); ok {
-					stack[sp] = makeSmallInt(r)
+					space[sp] = makeSmallInt(r)
 					sp++
 					continue
 				}
@@ -1020,14 +1042,14 @@ loop:
 			if binop > compile.NEQ && binop != compile.INDEX {
 				// Other ints: intBinary, as the operator's case does.
 				if z, ok := intBinary(binop, a, b); ok {
-					stack[sp] = z
+					space[sp] = z
 					sp++
 					continue
 				}
 			}
 			// The operator as written, its operands pushed.
-			stack[sp] = a
-			stack[sp+1] = b
+			space[sp] = a
+			space[sp+1] = b
 			sp += 2
 			pc0 = pc - 1
 			w = uint64(binop) | 1<<8
@@ -1035,7 +1057,7 @@ loop:
 
 		case compile.FusedCmpJmp:
 			cmp := compile.Opcode(w >> 16)
-			p, q, ok := smallPair(stack[sp-2], stack[sp-1])
+			p, q, ok := smallPair(space[sp-2], space[sp-1])
 			if !ok {
 				w = uint64(cmp) | 1<<8
 				goto dispatch
@@ -1058,19 +1080,63 @@ loop:
 
 		case compile.FusedBinopSetlocal:
 			binop := compile.Opcode(w >> 16)
-			if p, q, ok := smallPair(stack[sp-2], stack[sp-1]); ok {
+			if p, q, ok := smallPair(space[sp-2], space[sp-1]); ok {
 				if r, ok := smallBinary(binop, p, q); ok {
 					sp -= 2
-					locals[arg] = makeSmallInt(r)
+					space[arg] = makeSmallInt(r)
 					continue
 				}
 			}
-			if z, ok := intBinary(binop, stack[sp-2], stack[sp-1]); ok {
+			if z, ok := intBinary(binop, space[sp-2], space[sp-1]); ok {
 				sp -= 2
-				locals[arg] = z
+				space[arg] = z
 				continue
 			}
 			w = uint64(binop) | 1<<8
+			goto dispatch
+
+		case compile.FusedConstBinop, compile.FusedLocalBinop:
+			// The value below the load, the operator, the load's value.
+			var b Value
+			if op == compile.FusedConstBinop {
+				b = fn.module.constants[arg]
+			} else if b = space[arg]; b == nil {
+				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
+				goto dispatch
+			}
+			binop := compile.Opcode(w >> 16)
+			a := space[sp-1]
+			if binop == compile.INDEX {
+				switch x := a.(type) {
+				case *List:
+					if i, ok := smallIndex(b, len(x.elems)); ok {
+						space[sp-1] = x.elems[i]
+						continue
+					}
+				case Tuple:
+					if i, ok := smallIndex(b, len(x)); ok {
+						space[sp-1] = x[i]
+						continue
+					}
+				}
+			} else {
+				if p, q, ok := smallPair(a, b); ok {
+					if r, ok := smallBinary(binop, p, q); ok {
+						space[sp-1] = makeSmallInt(r)
+						continue
+					}
+				}
+				if z, ok := intBinary(binop, a, b); ok {
+					space[sp-1] = z
+					continue
+				}
+			}
+			// The load as written.
+			if op == compile.FusedConstBinop {
+				w = uint64(compile.CONSTANT) | (w>>24&0xff)<<8 | uint64(arg)<<32
+			} else {
+				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
+			}
 			goto dispatch
 
 		default:

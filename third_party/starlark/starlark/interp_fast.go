@@ -258,7 +258,7 @@ func (fn *Function) enter(thread *Thread, fr *frame, args Tuple, kwargs []Tuple)
 		// but the stack limit is on the order of 1GB, so a
 		// maximum of about 700K recursive calls is possible.
 		// Limit it to much less here.
-		if len(thread.stack) > 100_000 {
+		if len(thread.stack) > maxDepth {
 			return nil, thread.values.top(), fmt.Errorf("Starlark stack overflow")
 		}
 	} else {
@@ -337,6 +337,10 @@ func (thread *Thread) unwindInline(base int) {
 	}
 }
 
+// maxDepth is the deepest a thread's stack may grow when recursion is
+// allowed (upstream's limit).
+const maxDepth = 100_000
+
 // maxKeptInline is the most saved states a thread keeps room for once its
 // outermost loop returns.
 const maxKeptInline = 1024
@@ -348,7 +352,7 @@ const maxKeptInline = 1024
 // instruction.
 //
 //go:noinline
-func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32, locals, stack *[]Value) {
+func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32) {
 }
 
 // smallBinary computes a op b for int32 operands when op is + - * & | ^

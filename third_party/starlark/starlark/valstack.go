@@ -6,6 +6,9 @@ package starlark
 // call from chunks owned by the thread, last in first out, instead of one
 // heap allocation per call. A call's space is cleared when it is given
 // back, so it keeps nothing alive and the next call finds its locals nil.
+// A Starlark callee of the interpreter's loop may get a space that begins
+// at its arguments on its caller's operand stack (allocOver), which the
+// caller no longer reads: the arguments are bound without a copy.
 //
 // Nothing may keep a slice of a call's space after the call returns: the
 // interpreter copies what it hands to other code (setArgs copies a Starlark
@@ -36,6 +39,9 @@ func (vs *valueStack) alloc(n int) ([]Value, valueMark) {
 	return vs.allocSlow(n, m)
 }
 
+// allocSlow is alloc's path to a new chunk, apart so that alloc inlines.
+//
+//go:noinline
 func (vs *valueStack) allocSlow(n int, m valueMark) ([]Value, valueMark) {
 	next := vs.cur + 1
 	if vs.chunks == nil {
@@ -51,6 +57,28 @@ func (vs *valueStack) allocSlow(n int, m valueMark) ([]Value, valueMark) {
 	return vs.chunks[next][:n:n], m
 }
 
+// allocOver returns, for a call whose n positional arguments args lie at
+// the end of the operand stack of the space on top of vs (the caller's,
+// which the call no longer reads above args), a space of size values that
+// begins at args[0], so that the arguments are its first locals without a
+// copy; and the mark to release it, vs's top before, where the caller's
+// space ends. The values after the arguments are not cleared: the caller
+// clears those the callee reads as locals, and the callee writes its
+// operand stack before it reads it. It reports false, and the caller uses
+// alloc, when there is no argument, when args is not at the top of vs, or
+// when the space would not fit in the top chunk.
+func (vs *valueStack) allocOver(args []Value, size int) ([]Value, valueMark, bool) {
+	c := vs.chunks[vs.cur]
+	top := vs.sp
+	start := top - cap(args) // args's capacity ends with the caller's space
+	end := start + size
+	if len(args) == 0 || uint(start) >= uint(end) || end > len(c) || &c[start] != &args[0] {
+		return nil, valueMark{}, false
+	}
+	vs.sp = end
+	return c[start:end:end], valueMark{vs.cur, top}, true
+}
+
 // release clears space, which alloc returned with mark m, and gives it back.
 func (vs *valueStack) release(space []Value, m valueMark) {
 	if len(space) <= 16 {
@@ -63,15 +91,22 @@ func (vs *valueStack) release(space []Value, m valueMark) {
 		clear(space)
 	}
 	if m.cur != vs.cur {
-		// Back to an earlier chunk: keep one spare chunk above it.
-		for i := m.cur + 2; i < len(vs.chunks); i++ {
-			vs.chunks[i] = nil
-		}
-		if m.cur+2 < len(vs.chunks) {
-			vs.chunks = vs.chunks[:m.cur+2]
-		}
+		vs.trim(m)
 	}
 	vs.cur, vs.sp = m.cur, m.sp
+}
+
+// trim keeps one spare chunk above m's when release goes back to an
+// earlier chunk (apart so that release inlines).
+//
+//go:noinline
+func (vs *valueStack) trim(m valueMark) {
+	for i := m.cur + 2; i < len(vs.chunks); i++ {
+		vs.chunks[i] = nil
+	}
+	if m.cur+2 < len(vs.chunks) {
+		vs.chunks = vs.chunks[:m.cur+2]
+	}
 }
 
 // top returns the mark of the valueStack's top: releasing nil there

@@ -147,3 +147,41 @@ def deep(n):
 		t.Errorf("after deep(5000): room for %d saved states kept", cap(thread.inl))
 	}
 }
+
+// TestAllocOver checks that a callee's space begins at its arguments when
+// they end the operand stack on top of the value stack, and that allocOver
+// declines when they do not, when there are none, and when the space would
+// not fit in the chunk.
+func TestAllocOver(t *testing.T) {
+	var vs valueStack
+	caller, m0 := vs.alloc(6)
+	for i := range caller {
+		caller[i] = MakeInt(i)
+	}
+	args := caller[3:5] // the operand stack's top, below the caller's end
+	space, m, ok := vs.allocOver(args, 8)
+	if !ok || &space[0] != &caller[3] || len(space) != 8 || space[1] != MakeInt(4) {
+		t.Fatalf("allocOver(caller[3:5], 8) = %v, %v", space, ok)
+	}
+	if m != (valueMark{0, 6}) || vs.sp != 11 {
+		t.Fatalf("mark %v, top %d; want {0 6}, 11", m, vs.sp)
+	}
+	// A call from the callee: the caller's arguments are no longer on top.
+	if _, _, ok := vs.allocOver(args, 2); ok {
+		t.Errorf("allocOver of arguments below the top succeeded")
+	}
+	if _, _, ok := vs.allocOver(space[8:], 2); ok {
+		t.Errorf("allocOver of no arguments succeeded")
+	}
+	if _, _, ok := vs.allocOver(space[7:], valueChunk); ok {
+		t.Errorf("allocOver past the chunk's end succeeded")
+	}
+	vs.release(space, m)
+	if vs.sp != 6 || caller[3] != nil || caller[2] != MakeInt(2) {
+		t.Fatalf("after release: top %d, caller %v", vs.sp, caller)
+	}
+	vs.release(caller, m0)
+	if vs.sp != 0 || vs.cur != 0 {
+		t.Fatalf("after releasing the caller: chunk %d, top %d", vs.cur, vs.sp)
+	}
+}

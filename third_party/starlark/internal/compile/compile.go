@@ -351,7 +351,17 @@ type Funcode struct {
 	steps    []uint32
 	decoded  []uint64    // bitsh fork: see Decoded
 	built    atomic.Bool // bitsh fork: steps and decoded are set (Tables)
+	frame    uint64      // bitsh fork: see Frame
 }
+
+// Frame returns, once Tables has built them, the size of a call's locals
+// and operand stack in bits 0-31 and, in bits 32-63, the number of
+// parameters when a call with that many positional arguments only binds
+// them in order and does nothing else: no *args, **kwargs, keyword-only
+// parameter or cell, and recursion allowed (Program.Recursion), so that no
+// frame below needs a look; otherwise bits 32-63 are all ones (bitsh fork:
+// the interpreter's short path for such calls).
+func (fn *Funcode) Frame() uint64 { return fn.frame }
 
 // StepTable returns, for each pc from 0 to len(Code), the number of
 // instructions that start before pc (bitsh fork: the interpreter counts
@@ -425,6 +435,10 @@ func (fn *Funcode) buildTables() {
 	t[len(fn.Code)] = n
 	fuse(d)
 	fn.steps, fn.decoded = t, d
+	fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | 0xffffffff<<32
+	if !fn.HasVarargs && !fn.HasKwargs && fn.NumKwonlyParams == 0 && len(fn.Cells) == 0 && fn.Prog.Recursion {
+		fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | uint64(fn.NumParams)<<32
+	}
 	fn.built.Store(true)
 }
 
@@ -445,7 +459,20 @@ const (
 	FusedLocalConstBinop                      // LOCAL<x&0x7f> CONSTANT<arg> op<x>>8>
 	FusedCmpJmp                               // cmp<x> CJMP<arg>
 	FusedBinopSetlocal                        // op<x> SETLOCAL<arg>
+	FusedConstBinop                           // CONSTANT<arg> op<x&0xff>, CONSTANT's length x>>8
+	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
 )
+
+// operand reports whether op is an operator that FusedConstBinop and
+// FusedLocalBinop apply to the value below their operand: an arithmetic
+// operator or shift on ints, or INDEX.
+func operand(op Opcode) bool {
+	switch op {
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LTLT, GTGT, INDEX:
+		return true
+	}
+	return false
+}
 
 // fusable reports whether op is an arithmetic operator or comparison that
 // the fused instructions compute (int32 operands), or INDEX (a list or
@@ -508,6 +535,10 @@ func fuse(d []uint64) {
 			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
 		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i1.op != INDEX && i2.op == SETLOCAL:
 			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
+		case i1.op == CONSTANT && operand(i2.op):
+			d[pc] = word(FusedConstBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
+		case i1.op == LOCAL && operand(i2.op):
+			d[pc] = word(FusedLocalBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
 		}
 	}
 }
