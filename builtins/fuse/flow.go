@@ -180,6 +180,35 @@ type Stmt struct {
 	Check      int
 }
 
+// EachExpr calls visit with every expression of f, its Procs' included,
+// operands after the expressions they belong to.
+func (f *Func) EachExpr(visit func(x *Expr)) {
+	var expr func(x *Expr)
+	expr = func(x *Expr) {
+		if x == nil {
+			return
+		}
+		visit(x)
+		for _, a := range x.Args {
+			expr(a)
+		}
+	}
+	var stmts func(ss []Stmt)
+	stmts = func(ss []Stmt) {
+		for i := range ss {
+			expr(ss[i].X)
+			expr(ss[i].Y)
+			expr(ss[i].Z)
+			stmts(ss[i].Body)
+			stmts(ss[i].Else)
+		}
+	}
+	stmts(f.Body)
+	for i := range f.Procs {
+		stmts(f.Procs[i].Body)
+	}
+}
+
 // Leaves reports whether control never runs off the end of ss: its last
 // statement is a break, continue, return or fail, or an if whose branches
 // both leave. Loops and blocks count as running on (a break may end them).

@@ -12,32 +12,11 @@ import (
 )
 
 // jumps reports whether a Proc of f has had calls of itself turned into
-// jumps (its depth read into a variable at its start).
+// jumps (its depth read into a variable at its start: the only place the
+// calls in progress are read).
 func jumps(f *fuse.Func) bool {
 	found := false
-	var expr func(x *fuse.Expr)
-	expr = func(x *fuse.Expr) {
-		if x == nil {
-			return
-		}
-		found = found || x.Op == fuse.OpDepth
-		for _, a := range x.Args {
-			expr(a)
-		}
-	}
-	var stmts func(ss []fuse.Stmt)
-	stmts = func(ss []fuse.Stmt) {
-		for i := range ss {
-			expr(ss[i].X)
-			expr(ss[i].Y)
-			expr(ss[i].Z)
-			stmts(ss[i].Body)
-			stmts(ss[i].Else)
-		}
-	}
-	for i := range f.Procs {
-		stmts(f.Procs[i].Body)
-	}
+	f.EachExpr(func(x *fuse.Expr) { found = found || x.Op == fuse.OpDepth })
 	return found
 }
 

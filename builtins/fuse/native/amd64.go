@@ -2472,39 +2472,10 @@ func amd64Supports(f *fuse.Func) error {
 		return err
 	}
 	var bad error
-	eachExpr(f, func(x *fuse.Expr) {
+	f.EachExpr(func(x *fuse.Expr) {
 		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpDepth) {
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
 	})
 	return bad
-}
-
-// eachExpr calls visit with every expression of f, its Procs' included,
-// operands after the expressions they belong to.
-func eachExpr(f *fuse.Func, visit func(x *fuse.Expr)) {
-	var expr func(x *fuse.Expr)
-	expr = func(x *fuse.Expr) {
-		if x == nil {
-			return
-		}
-		visit(x)
-		for _, a := range x.Args {
-			expr(a)
-		}
-	}
-	var stmts func(ss []fuse.Stmt)
-	stmts = func(ss []fuse.Stmt) {
-		for i := range ss {
-			expr(ss[i].X)
-			expr(ss[i].Y)
-			expr(ss[i].Z)
-			stmts(ss[i].Body)
-			stmts(ss[i].Else)
-		}
-	}
-	stmts(f.Body)
-	for i := range f.Procs {
-		stmts(f.Procs[i].Body)
-	}
 }

@@ -505,7 +505,7 @@ func guardedProcs(f *fuse.Func) []bool {
 	for i := range g {
 		g[i] = true
 	}
-	eachExpr(f, func(x *fuse.Expr) {
+	f.EachExpr(func(x *fuse.Expr) {
 		if x.Op == fuse.OpCall && !pureArgs(x.Args[:f.Procs[x.Imm].Params]) {
 			g[x.Imm] = false
 		}
