@@ -2,7 +2,8 @@
 builds them: the attacks of a knight, king and pawn per square, and of the
 sliding pieces per square and the occupancy of its rays (BB_RANK_ATTACKS[sq]
 [BB_RANK_MASKS[sq] & occ]); bits() and bsf() are python-chess's scan_forward
-and lsb idioms. bench/perft.py and bench/perft_words.py use them.
+and lsb idioms; parse_fen reads a position into words. bench/perft.py and
+bench/perft_words.py use them.
 """
 
 
@@ -92,3 +93,32 @@ def bsf(bb):
 
 def parse_square(name):
     return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def parse_fen(fen, no_ep):
+    """The 11 words of a position in Forsyth-Edwards Notation: the pawns,
+    knights, bishops, rooks, queens and kings, the white and the black
+    pieces, the side to move (0 white), the home squares of the rooks that
+    may still castle, and the en-passant square (no_ep where there is none)."""
+    f = fen.split(" ")
+    p = [0] * 10 + [no_ep]
+    rank = 7
+    file = 0
+    for ch in f[0]:
+        if ch == "/":
+            rank -= 1
+            file = 0
+        elif ch.isdigit():
+            file += int(ch)
+        else:
+            b = 1 << (8 * rank + file)
+            p["pnbrqk".index(ch.lower())] |= b
+            p[6 if ch.isupper() else 7] |= b
+            file += 1
+    p[8] = 0 if f[1] == "w" else 1
+    for ch, sq in [("K", 7), ("Q", 0), ("k", 63), ("q", 56)]:
+        if ch in f[2]:
+            p[9] |= 1 << sq
+    if f[3] != "-":
+        p[10] = parse_square(f[3])
+    return p

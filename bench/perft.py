@@ -8,37 +8,16 @@ from bench/chess_tables.py. Prints "perft NODES NS".
 import sys
 import time
 
+import chess_tables
 from chess_tables import (BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS,
                           BB_KING_ATTACKS, BB_KNIGHT_ATTACKS, BB_PAWN_ATTACKS, BB_RANK_ATTACKS,
-                          BB_RANK_MASKS, bits, bsf, parse_square)
+                          BB_RANK_MASKS, bits, bsf)
 
 ALL = (1 << 64) - 1
-PIECES = "pnbrqk"
 
 
 def parse_fen(fen):
-    f = fen.split(" ")
-    p = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1]
-    rank = 7
-    file = 0
-    for ch in f[0]:
-        if ch == "/":
-            rank -= 1
-            file = 0
-        elif ch.isdigit():
-            file += int(ch)
-        else:
-            b = 1 << (8 * rank + file)
-            p[PIECES.index(ch.lower())] |= b
-            p[6 if ch.isupper() else 7] |= b
-            file += 1
-    p[8] = 0 if f[1] == "w" else 1
-    for ch, sq in [("K", 7), ("Q", 0), ("k", 63), ("q", 56)]:
-        if ch in f[2]:
-            p[9] |= 1 << sq
-    if f[3] != "-":
-        p[10] = parse_square(f[3])
-    return p
+    return chess_tables.parse_fen(fen, -1)
 
 
 def attacked(p, sq, by):

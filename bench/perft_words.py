@@ -5,9 +5,10 @@ bench/chess_tables.py, written inline as python-chess writes them.
 bench/calls.py times it.
 """
 
+import chess_tables
 from chess_tables import (BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS,
                           BB_KING_ATTACKS, BB_KNIGHT_ATTACKS, BB_PAWN_ATTACKS, BB_RANK_ATTACKS,
-                          BB_RANK_MASKS, bits, bsf, parse_square)
+                          BB_RANK_MASKS, bits, bsf)
 
 U64 = (1 << 64) - 1
 RANK_1 = 0xff
@@ -209,26 +210,6 @@ def perft(pawns, knights, bishops, rooks, queens, kings, white, black, turn, cas
     return total
 
 def parse_fen(fen):
-    """The 11 words of a position in Forsyth-Edwards Notation."""
-    f = fen.split(" ")
-    p = [0] * 11
-    rank = 7
-    file = 0
-    for ch in f[0]:
-        if ch == "/":
-            rank -= 1
-            file = 0
-        elif ch.isdigit():
-            file += int(ch)
-        else:
-            b = 1 << (8 * rank + file)
-            p["pnbrqk".index(ch.lower())] |= b
-            p[6 if ch.isupper() else 7] |= b
-            file += 1
-    p[8] = 0 if f[1] == "w" else 1
-    for ch, sq in [("K", 7), ("Q", 0), ("k", 63), ("q", 56)]:
-        if ch in f[2]:
-            p[9] |= 1 << sq
-    if f[3] != "-":
-        p[10] = parse_square(f[3])
-    return p
+    """The 11 words of a position in Forsyth-Edwards Notation (no
+    en-passant square: 0, which a1 never is)."""
+    return chess_tables.parse_fen(fen, 0)
