@@ -26,7 +26,7 @@ func (f *Func) TailCalls() {
 // tailCalls rewrites Proc i (see TailCalls).
 func (f *Func) tailCalls(i int) {
 	p := &f.Procs[i]
-	guards := leadingGuards(p)
+	guards := p.Body[:p.Guards()]
 	rest := p.Body[len(guards):]
 	tails, acc := 0, false
 	eachTail(rest, func(s *Stmt) {
@@ -194,9 +194,12 @@ func renameVar(x *Expr, v, w int) *Expr {
 	return &y
 }
 
-// leadingGuards returns the statements p.Body starts with that are
-// "if X: return Y" on its parameters alone, without calls, loads or checks.
-func leadingGuards(p *Proc) []Stmt {
+// Guards returns how many statements p.Body starts with that are guards:
+// "if X: return Y" whose X and Y read only p's word parameters and call,
+// load and check nothing, so that they give the same result run on the
+// arguments where p is called as in a frame of p. The x86-64 and
+// WebAssembly engines run them at call sites, TailCalls at each jump.
+func (p *Proc) Guards() int {
 	n := 0
 	for n < len(p.Body) {
 		s := &p.Body[n]
@@ -206,7 +209,7 @@ func leadingGuards(p *Proc) []Stmt {
 		}
 		n++
 	}
-	return p.Body[:n]
+	return n
 }
 
 // onParams reports whether x reads only variables below params and

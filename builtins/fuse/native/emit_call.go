@@ -313,42 +313,15 @@ func (e *emitter) callProc(x *fuse.Expr) {
 // maxGuards is the most guards of a Proc emitted where it is called.
 const maxGuards = 4
 
-// procGuards returns the guards that begin p's body: statements "if X:
-// return Y" whose X and Y read only p's word parameters, call nothing and
-// check nothing, so that they give the same result run in the caller on
-// the arguments as in a frame of p (a call that returns at once from its
-// first statements is most calls of a search's leaves).
+// procGuards returns the guards that begin p's body (fuse.Proc.Guards),
+// at most maxGuards of them: a call that returns at once from its first
+// statements is most calls of a search's leaves.
 func procGuards(p *fuse.Proc) []*fuse.Stmt {
-	var gs []*fuse.Stmt
-	for i := range p.Body {
-		s := &p.Body[i]
-		if len(gs) == maxGuards || s.Kind != fuse.SIf || len(s.Else) > 0 || len(s.Body) != 1 ||
-			s.Body[0].Kind != fuse.SReturn || !pure(s.X, p.Params) || !pure(s.Body[0].X, p.Params) {
-			break
-		}
-		gs = append(gs, s)
+	gs := make([]*fuse.Stmt, min(p.Guards(), maxGuards))
+	for i := range gs {
+		gs[i] = &p.Body[i]
 	}
 	return gs
-}
-
-// pure reports whether x reads only variables below params (parameters),
-// and calls, loads and checks nothing.
-func pure(x *fuse.Expr, params int) bool {
-	if x.Check >= 0 {
-		return false
-	}
-	switch x.Op {
-	case fuse.OpVar:
-		return x.Imm < uint64(params)
-	case fuse.OpLoad, fuse.OpLoad2, fuse.OpRowLen, fuse.OpScratch, fuse.OpCall, fuse.OpArray, fuse.OpDepth:
-		return false
-	}
-	for _, a := range x.Args {
-		if !pure(a, params) {
-			return false
-		}
-	}
-	return true
 }
 
 // wazero's interpreter (its engine where it has no compiler) allows fewer
