@@ -111,6 +111,12 @@ const (
 	CheckFits                      // A < 2^Imm
 	CheckDelta                     // delta_swap(x, mask=A, delta=B): B <= 63, A<<B>>B == A, A<<B & A == 0 unless B == 0
 	CheckReturned                  // A != 0: the body returned
+	// The exact checks (Func.Exact): the op's result on words is the
+	// integer result, with no carry, borrow or bit lost.
+	CheckAddExact // A + B < 2^64
+	CheckSubExact // A >= B
+	CheckMulExact // A * B < 2^64
+	CheckShlExact // B < 64 and A << B >> B == A
 )
 
 // Check is an error test the function performs, placed in program order:

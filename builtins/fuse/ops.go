@@ -228,6 +228,10 @@ var checkDefs = [...]checkDef{
 	CheckFits:     {name: "fits", ofOps: true, c: "($a >> $i) != 0"},
 	CheckDelta:    {name: "delta", twoOperands: true, ofOps: true, c: "$b > 63 || ($a << $b >> $b) != $a || ($b != 0 && (($a << $b) & $a) != 0)"},
 	CheckReturned: {name: "returned", c: "$a == 0"},
+	CheckAddExact: {name: "add_exact", twoOperands: true, ofOps: true, c: "$a + $b < $a"},
+	CheckSubExact: {name: "sub_exact", twoOperands: true, ofOps: true, c: "$a < $b"},
+	CheckMulExact: {name: "mul_exact", twoOperands: true, ofOps: true, c: "($b != 0 && $a > 0xffffffffffffffffULL / $b)"},
+	CheckShlExact: {name: "shl_exact", twoOperands: true, ofOps: true, c: "($b > 63 || (($a << $b) >> $b) != $a)"},
 }
 
 // NumChecks bounds the check kinds that CheckOK knows (those of checkDefs).
@@ -266,6 +270,15 @@ func CheckOK(kind CheckKind, a, b, imm uint64) bool {
 		return imm >= 64 || a>>imm == 0
 	case CheckDelta:
 		return b <= 63 && a<<b>>b == a && (b == 0 || a<<b&a == 0)
+	case CheckAddExact:
+		return a+b >= a
+	case CheckSubExact:
+		return a >= b
+	case CheckMulExact:
+		hi, _ := bits.Mul64(a, b)
+		return hi == 0
+	case CheckShlExact:
+		return b <= 63 && a<<b>>b == a
 	}
 	return false
 }

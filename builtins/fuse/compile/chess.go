@@ -21,7 +21,7 @@ import (
 // expression reads, if it does.
 func (c *compiler) chessModule(x syntax.Expr) (*starlarkstruct.Module, bool) {
 	id, ok := unparen(x).(*syntax.Ident)
-	if !ok {
+	if !ok || c.opt.Exact {
 		return nil, false
 	}
 	if _, local := c.sc.names[id.Name]; local || c.sc.locals[id.Name] {

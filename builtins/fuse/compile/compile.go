@@ -67,7 +67,64 @@ type Options struct {
 	// KeepTailCalls leaves a helper's calls of itself in tail position as
 	// calls (fuse.Func.TailCalls not run): for tests that compare.
 	KeepTailCalls bool
+	// Exact compiles a plain function to run as machine code in its
+	// interpreter's place (docs/performance.md, "Plain functions as
+	// machine code"): 1 to MaxExactParams parameters, the body typed as
+	// Starlark types it (True, False, comparisons and the logical
+	// operators only as conditions), constants folded as integers, the
+	// chess module refused, then fuse.Func.Exact.
+	Exact bool
 }
+
+// boolsAsConditions fails where True or False is used other than as a
+// condition (of if, while or a conditional, or within not, and, or there):
+// in Starlark they are bools, which a fused function reads as the words 1
+// and 0. Comparisons and the logical operators, bools too, are typed by
+// fuse.Func.Exact.
+func boolsAsConditions(body []syntax.Stmt) error {
+	ok := map[*syntax.Ident]bool{}
+	var cond func(e syntax.Expr)
+	cond = func(e syntax.Expr) {
+		switch e := e.(type) {
+		case *syntax.Ident:
+			ok[e] = true
+		case *syntax.ParenExpr:
+			cond(e.X)
+		case *syntax.UnaryExpr:
+			if e.Op == syntax.NOT {
+				cond(e.X)
+			}
+		case *syntax.BinaryExpr:
+			if e.Op == syntax.AND || e.Op == syntax.OR {
+				cond(e.X)
+				cond(e.Y)
+			}
+		}
+	}
+	var err error
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.IfStmt:
+				cond(n.Cond)
+			case *syntax.WhileStmt:
+				cond(n.Cond)
+			case *syntax.CondExpr:
+				cond(n.Cond)
+			case *syntax.Ident:
+				if (n.Name == "True" || n.Name == "False") && !ok[n] && err == nil {
+					err = errAt(n.NamePos, "%s is a bool, not an int: a function run as machine code uses it only as a condition", n.Name)
+				}
+			}
+			return err == nil
+		})
+	}
+	return err
+}
+
+// MaxExactParams bounds the parameters of a function compiled with
+// Options.Exact.
+const MaxExactParams = 16
 
 // Limits on scratch arrays.
 const (
@@ -163,7 +220,23 @@ type depthCheck struct {
 
 // Func compiles src into a Func.
 func Func(src *Source, opt Options) (*fuse.Func, error) {
-	if len(src.Params) < 1 || len(src.Params) > 3 {
+	if opt.Exact {
+		if len(src.Params) < 1 || len(src.Params) > MaxExactParams {
+			return nil, fmt.Errorf("a function run as machine code takes 1 to %d parameters, not %d", MaxExactParams, len(src.Params))
+		}
+		if err := boolsAsConditions(src.Body); err != nil {
+			return nil, err
+		}
+		if h := opt.Helper; h != nil {
+			opt.Helper = func(fn *starlark.Function) (*Source, error) {
+				src, err := h(fn)
+				if err == nil {
+					err = boolsAsConditions(src.Body)
+				}
+				return src, err
+			}
+		}
+	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}}
@@ -199,6 +272,11 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 		if !opt.KeepTailCalls {
 			c.f.TailCalls()
+		}
+	}
+	if opt.Exact {
+		if err := c.f.Exact(); err != nil {
+			return nil, err
 		}
 	}
 	return c.f, nil
@@ -901,6 +979,36 @@ func mkImm(op fuse.Op, imm uint64, args ...*fuse.Expr) *fuse.Expr {
 	return konst(fuse.Eval1(fuse.Instr{Op: op, Imm: imm}, a[0], a[1], a[2]))
 }
 
+// mk is mk, except that with Options.Exact constants fold only where the
+// word is the integer (1 << 64 is not 0, -1 not 2^64 - 1), comparisons and
+// not do not fold (their value is a bool), and x & U64 is kept (it is what
+// makes x a word in Starlark).
+func (c *compiler) mk(op fuse.Op, args ...*fuse.Expr) *fuse.Expr {
+	if !c.opt.Exact {
+		return mk(op, args...)
+	}
+	e := &fuse.Expr{Op: op, Args: args, Check: -1}
+	konsts := true
+	for _, x := range args {
+		konsts = konsts && x.Op == fuse.OpConst
+	}
+	switch op {
+	case fuse.OpAnd:
+		if !konsts {
+			return e
+		}
+	case fuse.OpNot, fuse.OpNeg, fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot:
+		return e
+	case fuse.OpAdd, fuse.OpSub, fuse.OpMul, fuse.OpShl:
+		kind := map[fuse.Op]fuse.CheckKind{fuse.OpAdd: fuse.CheckAddExact, fuse.OpSub: fuse.CheckSubExact,
+			fuse.OpMul: fuse.CheckMulExact, fuse.OpShl: fuse.CheckShlExact}[op]
+		if konsts && !fuse.CheckOK(kind, args[0].Imm, args[1].Imm, 0) {
+			return e
+		}
+	}
+	return mk(op, args...)
+}
+
 // identity drops an operation that leaves its operand as it is: x & U64
 // (which keeps plain Starlark in words and costs a fused function nothing),
 // x | 0, x ^ 0, x + 0, x - 0, x * 1, x << 0, x >> 0.
@@ -1080,13 +1188,13 @@ func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
 		}
 		switch e.Op {
 		case syntax.MINUS:
-			return mk(fuse.OpNeg, x), nil
+			return c.mk(fuse.OpNeg, x), nil
 		case syntax.PLUS:
 			return x, nil
 		case syntax.TILDE:
-			return mk(fuse.OpNot, x), nil
+			return c.mk(fuse.OpNot, x), nil
 		case syntax.NOT:
-			return mk(fuse.OpLNot, x), nil
+			return c.mk(fuse.OpLNot, x), nil
 		}
 		return nil, errAt(e.OpPos, "unary %s is not allowed in a fused function", e.Op)
 	case *syntax.BinaryExpr:
@@ -1287,7 +1395,7 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 	switch o {
 	case fuse.OpDiv, fuse.OpMod:
 		if y.Op == fuse.OpConst && y.Imm != 0 {
-			return mk(o, x, y), nil
+			return c.mk(o, x, y), nil
 		}
 		msg := "integer division by zero"
 		if o == fuse.OpMod {
@@ -1295,7 +1403,7 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 		}
 		return &fuse.Expr{Op: o, Args: []*fuse.Expr{x, y}, Check: c.check(fuse.CheckNonZero, 0, at, "%s", msg)}, nil
 	}
-	return mk(o, x, y), nil
+	return c.mk(o, x, y), nil
 }
 
 // index compiles T[i], T[i][j], row[j] and a[i].
@@ -1529,7 +1637,7 @@ func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error
 			}
 			continue
 		}
-		r = mk(op, r, a)
+		r = c.mk(op, r, a)
 	}
 	return r, nil
 }

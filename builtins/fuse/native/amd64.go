@@ -1636,6 +1636,24 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 		a.alu(aluAnd, rAX, R(m))
 		g.failIf(ccNE, x.Check, d, true)
 		a.bind(ok)
+	case fuse.CheckAddExact:
+		a.movRR(rAX, rs[0])
+		a.alu(aluAdd, rAX, R(rs[1]))
+		g.failIf(ccB, x.Check, rs[1], true)
+	case fuse.CheckSubExact:
+		a.alu(aluCmp, rs[0], R(rs[1]))
+		g.failIf(ccB, x.Check, rs[1], true)
+	case fuse.CheckMulExact:
+		a.movRR(rAX, rs[0])
+		a.mul(rs[1])
+		g.failIf(ccB, x.Check, rs[1], true)
+	case fuse.CheckShlExact:
+		a.aluI(aluCmp, R(rs[1]), 63)
+		g.failIf(ccA, x.Check, rs[1], true)
+		a.shlx(rAX, rs[0], rs[1])
+		a.shrx(rDX, rAX, rs[1])
+		a.alu(aluCmp, rDX, R(rs[0]))
+		g.failIf(ccNE, x.Check, rs[1], true)
 	default:
 		panic(fmt.Sprintf("amd64: check kind %d on an expression", chk.Kind))
 	}

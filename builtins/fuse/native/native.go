@@ -184,6 +184,14 @@ func compileAMD64(f *fuse.Func) (p *Program, err error) {
 	return p, nil
 }
 
+// Ready reports why engine e cannot run on this machine (nil: it can).
+func Ready(e Engine) error {
+	if e == AMD64 {
+		return amd64Ready()
+	}
+	return nil
+}
+
 // Engine returns the engine that compiled p.
 func (p *Program) Engine() Engine { return p.engine }
 

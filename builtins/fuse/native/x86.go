@@ -331,6 +331,10 @@ func (a *assembler) shiftI(op shiftOp, d reg, k uint8) {
 func (a *assembler) not(d reg) { a.enc(0, true, []byte{0xf7}, 2, R(d), false) }
 func (a *assembler) neg(d reg) { a.enc(0, true, []byte{0xf7}, 3, R(d), false) }
 
+// mul multiplies RAX by s, unsigned: the product in RDX:RAX, CF set where
+// RDX is not 0.
+func (a *assembler) mul(s reg) { a.enc(0, true, []byte{0xf7}, 4, R(s), false) }
+
 // div divides RDX:RAX by s, unsigned: the quotient in RAX, the remainder
 // in RDX.
 func (a *assembler) div(s reg) { a.enc(0, true, []byte{0xf7}, 6, R(s), false) }

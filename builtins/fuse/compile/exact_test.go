@@ -1,0 +1,240 @@
+package compile_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/internal/fusescript"
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"go.starlark.net/starlark"
+)
+
+func exactly(o *compile.Options) { o.Exact = true }
+
+// exactRuns runs f on the engines that can run it: the evaluator always,
+// the x86-64 code where this machine runs it.
+func exactRuns(t testing.TB, f *fuse.Func) map[string]func(args []uint64) (uint64, error) {
+	t.Helper()
+	runs := map[string]func([]uint64) (uint64, error){
+		"eval": func(args []uint64) (uint64, error) { return f.NewState(nil).Eval(args) },
+	}
+	p, err := native.CompileWith(f, native.AMD64)
+	if err != nil {
+		return runs
+	}
+	t.Cleanup(p.Close)
+	runs["amd64"] = func(args []uint64) (uint64, error) {
+		w, err := p.NewWorker(nil)
+		if err != nil {
+			return 0, err
+		}
+		defer w.Close()
+		for i, a := range args {
+			w.Params(i)[0] = a
+		}
+		_, res, err := w.Run(1, false)
+		if err != nil {
+			return 0, err
+		}
+		return res[0], nil
+	}
+	return runs
+}
+
+// exactAgrees runs name of s plainly and compiled with Options.Exact on
+// each input: where the compiled function gives a word, plain Starlark
+// gives the same int; where plain Starlark fails or gives anything but a
+// word, the compiled function fails. It returns how many runs gave a word
+// and how many failed.
+func exactAgrees(t testing.TB, s *fusescript.Script, src, name string, inputs [][]uint64) (words, fails int) {
+	t.Helper()
+	f, err := s.CompileWith(name, exactly)
+	if err != nil {
+		t.Fatalf("%s does not compile exactly: %v\n%s", name, err, src)
+	}
+	thread := &starlark.Thread{Name: "plain"}
+	thread.SetMaxExecutionSteps(1 << 24)
+	for _, in := range inputs {
+		args := make(starlark.Tuple, len(in))
+		for i, a := range in {
+			args[i] = starlark.MakeUint64(a)
+		}
+		v, perr := starlark.Call(thread, s.Globals[name], args, nil)
+		if perr != nil && strings.Contains(perr.Error(), "too many steps") {
+			t.Fatalf("%s%v runs too long in plain Starlark\n%s", name, in, src)
+		}
+		want, isWord := uint64(0), false
+		if perr == nil {
+			want, isWord = compile.WordOf(v)
+			if _, isInt := v.(starlark.Int); !isInt {
+				isWord = false
+			}
+			if i, ok := v.(starlark.Int); ok && i.Sign() < 0 {
+				isWord = false
+			}
+		}
+		for engine, run := range exactRuns(t, f) {
+			got, ferr := run(in)
+			switch {
+			case ferr != nil:
+				fails++
+			case !isWord:
+				t.Fatalf("%s%v on %s = %#x; plain Starlark gives %v (error %v)\n%s\n%s", name, in, engine, got, v, perr, src, f)
+			case got != want:
+				t.Fatalf("%s%v on %s = %#x; plain Starlark gives %#x\n%s\n%s", name, in, engine, got, want, src, f)
+			default:
+				words++
+			}
+		}
+	}
+	return words, fails
+}
+
+var exactWords = []uint64{0, 1, 2, 3, 7, 63, 64, 65, 1 << 31, 1<<32 - 1, 1 << 40, 1<<63 - 1, 1 << 63, 1<<64 - 2, 1<<64 - 1, 0x9e3779b97f4a7c15}
+
+// TestExactCases: functions at the edges of the words agree with plain
+// Starlark where they give a word (one parameter or two, every pair of
+// exactWords), and those whose body Starlark types otherwise are refused.
+func TestExactCases(t *testing.T) {
+	runs := []struct{ name, src string }{
+		{"add", "def f(x, y): return x + y"},
+		{"sub", "def f(x, y): return x - y"},
+		{"mul", "def f(x, y): return x * y"},
+		{"mul in words", "U64 = (1 << 64) - 1\ndef f(x, y): return (x * y) & U64"},
+		{"shl", "def f(x, y): return x << (y & 127)"},
+		{"shl count", "def f(x, y): return x << y"},
+		{"shr", "def f(x, y): return x >> y"},
+		{"and not", "def f(x, y): return x & ~y"},
+		{"not and", "def f(x, y): return ~y & x"},
+		{"lsb", "def f(x, y): return x & -x"},
+		{"carry rippler", "def f(x, y): return (x - y) & y"},
+		{"div mod", "def f(x, y): return x // y + x % y"},
+		{"index", "def f(x, y):\n    a = [0] * 8\n    a[x] = y\n    return a[x]"},
+		{"abs min max", "def f(x, y): return abs(x) + min(x, y) - max(y, 3)"},
+		{"range", "def f(x, y):\n    n = 0\n    for i in range(x, y & 4095, 3):\n        n += i\n    return n"},
+		{"while", "def f(x, y):\n    n = 0\n    while x:\n        x &= x - 1\n        n += y\n    return n"},
+		{"conditions", "def f(x, y):\n    if x < y and not (x & 1) or y == 3:\n        return 1\n    return 2 if x > 7 else 3"},
+		{"bools as conditions", "def f(x, y):\n    while True:\n        if False or x > 4:\n            return x\n        x += 1"},
+		{"and or", "def f(x, y): return (x and y) or 3"},
+		{"subsets", "def f(x, y):\n    n = 0\n    for s in subsets(x & 0xff0f, y):\n        n += s\n    return n"},
+		{"popcount", "def f(x, y): return popcount(x) + bsf(y) + bsr(x)"},
+		{"fib", "def f(x, y): return x if x < 2 else f(x - 1, y) + f(x - 2, y)"},
+		{"no return", "def f(x, y):\n    if x:\n        return y"},
+		{"loop", "def f(x, y):\n    for _ in range(100):\n        x = (x + y) ^ 0x5555555555555\n    return x"},
+	}
+	pairs := [][]uint64{}
+	for _, x := range exactWords {
+		for _, y := range exactWords {
+			if x < 40 || y < 40 || x > 1<<62 {
+				pairs = append(pairs, []uint64{min(x, 30), y})
+			}
+			pairs = append(pairs, []uint64{x, y})
+		}
+	}
+	for _, c := range runs {
+		t.Run(c.name, func(t *testing.T) {
+			s := load(t, c.src)
+			in := pairs
+			if c.name == "fib" {
+				in = [][]uint64{{0, 0}, {1, 0}, {15, 0}, {20, 1}}
+			}
+			words, _ := exactAgrees(t, s, c.src, "f", in)
+			if words == 0 {
+				t.Errorf("no input gives a word")
+			}
+		})
+	}
+	refused := []struct{ src, msg string }{
+		{"def f(x): return ~x", "negative"},
+		{"def f(x): return -x", "negative"},
+		{"def f(x): return x < 3", "bool"},
+		{"def f(x): return True", "bool"},
+		{"def f(x):\n    y = x == 3\n    return 1 if y else 2", "bool"},
+		{"def f(x): return x + (x > 3)", "bool"},
+		{"def f(x): return 1 if x == True else 2", "bool"},
+		{"def f(x): return chess.rook_attacks(x & 63, 0)", "not allowed"},
+		{"def f(x): return (x < 3) and 4", "bool"},
+	}
+	for _, c := range refused {
+		s := load(t, c.src)
+		if _, err := s.CompileWith("f", exactly); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: got %v, want an error saying %q", c.src, err, c.msg)
+		}
+	}
+}
+
+// TestExactRandom: random functions of the fused subset, with some of the
+// & U64 that keep plain Starlark in words left out (so that their ints
+// leave the words), agree with plain Starlark wherever the compiled
+// function gives a word, and fail wherever plain Starlark does not give one.
+func TestExactRandom(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 50
+	}
+	words, fails, refused := 0, 0, 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 0xe7ac))
+		src := randfunc.Source(r)
+		if seed%2 == 1 {
+			src = randfunc.RecursiveSource(r)
+		}
+		if seed%4 != 0 {
+			src = dropSomeMasks(r, src)
+		}
+		s := load(t, src)
+		if _, err := s.CompileWith("f", exactly); err != nil {
+			refused++
+			continue
+		}
+		w, f := exactAgrees(t, s, src, "f", randomInputs(rand.New(rand.NewPCG(seed, 1)), 12))
+		words += w
+		fails += f
+	}
+	t.Logf("%d functions (%d refused): %d words equal, %d failures", n, refused, words, fails)
+	if refused > 2*n/5 || words < 2*n {
+		t.Errorf("%d of %d refused, %d words, %d failures: the test tests little", refused, n, words, fails)
+	}
+}
+
+// dropSomeMasks removes about half of the "& U64" of src, except after ~x
+// and -x (whose ints are always negative).
+func dropSomeMasks(r *rand.Rand, src string) string {
+	parts := strings.Split(src, " & U64")
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			prev := parts[i-1]
+			neg := strings.LastIndex(prev, "((~") > strings.LastIndex(prev, "((")-1 ||
+				strings.LastIndex(prev, "((-") > strings.LastIndex(prev, "((")-1
+			if neg || r.IntN(2) == 0 {
+				b.WriteString(" & U64")
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// FuzzExact is TestExactRandom for one seed and input.
+func FuzzExact(f *testing.F) {
+	for seed := uint64(0); seed < 8; seed++ {
+		f.Add(seed, seed*0x9e3779b97f4a7c15, uint64(seed%3))
+	}
+	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
+		r := rand.New(rand.NewPCG(seed, 0xe7ac))
+		src := dropSomeMasks(r, randfunc.RecursiveSource(r))
+		s := load(t, src)
+		if _, err := s.CompileWith("f", exactly); err != nil {
+			return
+		}
+		exactAgrees(t, s, src, "f", [][]uint64{{x, y}, {x % 64, y % 64}})
+	})
+}
+
+var _ = fmt.Sprint

@@ -1,0 +1,228 @@
+package fuse
+
+import "fmt"
+
+// Exact makes f compute Starlark's integers exactly, or fail: after it, a
+// run of f that returns a word returns the integer the same body computes
+// on Starlark's unbounded ints (with every parameter a word), and a run
+// whose integers would leave [0, 2^64), or whose body would fail in
+// Starlark, fails with one of f's checks. It is what lets bitsh run a plain
+// function as machine code (docs/performance.md, "Plain functions as
+// machine code"): a failed run is run again by the interpreter.
+//
+// Each expression is typed by where it is used:
+//   - exact (the default: assigned, returned, passed, compared, a shift
+//     count, an index, a divisor): + - * << get a check (CheckAddExact and
+//     the others); & needs one exact operand, the other may be modular; ~
+//     and unary - are refused (their integer is negative);
+//   - modular (the other operand of such an &, and the operands of + - *
+//     << | ^ & ~ and unary - within it): the word equals the integer mod
+//     2^64, which is all an & with an exact word reads;
+//   - a condition (if, while, and, or, not, a conditional's test):
+//     comparisons and not, which Starlark types as bools, are allowed only
+//     there (x and y, x or y of ints are ints).
+//
+// An index must be below 2^63 (a negative index counts from the end in a
+// fused function, never in a plain one), the count of >> and the bounds
+// of a range must fit in Starlark's int32 and int, and the argument of abs
+// must be below 2^63. Exact
+// reports the first construct it cannot make exact; f is then unusable.
+func (f *Func) Exact() error {
+	x := exacter{f: f}
+	if err := x.stmts(f.Body); err != nil {
+		return err
+	}
+	for i := range f.Procs {
+		if err := x.stmts(f.Procs[i].Body); err != nil {
+			return fmt.Errorf("%s: %w", f.Procs[i].Name, err)
+		}
+	}
+	return nil
+}
+
+type typing uint8
+
+const (
+	exactly typing = iota
+	modular
+	condition
+)
+
+type exacter struct {
+	f      *Func
+	checks map[CheckKind]int
+}
+
+// check returns the index of f's check of kind k (Imm imm), made once.
+func (x *exacter) check(k CheckKind, imm uint64) int {
+	key := k
+	if k == CheckFits {
+		key = CheckKind(128 + imm)
+	}
+	if i, ok := x.checks[key]; ok {
+		return i
+	}
+	if x.checks == nil {
+		x.checks = map[CheckKind]int{}
+	}
+	x.f.Checks = append(x.f.Checks, Check{Kind: k, Imm: imm, Msg: "the integer leaves the words (run by the interpreter)"})
+	x.checks[key] = len(x.f.Checks) - 1
+	return len(x.f.Checks) - 1
+}
+
+// below wraps e in a check that it is below 2^w (its value unchanged).
+func (x *exacter) below(e *Expr, w uint64) *Expr {
+	if e.Op == OpConst && e.Imm>>w == 0 {
+		return e
+	}
+	return &Expr{Op: OpAnd, Args: []*Expr{e, {Op: OpConst, Imm: 1<<w - 1, Check: -1}}, Check: x.check(CheckFits, w)}
+}
+
+func (x *exacter) stmts(ss []Stmt) error {
+	for i := range ss {
+		if err := x.stmt(&ss[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *exacter) stmt(s *Stmt) error {
+	var err error
+	switch s.Kind {
+	case SAssign, SReturn:
+		err = x.expr(s.X, exactly)
+	case SStore:
+		s.X = x.below(s.X, 63)
+		if err = x.expr(s.X, exactly); err == nil {
+			err = x.expr(s.Y, exactly)
+		}
+	case SIf, SWhile:
+		err = x.expr(s.X, condition)
+	case SForRange:
+		// Starlark's range takes bounds that fit in an int.
+		for _, p := range []**Expr{&s.X, &s.Y, &s.Z} {
+			if *p != nil && err == nil {
+				*p = x.below(*p, 63)
+				err = x.expr(*p, exactly)
+			}
+		}
+	case SForSubsets, SForBits:
+		// subsets(m, k) has none where k > popcount(m), in both.
+		if err = x.expr(s.X, exactly); err == nil && s.Y != nil {
+			err = x.expr(s.Y, exactly)
+		}
+	case SFail:
+		if s.X != nil {
+			err = x.expr(s.X, modular)
+		}
+	case SFresh, SBlock, SBreak, SContinue:
+	default:
+		return fmt.Errorf("statement %s is not run as machine code", stmtNames[s.Kind])
+	}
+	if err != nil {
+		return err
+	}
+	if err := x.stmts(s.Body); err != nil {
+		return err
+	}
+	return x.stmts(s.Else)
+}
+
+// exactFree reports whether e's word is exact with no check of its own
+// (so that the other operand of an & may be modular).
+func exactFree(e *Expr) bool {
+	switch e.Op {
+	case OpAdd, OpSub, OpMul, OpShl, OpNot, OpNeg, OpAnd, OpOr, OpXor:
+		return false
+	}
+	return true
+}
+
+func (x *exacter) all(args []*Expr, t typing) error {
+	for _, a := range args {
+		if err := x.expr(a, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *exacter) expr(e *Expr, t typing) error {
+	if t == condition {
+		switch e.Op {
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			return x.all(e.Args, exactly)
+		case OpLNot, OpBool, OpAndThen, OpOrElse:
+			return x.all(e.Args, condition)
+		case OpCond:
+			if err := x.expr(e.Args[0], condition); err != nil {
+				return err
+			}
+			return x.all(e.Args[1:], condition)
+		}
+		// An int's truth: exact (a modular 0 may be 2^64).
+		t = exactly
+	}
+	switch e.Op {
+	case OpConst, OpVar, OpDepth, OpArray:
+		return nil
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
+		return fmt.Errorf("a %s is a bool in Starlark, used here as an int", e.Op)
+	case OpAndThen, OpOrElse:
+		// x and y, x or y of ints: x where it decides, else y (an int).
+		if err := x.expr(e.Args[0], exactly); err != nil {
+			return err
+		}
+		return x.expr(e.Args[1], t)
+	case OpCond:
+		if err := x.expr(e.Args[0], condition); err != nil {
+			return err
+		}
+		return x.all(e.Args[1:], t)
+	case OpAdd, OpSub, OpMul, OpShl:
+		if t == modular {
+			return x.all(e.Args, modular)
+		}
+		if e.Check >= 0 {
+			return fmt.Errorf("%s with a check of its own", e.Op)
+		}
+		e.Check = x.check(map[Op]CheckKind{OpAdd: CheckAddExact, OpSub: CheckSubExact, OpMul: CheckMulExact, OpShl: CheckShlExact}[e.Op], 0)
+		return x.all(e.Args, exactly)
+	case OpOr, OpXor:
+		return x.all(e.Args, t)
+	case OpAnd:
+		if t == modular {
+			return x.all(e.Args, modular)
+		}
+		ex, mod := e.Args[1], e.Args[0]
+		if !exactFree(ex) && (exactFree(mod) || ex.Op == OpNot || ex.Op == OpNeg) {
+			ex, mod = mod, ex
+		}
+		if err := x.expr(ex, exactly); err != nil {
+			return err
+		}
+		return x.expr(mod, modular)
+	case OpNot, OpNeg:
+		if t == modular {
+			return x.all(e.Args, modular)
+		}
+		return fmt.Errorf("%s of a word is a negative int in Starlark", e.Op)
+	case OpShr:
+		e.Args[1] = x.below(e.Args[1], 31)
+		return x.all(e.Args, exactly)
+	case OpAbs:
+		e.Args[0] = x.below(e.Args[0], 63)
+		return x.all(e.Args, exactly)
+	case OpLoad, OpLoad2, OpScratch, OpRowLen:
+		for i := range e.Args {
+			e.Args[i] = x.below(e.Args[i], 63)
+		}
+		return x.all(e.Args, exactly)
+	case OpDiv, OpMod, OpMin, OpMax, OpCall,
+		OpPopcount, OpBsf, OpBsr, OpLsb, OpRotl, OpRotr, OpReverse, OpSwapBytes,
+		OpPdep, OpPext, OpDeltaSwap, OpParity, OpGray, OpGrayInv:
+		return x.all(e.Args, exactly)
+	}
+	return fmt.Errorf("%s is not run as machine code", e.Op)
+}
