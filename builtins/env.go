@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/builtins/shard"
 	"go.starlark.net/starlark"
@@ -52,6 +53,12 @@ type Env struct {
 	// running module's globals and returns every name to list (nil: the
 	// module's globals).
 	Scope func(module starlark.StringDict) []string
+	// Interpreted keeps every plain function in the interpreter. Otherwise
+	// (with Sources, on x86-64 Linux, and with bitsh's fork of
+	// go.starlark.net) a plain function that the fuse compiler translates
+	// exactly runs as machine code (docs/performance.md, "Plain functions
+	// as machine code").
+	Interpreted bool
 }
 
 // envKey is the thread-local key of a thread's *threadEnv.
@@ -72,6 +79,11 @@ func SetEnv(thread *starlark.Thread, env Env) {
 		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
 	} else {
 		thread.SetLocal(starlarkAllocCheckKey, nil)
+	}
+	if !env.Interpreted && env.Sources != nil && native.Ready(native.AMD64) == nil {
+		thread.SetLocal(nativeKey, nativeHook)
+	} else {
+		thread.SetLocal(nativeKey, nil)
 	}
 }
 

@@ -75,6 +75,12 @@ func WithFS(fsys fs.FS) Option { return func(in *Interp) { in.fsys = fsys } }
 // WithWorkers caps the goroutines parallel kernels use (0: GOMAXPROCS).
 func WithWorkers(n int) Option { return func(in *Interp) { in.workers = n } }
 
+// WithInterpreted keeps every plain function in the interpreter (on): none
+// runs as machine code, where bitsh otherwise runs the functions its fuse
+// compiler translates exactly (docs/performance.md, "Plain functions as
+// machine code").
+func WithInterpreted(on bool) Option { return func(in *Interp) { in.interpreted = on } }
+
 // An Interp runs bitsh code. Its globals persist across Exec calls, as in
 // a REPL session.
 type Interp struct {
@@ -82,6 +88,7 @@ type Interp struct {
 	maxSteps       uint64
 	maxMemory      int64
 	workers        int
+	interpreted    bool
 	fsys           fs.FS
 	predeclared    starlark.StringDict
 
@@ -295,17 +302,18 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	}
 	in.shard.init()
 	builtins.SetEnv(t, builtins.Env{
-		Context:    r.ctx,
-		Stdout:     in.stdout,
-		Stderr:     in.stderr,
-		Workers:    in.workers,
-		Random:     in.random,
-		Runs:       &in.runs,
-		Sources:    &in.src,
-		MaxMemory:  in.maxMemory,
-		ShardIndex: in.shard.index,
-		ShardCount: max(in.shard.count, 1),
-		Results:    in.shard.results,
+		Context:     r.ctx,
+		Stdout:      in.stdout,
+		Stderr:      in.stderr,
+		Workers:     in.workers,
+		Random:      in.random,
+		Runs:        &in.runs,
+		Sources:     &in.src,
+		MaxMemory:   in.maxMemory,
+		ShardIndex:  in.shard.index,
+		ShardCount:  max(in.shard.count, 1),
+		Results:     in.shard.results,
+		Interpreted: in.interpreted,
 	})
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)

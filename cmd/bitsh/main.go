@@ -11,7 +11,8 @@
 // The script sees ARGS, as strings, in the list argv.
 //
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
-// -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -version. The exit status
+// -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -interpret,
+// -version. The exit status
 // is 0 on success, 1 on a script error (a timeout or the memory budget
 // included), 2 on bad usage, 3 on an internal error (the process died of
 // a Go fatal error, seen by a supervising parent: package autopsy) and 130
@@ -117,6 +118,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
 		showVer  = fs.Bool("version", false, "print the version and exit")
 		profOut  = fs.String("profile", "", "write a profile of the run's Starlark functions (wall time, pprof format) to `FILE`; go tool pprof -top FILE reads it")
+		interpOn = fs.Bool("interpret", false, "run every plain function in the interpreter (no function runs as machine code; docs/performance.md)")
 		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
@@ -192,6 +194,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithMaxSteps(*maxSteps),
 		interp.WithMaxMemory(budget),
 		interp.WithWorkers(*workers),
+		interp.WithInterpreted(*interpOn),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
 	}
 	in := interp.New(append(opts, sh.options()...)...)

@@ -1,0 +1,181 @@
+package builtins
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"go.starlark.net/starlark"
+)
+
+// Plain functions as machine code (docs/performance.md, "Plain functions
+// as machine code"). bitsh's fork of go.starlark.net offers each Starlark
+// function to the hook under nativeKey once it is worth it (at its first
+// call where it loops, else at its 1000th); where the fuse compiler
+// translates the function exactly (compile.Options.Exact: Starlark's ints
+// while they stay in [0, 2^64), anything else a failure), its calls with
+// word arguments run as x86-64 code, and a call whose code fails (an int
+// leaving the words, an error, a recursion too deep, a cancelled run) is
+// run by the interpreter, from the start: the function is pure, so the
+// interpreter gives exactly its own result or error.
+const nativeKey = "go.starlark.net/native"
+
+// nativeHook is what SetEnv installs under nativeKey.
+func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+	nf, err := compileNative(thread, fn)
+	if err != nil {
+		return nil
+	}
+	return nf.call
+}
+
+// nativeFunc is a plain function compiled to machine code.
+type nativeFunc struct {
+	p    *native.Program
+	idle workerPool
+	// runs and fails count the calls run as code and those the code
+	// gave back to the interpreter; off stops using the code where most
+	// calls fail.
+	runs, fails atomic.Int64
+	off         atomic.Bool
+}
+
+// errNotNative is compileNative's refusal where the function is not one
+// that can run as code (the reason does not matter to anyone).
+var errNotNative = errors.New("not run as machine code")
+
+// compileNative compiles fn with compile.Options.Exact for the x86-64
+// engine.
+func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc, error) {
+	if !exactHelper(fn) || fn.NumParams() < 1 || fn.NumParams() > compile.MaxExactParams {
+		return nil, errNotNative
+	}
+	srcs := EnvOf(thread).Sources
+	if srcs == nil {
+		return nil, errNotNative
+	}
+	// REPL inputs share a file name: where two kept texts hold a def at
+	// fn's place, which one is fn is not known without running it.
+	cands := sourcesOf(srcs, fn)
+	if len(cands) != 1 {
+		return nil, errNotNative
+	}
+	src := cands[0].Source
+	src.Free = exactFree(src.Free)
+	opts := compileOptions(srcs)
+	opts.Exact = true
+	opts.Stop = compileStop(thread)
+	opts.Words = func(starlark.Value) ([]uint64, bool) { return nil, false } // word arrays can change: not tables here
+	helper := opts.Helper
+	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
+		if !exactHelper(h) {
+			return nil, errNotNative
+		}
+		s, err := helper(h)
+		if err != nil {
+			return nil, err
+		}
+		c := *s
+		c.Free = exactFree(c.Free)
+		return &c, nil
+	}
+	f, err := compile.Func(&src, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := native.CompileWith(f, native.AMD64)
+	if err != nil {
+		return nil, err
+	}
+	return &nativeFunc{p: p}, nil
+}
+
+// exactHelper reports whether fn may run as code: its parameters are
+// positional, without defaults, and it closes over no variable (a cell may
+// change between calls; its globals are the fork's to watch).
+func exactHelper(fn *starlark.Function) bool {
+	if fn.HasVarargs() || fn.HasKwargs() || fn.NumKwonlyParams() > 0 || fn.NumFreeVars() > 0 {
+		return false
+	}
+	for i := 0; i < fn.NumParams(); i++ {
+		if fn.ParamDefault(i) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// exactFree hides from the compiler the free values whose meaning as words
+// is not their meaning in Starlark, or that may change between calls:
+// bools (1 and 0 as words), negative ints, and lists (a table is copied
+// once). What it hides, the compiler refuses; ints in [0, 2^64), tuples,
+// functions, builtins and modules pass.
+func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool) {
+	return func(name string) (starlark.Value, bool) {
+		v, ok := free(name)
+		if !ok {
+			return nil, false
+		}
+		switch v := v.(type) {
+		case starlark.Bool, *starlark.List, *Words:
+			return starlark.None, true
+		case starlark.Int:
+			if v.Sign() < 0 {
+				return starlark.None, true
+			}
+		case starlark.Tuple:
+			for _, x := range v {
+				if _, isInt := x.(starlark.Int); !isInt {
+					if _, isTuple := x.(starlark.Tuple); !isTuple {
+						return starlark.None, true
+					}
+				}
+			}
+		}
+		return v, true
+	}
+}
+
+// call runs fn's code on args, all words; ok false: the interpreter runs
+// the call (args is not a word, the code failed, or the code is off).
+func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool) {
+	if nf.off.Load() {
+		return nil, false
+	}
+	var ws [compile.MaxExactParams]uint64
+	for i, a := range args {
+		x, ok := a.(starlark.Int)
+		if !ok {
+			return nil, false
+		}
+		if ws[i], ok = x.Uint64(); !ok {
+			return nil, false
+		}
+	}
+	ctx := Context(thread)
+	w, err := nf.idle.get(nf.p, func() bool { return ctx.Err() != nil })
+	if err != nil {
+		return nil, false
+	}
+	for i := range args {
+		w.Params(i)[0] = ws[i]
+	}
+	_, res, err := w.Run(1, false)
+	var v uint64
+	if err == nil {
+		v = res[0]
+	}
+	w.Close()
+	if err != nil {
+		// The interpreter runs it: an int left the words, or Starlark
+		// fails there too (with its own message), or the run was
+		// cancelled (the interpreter stops at its next step).
+		if f := nf.fails.Add(1); f > 64 && f > 2*nf.runs.Load() {
+			nf.off.Store(true)
+		}
+		return nil, false
+	}
+	nf.runs.Add(1)
+	return starlark.MakeUint64(v), true
+}

@@ -1,0 +1,280 @@
+package builtins
+
+import (
+	"context"
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"go.starlark.net/starlark"
+)
+
+// nativeScript holds plain functions that compile exactly, as the
+// benchmarks write them (bench/calls.star, bench/word_loop.star).
+const nativeScript = `
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+def find(seq, depth, vtx, nz, lock, path, k):
+    if (lock >> vtx) & 1 or nz > 32:
+        return 0
+    if depth == 0:
+        return 1
+    lock = lock | (1 << vtx)
+    if vtx == 31 and depth > 2:
+        return find(seq | (1 << (depth - 1)), depth - 2, 62, nz + 1, lock, path, k)
+    if k > 0:
+        if path & 1:
+            return find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, path >> 1, k - 1)
+        return find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, path >> 1, k - 1)
+    return (find(seq, depth - 1, (2 * vtx) & 63, nz + 1, lock, 0, 0) +
+            find(seq | (1 << (depth - 1)), depth - 1, (2 * vtx + 1) & 63, nz, lock, 0, 0))
+
+def queens(full, cols, d1, d2):
+    if cols == full:
+        return 1
+    n = 0
+    free = full & ~(cols | d1 | d2)
+    while free:
+        bit = free & -free
+        free ^= bit
+        n += queens(full, cols | bit, ((d1 | bit) << 1) & full, (d2 | bit) >> 1 & full)
+    return n
+
+def loop(x, a, b, n):
+    for _ in range(n):
+        x = (x + a) ^ b
+    return x
+
+PRIMES = (2, 3, 5, 7, 11, 13)
+STEP = 3
+
+def weigh(x):
+    return PRIMES[x % len(PRIMES)] * x + STEP
+
+def total(n):
+    s = 0
+    for i in range(n):
+        s += weigh(i)
+    return s
+
+def pow3(n):
+    x = 1
+    for _ in range(n):
+        x = x * 3
+    return x
+
+def spin(x):
+    while x:
+        x = x | 1
+    return x
+
+LIST = [1, 2, 3]
+FLAG = True
+NEG = -1
+
+def uses_list(x):
+    return LIST[x % 3]
+
+def uses_flag(x):
+    return x if FLAG else 0
+
+def uses_neg(x):
+    return x + NEG
+
+def gives_bool(x):
+    return x > 3
+
+def prints(x):
+    print(x)
+    return x
+
+def defaulted(x, y = 1):
+    return x + y
+
+def outer(x):
+    def inner(y):
+        return x + y
+    return inner
+closure = outer(3)
+`
+
+// nativeFixture runs nativeScript plainly (no machine code) and returns its
+// globals and a thread whose Sources hold its text.
+func nativeFixture(t testing.TB) (starlark.StringDict, *starlark.Thread) {
+	t.Helper()
+	thread := &starlark.Thread{Name: "native", Print: func(*starlark.Thread, string) {}}
+	SetEnv(thread, Env{Sources: testSources{"native.star": nativeScript}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "native.star", nativeScript, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, thread
+}
+
+func ints(xs ...any) starlark.Tuple {
+	out := make(starlark.Tuple, len(xs))
+	for i, x := range xs {
+		switch x := x.(type) {
+		case int:
+			out[i] = starlark.MakeInt(x)
+		case uint64:
+			out[i] = starlark.MakeUint64(x)
+		case string:
+			b, _ := new(big.Int).SetString(x, 0)
+			out[i] = starlark.MakeBigInt(b)
+		}
+	}
+	return out
+}
+
+// TestNativeCallsAgree: plain functions compiled exactly give the
+// interpreter's result wherever they give one, and give the call back to
+// the interpreter where the ints leave the words or the arguments are not
+// words.
+func TestNativeCallsAgree(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine:", native.Ready(native.AMD64))
+	}
+	g, thread := nativeFixture(t)
+	cases := []struct {
+		fn    string
+		args  starlark.Tuple
+		coded bool // the code gives the result
+	}{
+		{"fib", ints(0), true},
+		{"fib", ints(20), true},
+		{"pow3", ints(40), true},
+		{"pow3", ints(41), false}, // 3^41 > 2^64
+		{"fib", ints(-3), false}, // negative argument: the interpreter
+		{"find", ints(0, 58, 0, 6, 1<<32, 139, 12), true},
+		{"find", ints(0, 20, 0, 6, 1<<32, 0, 0), true},
+		{"queens", ints(uint64(0x3f)<<40, 0, 0, 0), true},
+		{"queens", ints(uint64(0xff)<<56, 0, 0, 0), true}, // (d1 | bit) << 1 leaves the words; & full reads its low word
+		{"loop", ints(1, 3, 0x55, 1000), true},
+		{"loop", ints(uint64(1<<40)+12345, uint64(1<<41)+1, 0x5555555555555, 1000), true},
+		{"loop", ints(uint64(1<<63), uint64(1<<63), 0, 3), false}, // x + a leaves the words
+		{"total", ints(100), true},
+		{"weigh", ints(1 << 62), false}, // 2^62 * 5 leaves the words
+	}
+	for _, c := range cases {
+		fn := g[c.fn].(*starlark.Function)
+		want, err := starlark.Call(thread, fn, c.args, nil)
+		nf, cerr := compileNative(thread, fn)
+		if cerr != nil {
+			t.Fatalf("%s does not compile: %v", c.fn, cerr)
+		}
+		got, ok := nf.call(thread, c.args)
+		if !ok {
+			if c.coded {
+				t.Errorf("%s%v: the code gave the call back; want %v", c.fn, c.args, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s%v = %v as code; the interpreter fails: %v", c.fn, c.args, got, err)
+		}
+		if eq, _ := starlark.Equal(got, want); !eq {
+			t.Errorf("%s%v = %v as code, %v interpreted", c.fn, c.args, got, want)
+		}
+		if _, isInt := want.(starlark.Int); !isInt {
+			t.Errorf("%s%v: the interpreter gives %s, the code an int", c.fn, c.args, want.Type())
+		}
+		if !c.coded {
+			t.Errorf("%s%v = %v as code; want the interpreter", c.fn, c.args, got)
+		}
+	}
+	// Not words: a bool, a big int, a string.
+	fn := g["loop"].(*starlark.Function)
+	nf, _ := compileNative(thread, fn)
+	for _, args := range []starlark.Tuple{
+		{starlark.True, starlark.MakeInt(1), starlark.MakeInt(1), starlark.MakeInt(1)},
+		ints("0x10000000000000000", 1, 1, 1),
+		{starlark.String("x"), starlark.MakeInt(1), starlark.MakeInt(1), starlark.MakeInt(1)},
+	} {
+		if v, ok := nf.call(thread, args); ok {
+			t.Errorf("loop%v = %v as code; want the interpreter", args, v)
+		}
+	}
+}
+
+// TestNativeRefused: functions whose meaning as words is not Starlark's, or
+// whose free values may change, are not compiled.
+func TestNativeRefused(t *testing.T) {
+	g, thread := nativeFixture(t)
+	for _, name := range []string{"uses_list", "uses_flag", "uses_neg", "gives_bool", "prints", "defaulted", "closure"} {
+		fn := g[name].(*starlark.Function)
+		if _, err := compileNative(thread, fn); err == nil {
+			t.Errorf("%s compiles as code", name)
+		}
+		if call := nativeHook(thread, fn); call != nil {
+			t.Errorf("the hook gives %s code", name)
+		}
+	}
+}
+
+// TestNativeCallCancel: a call looping forever as code stops when the run
+// is cancelled, and gives the call back to the interpreter.
+func TestNativeCallCancel(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	g, _ := nativeFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	thread := &starlark.Thread{Name: "spin"}
+	SetEnv(thread, Env{Sources: testSources{"native.star": nativeScript}, Context: ctx})
+	nf, err := compileNative(thread, g["spin"].(*starlark.Function))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	if v, ok := nf.call(thread, ints(2)); ok {
+		t.Fatalf("spin(2) = %v", v)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the cancelled call took %v", d)
+	}
+}
+
+// TestNativeOff: a function whose calls mostly fail as code is given to the
+// interpreter without trying.
+func TestNativeOff(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	g, thread := nativeFixture(t)
+	nf, err := compileNative(thread, g["weigh"].(*starlark.Function))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		nf.call(thread, ints(uint64(1<<62)+uint64(i)))
+	}
+	if !nf.off.Load() {
+		t.Fatalf("after %d failures and %d runs the code is still tried", nf.fails.Load(), nf.runs.Load())
+	}
+	if _, ok := nf.call(thread, ints(1)); ok {
+		t.Errorf("weigh(1) ran as code after the code was turned off")
+	}
+}
+
+// TestNativeHookInstalled: SetEnv installs the hook unless Interpreted.
+func TestNativeHookInstalled(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	thread := &starlark.Thread{}
+	SetEnv(thread, Env{Sources: testSources{}})
+	if thread.Local(nativeKey) == nil {
+		t.Errorf("no hook")
+	}
+	SetEnv(thread, Env{Sources: testSources{}, Interpreted: true})
+	if thread.Local(nativeKey) != nil {
+		t.Errorf("a hook with Interpreted")
+	}
+}
