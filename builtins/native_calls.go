@@ -2,6 +2,8 @@ package builtins
 
 import (
 	"errors"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
 	"sync/atomic"
 
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
@@ -32,6 +34,7 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.T
 
 // nativeFunc is a plain function compiled to machine code.
 type nativeFunc struct {
+	f    *fuse.Func
 	p    *native.Program
 	idle workerPool
 	// runs and fails count the calls run as code and those the code
@@ -88,7 +91,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	if err != nil {
 		return nil, err
 	}
-	return &nativeFunc{p: p}, nil
+	return &nativeFunc{f: f, p: p}, nil
 }
 
 // exactHelper reports whether fn may run as code: its parameters are
@@ -108,9 +111,10 @@ func exactHelper(fn *starlark.Function) bool {
 
 // exactFree hides from the compiler the free values whose meaning as words
 // is not their meaning in Starlark, or that may change between calls:
-// bools (1 and 0 as words), negative ints, and lists (a table is copied
-// once). What it hides, the compiler refuses; ints in [0, 2^64), tuples,
-// functions, builtins and modules pass.
+// bools (1 and 0 as words), negative ints, lists and word arrays (a table
+// is copied once), tuples holding anything but non-negative ints (or
+// tuples of them). What it hides, the compiler refuses; ints in [0, 2^64),
+// such tuples, functions, builtins and modules pass.
 func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
 		v, ok := free(name)
@@ -125,16 +129,32 @@ func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.
 				return starlark.None, true
 			}
 		case starlark.Tuple:
-			for _, x := range v {
-				if _, isInt := x.(starlark.Int); !isInt {
-					if _, isTuple := x.(starlark.Tuple); !isTuple {
-						return starlark.None, true
-					}
-				}
+			if !wordTuple(v, 2) {
+				return starlark.None, true
 			}
 		}
 		return v, true
 	}
+}
+
+// wordTuple reports whether t holds non-negative ints only, or (depth 2)
+// tuples of them: a table whose words are its ints.
+func wordTuple(t starlark.Tuple, depth int) bool {
+	for _, x := range t {
+		switch x := x.(type) {
+		case starlark.Int:
+			if x.Sign() < 0 {
+				return false
+			}
+		case starlark.Tuple:
+			if depth < 2 || !wordTuple(x, depth-1) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // call runs fn's code on args, all words; ok false: the interpreter runs

@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"math/big"
+	"os"
 	"testing"
 	"time"
 
@@ -74,6 +75,11 @@ def spin(x):
     return x
 
 LIST = [1, 2, 3]
+SIGNED = (1, -2, 3)
+
+def uses_signed(x):
+    return SIGNED[x % 3]
+
 FLAG = True
 NEG = -1
 
@@ -206,7 +212,7 @@ func TestNativeCallsAgree(t *testing.T) {
 // whose free values may change, are not compiled.
 func TestNativeRefused(t *testing.T) {
 	g, thread := nativeFixture(t)
-	for _, name := range []string{"uses_list", "uses_flag", "uses_neg", "gives_bool", "prints", "defaulted", "closure"} {
+	for _, name := range []string{"uses_list", "uses_signed", "uses_flag", "uses_neg", "gives_bool", "prints", "defaulted", "closure"} {
 		fn := g[name].(*starlark.Function)
 		if _, err := compileNative(thread, fn); err == nil {
 			t.Errorf("%s compiles as code", name)
@@ -276,5 +282,50 @@ func TestNativeHookInstalled(t *testing.T) {
 	SetEnv(thread, Env{Sources: testSources{}, Interpreted: true})
 	if thread.Local(nativeKey) != nil {
 		t.Errorf("a hook with Interpreted")
+	}
+}
+
+// TestNativePerft: the word-style perft of examples/lib/perft_words.star
+// (chess attack functions, a scratch move list passed to a helper,
+// recursion) compiles exactly and counts Kiwipete's nodes as the
+// interpreter does.
+func TestNativePerft(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	b, err := os.ReadFile("../examples/lib/perft_words.star")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b) + "\nkiwi = parse_fen(\"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\")\n"
+	thread := &starlark.Thread{Name: "perft"}
+	SetEnv(thread, Env{Sources: testSources{"perft.star": src}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "perft.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := g["perft"].(*starlark.Function)
+	nf, err := compileNative(thread, fn)
+	if err != nil {
+		t.Fatalf("perft does not compile: %v", err)
+	}
+	for depth := 1; depth <= 2; depth++ {
+		var pos starlark.Tuple
+		it := g["kiwi"].(*starlark.List)
+		for i := 0; i < it.Len(); i++ {
+			pos = append(pos, it.Index(i))
+		}
+		pos = append(pos, starlark.MakeInt(depth))
+		want, err := starlark.Call(thread, fn, pos, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := nf.call(thread, pos)
+		if !ok {
+			t.Fatalf("perft(kiwipete, %d) was given back to the interpreter", depth)
+		}
+		if eq, _ := starlark.Equal(got, want); !eq {
+			t.Errorf("perft(kiwipete, %d) = %v as code, %v interpreted", depth, got, want)
+		}
 	}
 }

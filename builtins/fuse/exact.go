@@ -20,24 +20,72 @@ import "fmt"
 //     2^64, which is all an & with an exact word reads;
 //   - a condition (if, while, and, or, not, a conditional's test):
 //     comparisons and not, which Starlark types as bools, are allowed only
-//     there (x and y, x or y of ints are ints).
+//     there (x and y, x or y of ints are ints), and so are the variables
+//     that may hold one.
 //
 // An index must be below 2^63 (a negative index counts from the end in a
 // fused function, never in a plain one), the count of >> and the bounds
 // of a range must fit in Starlark's int32 and int, and the argument of abs
 // must be below 2^63. Exact
 // reports the first construct it cannot make exact; f is then unusable.
-func (f *Func) Exact() error {
-	x := exacter{f: f}
-	if err := x.stmts(f.Body); err != nil {
+//
+// given are expressions the compiler made whose words are exact by
+// construction (a chess attack lookup, whose magic multiply wraps on
+// purpose): they get no check and no typing, and their operands that are
+// not given are typed as exact.
+func (f *Func) Exact(given map[*Expr]bool) error {
+	if given == nil {
+		given = map[*Expr]bool{}
+	}
+	x := exacter{f: f, given: given}
+	if err := x.unit(f.Body); err != nil {
 		return err
 	}
 	for i := range f.Procs {
-		if err := x.stmts(f.Procs[i].Body); err != nil {
+		if err := x.unit(f.Procs[i].Body); err != nil {
 			return fmt.Errorf("%s: %w", f.Procs[i].Name, err)
 		}
 	}
 	return nil
+}
+
+// unit types the body of the function or of a Proc: first the variables
+// that may hold a bool (assigned a comparison, a not, or such a variable,
+// anywhere in the body: a loop may read one before the assignment), which
+// only conditions may read, then every statement.
+func (x *exacter) unit(body []Stmt) error {
+	x.bools = map[int]bool{}
+	for changed := true; changed; {
+		changed = false
+		var scan func(ss []Stmt)
+		scan = func(ss []Stmt) {
+			for i := range ss {
+				s := &ss[i]
+				if s.Kind == SAssign && !x.bools[s.Var] && x.mayBeBool(s.X) {
+					x.bools[s.Var], changed = true, true
+				}
+				scan(s.Body)
+				scan(s.Else)
+			}
+		}
+		scan(body)
+	}
+	return x.stmts(body)
+}
+
+// mayBeBool reports whether e's Starlark value may be a bool.
+func (x *exacter) mayBeBool(e *Expr) bool {
+	switch e.Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
+		return !x.given[e]
+	case OpVar:
+		return x.bools[int(e.Imm)]
+	case OpAndThen, OpOrElse:
+		return x.mayBeBool(e.Args[0]) || x.mayBeBool(e.Args[1])
+	case OpCond:
+		return x.mayBeBool(e.Args[1]) || x.mayBeBool(e.Args[2])
+	}
+	return false
 }
 
 type typing uint8
@@ -50,7 +98,9 @@ const (
 
 type exacter struct {
 	f      *Func
+	given  map[*Expr]bool
 	checks map[CheckKind]int
+	bools  map[int]bool // the unit's variables that may hold a bool
 }
 
 // check returns the index of f's check of kind k (Imm imm), made once.
@@ -90,7 +140,13 @@ func (x *exacter) stmts(ss []Stmt) error {
 func (x *exacter) stmt(s *Stmt) error {
 	var err error
 	switch s.Kind {
-	case SAssign, SReturn:
+	case SAssign:
+		if x.bools[s.Var] {
+			err = x.expr(s.X, condition)
+		} else {
+			err = x.expr(s.X, exactly)
+		}
+	case SReturn:
 		err = x.expr(s.X, exactly)
 	case SStore:
 		s.X = x.below(s.X, 63)
@@ -129,6 +185,34 @@ func (x *exacter) stmt(s *Stmt) error {
 	return x.stmts(s.Else)
 }
 
+// difference rewrites a - b == c as a >= b and (a - b) == c, and a - b
+// != c as a < b or (a - b) != c, with the subtraction on words: the
+// integer a - b may be negative (to - fr == 16 or fr - to == 16 tests a
+// double pawn push), and then it equals no word c. Only where a and b are
+// variables or constants: they are read twice.
+func (x *exacter) difference(e *Expr) {
+	for i, d := range e.Args {
+		if d.Op != OpSub || x.given[d] || !simple(d.Args[0]) || !simple(d.Args[1]) {
+			continue
+		}
+		a, b := d.Args[0], d.Args[1]
+		sub := &Expr{Op: OpSub, Args: []*Expr{a, b}, Check: -1}
+		x.given[sub] = true
+		args := []*Expr{sub, e.Args[1-i]}
+		if i == 1 {
+			args = []*Expr{e.Args[0], sub}
+		}
+		if e.Op == OpEq {
+			*e = Expr{Op: OpAndThen, Check: -1, Args: []*Expr{{Op: OpGe, Args: []*Expr{a, b}, Check: -1}, {Op: OpEq, Args: args, Check: -1}}}
+		} else {
+			*e = Expr{Op: OpOrElse, Check: -1, Args: []*Expr{{Op: OpLt, Args: []*Expr{a, b}, Check: -1}, {Op: OpNe, Args: args, Check: -1}}}
+		}
+		return
+	}
+}
+
+func simple(e *Expr) bool { return e.Op == OpVar || e.Op == OpConst }
+
 // exactFree reports whether e's word is exact with no check of its own
 // (so that the other operand of an & may be modular).
 func exactFree(e *Expr) bool {
@@ -149,12 +233,28 @@ func (x *exacter) all(args []*Expr, t typing) error {
 }
 
 func (x *exacter) expr(e *Expr, t typing) error {
+	if x.given[e] {
+		for _, a := range e.Args {
+			if err := x.expr(a, exactly); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if t == condition {
 		switch e.Op {
-		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		case OpEq, OpNe:
+			x.difference(e)
+			if e.Op == OpAndThen || e.Op == OpOrElse {
+				return x.all(e.Args, condition)
+			}
+			return x.all(e.Args, exactly)
+		case OpLt, OpLe, OpGt, OpGe:
 			return x.all(e.Args, exactly)
 		case OpLNot, OpBool, OpAndThen, OpOrElse:
 			return x.all(e.Args, condition)
+		case OpVar:
+			return nil
 		case OpCond:
 			if err := x.expr(e.Args[0], condition); err != nil {
 				return err
@@ -165,7 +265,12 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		t = exactly
 	}
 	switch e.Op {
-	case OpConst, OpVar, OpDepth, OpArray:
+	case OpVar:
+		if x.bools[int(e.Imm)] {
+			return fmt.Errorf("a variable that may hold a bool is used as an int")
+		}
+		return nil
+	case OpConst, OpDepth, OpArray:
 		return nil
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
 		return fmt.Errorf("a %s is a bool in Starlark, used here as an int", e.Op)

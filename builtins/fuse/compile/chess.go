@@ -21,7 +21,7 @@ import (
 // expression reads, if it does.
 func (c *compiler) chessModule(x syntax.Expr) (*starlarkstruct.Module, bool) {
 	id, ok := unparen(x).(*syntax.Ident)
-	if !ok || c.opt.Exact {
+	if !ok {
 		return nil, false
 	}
 	if _, local := c.sc.names[id.Name]; local || c.sc.locals[id.Name] {
@@ -102,8 +102,52 @@ func sliderTables(magic func(int) (uint64, uint64, uint, []uint64)) (mask, mul, 
 	return
 }
 
-// chessCall compiles chess.NAME(args) for an attack function.
+// chessCall compiles chess.NAME(args) for an attack function. With
+// Options.Exact, the expressions the lowering makes (the magic multiply
+// wraps on purpose) are given to fuse.Func.Exact as exact, the arguments'
+// own expressions are typed as any others, and white must be a bool: a
+// comparison or a not.
 func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr, error) {
+	if !c.opt.Exact {
+		r, _, err := c.chessLower(e, fn)
+		return r, err
+	}
+	from := len(*c.out)
+	r, args, err := c.chessLower(e, fn)
+	if err != nil {
+		return nil, err
+	}
+	user := map[*fuse.Expr]bool{}
+	for _, a := range args {
+		user[a] = a != nil
+	}
+	if fn.Name.Name == "pawn_attacks" && args[1] != nil {
+		switch args[1].Op {
+		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot:
+			c.given[args[1]] = true
+		default:
+			return nil, errAt(pos(e.Args[1]), "chess.pawn_attacks: white must be a comparison or a not (a bool) in a function run as machine code")
+		}
+	}
+	var mark func(x *fuse.Expr)
+	mark = func(x *fuse.Expr) {
+		if x == nil || user[x] {
+			return
+		}
+		c.given[x] = true
+		for _, a := range x.Args {
+			mark(a)
+		}
+	}
+	for _, st := range (*c.out)[from:] {
+		mark(st.X)
+	}
+	mark(r)
+	return r, nil
+}
+
+// chessLower is chessCall's lowering; it returns the arguments' words too.
+func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr, []*fuse.Expr, error) {
 	name := "chess." + fn.Name.Name
 	var params []string
 	switch fn.Name.Name {
@@ -114,29 +158,29 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	case "rook_attacks", "bishop_attacks", "queen_attacks":
 		params = []string{"sq", "occupied"}
 	default:
-		return nil, errAt(fn.Name.NamePos, "%s is not allowed in a fused function (the attack functions of one square are)", name)
+		return nil, nil, errAt(fn.Name.NamePos, "%s is not allowed in a fused function (the attack functions of one square are)", name)
 	}
 	args := make([]*fuse.Expr, len(params))
 	for i, a := range e.Args {
 		if kv, ok := a.(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
-			return nil, errAt(pos(a), "%s: keyword arguments are not allowed in a fused function", name)
+			return nil, nil, errAt(pos(a), "%s: keyword arguments are not allowed in a fused function", name)
 		}
 		if i >= len(params) {
-			return nil, errAt(pos(a), "%s takes at most %d arguments", name, len(params))
+			return nil, nil, errAt(pos(a), "%s takes at most %d arguments", name, len(params))
 		}
 		x, err := c.word(a)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		args[i] = x
 	}
 	for i, a := range args {
 		if a == nil && !(params[i] == "white") {
-			return nil, errAt(pos(e.Fn), "%s: missing argument %s", name, params[i])
+			return nil, nil, errAt(pos(e.Fn), "%s: missing argument %s", name, params[i])
 		}
 	}
 	if args[0].Op == fuse.OpConst && args[0].Imm > 63 {
-		return nil, errAt(pos(e.Args[0]), "%s: sq = %d is not a square 0..63", name, int64(args[0].Imm))
+		return nil, nil, errAt(pos(e.Args[0]), "%s: sq = %d is not a square 0..63", name, int64(args[0].Imm))
 	}
 	// The square, checked once: where it is a variable, the check is the
 	// operand evaluated first and the other uses read the variable (whose
@@ -189,9 +233,11 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	}
 	switch fn.Name.Name {
 	case "knight_attacks":
-		return step(&t.knight, "chess.knight", chess.KnightAttacks)
+		r, err := step(&t.knight, "chess.knight", chess.KnightAttacks)
+		return r, args, err
 	case "king_attacks":
-		return step(&t.king, "chess.king", chess.KingAttacks)
+		r, err := step(&t.king, "chess.king", chess.KingAttacks)
+		return r, args, err
 	case "pawn_attacks":
 		tab, err := c.chessTable(&t.pawn, "chess.pawn", func() fuse.Table {
 			b := flat64(func(sq int) uint64 { return chess.PawnAttacks(sq, false) })
@@ -199,18 +245,20 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 			return fuse.Table{Rows: [][]uint64{b.Rows[0], w.Rows[0]}}
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		white := konst(1)
 		if args[1] != nil {
 			white = c.fits(args[1], 1, at, "%s: white is not a bool (or 0 or 1)", name)
 		}
 		return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(tab), Args: []*fuse.Expr{white, first},
-			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of the table chess.pawn (in %s)", name)}, nil
+			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of the table chess.pawn (in %s)", name)}, args, nil
 	case "rook_attacks":
-		return slider(true, args[1], first)
+		r, err := slider(true, args[1], first)
+		return r, args, err
 	case "bishop_attacks":
-		return slider(false, args[1], first)
+		r, err := slider(false, args[1], first)
+		return r, args, err
 	}
 	// queen_attacks: both, on an occupancy read once.
 	occ := args[1]
@@ -221,13 +269,13 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	}
 	r, err := slider(true, occ, first)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := slider(false, occ, sq)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return mk(fuse.OpOr, r, b), nil
+	return mk(fuse.OpOr, r, b), args, nil
 }
 
 // cannotFail reports whether x always fits in w bits: a constant that

@@ -183,6 +183,9 @@ type compiler struct {
 	preferred map[any]bool
 	chess     chessTables  // the chess module's tables, once used
 	depths    []depthCheck // the checks of calls, whose message names the depth
+	// given are the expressions the lowering makes whose words are exact
+	// by construction (Options.Exact; see fuse.Func.Exact).
+	given map[*fuse.Expr]bool
 	polls     int          // statements compiled, for Options.Stop
 }
 
@@ -239,7 +242,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
-	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}}
+	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -275,7 +278,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 	}
 	if opt.Exact {
-		if err := c.f.Exact(); err != nil {
+		if err := c.f.Exact(c.given); err != nil {
 			return nil, err
 		}
 	}
