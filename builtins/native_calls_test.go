@@ -156,7 +156,7 @@ func TestNativeCallsAgree(t *testing.T) {
 		{"fib", ints(20), true},
 		{"pow3", ints(40), true},
 		{"pow3", ints(41), false}, // 3^41 > 2^64
-		{"fib", ints(-3), false}, // negative argument: the interpreter
+		{"fib", ints(-3), false},  // negative argument: the interpreter
 		{"find", ints(0, 58, 0, 6, 1<<32, 139, 12), true},
 		{"find", ints(0, 20, 0, 6, 1<<32, 0, 0), true},
 		{"queens", ints(uint64(0x3f)<<40, 0, 0, 0), true},

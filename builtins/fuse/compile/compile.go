@@ -186,7 +186,7 @@ type compiler struct {
 	// given are the expressions the lowering makes whose words are exact
 	// by construction (Options.Exact; see fuse.Func.Exact).
 	given map[*fuse.Expr]bool
-	polls     int          // statements compiled, for Options.Stop
+	polls int // statements compiled, for Options.Stop
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
