@@ -183,10 +183,10 @@ type compiler struct {
 	preferred map[any]bool
 	chess     chessTables  // the chess module's tables, once used
 	depths    []depthCheck // the checks of calls, whose message names the depth
+	polls     int          // statements compiled, for Options.Stop
 	// given are the expressions the lowering makes whose words are exact
 	// by construction (Options.Exact; see fuse.Func.Exact).
 	given map[*fuse.Expr]bool
-	polls int // statements compiled, for Options.Stop
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
