@@ -18,6 +18,8 @@ time does.
     python3 bench/plain.py -n 3 -bitsh BIN  # another binary
     python3 bench/plain.py -base BIN        # also an older bitsh, side by side:
                                             # new/old ratios and -c pass start-up
+    python3 bench/plain.py -interpreted     # also bitsh -interpret (no function
+                                            # run as machine code), side by side
 
 Ratios are "bitsh speed / CPython speed" (above 1: bitsh faster), so the
 targets read directly: perft >= 0.35, magic >= 0.6. "big/small" is the cost
@@ -87,6 +89,7 @@ def main():
     ap.add_argument("-n", type=int, default=5, help="rounds")
     ap.add_argument("-bitsh", help="bitsh binary (default: build ./cmd/bitsh)")
     ap.add_argument("-base", help="an older bitsh binary to compare with")
+    ap.add_argument("-interpreted", action="store_true", help="also run bitsh -interpret (every function interpreted)")
     ap.add_argument("-only", default="perft,magic_check,word_loop,calls", help="scripts, comma-separated")
     ap.add_argument("-clock", default="both", choices=["wall", "cpu", "both"])
     args = ap.parse_args()
@@ -100,6 +103,8 @@ def main():
              "cpython": lambda s, a: [sys.executable, "bench/%s.py" % s] + a}
     if args.base:
         sides["base"] = lambda s, a: [args.base, "bench/%s.star" % s] + a
+    if args.interpreted:
+        sides["interpreted"] = lambda s, a: [binary, "-interpret", "bench/%s.star" % s] + a
 
     load0 = os.getloadavg()[0]
     wall = {side: {} for side in sides}
@@ -134,12 +139,16 @@ def main():
 
 def report(got, args):
     """Prints the table of one clock."""
-    print("%-22s %22s %22s %16s" % ("measure", "bitsh best / median", "CPython best / median", "speed vs CPython"))
-    for k in got["bitsh"]:
-        b, c = got["bitsh"][k], got["cpython"][k]
-        print("%-22s %10.1f / %9.1f %10.1f / %9.1f   %5.2f / %5.2f" % (
-            k, min(b), statistics.median(b), min(c), statistics.median(c),
-            min(c) / min(b), statistics.median(c) / statistics.median(b)))
+    for side in ("bitsh", "interpreted"):
+        if side not in got:
+            continue
+        name = "bitsh" if side == "bitsh" else "bitsh -interpret"
+        print("%-22s %22s %22s %16s" % ("measure", name + " best / median", "CPython best / median", "speed vs CPython"))
+        for k in got[side]:
+            b, c = got[side][k], got["cpython"][k]
+            print("%-22s %10.1f / %9.1f %10.1f / %9.1f   %5.2f / %5.2f" % (
+                k, min(b), statistics.median(b), min(c), statistics.median(c),
+                min(c) / min(b), statistics.median(c) / statistics.median(b)))
     for side in ("bitsh", "cpython"):
         g = got[side]
         if "loop big (ns/iter)" in g:
