@@ -1,7 +1,9 @@
 package builtins
 
 import (
+	"context"
 	"errors"
+	"sync"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"sync/atomic"
@@ -36,7 +38,8 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.T
 type nativeFunc struct {
 	f    *fuse.Func
 	p    *native.Program
-	idle workerPool
+	mu   sync.Mutex
+	idle []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
 	// gave back to the interpreter; off stops using the code where most
 	// calls fail.
@@ -157,6 +160,34 @@ func wordTuple(t starlark.Tuple, depth int) bool {
 	return true
 }
 
+// nativeRun is a worker and the context its runs poll: the poll function
+// is bound once, so that a call allocates nothing.
+type nativeRun struct {
+	w   *native.Worker
+	ctx context.Context
+}
+
+func (r *nativeRun) poll() bool { return r.ctx != nil && r.ctx.Err() != nil }
+
+// get returns an idle worker, or a new one.
+func (nf *nativeFunc) get() (*nativeRun, error) {
+	nf.mu.Lock()
+	if n := len(nf.idle); n > 0 {
+		r := nf.idle[n-1]
+		nf.idle = nf.idle[:n-1]
+		nf.mu.Unlock()
+		return r, nil
+	}
+	nf.mu.Unlock()
+	r := &nativeRun{}
+	w, err := nf.p.NewWorker(r.poll)
+	if err != nil {
+		return nil, err
+	}
+	r.w = w
+	return r, nil
+}
+
 // call runs fn's code on args, all words; ok false: the interpreter runs
 // the call (args is not a word, the code failed, or the code is off).
 func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool) {
@@ -173,20 +204,23 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starla
 			return nil, false
 		}
 	}
-	ctx := Context(thread)
-	w, err := nf.idle.get(nf.p, func() bool { return ctx.Err() != nil })
+	r, err := nf.get()
 	if err != nil {
 		return nil, false
 	}
+	r.ctx = Context(thread)
 	for i := range args {
-		w.Params(i)[0] = ws[i]
+		r.w.Params(i)[0] = ws[i]
 	}
-	_, res, err := w.Run(1, false)
+	_, res, err := r.w.Run(1, false)
 	var v uint64
 	if err == nil {
 		v = res[0]
 	}
-	w.Close()
+	r.ctx = nil
+	nf.mu.Lock()
+	nf.idle = append(nf.idle, r)
+	nf.mu.Unlock()
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was

@@ -329,3 +329,32 @@ func TestNativePerft(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNativeCall: one call of a small function as code (weigh: a
+// table read, a multiply, an add), against the same call interpreted.
+func BenchmarkNativeCall(b *testing.B) {
+	if native.Ready(native.AMD64) != nil {
+		b.Skip("no x86-64 code on this machine")
+	}
+	g, thread := nativeFixture(b)
+	fn := g["weigh"].(*starlark.Function)
+	args := ints(12345)
+	b.Run("code", func(b *testing.B) {
+		nf, err := compileNative(thread, fn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, ok := nf.call(thread, args); !ok {
+				b.Fatal("given back")
+			}
+		}
+	})
+	b.Run("interpreted", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := starlark.Call(thread, fn, args, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
