@@ -22,6 +22,13 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// Postcondition: args is not mutated. This is stricter than required by Callable,
 	// but allows CALL to avoid a copy.
 
+	// bitsh fork: the function's native form, if any (native.go).
+	if fn.native.state.Load() != nativeNever && len(kwargs) == 0 {
+		if v, ok := fn.callNative(thread, args); ok {
+			return v, nil
+		}
+	}
+
 	fr := thread.frameAt(0)
 
 	// bitsh fork: the recursion check, the allocation of the stack and
@@ -473,6 +480,13 @@ loop:
 					if vmdebug {
 						fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
 					}
+					space[sp-1] = z
+					continue
+				}
+			}
+			// bitsh fork: the callee's native form, if any (native.go).
+			if callee.native.state.Load() != nativeNever {
+				if z, ok := callee.callNative(thread, positional); ok {
 					space[sp-1] = z
 					continue
 				}
