@@ -19,15 +19,21 @@ const vmdebug = false // TODO(adonovan): use a bitfield of specific kinds of err
 // - opt: record MaxIterStack during compilation and preallocate the stack.
 
 func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Value, error) {
-	// Postcondition: args is not mutated. This is stricter than required by Callable,
-	// but allows CALL to avoid a copy.
-
-	// bitsh fork: the function's native form, if any (native.go).
-	if fn.native.state.Load() != nativeNever && len(kwargs) == 0 {
-		if v, ok := fn.callNative(thread, args); ok {
+	// bitsh fork: the function's native form, if any (native.go), else
+	// the bytecode loop (interpret), whose code and layout this leaves alone.
+	if fn.native.state.Load() != nativeNever {
+		if v, ok := fn.callNativeKw(thread, args, kwargs); ok {
 			return v, nil
 		}
 	}
+	return fn.interpret(thread, args, kwargs)
+}
+
+// interpret is CallInternal's bytecode loop (bitsh fork: CallInternal checks
+// for a native form first).
+func (fn *Function) interpret(thread *Thread, args Tuple, kwargs []Tuple) (Value, error) {
+	// Postcondition: args is not mutated. This is stricter than required by Callable,
+	// but allows CALL to avoid a copy.
 
 	fr := thread.frameAt(0)
 

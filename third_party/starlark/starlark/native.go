@@ -130,6 +130,17 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 	}
 }
 
+// callNativeKw is callNative for CallInternal, whose calls may have
+// keyword arguments: those neither count nor use a native form.
+//
+//go:noinline
+func (fn *Function) callNativeKw(thread *Thread, args Tuple, kwargs []Tuple) (Value, bool) {
+	if len(kwargs) != 0 {
+		return nil, false
+	}
+	return fn.callNative(thread, args)
+}
+
 // offerNative offers fn to the thread's hook and returns fn's new state.
 func (fn *Function) offerNative(thread *Thread) uint32 {
 	hook := thread.native
