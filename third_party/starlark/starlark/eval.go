@@ -75,6 +75,10 @@ type Thread struct {
 	// inl holds the state of the callers whose callees the interpreter
 	// runs in its own loop (bitsh fork: interp_fast.go).
 	inl []inlineFrame
+
+	// native is the function under the key nativeKey of locals, if it
+	// has the type nativeHook (bitsh fork: native.go).
+	native nativeHook
 }
 
 // ExecutionSteps returns the current value of Steps.
@@ -120,6 +124,9 @@ func (thread *Thread) SetLocal(key string, value any) {
 		thread.locals = make(map[string]any)
 	}
 	thread.locals[key] = value
+	if key == nativeKey { // bitsh fork: native.go
+		thread.native, _ = value.(nativeHook)
+	}
 }
 
 // Local returns the thread-local value associated with the specified key.

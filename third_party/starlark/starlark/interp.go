@@ -19,6 +19,19 @@ const vmdebug = false // TODO(adonovan): use a bitfield of specific kinds of err
 // - opt: record MaxIterStack during compilation and preallocate the stack.
 
 func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Value, error) {
+	// bitsh fork: the function's native form, if any (native.go), else
+	// the bytecode loop (interpret), whose code and layout this leaves alone.
+	if fn.native.state.Load() != nativeNever {
+		if v, ok := fn.callNativeKw(thread, args, kwargs); ok {
+			return v, nil
+		}
+	}
+	return fn.interpret(thread, args, kwargs)
+}
+
+// interpret is CallInternal's bytecode loop (bitsh fork: CallInternal checks
+// for a native form first).
+func (fn *Function) interpret(thread *Thread, args Tuple, kwargs []Tuple) (Value, error) {
 	// Postcondition: args is not mutated. This is stricter than required by Callable,
 	// but allows CALL to avoid a copy.
 
@@ -473,6 +486,13 @@ loop:
 					if vmdebug {
 						fmt.Printf("Resuming %s @ %s\n", f.Name, f.Position(0))
 					}
+					space[sp-1] = z
+					continue
+				}
+			}
+			// bitsh fork: the callee's native form, if any (native.go).
+			if callee.native.state.Load() != nativeNever {
+				if z, ok := callee.callNative(thread, positional); ok {
 					space[sp-1] = z
 					continue
 				}

@@ -345,9 +345,9 @@ const maxDepth = 100_000
 // outermost loop returns.
 const maxKeptInline = 1024
 
-// keepInMemory does nothing. CallInternal's deferred function passes it
-// the addresses of the loop's variables that change only at calls, which
-// keeps them in the frame's memory: as values Go's register allocator
+// keepInMemory does nothing. The bytecode loop's (interpret's) deferred
+// function passes it the addresses of the loop's variables that change
+// only at calls, which keeps them in the frame's memory: as values Go's register allocator
 // would carry in registers, it moved them to and from the stack at every
 // instruction.
 //

@@ -721,6 +721,7 @@ type Function struct {
 	module   *Module
 	defaults Tuple
 	freevars Tuple
+	native   nativeSlot // bitsh fork: native.go
 }
 
 // A Module represents an evaluated Starlark module.

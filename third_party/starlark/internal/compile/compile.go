@@ -352,6 +352,47 @@ type Funcode struct {
 	decoded  []uint64    // bitsh fork: see Decoded
 	built    atomic.Bool // bitsh fork: steps and decoded are set (Tables)
 	frame    uint64      // bitsh fork: see Frame
+	loops    bool        // bitsh fork: see HasLoop
+}
+
+// HasLoop reports whether the function's code contains a loop: a for
+// loop or comprehension (ITERPUSH, ITERJMP) or a backward jump, as a
+// while loop compiles to (bitsh fork: the interpreter offers a function
+// with a loop to an application's native hook at its first call). It is
+// computed once, with Tables.
+func (fn *Funcode) HasLoop() bool {
+	if !fn.built.Load() {
+		fn.build()
+	}
+	return fn.loops
+}
+
+// Reads calls global with the operand of each GLOBAL instruction of the
+// function's code and nested with the Funcode of each MAKEFUNC, whose code
+// runs when the function it makes is called (bitsh fork: the globals a
+// native form of the function depends on).
+func (fn *Funcode) Reads(global func(index uint32), nested func(*Funcode)) {
+	for pc := 0; pc < len(fn.Code); {
+		op := Opcode(fn.Code[pc])
+		pc++
+		var arg uint32
+		if op >= OpcodeArgMin {
+			for s := uint(0); ; s += 7 {
+				b := fn.Code[pc]
+				pc++
+				arg |= uint32(b&0x7f) << s
+				if b < 0x80 {
+					break
+				}
+			}
+		}
+		switch op {
+		case GLOBAL:
+			global(arg)
+		case MAKEFUNC:
+			nested(fn.Prog.Functions[arg])
+		}
+	}
 }
 
 // Frame returns, once Tables has built them, the size of a call's locals
@@ -422,6 +463,9 @@ func (fn *Funcode) buildTables() {
 			}
 		}
 		n := pc - start
+		if op == ITERPUSH || op == ITERJMP || (op == JMP || op == CJMP) && int(arg) <= start {
+			fn.loops = true // a for loop, a comprehension or a backward jump
+		}
 		if op == JMP || op == CJMP || op == ITERJMP {
 			// Skip the padding NOPs that follow a jump's operand. They
 			// keep their own entries, and the interpreter counts them as

@@ -1,0 +1,213 @@
+// bitsh fork: this file is not part of go.starlark.net (README.bitsh.md).
+
+package starlark
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"go.starlark.net/internal/compile"
+)
+
+// nativeKey is the thread-local key under which an application may store
+// a native hook, a function of type nativeHook:
+//
+//	func(thread *starlark.Thread, fn *starlark.Function) func(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool)
+//
+// The interpreter offers each Starlark function to the hook at most once
+// (not a module's top-level code, nor the functions of a program compiled
+// without FileOptions.Recursion, whose calls check that the function is
+// not on the stack already): at its first call if its code contains
+// a loop (compile.Funcode.HasLoop), at its nativeCalls-th call otherwise.
+// Calls with keyword arguments neither count nor use a native form. The
+// hook returns nil to decline: the function is not offered again. It
+// returns a non-nil call to install it as the function's native form,
+// shared by every thread that calls the function. A thread with no hook
+// (or a value of another type under the key) when a function reaches its
+// threshold marks it as never offered.
+//
+// Then each call of the function with positional arguments only, from
+// the interpreter's loop or from Go (CallInternal), on a thread that has
+// a hook, no step limit (SetMaxExecutionSteps), no OnMaxSteps, is not
+// cancelled and takes no profile, runs call(thread, args) first. If it
+// returns (v, true) with v non-nil, v is the call's result and the
+// function's body does not run: no frame is pushed for it, and its steps
+// are not counted. If it returns false, the function runs as usual, so
+// call must have done nothing a program can observe, and it must return
+// false wherever the plain run would fail. args may be a view of the
+// caller's operand stack: call must neither keep nor modify it. call runs
+// with no check of cancellation. If the hook panics, the function is not
+// offered again.
+//
+// The native form depends on the globals of the function's module that
+// its code reads (GLOBAL instructions, in functions it defines too) and,
+// transitively, that the functions of the same module among those values
+// read. Their values are recorded when the form is installed (before the
+// hook is called) and compared by identity before each native call; on
+// any difference (a global assigned since, a top-level `f = g` with
+// FileOptions.GlobalReassign) the form is dropped and the function is
+// counted and offered again as if it had never been.
+const nativeKey = "go.starlark.net/native"
+
+// nativeHook is the type of the hook stored under nativeKey.
+type nativeHook = func(thread *Thread, fn *Function) func(thread *Thread, args Tuple) (Value, bool)
+
+// nativeCalls is the call at which a function without a loop is offered.
+const nativeCalls = 1000
+
+// The states of nativeSlot.state other than a call count.
+const (
+	nativeNever     = ^uint32(0)     // not offered (again): the calls' fast path
+	nativeInstalled = ^uint32(0) - 1 // nativeSlot.form holds the native form
+	nativeOffering  = ^uint32(0) - 2 // being offered to a hook
+)
+
+// A nativeSlot is a Function's state with respect to the native hook.
+// state counts the function's calls until it is offered, then holds one
+// of the states nativeNever, nativeInstalled or nativeOffering. A call
+// costs one atomic load and a comparison with nativeNever once the
+// function is not to be offered again.
+type nativeSlot struct {
+	state atomic.Uint32
+	form  atomic.Pointer[nativeForm]
+}
+
+// A nativeForm is a function's native form and the values of the globals
+// it depends on when it was installed.
+type nativeForm struct {
+	call func(thread *Thread, args Tuple) (Value, bool)
+	deps []nativeDep
+}
+
+type nativeDep struct {
+	index uint32 // in Module.globals
+	v     Value
+}
+
+// callNative is the slow path of a call of fn with positional arguments
+// args, taken when fn's state is not nativeNever: it counts the call,
+// offers fn to the thread's hook at the threshold, and runs the native
+// form if there is one and the thread may use it. It reports whether the
+// call is done, with its result.
+//
+//go:noinline
+func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
+	slot := &fn.native
+	for {
+		s := slot.state.Load()
+		switch s {
+		case nativeNever, nativeOffering:
+			return nil, false
+		case nativeInstalled:
+			nf := slot.form.Load()
+			if nf == nil || !thread.nativeOK() {
+				return nil, false
+			}
+			if !nf.holds(fn.module.globals) {
+				// A global it depends on has changed: drop the form and
+				// count this call as the first of a new round.
+				if slot.form.CompareAndSwap(nf, nil) {
+					slot.state.Store(0)
+				}
+				continue
+			}
+			v, ok := nf.call(thread, args)
+			return v, ok && v != nil
+		}
+		threshold := uint32(nativeCalls)
+		if fn.funcode.HasLoop() {
+			threshold = 1
+		}
+		if s+1 < threshold {
+			if slot.state.CompareAndSwap(s, s+1) {
+				return nil, false
+			}
+			continue
+		}
+		if slot.state.CompareAndSwap(s, nativeOffering) {
+			slot.state.Store(fn.offerNative(thread))
+		}
+	}
+}
+
+// callNativeKw is callNative for CallInternal, whose calls may have
+// keyword arguments: those neither count nor use a native form.
+//
+//go:noinline
+func (fn *Function) callNativeKw(thread *Thread, args Tuple, kwargs []Tuple) (Value, bool) {
+	if len(kwargs) != 0 {
+		return nil, false
+	}
+	return fn.callNative(thread, args)
+}
+
+// offerNative offers fn to the thread's hook and returns fn's new state.
+func (fn *Function) offerNative(thread *Thread) uint32 {
+	hook := thread.native
+	if f := fn.funcode; hook == nil || f == f.Prog.Toplevel || !f.Prog.Recursion {
+		return nativeNever
+	}
+	deps := nativeDeps(fn)
+	call := hook(thread, fn)
+	if call == nil {
+		return nativeNever
+	}
+	fn.native.form.Store(&nativeForm{call: call, deps: deps})
+	return nativeInstalled
+}
+
+// nativeOK reports whether thread may run native forms: it has a hook, no
+// step limit, no OnMaxSteps, is not cancelled, and no profile is taken.
+func (thread *Thread) nativeOK() bool {
+	return thread.native != nil && thread.maxSteps == ^uint64(0) && thread.OnMaxSteps == nil &&
+		profiler.events == nil && thread.cancelReason.Load() == nil
+}
+
+// nativeDeps returns the current values of the globals fn's native form
+// depends on: those its code reads, and, for each function of the same
+// module among them, those its code reads, transitively.
+func nativeDeps(fn *Function) []nativeDep {
+	globals := fn.module.globals
+	seen := make(map[*compile.Funcode]bool)
+	read := make(map[uint32]bool)
+	var deps []nativeDep
+	var walk func(f *compile.Funcode)
+	global := func(i uint32) {
+		if read[i] {
+			return
+		}
+		read[i] = true
+		v := globals[i]
+		deps = append(deps, nativeDep{index: i, v: v})
+		if h, ok := v.(*Function); ok && h.module == fn.module {
+			walk(h.funcode)
+		}
+	}
+	walk = func(f *compile.Funcode) {
+		if !seen[f] {
+			seen[f] = true
+			f.Reads(global, walk)
+		}
+	}
+	walk(fn.funcode)
+	return deps
+}
+
+// holds reports whether every global the form depends on still has the
+// value it had when the form was installed.
+func (nf *nativeForm) holds(globals []Value) bool {
+	for _, d := range nf.deps {
+		if !sameValue(globals[d.index], d.v) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue reports whether x and y are the same interface value: the
+// same dynamic type and the same data word. Unlike ==, it never panics
+// (a Tuple is not comparable); equal values in different boxes (two
+// equal strings) are different.
+func sameValue(x, y Value) bool {
+	return *(*[2]uintptr)(unsafe.Pointer(&x)) == *(*[2]uintptr)(unsafe.Pointer(&y))
+}
