@@ -44,9 +44,11 @@ import (
 // transitively, that the functions of the same module among those values
 // read. Their values are recorded when the form is installed (before the
 // hook is called) and compared by identity before each native call; on
-// any difference (a global assigned since, a top-level `f = g` with
-// FileOptions.GlobalReassign) the form is dropped and the function is
-// counted and offered again as if it had never been.
+// any difference (a top-level `f = g` with FileOptions.GlobalReassign)
+// the form is dropped and the function is counted and offered again as if
+// it had never been. A function that reads a global not assigned yet is
+// not offered (its plain call fails where it reads it): it is counted
+// again from zero.
 const nativeKey = "go.starlark.net/native"
 
 // nativeHook is the type of the hook stored under nativeKey.
@@ -148,6 +150,13 @@ func (fn *Function) offerNative(thread *Thread) uint32 {
 		return nativeNever
 	}
 	deps := nativeDeps(fn)
+	for _, d := range deps {
+		if d.v == nil {
+			// A global it reads is not assigned yet: the plain call fails
+			// where it reads it. Counted again from the start.
+			return 0
+		}
+	}
 	call := hook(thread, fn)
 	if call == nil {
 		return nativeNever
