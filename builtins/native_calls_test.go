@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/big"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -357,4 +359,88 @@ func BenchmarkNativeCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestNativeThroughTheFork: with SetEnv's hook, the fork runs a hot plain
+// function as code (its calls take no steps), gives the interpreter's
+// answers, and a run cancelled inside code stops.
+func TestNativeThroughTheFork(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	const src = nativeScript + `
+r1 = fib(22)
+r2 = queens(0x3f << 40, 0, 0, 0)
+r3 = loop(1, 3, 0x55, 100000)
+r4 = [pow3(n) for n in range(45)]
+`
+	run := func(interpreted bool) (starlark.StringDict, uint64) {
+		thread := &starlark.Thread{Name: "fork"}
+		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted})
+		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fork.star", src, Predeclared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g, thread.ExecutionSteps()
+	}
+	code, codeSteps := run(false)
+	plain, plainSteps := run(true)
+	for _, name := range []string{"r1", "r2", "r3", "r4"} {
+		if eq, err := starlark.Equal(code[name], plain[name]); err != nil || !eq {
+			t.Errorf("%s = %v with code, %v interpreted", name, code[name], plain[name])
+		}
+	}
+	if codeSteps*10 > plainSteps {
+		t.Errorf("%d steps with code, %d interpreted: the code did not run", codeSteps, plainSteps)
+	}
+
+	// spin(2) loops forever as code; cancelling the run stops it there, and
+	// the interpreter, which runs the call again, stops at its next step.
+	ctx, cancel := context.WithCancel(context.Background())
+	thread := &starlark.Thread{Name: "spin"}
+	SetEnv(thread, Env{Sources: testSources{"spin.star": nativeScript + "spin(2)\n"}, Context: ctx})
+	time.AfterFunc(100*time.Millisecond, func() {
+		cancel()
+		thread.Cancel("cancelled")
+	})
+	_, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "spin.star", nativeScript+"spin(2)\n", Predeclared())
+	if err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Errorf("spin(2): got %v, want cancelled", err)
+	}
+}
+
+// TestNativeParallel: one function's code called from several goroutines
+// at once (go test -race).
+func TestNativeParallel(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	g, thread := nativeFixture(t)
+	nf, err := compileNative(thread, g["fib"].(*starlark.Function))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]starlark.Value, 25)
+	for n := range want {
+		want[n], _ = starlark.Call(thread, g["fib"], ints(n), nil)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			th := &starlark.Thread{}
+			for n := 0; n < 200; n++ {
+				v, ok := nf.call(th, ints(n%25))
+				if !ok {
+					t.Errorf("fib(%d) given back", n%25)
+					return
+				}
+				if eq, _ := starlark.Equal(v, want[n%25]); !eq {
+					t.Errorf("fib(%d) = %v, want %v", n%25, v, want[n%25])
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
