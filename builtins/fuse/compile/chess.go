@@ -123,10 +123,10 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	}
 	if fn.Name.Name == "pawn_attacks" && args[1] != nil {
 		switch args[1].Op {
-		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot:
+		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool:
 			c.given[args[1]] = true
 		default:
-			return nil, errAt(pos(e.Args[1]), "chess.pawn_attacks: white must be a comparison or a not (a bool) in a function run as machine code")
+			return nil, errAt(pos(e.Args[1]), "chess.pawn_attacks: white must be a bool (a comparison, a not, True or False) in a function run as machine code")
 		}
 	}
 	var mark func(x *fuse.Expr)

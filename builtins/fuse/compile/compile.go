@@ -76,52 +76,6 @@ type Options struct {
 	Exact bool
 }
 
-// boolsAsConditions fails where True or False is used other than as a
-// condition (of if, while or a conditional, or within not, and, or there):
-// in Starlark they are bools, which a fused function reads as the words 1
-// and 0. Comparisons and the logical operators, bools too, are typed by
-// fuse.Func.Exact.
-func boolsAsConditions(body []syntax.Stmt) error {
-	ok := map[*syntax.Ident]bool{}
-	var cond func(e syntax.Expr)
-	cond = func(e syntax.Expr) {
-		switch e := e.(type) {
-		case *syntax.Ident:
-			ok[e] = true
-		case *syntax.ParenExpr:
-			cond(e.X)
-		case *syntax.UnaryExpr:
-			if e.Op == syntax.NOT {
-				cond(e.X)
-			}
-		case *syntax.BinaryExpr:
-			if e.Op == syntax.AND || e.Op == syntax.OR {
-				cond(e.X)
-				cond(e.Y)
-			}
-		}
-	}
-	var err error
-	for _, s := range body {
-		syntax.Walk(s, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.IfStmt:
-				cond(n.Cond)
-			case *syntax.WhileStmt:
-				cond(n.Cond)
-			case *syntax.CondExpr:
-				cond(n.Cond)
-			case *syntax.Ident:
-				if (n.Name == "True" || n.Name == "False") && !ok[n] && err == nil {
-					err = errAt(n.NamePos, "%s is a bool, not an int: a function run as machine code uses it only as a condition", n.Name)
-				}
-			}
-			return err == nil
-		})
-	}
-	return err
-}
-
 // MaxExactParams bounds the parameters of a function compiled with
 // Options.Exact.
 const MaxExactParams = 16
@@ -226,18 +180,6 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if opt.Exact {
 		if len(src.Params) < 1 || len(src.Params) > MaxExactParams {
 			return nil, fmt.Errorf("a function run as machine code takes 1 to %d parameters, not %d", MaxExactParams, len(src.Params))
-		}
-		if err := boolsAsConditions(src.Body); err != nil {
-			return nil, err
-		}
-		if h := opt.Helper; h != nil {
-			opt.Helper = func(fn *starlark.Function) (*Source, error) {
-				src, err := h(fn)
-				if err == nil {
-					err = boolsAsConditions(src.Body)
-				}
-				return src, err
-			}
 		}
 	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
@@ -1306,10 +1248,16 @@ func (c *compiler) lazy(op fuse.Op, first *fuse.Expr, rest ...syntax.Expr) (*fus
 
 func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	switch e.Name {
-	case "True":
-		return konst(1), nil
-	case "False":
-		return konst(0), nil
+	case "True", "False":
+		k := konst(0)
+		if e.Name == "True" {
+			k = konst(1)
+		}
+		if c.opt.Exact {
+			// A bool, which fuse.Func.Exact allows only as a condition.
+			return &fuse.Expr{Op: fuse.OpBool, Args: []*fuse.Expr{k}, Check: -1}, nil
+		}
+		return k, nil
 	}
 	if b, ok := c.sc.names[e.Name]; ok {
 		switch b.kind {
