@@ -444,3 +444,21 @@ func TestNativeParallel(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkNativeCompile: compiling a plain function to code (what its
+// first call, or its 1000th, pays once).
+func BenchmarkNativeCompile(b *testing.B) {
+	if native.Ready(native.AMD64) != nil {
+		b.Skip("no x86-64 code on this machine")
+	}
+	g, thread := nativeFixture(b)
+	for _, name := range []string{"fib", "find", "queens", "loop"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := compileNative(thread, g[name].(*starlark.Function)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
