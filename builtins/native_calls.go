@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
-	"sync/atomic"
-
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
@@ -34,12 +34,20 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.T
 	return nf.call
 }
 
+// nativeWait is how long a call waits for its function's machine code
+// before it runs in the interpreter: the code is generated on another
+// goroutine, and a function whose code takes longer (a perft with its
+// helpers: a few ms) is interpreted until it is ready, so that a short run
+// does not pay for it.
+const nativeWait = 2 * time.Millisecond
+
 // nativeFunc is a plain function compiled to machine code.
 type nativeFunc struct {
-	f    *fuse.Func
-	p    *native.Program
-	mu   sync.Mutex
-	idle []*nativeRun // workers between calls
+	f     *fuse.Func
+	p     atomic.Pointer[native.Program] // nil until generated
+	ready chan struct{}                  // closed when p is set or off
+	mu    sync.Mutex
+	idle  []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
 	// gave back to the interpreter; off stops using the code where most
 	// calls fail.
@@ -90,11 +98,26 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	if err != nil {
 		return nil, err
 	}
-	p, err := native.CompileWith(f, native.AMD64)
-	if err != nil {
-		return nil, err
+	nf := &nativeFunc{f: f, ready: make(chan struct{})}
+	go func() {
+		// The Func holds words only: nothing here reads Starlark values.
+		if p, err := native.CompileWith(f, native.AMD64); err == nil {
+			nf.p.Store(p)
+		} else {
+			nf.off.Store(true)
+		}
+		close(nf.ready)
+	}()
+	t := time.NewTimer(nativeWait)
+	defer t.Stop()
+	select {
+	case <-nf.ready:
+		if nf.off.Load() {
+			return nil, errNotNative
+		}
+	case <-t.C:
 	}
-	return &nativeFunc{f: f, p: p}, nil
+	return nf, nil
 }
 
 // exactHelper reports whether fn may run as code: its parameters are
@@ -170,7 +193,7 @@ type nativeRun struct {
 func (r *nativeRun) poll() bool { return r.ctx != nil && r.ctx.Err() != nil }
 
 // get returns an idle worker, or a new one.
-func (nf *nativeFunc) get() (*nativeRun, error) {
+func (nf *nativeFunc) get(p *native.Program) (*nativeRun, error) {
 	nf.mu.Lock()
 	if n := len(nf.idle); n > 0 {
 		r := nf.idle[n-1]
@@ -180,7 +203,7 @@ func (nf *nativeFunc) get() (*nativeRun, error) {
 	}
 	nf.mu.Unlock()
 	r := &nativeRun{}
-	w, err := nf.p.NewWorker(r.poll)
+	w, err := p.NewWorker(r.poll)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +214,8 @@ func (nf *nativeFunc) get() (*nativeRun, error) {
 // call runs fn's code on args, all words; ok false: the interpreter runs
 // the call (args is not a word, the code failed, or the code is off).
 func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool) {
-	if nf.off.Load() {
+	p := nf.p.Load()
+	if p == nil || nf.off.Load() {
 		return nil, false
 	}
 	var ws [compile.MaxExactParams]uint64
@@ -204,7 +228,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starla
 			return nil, false
 		}
 	}
-	r, err := nf.get()
+	r, err := nf.get(p)
 	if err != nil {
 		return nil, false
 	}
