@@ -100,6 +100,14 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	}
 	nf := &nativeFunc{f: f, ready: make(chan struct{})}
 	go func() {
+		defer func() {
+			// A generator's panic is its own bug: the function stays
+			// interpreted, and the process lives.
+			if r := recover(); r != nil {
+				nf.off.Store(true)
+				close(nf.ready)
+			}
+		}()
 		// The Func holds words only: nothing here reads Starlark values.
 		if p, err := native.CompileWith(f, native.AMD64); err == nil {
 			nf.p.Store(p)
