@@ -80,7 +80,6 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	opts := compileOptions(srcs)
 	opts.Exact = true
 	opts.Stop = compileStop(thread)
-	opts.Words = func(starlark.Value) ([]uint64, bool) { return nil, false } // word arrays can change: not tables here
 	helper := opts.Helper
 	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
 		if !exactHelper(h) {
@@ -145,10 +144,11 @@ func exactHelper(fn *starlark.Function) bool {
 
 // exactFree hides from the compiler the free values whose meaning as words
 // is not their meaning in Starlark, or that may change between calls:
-// bools (1 and 0 as words), negative ints, lists and word arrays (a table
-// is copied once), tuples holding anything but non-negative ints (or
-// tuples of them). What it hides, the compiler refuses; ints in [0, 2^64),
-// such tuples, functions, builtins and modules pass.
+// bools (1 and 0 as words), negative ints, lists (a table is copied once,
+// and a list may change), tuples holding anything but non-negative ints
+// (or tuples of them). What it hides, the compiler refuses; ints in
+// [0, 2^64), such tuples, word arrays (which never change), functions,
+// builtins and modules pass.
 func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
 		v, ok := free(name)
@@ -156,7 +156,7 @@ func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.
 			return nil, false
 		}
 		switch v := v.(type) {
-		case starlark.Bool, *starlark.List, *Words:
+		case starlark.Bool, *starlark.List:
 			return starlark.None, true
 		case starlark.Int:
 			if v.Sign() < 0 {
@@ -263,5 +263,8 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starla
 		return nil, false
 	}
 	nf.runs.Add(1)
+	if nf.f.ReturnsBool {
+		return starlark.Bool(v != 0), true
+	}
 	return starlark.MakeUint64(v), true
 }

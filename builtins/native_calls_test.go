@@ -97,6 +97,11 @@ def uses_neg(x):
 def gives_bool(x):
     return x > 3
 
+def mixed(x):
+    if x:
+        return x
+    return False
+
 def prints(x):
     print(x)
     return x
@@ -167,6 +172,8 @@ func TestNativeCallsAgree(t *testing.T) {
 		{"loop", ints(uint64(1<<40)+12345, uint64(1<<41)+1, 0x5555555555555, 1000), true},
 		{"loop", ints(uint64(1<<63), uint64(1<<63), 0, 3), false}, // x + a leaves the words
 		{"total", ints(100), true},
+		{"gives_bool", ints(5), true},
+		{"gives_bool", ints(2), true},
 		{"weigh", ints(1 << 62), false}, // 2^62 * 5 leaves the words
 	}
 	for _, c := range cases {
@@ -190,8 +197,8 @@ func TestNativeCallsAgree(t *testing.T) {
 		if eq, _ := starlark.Equal(got, want); !eq {
 			t.Errorf("%s%v = %v as code, %v interpreted", c.fn, c.args, got, want)
 		}
-		if _, isInt := want.(starlark.Int); !isInt {
-			t.Errorf("%s%v: the interpreter gives %s, the code an int", c.fn, c.args, want.Type())
+		if want.Type() != got.Type() {
+			t.Errorf("%s%v: the interpreter gives a %s, the code a %s", c.fn, c.args, want.Type(), got.Type())
 		}
 		if !c.coded {
 			t.Errorf("%s%v = %v as code; want the interpreter", c.fn, c.args, got)
@@ -216,7 +223,7 @@ func TestNativeCallsAgree(t *testing.T) {
 // whose free values may change, are not compiled.
 func TestNativeRefused(t *testing.T) {
 	g, thread := nativeFixture(t)
-	for _, name := range []string{"uses_list", "uses_signed", "uses_flag", "uses_neg", "gives_bool", "prints", "defaulted", "closure"} {
+	for _, name := range []string{"uses_list", "uses_signed", "uses_flag", "uses_neg", "mixed", "prints", "defaulted", "closure"} {
 		fn := g[name].(*starlark.Function)
 		if _, err := compileNative(thread, fn); err == nil {
 			t.Errorf("%s compiles as code", name)
@@ -492,4 +499,92 @@ func forkOffers() bool {
 		return false
 	}
 	return offered
+}
+
+// TestNativeMagic: the magic check of docs/fuse.md as a plain function
+// (word arrays as tables, a scratch list, helpers, bools returned) runs as
+// code and answers as the interpreter does.
+func TestNativeMagic(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	const src = `
+mask = chess.rook_mask(27)
+occ = words(subsets(mask))
+att = chess.rook_attacks(27, occ)
+bits = popcount(mask)
+
+def mix(x):
+    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & U64
+    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & U64
+    return x ^ (x >> 31)
+
+def candidate(i):
+    return mix(3 * i) & mix(3 * i + 1) & mix(3 * i + 2)
+
+def is_magic(i):
+    m = candidate(i)
+    if popcount(((mask * m) & U64) >> 56) < 6:
+        return False
+    seen = [0] * 4096
+    for j in range(len(occ)):
+        k = ((occ[j] * m) & U64) >> (64 - bits)
+        if seen[k] == 0:
+            seen[k] = att[j]
+        elif seen[k] != att[j]:
+            return False
+    return True
+`
+	thread := &starlark.Thread{Name: "magic"}
+	SetEnv(thread, Env{Sources: testSources{"magic.star": src}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "magic.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := g["is_magic"].(*starlark.Function)
+	nf, err := compileNative(thread, fn)
+	if err != nil {
+		t.Fatalf("is_magic does not compile: %v", err)
+	}
+	<-nf.ready
+	magics := 0
+	for i := 0; i < 400; i++ {
+		want, err := starlark.Call(thread, fn, ints(i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := nf.call(thread, ints(i))
+		if !ok {
+			t.Fatalf("is_magic(%d) given back to the interpreter", i)
+		}
+		if got != want {
+			t.Fatalf("is_magic(%d) = %v as code, %v interpreted", i, got, want)
+		}
+		if want == starlark.True {
+			magics++
+		}
+	}
+	// The first magic, found as code (about 10^6 candidates in), and the
+	// candidate before it, checked by the interpreter.
+	first := -1
+	for i := 400; i < 1<<24 && first < 0; i++ {
+		if v, ok := nf.call(thread, ints(i)); !ok {
+			t.Fatalf("is_magic(%d) given back to the interpreter", i)
+		} else if v == starlark.True {
+			first = i
+		}
+	}
+	if first < 0 {
+		t.Fatalf("no magic among 2^24 candidates")
+	}
+	for _, i := range []int{first - 1, first} {
+		want, err := starlark.Call(thread, fn, ints(i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want != starlark.Bool(i == first) {
+			t.Errorf("is_magic(%d) interpreted = %v; as code the first magic is %d", i, want, first)
+		}
+	}
+	t.Logf("%d magics among the first 400 candidates; the first magic is candidate %d", magics, first)
 }

@@ -38,15 +38,148 @@ func (f *Func) Exact(given map[*Expr]bool) error {
 		given = map[*Expr]bool{}
 	}
 	x := exacter{f: f, given: given}
+	x.bools = map[int]bool{}
+	x.boolVars(f.Body)
+	switch x.returns(f.Body) {
+	case someBool:
+		return fmt.Errorf("the function returns a bool on some paths and an int on others")
+	case allBool:
+		f.ReturnsBool = true
+	}
+	x.top = true
+	if err := assignedFirst(f.Body, f.Params, f.Vars); err != nil {
+		return err
+	}
 	if err := x.unit(f.Body); err != nil {
 		return err
 	}
+	x.top = false
 	for i := range f.Procs {
-		if err := x.unit(f.Procs[i].Body); err != nil {
-			return fmt.Errorf("%s: %w", f.Procs[i].Name, err)
+		p := &f.Procs[i]
+		err := assignedFirst(p.Body, p.Params, p.Vars)
+		if err == nil {
+			err = x.unit(p.Body)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.Name, err)
 		}
 	}
 	return nil
+}
+
+// assignedFirst fails where body may read a variable before it is
+// assigned on some path: Starlark fails there, where a fused function
+// reads 0. The first params variables are assigned on entry.
+func assignedFirst(body []Stmt, params, vars int) error {
+	a := assigned{breaks: map[int][]bool{}}
+	d := make([]bool, vars)
+	for i := 0; i < params; i++ {
+		d[i] = true
+	}
+	_, err := a.stmts(body, d)
+	return err
+}
+
+// assigned tracks the variables certainly assigned at each point. A nil
+// set stands for a point no run reaches (after a return).
+type assigned struct {
+	breaks map[int][]bool // per label: what the breaks out of it have assigned
+}
+
+func meet(a, b []bool) []bool {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	out := make([]bool, len(a))
+	for i := range a {
+		out[i] = a[i] && b[i]
+	}
+	return out
+}
+
+func (a *assigned) reads(e *Expr, d []bool) error {
+	if e == nil || d == nil {
+		return nil
+	}
+	if e.Op == OpVar && !d[e.Imm] {
+		return fmt.Errorf("a variable may be read before it is assigned (an error in Starlark)")
+	}
+	for _, x := range e.Args {
+		if err := a.reads(x, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *assigned) stmts(ss []Stmt, d []bool) ([]bool, error) {
+	for i := range ss {
+		var err error
+		if d, err = a.stmt(&ss[i], d); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func (a *assigned) stmt(s *Stmt, d []bool) ([]bool, error) {
+	if d == nil {
+		return nil, nil
+	}
+	for _, e := range []*Expr{s.X, s.Y, s.Z} {
+		if err := a.reads(e, d); err != nil {
+			return nil, err
+		}
+	}
+	switch s.Kind {
+	case SAssign:
+		d = append([]bool(nil), d...)
+		d[s.Var] = true
+		return d, nil
+	case SIf:
+		t, err := a.stmts(s.Body, d)
+		if err != nil {
+			return nil, err
+		}
+		e, err := a.stmts(s.Else, d)
+		if err != nil {
+			return nil, err
+		}
+		return meet(t, e), nil
+	case SWhile, SForRange, SForSubsets, SForBits:
+		in := d
+		if s.Kind != SWhile {
+			in = append([]bool(nil), d...)
+			in[s.Var] = true
+		}
+		if _, err := a.stmts(s.Body, in); err != nil {
+			return nil, err
+		}
+		return d, nil // the body may not run
+	case SBlock:
+		out, err := a.stmts(s.Body, d)
+		if err != nil {
+			return nil, err
+		}
+		if b, ok := a.breaks[s.Label]; ok {
+			out = meet(out, b)
+			delete(a.breaks, s.Label)
+		}
+		return out, nil
+	case SBreak:
+		if b, ok := a.breaks[s.Label]; ok {
+			a.breaks[s.Label] = meet(b, d)
+		} else {
+			a.breaks[s.Label] = d
+		}
+		return nil, nil
+	case SContinue, SReturn, SFail:
+		return nil, nil
+	}
+	return d, nil
 }
 
 // unit types the body of the function or of a Proc: first the variables
@@ -54,6 +187,99 @@ func (f *Func) Exact(given map[*Expr]bool) error {
 // anywhere in the body: a loop may read one before the assignment), which
 // only conditions may read, then every statement.
 func (x *exacter) unit(body []Stmt) error {
+	x.boolVars(body)
+	return x.stmts(body)
+}
+
+// Results of returns: whether the returned values are bools.
+const (
+	noBool = iota
+	someBool
+	allBool
+)
+
+// returns says whether the returns of body give bools: all of them
+// certainly do (comparisons, not, True, False, variables holding nothing
+// else), none may, or some do.
+func (x *exacter) returns(body []Stmt) int {
+	only := x.boolOnly(body)
+	bools, ints := 0, 0
+	var scan func(ss []Stmt)
+	scan = func(ss []Stmt) {
+		for i := range ss {
+			s := &ss[i]
+			if s.Kind == SReturn {
+				switch {
+				case x.certainBool(s.X, only):
+					bools++
+				case x.mayBeBool(s.X):
+					bools++
+					ints++
+				default:
+					ints++
+				}
+			}
+			scan(s.Body)
+			scan(s.Else)
+		}
+	}
+	scan(body)
+	switch {
+	case bools == 0:
+		return noBool
+	case ints == 0:
+		return allBool
+	}
+	return someBool
+}
+
+// certainBool reports whether e's Starlark value is a bool, where the
+// variables of only hold bools only.
+func (x *exacter) certainBool(e *Expr, only map[int]bool) bool {
+	switch e.Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
+		return !x.given[e]
+	case OpVar:
+		return only[int(e.Imm)]
+	case OpAndThen, OpOrElse:
+		return x.certainBool(e.Args[0], only) && x.certainBool(e.Args[1], only)
+	case OpCond:
+		return x.certainBool(e.Args[1], only) && x.certainBool(e.Args[2], only)
+	}
+	return false
+}
+
+// boolOnly returns the variables of body that hold bools only: every
+// assignment to them is a comparison, a not, True, False, or another such
+// variable.
+func (x *exacter) boolOnly(body []Stmt) map[int]bool {
+	only := map[int]bool{}
+	var assigns []*Stmt
+	var scan func(ss []Stmt)
+	scan = func(ss []Stmt) {
+		for i := range ss {
+			if ss[i].Kind == SAssign {
+				assigns = append(assigns, &ss[i])
+				only[ss[i].Var] = true
+			}
+			scan(ss[i].Body)
+			scan(ss[i].Else)
+		}
+	}
+	scan(body)
+	for changed := true; changed; {
+		changed = false
+		for _, s := range assigns {
+			if only[s.Var] && !x.certainBool(s.X, only) {
+				only[s.Var], changed = false, true
+			}
+		}
+	}
+	return only
+}
+
+// boolVars sets x.bools to the variables of body that may hold a bool.
+func (x *exacter) boolVars(body []Stmt) {
 	x.bools = map[int]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -70,7 +296,6 @@ func (x *exacter) unit(body []Stmt) error {
 		}
 		scan(body)
 	}
-	return x.stmts(body)
 }
 
 // mayBeBool reports whether e's Starlark value may be a bool.
@@ -101,6 +326,7 @@ type exacter struct {
 	given  map[*Expr]bool
 	checks map[CheckKind]int
 	bools  map[int]bool // the unit's variables that may hold a bool
+	top    bool         // the unit is the function's body, not a Proc's
 }
 
 // check returns the index of f's check of kind k (Imm imm), made once.
@@ -147,7 +373,11 @@ func (x *exacter) stmt(s *Stmt) error {
 			err = x.expr(s.X, exactly)
 		}
 	case SReturn:
-		err = x.expr(s.X, exactly)
+		if x.f.ReturnsBool && x.top {
+			err = x.expr(s.X, condition)
+		} else {
+			err = x.expr(s.X, exactly)
+		}
 	case SStore:
 		s.X = x.below(s.X, 63)
 		if err = x.expr(s.X, exactly); err == nil {

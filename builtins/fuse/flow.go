@@ -26,6 +26,9 @@ type Func struct {
 	Procs []Proc
 	// Depth is the deepest chain of calls a run allows (DepthFor).
 	Depth int
+	// ReturnsBool, set by Exact, says that the function's Starlark results
+	// are bools: 1 stands for True, 0 for False.
+	ReturnsBool bool
 }
 
 // A Proc is a helper that runs as a call, each call with a frame of its

@@ -71,10 +71,8 @@ func exactAgrees(t testing.TB, s *fusescript.Script, src, name string, inputs []
 		want, isWord := uint64(0), false
 		if perr == nil {
 			want, isWord = compile.WordOf(v)
-			if _, isInt := v.(starlark.Int); !isInt {
-				isWord = false
-			}
-			if i, ok := v.(starlark.Int); ok && i.Sign() < 0 {
+			_, isBool := v.(starlark.Bool)
+			if i, isInt := v.(starlark.Int); isBool != f.ReturnsBool || !isBool && (!isInt || i.Sign() < 0) {
 				isWord = false
 			}
 		}
@@ -127,6 +125,9 @@ func TestExactCases(t *testing.T) {
 		{"bool variable", "def f(x, y):\n    b = x == 3\n    c = b or y > 4\n    return 1 if c else 2"},
 		{"not of calls", "def g(x):\n    return x & 1\ndef f(x, y):\n    if not g(x) and not g(y):\n        return 3\n    return 4"},
 		{"difference", "def f(x, y):\n    if x - y == 16 or y - x == 16:\n        return 1\n    return 2 if x - 3 != y else 3"},
+		{"returns a bool", "def f(x, y):\n    if x & 1:\n        return True\n    ok = x < y\n    return ok and not (y & 2)"},
+		{"returns a comparison", "def f(x, y): return x - y < 3"},
+		{"assigned on every path", "def f(x, y):\n    if x & 1:\n        z = y\n    else:\n        z = x\n    w = 7\n    for i in range(3):\n        if i == y:\n            w = i\n            break\n    return z + w"},
 		{"popcount", "def f(x, y): return popcount(x) + bsf(y) + bsr(x)"},
 		{"fib", "def f(x, y): return x if x < 2 else f(x - 1, y) + f(x - 2, y)"},
 		{"no return", "def f(x, y):\n    if x:\n        return y"},
@@ -157,8 +158,11 @@ func TestExactCases(t *testing.T) {
 	refused := []struct{ src, msg string }{
 		{"def f(x): return ~x", "negative"},
 		{"def f(x): return -x", "negative"},
-		{"def f(x): return x < 3", "bool"},
-		{"def f(x): return True", "bool"},
+		{"def f(x):\n    if x:\n        return 1\n    return False", "a bool on some paths"},
+		{"def f(x): return x if x > 3 else x < 2", "a bool on some paths"},
+		{"def f(x):\n    if x & 1:\n        z = x\n    return z", "before it is assigned"},
+		{"def f(x):\n    for i in range(x):\n        z = i\n    return z", "before it is assigned"},
+		{"def f(x):\n    while x:\n        if x & 1:\n            break\n        z = x\n        x >>= 1\n    return z", "before it is assigned"},
 		{"def f(x):\n    y = x == 3\n    return y + 1", "bool"},
 		{"def f(x):\n    n = 0\n    y = 0\n    for i in range(3):\n        n += y\n        y = i < x\n    return n", "bool"},
 		{"def f(x): return x + (x > 3)", "bool"},
