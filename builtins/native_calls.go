@@ -75,8 +75,9 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	if len(cands) != 1 {
 		return nil, errNotNative
 	}
+	hide := sessionNames(thread)
 	src := cands[0].Source
-	src.Free = exactFree(src.Free)
+	src.Free, src.Builtin = exactFree(src.Free, fn, hide), exactBuiltin(src.Builtin, hide)
 	opts := compileOptions(srcs)
 	opts.Exact = true
 	opts.Stop = compileStop(thread)
@@ -90,7 +91,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 			return nil, err
 		}
 		c := *s
-		c.Free = exactFree(c.Free)
+		c.Free, c.Builtin = exactFree(c.Free, h, hide), exactBuiltin(c.Builtin, hide)
 		return &c, nil
 	}
 	f, err := compile.Func(&src, opts)
@@ -149,8 +150,13 @@ func exactHelper(fn *starlark.Function) bool {
 // (or tuples of them). What it hides, the compiler refuses; ints in
 // [0, 2^64), such tuples, word arrays (which never change), functions,
 // builtins and modules pass.
-func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool) {
+func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
+		if hide[name] {
+			if _, global := fn.Globals()[name]; !global {
+				return nil, false
+			}
+		}
 		v, ok := free(name)
 		if !ok {
 			return nil, false
@@ -169,6 +175,30 @@ func exactFree(free func(string) (starlark.Value, bool)) func(string) (starlark.
 		}
 		return v, true
 	}
+}
+
+// sessionNames returns the names a REPL or notebook session has bound in
+// its earlier inputs (Env.Scope), or nil outside one. A function of one
+// input reads them as predeclared names, whose values a later input may
+// rebind without the fork seeing it (it watches the module's globals):
+// exactFree and exactBuiltin hide them, and the function stays
+// interpreted, unless the name is a global of its own module.
+func sessionNames(thread *starlark.Thread) map[string]bool {
+	scope := EnvOf(thread).Scope
+	if scope == nil {
+		return nil
+	}
+	hide := map[string]bool{}
+	for _, name := range scope(nil) {
+		hide[name] = true
+	}
+	return hide
+}
+
+// exactBuiltin is builtin, false for the names hide holds (a session's
+// own binding of a builtin's name).
+func exactBuiltin(builtin func(string) bool, hide map[string]bool) func(string) bool {
+	return func(name string) bool { return !hide[name] && builtin(name) }
 }
 
 // wordTuple reports whether t holds non-negative ints only, or (depth 2)

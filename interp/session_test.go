@@ -156,3 +156,43 @@ func TestRandomPerInterpreter(t *testing.T) {
 		t.Errorf("two runs drew %v twice", a)
 	}
 }
+
+// TestSessionCodeAsInterpreted: a session whose functions read names of
+// earlier inputs (a constant rebound later, a builtin's name rebound), and
+// whose hot plain functions run as machine code, prints what the same
+// session prints with every function interpreted.
+func TestSessionCodeAsInterpreted(t *testing.T) {
+	inputs := []string{
+		"K = 5",
+		"popcount = lambda x: 42",
+		"def g(x):\n    for i in range(2):\n        x += K\n    return x\n",
+		"def f(x):\n    n = 0\n    for i in range(3):\n        n += popcount(x)\n    return n\n",
+		"def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n",
+		"a = [g(i) for i in range(1200)][-1]",
+		"K = 7",
+		"b = [g(i) for i in range(1200)][-1]",
+		"def h(x):\n    for i in range(2):\n        x += K\n    return x\n",
+		"c = [f(i) for i in range(1200)][-1]",
+		"d = fib(20)",
+		"e = [h(i) for i in range(1200)][-1]",
+		"K = 9",
+		"print(a, b, c, d, e, h(3), g(3))",
+	}
+	outs := map[bool]string{}
+	for _, interpreted := range []bool{false, true} {
+		var out strings.Builder
+		in := interp.New(interp.WithStdout(&out), interp.WithInterpreted(interpreted))
+		for _, src := range inputs {
+			if err := interactive(t, in, &out, src); err != nil {
+				t.Fatal(backtrace(err))
+			}
+		}
+		outs[interpreted] = out.String()
+	}
+	if outs[false] != outs[true] {
+		t.Errorf("with code: %q; interpreted: %q", outs[false], outs[true])
+	}
+	if !strings.Contains(outs[true], " 126 6765 ") {
+		t.Errorf("interpreted: %q: popcount or fib is not the session's", outs[true])
+	}
+}
