@@ -71,7 +71,7 @@ func (f *Func) Exact(given map[*Expr]bool) error {
 // assigned on some path: Starlark fails there, where a fused function
 // reads 0. The first params variables are assigned on entry.
 func assignedFirst(body []Stmt, params, vars int) error {
-	a := assigned{breaks: map[int][]bool{}}
+	a := assigned{breaks: map[int][]bool{}, conts: map[int][]bool{}}
 	d := make([]bool, vars)
 	for i := 0; i < params; i++ {
 		d[i] = true
@@ -84,6 +84,7 @@ func assignedFirst(body []Stmt, params, vars int) error {
 // set stands for a point no run reaches (after a return).
 type assigned struct {
 	breaks map[int][]bool // per label: what the breaks out of it have assigned
+	conts  map[int][]bool // per loop label: what its continues have assigned
 }
 
 func meet(a, b []bool) []bool {
@@ -155,8 +156,18 @@ func (a *assigned) stmt(s *Stmt, d []bool) ([]bool, error) {
 			in = append([]bool(nil), d...)
 			in[s.Var] = true
 		}
-		if _, err := a.stmts(s.Body, in); err != nil {
+		out, err := a.stmts(s.Body, in)
+		if err != nil {
 			return nil, err
+		}
+		brk, cont := a.breaks[s.Label], a.conts[s.Label]
+		delete(a.breaks, s.Label)
+		delete(a.conts, s.Label)
+		switch {
+		case s.Kind == SWhile && isTrue(s.X):
+			return brk, nil // left by a break only
+		case runsOnce(s):
+			return meet(meet(out, cont), brk), nil
 		}
 		return d, nil // the body may not run
 	case SBlock:
@@ -176,10 +187,50 @@ func (a *assigned) stmt(s *Stmt, d []bool) ([]bool, error) {
 			a.breaks[s.Label] = d
 		}
 		return nil, nil
-	case SContinue, SReturn, SFail:
+	case SContinue:
+		if c, ok := a.conts[s.Label]; ok {
+			a.conts[s.Label] = meet(c, d)
+		} else {
+			a.conts[s.Label] = d
+		}
+		return nil, nil
+	case SReturn, SFail:
 		return nil, nil
 	}
 	return d, nil
+}
+
+// isTrue reports whether x is a constant true condition (while True).
+func isTrue(x *Expr) bool {
+	if x.Op == OpBool && len(x.Args) == 1 {
+		x = x.Args[0]
+	}
+	return x.Op == OpConst && x.Imm != 0
+}
+
+// runsOnce reports whether loop s certainly runs its body at least once:
+// a range of constants that is not empty, subsets(m) (whose first subset
+// is 0), bits of a constant that is not 0.
+func runsOnce(s *Stmt) bool {
+	konst := func(x *Expr) (uint64, bool) {
+		if x == nil {
+			return 1, true
+		}
+		return x.Imm, x.Op == OpConst
+	}
+	switch s.Kind {
+	case SForRange:
+		lo, ok1 := konst(s.X)
+		hi, ok2 := konst(s.Y)
+		step, ok3 := konst(s.Z)
+		return ok1 && ok2 && ok3 && int64(step) > 0 && int64(lo) < int64(hi)
+	case SForSubsets:
+		return s.Y == nil
+	case SForBits:
+		b, ok := konst(s.X)
+		return ok && b != 0
+	}
+	return false
 }
 
 // unit types the body of the function or of a Proc: first the variables
