@@ -59,6 +59,11 @@ type Env struct {
 	// exactly runs as machine code (docs/performance.md, "Plain functions
 	// as machine code").
 	Interpreted bool
+	// NativeReport, if not nil, hears of each function offered to be run
+	// as machine code: err nil, it runs as code; else why it stays
+	// interpreted. It may be called from another goroutine (the code is
+	// generated there), at most once per offer.
+	NativeReport func(fn *starlark.Function, err error)
 }
 
 // envKey is the thread-local key of a thread's *threadEnv.

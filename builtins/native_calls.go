@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,7 +28,11 @@ const nativeKey = "go.starlark.net/native"
 
 // nativeHook is what SetEnv installs under nativeKey.
 func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
-	nf, err := compileNative(thread, fn)
+	report := EnvOf(thread).NativeReport
+	nf, pending, err := compileNative(thread, fn, report)
+	if report != nil && !pending {
+		report(fn, err)
+	}
 	if err != nil {
 		return nil
 	}
@@ -53,27 +58,29 @@ type nativeFunc struct {
 	// calls fail.
 	runs, fails atomic.Int64
 	off         atomic.Bool
+	err         error       // why the code generation failed (set before ready is closed)
+	handoff     atomic.Bool // set by the first of compileNative's wait and the generation to end
 }
 
-// errNotNative is compileNative's refusal where the function is not one
-// that can run as code (the reason does not matter to anyone).
-var errNotNative = errors.New("not run as machine code")
-
 // compileNative compiles fn with compile.Options.Exact for the x86-64
-// engine.
-func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc, error) {
-	if !exactHelper(fn) || fn.NumParams() < 1 || fn.NumParams() > compile.MaxExactParams {
-		return nil, errNotNative
+// engine, or says why it cannot. pending: the machine code is still being
+// generated, and report, if not nil, hears how that ends.
+func compileNative(thread *starlark.Thread, fn *starlark.Function, report func(*starlark.Function, error)) (nf *nativeFunc, pending bool, err error) {
+	if err := exactShape(fn); err != nil {
+		return nil, false, err
+	}
+	if n := fn.NumParams(); n < 1 || n > compile.MaxExactParams {
+		return nil, false, fmt.Errorf("it takes %d parameters (1 to %d run as machine code)", n, compile.MaxExactParams)
 	}
 	srcs := EnvOf(thread).Sources
 	if srcs == nil {
-		return nil, errNotNative
+		return nil, false, errors.New("its source text was not kept")
 	}
 	// REPL inputs share a file name: where two kept texts hold a def at
 	// fn's place, which one is fn is not known without running it.
 	cands := sourcesOf(srcs, fn)
 	if len(cands) != 1 {
-		return nil, errNotNative
+		return nil, false, fmt.Errorf("%d kept texts hold a def of it at its place (REPL inputs)", len(cands))
 	}
 	hide := sessionNames(thread)
 	src := cands[0].Source
@@ -83,8 +90,8 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	opts.Stop = compileStop(thread)
 	helper := opts.Helper
 	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
-		if !exactHelper(h) {
-			return nil, errNotNative
+		if err := exactShape(h); err != nil {
+			return nil, fmt.Errorf("%s: %w", h.Name(), err)
 		}
 		s, err := helper(h)
 		if err != nil {
@@ -96,51 +103,70 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc,
 	}
 	f, err := compile.Func(&src, opts)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	nf := &nativeFunc{f: f, ready: make(chan struct{})}
-	go func() {
-		defer func() {
-			// A generator's panic is its own bug: the function stays
-			// interpreted, and the process lives.
-			if r := recover(); r != nil {
-				nf.off.Store(true)
-				close(nf.ready)
-			}
-		}()
-		// The Func holds words only: nothing here reads Starlark values.
-		if p, err := native.CompileWith(f, native.AMD64); err == nil {
-			nf.p.Store(p)
-		} else {
-			nf.off.Store(true)
-		}
-		close(nf.ready)
-	}()
+	n := &nativeFunc{f: f, ready: make(chan struct{})}
+	go n.generate(fn, report)
 	t := time.NewTimer(nativeWait)
 	defer t.Stop()
 	select {
-	case <-nf.ready:
-		if nf.off.Load() {
-			return nil, errNotNative
-		}
+	case <-n.ready:
 	case <-t.C:
+		if !n.handoff.Swap(true) {
+			return n, true, nil // still generating
+		}
+		<-n.ready // done meanwhile
 	}
-	return nf, nil
+	if n.err != nil {
+		return nil, false, n.err
+	}
+	return n, false, nil
 }
 
-// exactHelper reports whether fn may run as code: its parameters are
-// positional, without defaults, and it closes over no variable (a cell may
-// change between calls; its globals are the fork's to watch).
-func exactHelper(fn *starlark.Function) bool {
-	if fn.HasVarargs() || fn.HasKwargs() || fn.NumKwonlyParams() > 0 || fn.NumFreeVars() > 0 {
-		return false
+// generate makes nf's machine code, then closes nf.ready; where
+// compileNative returned before it ended, it tells report how it ended.
+// The Func holds words only: nothing here reads Starlark values.
+func (nf *nativeFunc) generate(fn *starlark.Function, report func(*starlark.Function, error)) {
+	defer func() {
+		if r := recover(); r != nil {
+			// A generator's panic is its own bug: the function stays
+			// interpreted, and the process lives.
+			nf.err = fmt.Errorf("generating its machine code failed: %v", r)
+		}
+		if nf.err != nil {
+			nf.off.Store(true)
+		}
+		close(nf.ready)
+		if nf.handoff.Swap(true) && report != nil {
+			report(fn, nf.err) // compileNative returned before: it is ours to say
+		}
+	}()
+	p, err := native.CompileWith(nf.f, native.AMD64)
+	if err != nil {
+		nf.err = err
+		return
+	}
+	nf.p.Store(p)
+}
+
+// exactShape says why fn may not run as code, or nil: its parameters must
+// be positional, without defaults, and it may close over no variable (a
+// cell may change between calls; its globals are the fork's to watch).
+func exactShape(fn *starlark.Function) error {
+	if fn.HasVarargs() || fn.HasKwargs() || fn.NumKwonlyParams() > 0 {
+		return errors.New("it takes *args, **kwargs or keyword-only parameters")
+	}
+	if fn.NumFreeVars() > 0 {
+		b, _ := fn.FreeVar(0)
+		return fmt.Errorf("it reads %s, a variable of the function that defines it", b.Name)
 	}
 	for i := 0; i < fn.NumParams(); i++ {
 		if fn.ParamDefault(i) != nil {
-			return false
+			name, _ := fn.Param(i)
+			return fmt.Errorf("its parameter %s has a default value", name)
 		}
 	}
-	return true
+	return nil
 }
 
 // exactFree hides from the compiler the free values whose meaning as words

@@ -179,11 +179,10 @@ func TestNativeCallsAgree(t *testing.T) {
 	for _, c := range cases {
 		fn := g[c.fn].(*starlark.Function)
 		want, err := starlark.Call(thread, fn, c.args, nil)
-		nf, cerr := compileNative(thread, fn)
+		nf, cerr := compileWait(thread, fn)
 		if cerr != nil {
 			t.Fatalf("%s does not compile: %v", c.fn, cerr)
 		}
-		<-nf.ready
 		got, ok := nf.call(thread, c.args)
 		if !ok {
 			if c.coded {
@@ -206,8 +205,7 @@ func TestNativeCallsAgree(t *testing.T) {
 	}
 	// Not words: a bool, a big int, a string.
 	fn := g["loop"].(*starlark.Function)
-	nf, _ := compileNative(thread, fn)
-	<-nf.ready
+	nf, _ := compileWait(thread, fn)
 	for _, args := range []starlark.Tuple{
 		{starlark.True, starlark.MakeInt(1), starlark.MakeInt(1), starlark.MakeInt(1)},
 		ints("0x10000000000000000", 1, 1, 1),
@@ -225,7 +223,7 @@ func TestNativeRefused(t *testing.T) {
 	g, thread := nativeFixture(t)
 	for _, name := range []string{"uses_list", "uses_signed", "uses_flag", "uses_neg", "mixed", "prints", "defaulted", "closure"} {
 		fn := g[name].(*starlark.Function)
-		if _, err := compileNative(thread, fn); err == nil {
+		if _, err := compileWait(thread, fn); err == nil {
 			t.Errorf("%s compiles as code", name)
 		}
 		if call := nativeHook(thread, fn); call != nil {
@@ -244,11 +242,10 @@ func TestNativeCallCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	thread := &starlark.Thread{Name: "spin"}
 	SetEnv(thread, Env{Sources: testSources{"native.star": nativeScript}, Context: ctx})
-	nf, err := compileNative(thread, g["spin"].(*starlark.Function))
+	nf, err := compileWait(thread, g["spin"].(*starlark.Function))
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-nf.ready
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
 	if v, ok := nf.call(thread, ints(2)); ok {
@@ -266,11 +263,10 @@ func TestNativeOff(t *testing.T) {
 		t.Skip("no x86-64 code on this machine")
 	}
 	g, thread := nativeFixture(t)
-	nf, err := compileNative(thread, g["weigh"].(*starlark.Function))
+	nf, err := compileWait(thread, g["weigh"].(*starlark.Function))
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-nf.ready
 	for i := 0; i < 200; i++ {
 		nf.call(thread, ints(uint64(1<<62)+uint64(i)))
 	}
@@ -318,11 +314,10 @@ func TestNativePerft(t *testing.T) {
 		t.Fatal(err)
 	}
 	fn := g["perft"].(*starlark.Function)
-	nf, err := compileNative(thread, fn)
+	nf, err := compileWait(thread, fn)
 	if err != nil {
 		t.Fatalf("perft does not compile: %v", err)
 	}
-	<-nf.ready
 	for depth := 1; depth <= 2; depth++ {
 		var pos starlark.Tuple
 		it := g["kiwi"].(*starlark.List)
@@ -354,11 +349,10 @@ func BenchmarkNativeCall(b *testing.B) {
 	fn := g["weigh"].(*starlark.Function)
 	args := ints(12345)
 	b.Run("code", func(b *testing.B) {
-		nf, err := compileNative(thread, fn)
+		nf, err := compileWait(thread, fn)
 		if err != nil {
 			b.Fatal(err)
 		}
-		<-nf.ready
 		for b.Loop() {
 			if _, ok := nf.call(thread, args); !ok {
 				b.Fatal("given back")
@@ -434,11 +428,10 @@ func TestNativeParallel(t *testing.T) {
 		t.Skip("no x86-64 code on this machine")
 	}
 	g, thread := nativeFixture(t)
-	nf, err := compileNative(thread, g["fib"].(*starlark.Function))
+	nf, err := compileWait(thread, g["fib"].(*starlark.Function))
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-nf.ready
 	want := make([]starlark.Value, 25)
 	for n := range want {
 		want[n], _ = starlark.Call(thread, g["fib"], ints(n), nil)
@@ -474,11 +467,10 @@ func BenchmarkNativeCompile(b *testing.B) {
 	for _, name := range []string{"fib", "find", "queens", "loop"} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				nf, err := compileNative(thread, g[name].(*starlark.Function))
+				_, err := compileWait(thread, g[name].(*starlark.Function))
 				if err != nil {
 					b.Fatal(err)
 				}
-				<-nf.ready
 			}
 		})
 	}
@@ -542,11 +534,10 @@ def is_magic(i):
 		t.Fatal(err)
 	}
 	fn := g["is_magic"].(*starlark.Function)
-	nf, err := compileNative(thread, fn)
+	nf, err := compileWait(thread, fn)
 	if err != nil {
 		t.Fatalf("is_magic does not compile: %v", err)
 	}
-	<-nf.ready
 	magics := 0
 	for i := 0; i < 400; i++ {
 		want, err := starlark.Call(thread, fn, ints(i), nil)
@@ -587,4 +578,17 @@ def is_magic(i):
 		}
 	}
 	t.Logf("%d magics among the first 400 candidates; the first magic is candidate %d", magics, first)
+}
+
+// compileWait compiles fn as the hook does and waits for its machine code.
+func compileWait(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc, error) {
+	nf, _, err := compileNative(thread, fn, nil)
+	if err != nil {
+		return nil, err
+	}
+	<-nf.ready
+	if nf.err != nil {
+		return nil, nf.err
+	}
+	return nf, nil
 }

@@ -81,6 +81,29 @@ func WithWorkers(n int) Option { return func(in *Interp) { in.workers = n } }
 // machine code").
 func WithInterpreted(on bool) Option { return func(in *Interp) { in.interpreted = on } }
 
+// WithNativeReport writes to w a line for each function offered to run as
+// machine code: "native: fib (script.star:1:5): machine code", or
+// "native: f (script.star:9:5): interpreted: " and the reason (nil w:
+// none). Lines may come from another goroutine, but whole.
+func WithNativeReport(w io.Writer) Option {
+	return func(in *Interp) {
+		if w == nil {
+			in.nativeReport = nil
+			return
+		}
+		var mu sync.Mutex
+		in.nativeReport = func(fn *starlark.Function, err error) {
+			line := fmt.Sprintf("native: %s (%s): machine code\n", fn.Name(), fn.Position())
+			if err != nil {
+				line = fmt.Sprintf("native: %s (%s): interpreted: %v\n", fn.Name(), fn.Position(), err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			io.WriteString(w, line)
+		}
+	}
+}
+
 // An Interp runs bitsh code. Its globals persist across Exec calls, as in
 // a REPL session.
 type Interp struct {
@@ -89,6 +112,7 @@ type Interp struct {
 	maxMemory      int64
 	workers        int
 	interpreted    bool
+	nativeReport   func(*starlark.Function, error)
 	fsys           fs.FS
 	predeclared    starlark.StringDict
 
@@ -302,18 +326,19 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	}
 	in.shard.init()
 	builtins.SetEnv(t, builtins.Env{
-		Context:     r.ctx,
-		Stdout:      in.stdout,
-		Stderr:      in.stderr,
-		Workers:     in.workers,
-		Random:      in.random,
-		Runs:        &in.runs,
-		Sources:     &in.src,
-		MaxMemory:   in.maxMemory,
-		ShardIndex:  in.shard.index,
-		ShardCount:  max(in.shard.count, 1),
-		Results:     in.shard.results,
-		Interpreted: in.interpreted,
+		Context:      r.ctx,
+		Stdout:       in.stdout,
+		Stderr:       in.stderr,
+		Workers:      in.workers,
+		Random:       in.random,
+		Runs:         &in.runs,
+		Sources:      &in.src,
+		MaxMemory:    in.maxMemory,
+		ShardIndex:   in.shard.index,
+		ShardCount:   max(in.shard.count, 1),
+		Results:      in.shard.results,
+		Interpreted:  in.interpreted,
+		NativeReport: in.nativeReport,
 	})
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)

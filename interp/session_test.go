@@ -3,9 +3,11 @@ package interp_test
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
@@ -194,5 +196,74 @@ func TestSessionCodeAsInterpreted(t *testing.T) {
 	}
 	if !strings.Contains(outs[true], " 126 6765 ") {
 		t.Errorf("interpreted: %q: popcount or fib is not the session's", outs[true])
+	}
+}
+
+// syncBuffer is a strings.Builder safe for writes from other goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestNativeReport: WithNativeReport says which functions run as machine
+// code and why the others stay interpreted; WithInterpreted offers none.
+func TestNativeReport(t *testing.T) {
+	const src = `
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+st = [0]
+def bump(x):
+    for i in range(x):
+        st[0] += i
+    return st[0]
+def neg(x):
+    for i in range(3):
+        x -= i
+    return ~x
+r = (fib(22), bump(10), neg(5))
+`
+	var report syncBuffer
+	in := interp.New(interp.WithStdout(io.Discard), interp.WithNativeReport(&report))
+	g, err := in.ExecFile(context.Background(), "report.star", src)
+	if err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if got := g["r"].String(); got != "(17711, 45, -3)" {
+		t.Errorf("r = %s", got)
+	}
+	want := []string{
+		"native: neg (report.star:9:1): interpreted: not of a word is a negative int",
+		"native: bump (report.star:5:1): interpreted: 7:11: st is not a scratch array",
+		"native: fib (report.star:2:1): machine code", // perhaps from the code's goroutine, later
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, w := range want {
+		for !strings.Contains(report.String(), w) && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if !strings.Contains(report.String(), w) {
+			t.Errorf("report %q lacks %q", report.String(), w)
+		}
+	}
+
+	var none syncBuffer
+	in = interp.New(interp.WithStdout(io.Discard), interp.WithNativeReport(&none), interp.WithInterpreted(true))
+	if _, err := in.ExecFile(context.Background(), "report.star", src); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	if none.String() != "" {
+		t.Errorf("interpreted, the report says %q", none.String())
 	}
 }

@@ -12,7 +12,7 @@
 //
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
 // -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -interpret,
-// -version. The exit status
+// -native-report, -version. The exit status
 // is 0 on success, 1 on a script error (a timeout or the memory budget
 // included), 2 on bad usage, 3 on an internal error (the process died of
 // a Go fatal error, seen by a supervising parent: package autopsy) and 130
@@ -111,15 +111,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(progName, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
-		code     = fs.String("c", "", "run `CODE` instead of a file")
-		timeout  = fs.Duration("timeout", 0, "cancel the run (each input, in the REPL) after `DURATION`; 0 means never")
-		maxSteps = fs.Uint64("max-steps", 0, "cap the Starlark execution steps of a run at `N`; 0 means no cap")
-		maxMem   = fs.String("max-memory", "", "stop a run when the heap exceeds `SIZE` (512M, 2G; 0: no budget); default 3/4 of the memory available")
-		workers  = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
-		showVer  = fs.Bool("version", false, "print the version and exit")
-		profOut  = fs.String("profile", "", "write a profile of the run's Starlark functions (wall time, pprof format) to `FILE`; go tool pprof -top FILE reads it")
-		interpOn = fs.Bool("interpret", false, "run every plain function in the interpreter (no function runs as machine code; docs/performance.md)")
-		sh       = addShardFlags(fs) // -shard, -j, -o: shard.go
+		code      = fs.String("c", "", "run `CODE` instead of a file")
+		timeout   = fs.Duration("timeout", 0, "cancel the run (each input, in the REPL) after `DURATION`; 0 means never")
+		maxSteps  = fs.Uint64("max-steps", 0, "cap the Starlark execution steps of a run at `N`; 0 means no cap")
+		maxMem    = fs.String("max-memory", "", "stop a run when the heap exceeds `SIZE` (512M, 2G; 0: no budget); default 3/4 of the memory available")
+		workers   = fs.Int("workers", 0, "cap the goroutines of parallel builtins at `N`; 0 means GOMAXPROCS")
+		showVer   = fs.Bool("version", false, "print the version and exit")
+		profOut   = fs.String("profile", "", "write a profile of the run's Starlark functions (wall time, pprof format) to `FILE`; go tool pprof -top FILE reads it")
+		interpOn  = fs.Bool("interpret", false, "run every plain function in the interpreter (no function runs as machine code; docs/scripting.md)")
+		natReport = fs.Bool("native-report", false, "print to stderr, for each function offered to run as machine code, whether it does or why it stays interpreted")
+		sh        = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
 		fs.SetOutput(stdout)
@@ -196,6 +197,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithWorkers(*workers),
 		interp.WithInterpreted(*interpOn),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
+	}
+	if *natReport {
+		opts = append(opts, interp.WithNativeReport(stderr))
 	}
 	in := interp.New(append(opts, sh.options()...)...)
 	if *profOut != "" {
