@@ -244,7 +244,7 @@ r = (fib(22), bump(10), neg(5))
 		t.Errorf("r = %s", got)
 	}
 	want := []string{
-		"native: neg (report.star:9:1): interpreted: not of a word is a negative int",
+		"native: neg (report.star:9:1): interpreted: 12:12: ~x of a word is a negative int",
 		"native: bump (report.star:5:1): interpreted: 7:11: st is not a scratch array",
 		"native: fib (report.star:2:1): machine code", // perhaps from the code's goroutine, later
 	}

@@ -33,11 +33,13 @@ import "fmt"
 // construction (a chess attack lookup, whose magic multiply wraps on
 // purpose): they get no check and no typing, and their operands that are
 // not given are typed as exact.
-func (f *Func) Exact(given map[*Expr]bool) error {
+//
+// at gives the source position ("3:9") of expressions, for the messages.
+func (f *Func) Exact(given map[*Expr]bool, at map[*Expr]string) error {
 	if given == nil {
 		given = map[*Expr]bool{}
 	}
-	x := exacter{f: f, given: given}
+	x := exacter{f: f, given: given, at: at}
 	x.bools = map[int]bool{}
 	x.boolVars(f.Body)
 	switch x.returns(f.Body) {
@@ -47,7 +49,7 @@ func (f *Func) Exact(given map[*Expr]bool) error {
 		f.ReturnsBool = true
 	}
 	x.top = true
-	if err := assignedFirst(f.Body, f.Params, f.Vars); err != nil {
+	if err := assignedFirst(f.Body, f.Params, f.Vars, at); err != nil {
 		return err
 	}
 	if err := x.unit(f.Body); err != nil {
@@ -56,7 +58,7 @@ func (f *Func) Exact(given map[*Expr]bool) error {
 	x.top = false
 	for i := range f.Procs {
 		p := &f.Procs[i]
-		err := assignedFirst(p.Body, p.Params, p.Vars)
+		err := assignedFirst(p.Body, p.Params, p.Vars, at)
 		if err == nil {
 			err = x.unit(p.Body)
 		}
@@ -70,8 +72,8 @@ func (f *Func) Exact(given map[*Expr]bool) error {
 // assignedFirst fails where body may read a variable before it is
 // assigned on some path: Starlark fails there, where a fused function
 // reads 0. The first params variables are assigned on entry.
-func assignedFirst(body []Stmt, params, vars int) error {
-	a := assigned{breaks: map[int][]bool{}, conts: map[int][]bool{}}
+func assignedFirst(body []Stmt, params, vars int, at map[*Expr]string) error {
+	a := assigned{breaks: map[int][]bool{}, conts: map[int][]bool{}, at: at}
 	d := make([]bool, vars)
 	for i := 0; i < params; i++ {
 		d[i] = true
@@ -85,6 +87,7 @@ func assignedFirst(body []Stmt, params, vars int) error {
 type assigned struct {
 	breaks map[int][]bool // per label: what the breaks out of it have assigned
 	conts  map[int][]bool // per loop label: what its continues have assigned
+	at     map[*Expr]string
 }
 
 func meet(a, b []bool) []bool {
@@ -106,7 +109,7 @@ func (a *assigned) reads(e *Expr, d []bool) error {
 		return nil
 	}
 	if e.Op == OpVar && !d[e.Imm] {
-		return fmt.Errorf("a variable may be read before it is assigned (an error in Starlark)")
+		return errAt(a.at, e, "a variable may be read before it is assigned (an error in Starlark)")
 	}
 	for _, x := range e.Args {
 		if err := a.reads(x, d); err != nil {
@@ -375,6 +378,7 @@ const (
 type exacter struct {
 	f      *Func
 	given  map[*Expr]bool
+	at     map[*Expr]string
 	checks map[CheckKind]int
 	bools  map[int]bool // the unit's variables that may hold a bool
 	top    bool         // the unit is the function's body, not a Proc's
@@ -466,6 +470,26 @@ func (x *exacter) stmt(s *Stmt) error {
 	return x.stmts(s.Else)
 }
 
+// boolName names an op that Starlark types as a bool, for messages.
+func boolName(op Op) string {
+	switch op {
+	case OpLNot:
+		return "not x"
+	case OpBool:
+		return "True or False"
+	}
+	return "a comparison"
+}
+
+// errAt is an error at e's position, where at knows it.
+func errAt(at map[*Expr]string, e *Expr, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	if p, ok := at[e]; ok {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	return err
+}
+
 // difference rewrites a - b == c as a >= b and (a - b) == c, and a - b
 // != c as a < b or (a - b) != c, with the subtraction on words: the
 // integer a - b may be negative (to - fr == 16 or fr - to == 16 tests a
@@ -548,13 +572,13 @@ func (x *exacter) expr(e *Expr, t typing) error {
 	switch e.Op {
 	case OpVar:
 		if x.bools[int(e.Imm)] {
-			return fmt.Errorf("a variable that may hold a bool is used as an int")
+			return errAt(x.at, e, "a variable that may hold a bool is used as an int")
 		}
 		return nil
 	case OpConst, OpDepth, OpArray:
 		return nil
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
-		return fmt.Errorf("a %s is a bool in Starlark, used here as an int", e.Op)
+		return errAt(x.at, e, "%s is a bool in Starlark, used here as an int", boolName(e.Op))
 	case OpAndThen, OpOrElse:
 		// x and y, x or y of ints: x where it decides, else y (an int).
 		if err := x.expr(e.Args[0], exactly); err != nil {
@@ -571,7 +595,7 @@ func (x *exacter) expr(e *Expr, t typing) error {
 			return x.all(e.Args, modular)
 		}
 		if e.Check >= 0 {
-			return fmt.Errorf("%s with a check of its own", e.Op)
+			return errAt(x.at, e, "%s with a check of its own", e.Op)
 		}
 		e.Check = x.check(map[Op]CheckKind{OpAdd: CheckAddExact, OpSub: CheckSubExact, OpMul: CheckMulExact, OpShl: CheckShlExact}[e.Op], 0)
 		return x.all(e.Args, exactly)
@@ -593,7 +617,7 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		if t == modular {
 			return x.all(e.Args, modular)
 		}
-		return fmt.Errorf("%s of a word is a negative int in Starlark", e.Op)
+		return errAt(x.at, e, "%s of a word is a negative int in Starlark (an & with a word reads its low 64 bits: y & ~x)", map[Op]string{OpNot: "~x", OpNeg: "-x"}[e.Op])
 	case OpShr:
 		e.Args[1] = x.below(e.Args[1], 31)
 		return x.all(e.Args, exactly)
@@ -610,5 +634,5 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		OpPdep, OpPext, OpDeltaSwap, OpParity, OpGray, OpGrayInv:
 		return x.all(e.Args, exactly)
 	}
-	return fmt.Errorf("%s is not run as machine code", e.Op)
+	return errAt(x.at, e, "%s is not run as machine code", e.Op)
 }

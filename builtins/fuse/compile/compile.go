@@ -141,6 +141,7 @@ type compiler struct {
 	// given are the expressions the lowering makes whose words are exact
 	// by construction (Options.Exact; see fuse.Func.Exact).
 	given map[*fuse.Expr]bool
+	at    map[*fuse.Expr]string // with Options.Exact: each expression's source position
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -184,7 +185,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
-	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}}
+	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, at: map[*fuse.Expr]string{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -220,7 +221,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 	}
 	if opt.Exact {
-		if err := c.f.Exact(c.given); err != nil {
+		if err := c.f.Exact(c.given, c.at); err != nil {
 			return nil, err
 		}
 	}
@@ -1102,6 +1103,17 @@ func (c *compiler) addTable(t fuse.Table) (int, bool, error) {
 func (c *compiler) word(e syntax.Expr) (*fuse.Expr, error) { return c.expr(e) }
 
 func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
+	x, err := c.expr1(e)
+	if c.opt.Exact && x != nil {
+		if _, ok := c.at[x]; !ok {
+			p := pos(e)
+			c.at[x] = fmt.Sprintf("%d:%d", p.Line, p.Col)
+		}
+	}
+	return x, err
+}
+
+func (c *compiler) expr1(e syntax.Expr) (*fuse.Expr, error) {
 	switch e := e.(type) {
 	case *syntax.Literal:
 		if e.Token != syntax.INT {
