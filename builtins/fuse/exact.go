@@ -406,7 +406,11 @@ func (x *exacter) below(e *Expr, w uint64) *Expr {
 	if e.Op == OpConst && e.Imm>>w == 0 {
 		return e
 	}
-	return &Expr{Op: OpAnd, Args: []*Expr{e, {Op: OpConst, Imm: 1<<w - 1, Check: -1}}, Check: x.check(CheckFits, w)}
+	// Given: the check's own and, whose operand is typed exact (as a
+	// plain and with a constant, it would read it as modular).
+	b := &Expr{Op: OpAnd, Args: []*Expr{e, {Op: OpConst, Imm: 1<<w - 1, Check: -1}}, Check: x.check(CheckFits, w)}
+	x.given[b] = true
+	return b
 }
 
 func (x *exacter) stmts(ss []Stmt) error {
@@ -441,9 +445,17 @@ func (x *exacter) stmt(s *Stmt) error {
 	case SIf, SWhile:
 		err = x.expr(s.X, condition)
 	case SForRange:
-		// Starlark's range takes bounds that fit in an int.
+		// Starlark's range takes bounds that fit in an int, and so do the
+		// engines, which read them as signed words. A negative constant
+		// step counts down, to a stop of -1 at the lowest, so that the
+		// loop's variable stays a word (range(n - 1, -1, -1)).
+		down := s.Z != nil && negConst(s.Z)
 		for _, p := range []**Expr{&s.X, &s.Y, &s.Z} {
-			if *p != nil && err == nil {
+			switch {
+			case *p == nil || err != nil:
+			case down && p == &s.Z, down && p == &s.Y && negOne(s.Y):
+				x.given[*p] = true
+			default:
 				*p = x.below(*p, 63)
 				err = x.expr(*p, exactly)
 			}
@@ -469,6 +481,14 @@ func (x *exacter) stmt(s *Stmt) error {
 	}
 	return x.stmts(s.Else)
 }
+
+// negConst reports whether e is -k, k a constant in [1, 2^63].
+func negConst(e *Expr) bool {
+	return e.Op == OpNeg && e.Args[0].Op == OpConst && e.Args[0].Imm-1 < 1<<63
+}
+
+// negOne reports whether e is -1.
+func negOne(e *Expr) bool { return negConst(e) && e.Args[0].Imm == 1 }
 
 // boolName names an op that Starlark types as a bool, for messages.
 func boolName(op Op) string {

@@ -130,6 +130,8 @@ func TestExactCases(t *testing.T) {
 		{"assigned on every path", "def f(x, y):\n    if x & 1:\n        z = y\n    else:\n        z = x\n    w = 7\n    for i in range(3):\n        if i == y:\n            w = i\n            break\n    return z + w"},
 		{"assigned in a loop that runs", "def f(x, y):\n    for i in range(4):\n        last = i * y\n        if i == 2:\n            continue\n        last += 1\n    for s in subsets(x & 0xff):\n        sub = s\n    return last + sub"},
 		{"assigned before a break", "def f(x, y):\n    while True:\n        z = x & 7\n        if z < 8:\n            break\n    return z + y"},
+		{"counting down", "def f(x, y):\n    n = 0\n    for i in range(x & 1023, -1, -1):\n        n = n * 3 + i\n    for j in range(y & 255, 7, -2):\n        n ^= j\n    return n"},
+		{"differences as counts and bounds", "def f(x, y):\n    n = 0\n    for i in range(x - y, 3 + x - y):\n        n += 1\n    return n + (x >> (y - x)) + (1 << 62 >> (x - y))"},
 		{"popcount", "def f(x, y): return popcount(x) + bsf(y) + bsr(x)"},
 		{"fib", "def f(x, y): return x if x < 2 else f(x - 1, y) + f(x - 2, y)"},
 		{"no return", "def f(x, y):\n    if x:\n        return y"},
@@ -164,6 +166,7 @@ func TestExactCases(t *testing.T) {
 		{"def f(x): return x if x > 3 else x < 2", "a bool on some paths"},
 		{"def f(x):\n    if x & 1:\n        z = x\n    return z", "before it is assigned"},
 		{"def f(x):\n    for i in range(x):\n        z = i\n    return z", "before it is assigned"},
+		{"def f(x):\n    n = 0\n    for i in range(x, -3, -1):\n        n += i\n    return n", "negative"},
 		{"def f(x):\n    for i in range(3):\n        if i == x:\n            continue\n        z = i\n    return z", "before it is assigned"},
 		{"def f(x):\n    for i in range(3):\n        if i == x:\n            break\n        z = i\n    return z", "before it is assigned"},
 		{"def f(x):\n    while x:\n        if x & 1:\n            break\n        z = x\n        x >>= 1\n    return z", "before it is assigned"},
@@ -189,12 +192,14 @@ func TestExactCases(t *testing.T) {
 // leave the words), agree with plain Starlark wherever the compiled
 // function gives a word, and fail wherever plain Starlark does not give one.
 func TestExactRandom(t *testing.T) {
-	n := 200
+	n := 100 // functions that compile exactly
 	if testing.Short() {
-		n = 50
+		n = 25
 	}
-	words, fails, refused := 0, 0, 0
-	for seed := uint64(0); seed < uint64(n); seed++ {
+	// Many random functions are refused (a negative index, T[-1 - i], is
+	// the most common reason): seeds are drawn until n compile.
+	words, fails, refused, compiled := 0, 0, 0, 0
+	for seed := uint64(0); compiled < n && seed < uint64(10*n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 0xe7ac))
 		src := randfunc.Source(r)
 		if seed%2 == 1 {
@@ -208,13 +213,14 @@ func TestExactRandom(t *testing.T) {
 			refused++
 			continue
 		}
+		compiled++
 		w, f := exactAgrees(t, s, src, "f", randomInputs(rand.New(rand.NewPCG(seed, 1)), 12))
 		words += w
 		fails += f
 	}
-	t.Logf("%d functions (%d refused): %d words equal, %d failures", n, refused, words, fails)
-	if refused > 2*n/5 || words < 2*n {
-		t.Errorf("%d of %d refused, %d words, %d failures: the test tests little", refused, n, words, fails)
+	t.Logf("%d functions compiled (%d refused): %d words equal, %d failures", compiled, refused, words, fails)
+	if compiled < n || words < 4*n {
+		t.Errorf("%d compiled, %d refused, %d words, %d failures: the test tests little", compiled, refused, words, fails)
 	}
 }
 
