@@ -614,10 +614,13 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		if t == modular {
 			return x.all(e.Args, modular)
 		}
-		if e.Check >= 0 {
+		kind := map[Op]CheckKind{OpAdd: CheckAddExact, OpSub: CheckSubExact, OpMul: CheckMulExact, OpShl: CheckShlExact}[e.Op]
+		switch {
+		case e.Check < 0:
+			e.Check = x.check(kind, 0)
+		case x.f.Checks[e.Check].Kind != kind: // (an expression shared, met again: checked already)
 			return errAt(x.at, e, "%s with a check of its own", e.Op)
 		}
-		e.Check = x.check(map[Op]CheckKind{OpAdd: CheckAddExact, OpSub: CheckSubExact, OpMul: CheckMulExact, OpShl: CheckShlExact}[e.Op], 0)
 		return x.all(e.Args, exactly)
 	case OpOr, OpXor:
 		return x.all(e.Args, t)
