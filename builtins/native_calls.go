@@ -277,10 +277,18 @@ func (nf *nativeFunc) get(p *native.Program) (*nativeRun, error) {
 
 // call runs fn's code on args, all words; ok false: the interpreter runs
 // the call (args is not a word, the code failed, or the code is off).
-func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool) {
+func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v starlark.Value, ok bool) {
+	defer func() {
+		// A bug of this binding (not of the script) leaves the function
+		// to the interpreter instead of ending the process.
+		if r := recover(); r != nil {
+			nf.off.Store(true)
+			v, ok = nil, false
+		}
+	}()
 	p := nf.p.Load()
-	if p == nil || nf.off.Load() {
-		return nil, false
+	if p == nil || nf.off.Load() || len(args) != nf.f.Params {
+		return nil, false // (too few or too many arguments: the interpreter's error)
 	}
 	var ws [compile.MaxExactParams]uint64
 	for i, a := range args {
@@ -301,9 +309,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starla
 		r.w.Params(i)[0] = ws[i]
 	}
 	_, res, err := r.w.Run(1, false)
-	var v uint64
+	var word uint64
 	if err == nil {
-		v = res[0]
+		word = res[0]
 	}
 	r.ctx = nil
 	nf.mu.Lock()
@@ -320,7 +328,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (starla
 	}
 	nf.runs.Add(1)
 	if nf.f.ReturnsBool {
-		return starlark.Bool(v != 0), true
+		return starlark.Bool(word != 0), true
 	}
-	return starlark.MakeUint64(v), true
+	return starlark.MakeUint64(word), true
 }

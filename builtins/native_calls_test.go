@@ -203,13 +203,15 @@ func TestNativeCallsAgree(t *testing.T) {
 			t.Errorf("%s%v = %v as code; want the interpreter", c.fn, c.args, got)
 		}
 	}
-	// Not words: a bool, a big int, a string.
+	// Not words: a bool, a big int, a string; too few or too many.
 	fn := g["loop"].(*starlark.Function)
 	nf, _ := compileWait(thread, fn)
 	for _, args := range []starlark.Tuple{
 		{starlark.True, starlark.MakeInt(1), starlark.MakeInt(1), starlark.MakeInt(1)},
 		ints("0x10000000000000000", 1, 1, 1),
 		{starlark.String("x"), starlark.MakeInt(1), starlark.MakeInt(1), starlark.MakeInt(1)},
+		ints(1, 2, 3),
+		ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20),
 	} {
 		if v, ok := nf.call(thread, args); ok {
 			t.Errorf("loop%v = %v as code; want the interpreter", args, v)
@@ -406,6 +408,21 @@ r4 = [pow3(n) for n in range(45)]
 		t.Errorf("%d steps with code, %d interpreted: the code did not run", codeSteps, plainSteps)
 	}
 
+	// A call with too many arguments is the interpreter's error.
+	thread0 := &starlark.Thread{Name: "args"}
+	SetEnv(thread0, Env{Sources: testSources{"args.star": nativeScript}, Context: context.Background()})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread0, "args.star", nativeScript, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := starlark.Call(thread0, g["loop"], ints(1, 3, 5, 10), nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = starlark.Call(thread0, g["loop"], ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20), nil)
+	if err == nil || !strings.Contains(err.Error(), "20 given") {
+		t.Errorf("loop with 20 arguments: got %v, want the interpreter's error", err)
+	}
+
 	// spin(2) loops forever as code; cancelling the run stops it there, and
 	// the interpreter, which runs the call again, stops at its next step.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -415,7 +432,7 @@ r4 = [pow3(n) for n in range(45)]
 		cancel()
 		thread.Cancel("cancelled")
 	})
-	_, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "spin.star", nativeScript+"spin(2)\n", Predeclared())
+	_, err = starlark.ExecFileOptions(dialect.FileOptions(), thread, "spin.star", nativeScript+"spin(2)\n", Predeclared())
 	if err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Errorf("spin(2): got %v, want cancelled", err)
 	}
