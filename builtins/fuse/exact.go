@@ -178,24 +178,14 @@ func (a *assigned) stmt(s *Stmt, d []bool) ([]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		if b, ok := a.breaks[s.Label]; ok {
-			out = meet(out, b)
-			delete(a.breaks, s.Label)
-		}
+		out = meet(out, a.breaks[s.Label])
+		delete(a.breaks, s.Label)
 		return out, nil
-	case SBreak:
-		if b, ok := a.breaks[s.Label]; ok {
-			a.breaks[s.Label] = meet(b, d)
-		} else {
-			a.breaks[s.Label] = d
-		}
+	case SBreak: // (meet takes nil, a label not met yet, as no constraint)
+		a.breaks[s.Label] = meet(a.breaks[s.Label], d)
 		return nil, nil
 	case SContinue:
-		if c, ok := a.conts[s.Label]; ok {
-			a.conts[s.Label] = meet(c, d)
-		} else {
-			a.conts[s.Label] = d
-		}
+		a.conts[s.Label] = meet(a.conts[s.Label], d)
 		return nil, nil
 	case SReturn, SFail:
 		return nil, nil
