@@ -180,7 +180,7 @@ func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, 
 	return func(name string) (starlark.Value, bool) {
 		if hide[name] {
 			if _, global := fn.Globals()[name]; !global {
-				return nil, false
+				return compile.Refused{Reason: "is a name of an earlier input, which a later one may rebind"}, true
 			}
 		}
 		v, ok := free(name)
@@ -188,15 +188,17 @@ func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, 
 			return nil, false
 		}
 		switch v := v.(type) {
-		case starlark.Bool, *starlark.List:
-			return starlark.None, true
+		case starlark.Bool:
+			return compile.Refused{Reason: "is a bool (True, False), not an int, in Starlark"}, true
+		case *starlark.List:
+			return compile.Refused{Reason: "is a list, which may change between calls (a tuple or a word array may be a table)"}, true
 		case starlark.Int:
 			if v.Sign() < 0 {
-				return starlark.None, true
+				return compile.Refused{Reason: "is a negative int, not a word"}, true
 			}
 		case starlark.Tuple:
 			if !wordTuple(v, 2) {
-				return starlark.None, true
+				return compile.Refused{Reason: "is a tuple of other values than ints in [0, 2^64) (or tuples of them)"}, true
 			}
 		}
 		return v, true

@@ -76,6 +76,17 @@ type Options struct {
 	Exact bool
 }
 
+// A Refused value stands, among Source.Free's answers, for a free name
+// that the compiler must not read, with the reason, which completes a
+// sentence after the name ("is a list, which may change between calls").
+type Refused struct{ Reason string }
+
+func (r Refused) String() string        { return "<refused: " + r.Reason + ">" }
+func (r Refused) Type() string          { return "refused" }
+func (r Refused) Freeze()               {}
+func (r Refused) Truth() starlark.Bool  { return false }
+func (r Refused) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: refused") }
+
 // MaxExactParams bounds the parameters of a function compiled with
 // Options.Exact.
 const MaxExactParams = 16
@@ -998,6 +1009,9 @@ func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
 	if !ok {
 		return -1, nil
 	}
+	if r, ok := v.(Refused); ok {
+		return -1, errAt(id.NamePos, "%s %s", id.Name, r.Reason)
+	}
 	t, isTable, err := c.table(id.Name, v)
 	if err != nil {
 		return -1, errAt(id.NamePos, "%v", err)
@@ -1285,6 +1299,9 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 		return nil, errAt(e.NamePos, "%s is used before it is assigned", e.Name)
 	}
 	v, ok := c.sc.src.Free(e.Name)
+	if r, isRefused := v.(Refused); ok && isRefused {
+		return nil, errAt(e.NamePos, "%s %s", e.Name, r.Reason)
+	}
 	if !ok {
 		if isWordBuiltin(e.Name) {
 			return nil, errAt(e.NamePos, "%s is a builtin: call it, %s(x)", e.Name, e.Name)
