@@ -316,3 +316,21 @@ func TestFilterLimitOrError(t *testing.T) {
 		}
 	}
 }
+
+// TestFuseUnassignedLocal: a fused function that reads a local assigned
+// only on some paths fails the items that take the others, as Starlark
+// does, naming the local and the item (it read 0 there before).
+func TestFuseUnassignedLocal(t *testing.T) {
+	src := "def g(s):\n    if s & 1:\n        z = s\n    return z\nf = fuse(g)\nodd = f.count(range(1, 9, 2))\n"
+	g, err := runStar(t, src, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g["odd"].String(); got != "4" {
+		t.Errorf("count over odd items = %s, want 4", got)
+	}
+	_, err = runStar(t, src+"all = f.count(range(4))\n", 2)
+	if err == nil || !strings.Contains(err.Error(), "4:12: local variable z referenced before assignment, for s = 0x0 (position 0 in the space)") {
+		t.Errorf("count over range(4): got %v, want the item 0 to fail", err)
+	}
+}

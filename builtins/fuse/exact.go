@@ -34,8 +34,9 @@ import "fmt"
 // purpose): they get no check and no typing, and their operands that are
 // not given are typed as exact.
 //
-// at gives the source position ("3:9") of expressions, for the messages.
-func (f *Func) Exact(given map[*Expr]bool, at map[*Expr]string) error {
+// at gives the source position ("3:9") of an expression, or "", for the
+// messages.
+func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) string) error {
 	if given == nil {
 		given = map[*Expr]bool{}
 	}
@@ -49,181 +50,17 @@ func (f *Func) Exact(given map[*Expr]bool, at map[*Expr]string) error {
 		f.ReturnsBool = true
 	}
 	x.top = true
-	if err := assignedFirst(f.Body, f.Params, f.Vars, at); err != nil {
-		return err
-	}
 	if err := x.unit(f.Body); err != nil {
 		return err
 	}
 	x.top = false
 	for i := range f.Procs {
 		p := &f.Procs[i]
-		err := assignedFirst(p.Body, p.Params, p.Vars, at)
-		if err == nil {
-			err = x.unit(p.Body)
-		}
-		if err != nil {
+		if err := x.unit(p.Body); err != nil {
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
 	}
 	return nil
-}
-
-// assignedFirst fails where body may read a variable before it is
-// assigned on some path: Starlark fails there, where a fused function
-// reads 0. The first params variables are assigned on entry.
-func assignedFirst(body []Stmt, params, vars int, at map[*Expr]string) error {
-	a := assigned{breaks: map[int][]bool{}, conts: map[int][]bool{}, at: at}
-	d := make([]bool, vars)
-	for i := 0; i < params; i++ {
-		d[i] = true
-	}
-	_, err := a.stmts(body, d)
-	return err
-}
-
-// assigned tracks the variables certainly assigned at each point. A nil
-// set stands for a point no run reaches (after a return).
-type assigned struct {
-	breaks map[int][]bool // per label: what the breaks out of it have assigned
-	conts  map[int][]bool // per loop label: what its continues have assigned
-	at     map[*Expr]string
-}
-
-func meet(a, b []bool) []bool {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	out := make([]bool, len(a))
-	for i := range a {
-		out[i] = a[i] && b[i]
-	}
-	return out
-}
-
-func (a *assigned) reads(e *Expr, d []bool) error {
-	if e == nil || d == nil {
-		return nil
-	}
-	if e.Op == OpVar && !d[e.Imm] {
-		return errAt(a.at, e, "a variable may be read before it is assigned (an error in Starlark)")
-	}
-	for _, x := range e.Args {
-		if err := a.reads(x, d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (a *assigned) stmts(ss []Stmt, d []bool) ([]bool, error) {
-	for i := range ss {
-		var err error
-		if d, err = a.stmt(&ss[i], d); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
-}
-
-func (a *assigned) stmt(s *Stmt, d []bool) ([]bool, error) {
-	if d == nil {
-		return nil, nil
-	}
-	for _, e := range []*Expr{s.X, s.Y, s.Z} {
-		if err := a.reads(e, d); err != nil {
-			return nil, err
-		}
-	}
-	switch s.Kind {
-	case SAssign:
-		d = append([]bool(nil), d...)
-		d[s.Var] = true
-		return d, nil
-	case SIf:
-		t, err := a.stmts(s.Body, d)
-		if err != nil {
-			return nil, err
-		}
-		e, err := a.stmts(s.Else, d)
-		if err != nil {
-			return nil, err
-		}
-		return meet(t, e), nil
-	case SWhile, SForRange, SForSubsets, SForBits:
-		in := d
-		if s.Kind != SWhile {
-			in = append([]bool(nil), d...)
-			in[s.Var] = true
-		}
-		out, err := a.stmts(s.Body, in)
-		if err != nil {
-			return nil, err
-		}
-		brk, cont := a.breaks[s.Label], a.conts[s.Label]
-		delete(a.breaks, s.Label)
-		delete(a.conts, s.Label)
-		switch {
-		case s.Kind == SWhile && isTrue(s.X):
-			return brk, nil // left by a break only
-		case runsOnce(s):
-			return meet(meet(out, cont), brk), nil
-		}
-		return d, nil // the body may not run
-	case SBlock:
-		out, err := a.stmts(s.Body, d)
-		if err != nil {
-			return nil, err
-		}
-		out = meet(out, a.breaks[s.Label])
-		delete(a.breaks, s.Label)
-		return out, nil
-	case SBreak: // (meet takes nil, a label not met yet, as no constraint)
-		a.breaks[s.Label] = meet(a.breaks[s.Label], d)
-		return nil, nil
-	case SContinue:
-		a.conts[s.Label] = meet(a.conts[s.Label], d)
-		return nil, nil
-	case SReturn, SFail:
-		return nil, nil
-	}
-	return d, nil
-}
-
-// isTrue reports whether x is a constant true condition (while True).
-func isTrue(x *Expr) bool {
-	if x.Op == OpBool && len(x.Args) == 1 {
-		x = x.Args[0]
-	}
-	return x.Op == OpConst && x.Imm != 0
-}
-
-// runsOnce reports whether loop s certainly runs its body at least once:
-// a range of constants that is not empty, subsets(m) (whose first subset
-// is 0), bits of a constant that is not 0.
-func runsOnce(s *Stmt) bool {
-	konst := func(x *Expr) (uint64, bool) {
-		if x == nil {
-			return 1, true
-		}
-		return x.Imm, x.Op == OpConst
-	}
-	switch s.Kind {
-	case SForRange:
-		lo, ok1 := konst(s.X)
-		hi, ok2 := konst(s.Y)
-		step, ok3 := konst(s.Z)
-		return ok1 && ok2 && ok3 && int64(step) > 0 && int64(lo) < int64(hi)
-	case SForSubsets:
-		return s.Y == nil
-	case SForBits:
-		b, ok := konst(s.X)
-		return ok && b != 0
-	}
-	return false
 }
 
 // unit types the body of the function or of a Proc: first the variables
@@ -368,7 +205,7 @@ const (
 type exacter struct {
 	f      *Func
 	given  map[*Expr]bool
-	at     map[*Expr]string
+	at     func(*Expr) string
 	checks map[CheckKind]int
 	bools  map[int]bool // the unit's variables that may hold a bool
 	top    bool         // the unit is the function's body, not a Proc's
@@ -492,10 +329,12 @@ func boolName(op Op) string {
 }
 
 // errAt is an error at e's position, where at knows it.
-func errAt(at map[*Expr]string, e *Expr, format string, args ...any) error {
+func errAt(at func(*Expr) string, e *Expr, format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
-	if p, ok := at[e]; ok {
-		return fmt.Errorf("%s: %w", p, err)
+	if at != nil {
+		if p := at(e); p != "" {
+			return fmt.Errorf("%s: %w", p, err)
+		}
 	}
 	return err
 }

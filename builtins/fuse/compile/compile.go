@@ -152,7 +152,11 @@ type compiler struct {
 	// given are the expressions the lowering makes whose words are exact
 	// by construction (Options.Exact; see fuse.Func.Exact).
 	given map[*fuse.Expr]bool
-	at    map[*fuse.Expr]string // with Options.Exact: each expression's source position
+	pos   map[*fuse.Expr]syntax.Position // each expression's source position, for messages
+	// unit is the Proc being compiled (-1: the function's body), varNames
+	// the Starlark names of the units' variables, for GuardUnassigned.
+	unit     int
+	varNames map[[2]int]string
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -196,7 +200,8 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
-	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, at: map[*fuse.Expr]string{}}
+	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
+		unit: -1, varNames: map[[2]int]string{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -219,6 +224,15 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if n > MaxScratchWords {
 		return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all, not %d", MaxScratchWords, n)
 	}
+	c.f.GuardUnassigned(func(proc, v int) string {
+		if name, ok := c.varNames[[2]int{proc, v}]; ok {
+			return name
+		}
+		return "a variable"
+	}, func(e *fuse.Expr) (line, col int) {
+		p := c.pos[e]
+		return int(p.Line), int(p.Col)
+	})
 	if len(c.f.Procs) > 0 {
 		c.f.Depth = c.f.DepthFor(2 * (MaxScratchWords - n))
 		if c.f.Depth < 2 {
@@ -232,7 +246,12 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 	}
 	if opt.Exact {
-		if err := c.f.Exact(c.given, c.at); err != nil {
+		if err := c.f.Exact(c.given, func(e *fuse.Expr) string {
+			if p, ok := c.pos[e]; ok {
+				return fmt.Sprintf("%d:%d", p.Line, p.Col)
+			}
+			return ""
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -537,6 +556,7 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 	if !ok {
 		b = binding{kind: bVar, id: c.newVar()}
 		c.sc.names[id.Name] = b
+		c.varNames[[2]int{c.unit, b.id}] = id.Name
 	}
 	return b.id, nil
 }
@@ -1118,10 +1138,9 @@ func (c *compiler) word(e syntax.Expr) (*fuse.Expr, error) { return c.expr(e) }
 
 func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
 	x, err := c.expr1(e)
-	if c.opt.Exact && x != nil {
-		if _, ok := c.at[x]; !ok {
-			p := pos(e)
-			c.at[x] = fmt.Sprintf("%d:%d", p.Line, p.Col)
+	if x != nil {
+		if _, ok := c.pos[x]; !ok {
+			c.pos[x] = pos(e)
 		}
 	}
 	return x, err
@@ -1841,9 +1860,9 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	}
 	c.f.Procs[id] = *u // the parameters, for the calls in its body
 	saved := *c
-	c.u, c.sc, c.calls, c.inlined = u, sc, nil, 0
+	c.u, c.sc, c.calls, c.inlined, c.unit = u, sc, nil, 0, id
 	body, err := c.body(src)
-	c.u, c.sc, c.calls, c.inlined, c.out = saved.u, saved.sc, saved.calls, saved.inlined, saved.out
+	c.u, c.sc, c.calls, c.inlined, c.out, c.unit = saved.u, saved.sc, saved.calls, saved.inlined, saved.out, saved.unit
 	if err != nil {
 		return 0, err
 	}
