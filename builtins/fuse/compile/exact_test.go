@@ -2,7 +2,6 @@ package compile_test
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -259,7 +258,6 @@ func FuzzExact(f *testing.F) {
 	})
 }
 
-var _ = fmt.Sprint
 
 // TestUnassignedFails: a fused function (not exact) that may read a local
 // before assigning it fails there, as Starlark does, on the evaluator and
