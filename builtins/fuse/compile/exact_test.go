@@ -258,7 +258,6 @@ func FuzzExact(f *testing.F) {
 	})
 }
 
-
 // TestUnassignedFails: a fused function (not exact) that may read a local
 // before assigning it fails there, as Starlark does, on the evaluator and
 // the x86-64 code, instead of reading 0; where it is assigned, it gives
