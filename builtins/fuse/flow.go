@@ -29,6 +29,19 @@ type Func struct {
 	// ReturnsBool, set by Exact, says that the function's Starlark results
 	// are bools: 1 stands for True, 0 for False.
 	ReturnsBool bool
+	// Arrays are the function's array parameters: Scratch[:Arrays] are the
+	// caller's, filled before a run (FlowState.SetArray, the native
+	// Worker's SetArray), read and written in place, never made fresh,
+	// and read back after it.
+	Arrays int
+	// Results, where not 0, says that the function returns a tuple of that
+	// many words, held by its last array parameter when a run returns
+	// (its word result is then 0). Only exact compilation makes one.
+	Results int
+	// ReturnsNone says that the function returns None (it has no return
+	// with a value); its word result is 0. Only exact compilation makes
+	// one.
+	ReturnsNone bool
 }
 
 // A Proc is a helper that runs as a call, each call with a frame of its
@@ -237,7 +250,7 @@ func (s *Stmt) isLoop() bool {
 // String prints f for tests and debugging.
 func (f *Func) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "params %d vars %d\n", f.Params, f.Vars)
+	fmt.Fprintf(&b, "params %d arrays %d vars %d results %d\n", f.Params, f.Arrays, f.Vars, f.Results)
 	for i, t := range f.Tables {
 		fmt.Fprintf(&b, "table %d %s flat=%v rows=%d words=%d\n", i, t.Name, t.Flat, len(t.Rows), t.Words())
 	}

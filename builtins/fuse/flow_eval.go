@@ -71,6 +71,28 @@ func (f *Func) NewState(poll func() bool) *FlowState {
 	return st
 }
 
+// SetArray sets the elements of f's array parameter a (Func.Arrays) for
+// the next runs; vals holds one word per element.
+func (st *FlowState) SetArray(a int, vals []uint64) {
+	arr := st.top.arrs[a]
+	copy(arr.vals, vals)
+	for i := range arr.epochs {
+		arr.epochs[i] = arr.cur
+	}
+}
+
+// Array copies the elements of f's array parameter a into out, as the
+// last run left them.
+func (st *FlowState) Array(a int, out []uint64) {
+	arr := st.top.arrs[a]
+	for i := range out {
+		out[i] = arr.init
+		if arr.epochs[i] == arr.cur {
+			out[i] = arr.vals[i]
+		}
+	}
+}
+
 // SetPoll replaces the poll of st (for a state reused by another run).
 func (st *FlowState) SetPoll(poll func() bool) { st.poll, st.fuel = poll, PollEvery }
 
@@ -93,7 +115,7 @@ func (st *FlowState) Eval(params []uint64) (res uint64, err error) {
 	st.fr = &st.top
 	clear(st.top.vars)
 	copy(st.top.vars, params)
-	for _, a := range st.top.arrs {
+	for _, a := range st.top.arrs[st.f.Arrays:] {
 		a.cur++ // scratch arrays are fresh for every item
 	}
 	clear(st.level)

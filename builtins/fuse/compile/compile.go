@@ -72,8 +72,16 @@ type Options struct {
 	// machine code"): 1 to MaxExactParams parameters, the body typed as
 	// Starlark types it (True, False, comparisons and the logical
 	// operators only as conditions), constants folded as integers, the
-	// chess module refused, then fuse.Func.Exact.
+	// chess module refused, then fuse.Func.Exact. There a function may
+	// also return None (no return with a value: fuse.Func.ReturnsNone;
+	// a helper's call as a statement only) or, the function itself, a
+	// tuple of words (fuse.Func.Results).
 	Exact bool
+	// Lists, with Exact, gives for each parameter the length of the list
+	// the caller passes, which the function takes as an array parameter
+	// (fuse.Func.Arrays, in the order of the parameters), or -1 for a
+	// word; nil: every parameter is a word.
+	Lists []int
 }
 
 // A Refused value stands, among Source.Free's answers, for a free name
@@ -132,6 +140,11 @@ type scope struct {
 	// proc: the scope is a helper compiled as a fuse.Proc (its return is
 	// an SReturn, as the fused function's).
 	proc bool
+	// none (Options.Exact): the function returns None, which its returns
+	// and its end compile as 0; tuple: it returns tuples of words, stored
+	// in the array parameter tupleArr.
+	none            bool
+	tuple, tupleArr int
 }
 
 type compiler struct {
@@ -157,6 +170,11 @@ type compiler struct {
 	// the Starlark names of the units' variables, for GuardUnassigned.
 	unit     int
 	varNames map[[2]int]string
+	// discarded are the calls whose value a statement drops (a call of a
+	// function that returns None must be one, with Options.Exact), and
+	// none caches whether a helper returns None.
+	discarded map[*syntax.CallExpr]bool
+	none      map[any]bool
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -201,23 +219,54 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
-		unit: -1, varNames: map[[2]int]string{}}
+		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, none: map[any]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
-	for _, p := range src.Params {
+	if opt.Lists != nil && (!opt.Exact || len(opt.Lists) != len(src.Params)) {
+		return nil, fmt.Errorf("Options.Lists takes Exact and a length for each of the %d parameters", len(src.Params))
+	}
+	for i, p := range src.Params {
+		if opt.Lists != nil && opt.Lists[i] >= 0 {
+			if opt.Lists[i] > MaxScratch {
+				return nil, fmt.Errorf("%s is a list of %d elements; a list passed to a function run as machine code has at most %d", p.Name, opt.Lists[i], MaxScratch)
+			}
+			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: p.Name, Len: opt.Lists[i]})
+			sc.names[p.Name] = binding{kind: bScratch, id: c.u.Arrays}
+			c.u.Arrays++
+			continue
+		}
 		sc.names[p.Name] = binding{kind: bVar, id: c.newVar()}
 	}
+	c.f.Params = c.u.Vars
+	if opt.Exact {
+		r := returnsOf(src.Body)
+		switch {
+		case len(r.tuples) > 0 && (r.values > 0 || r.bare > 0):
+			return nil, fmt.Errorf("the function returns a tuple on some paths and %s on others", r.other())
+		case len(r.tuples) > 0:
+			for _, n := range r.tuples[1:] {
+				if n != r.tuples[0] {
+					return nil, fmt.Errorf("the function returns tuples of %d and of %d values", r.tuples[0], n)
+				}
+			}
+			sc.tuple, sc.tupleArr = r.tuples[0], c.u.Arrays
+			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the returned tuple", Len: sc.tuple})
+			c.u.Arrays++
+			c.f.Results = sc.tuple
+		case r.values == 0:
+			sc.none = true
+			c.f.ReturnsNone = true
+		}
+	}
+	c.f.Arrays = c.u.Arrays
 	var body []fuse.Stmt
 	c.out = &body
 	c.sc = sc
 	if err := c.stmts(src.Body); err != nil {
 		return nil, err
 	}
-	if !fuse.Leaves(body) {
-		c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
-			"the function ended without return (None is not a word)")})
-	}
+	c.end(src)
 	c.f.Body = body
 	c.f.Vars, c.f.Labels, c.f.Scratch = c.u.Vars, c.u.Labels, c.u.Scratch
 	n := c.f.ScratchWords() / 2
@@ -359,6 +408,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		if lit, ok := s.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
 			return nil // a docstring
 		}
+		if call, ok := s.X.(*syntax.CallExpr); ok {
+			c.discarded[call] = true
+		}
 		x, err := c.expr(s.X)
 		if err != nil {
 			return err
@@ -421,21 +473,33 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		return c.forStmt(s)
 	case *syntax.ReturnStmt:
 		if s.Result == nil {
-			return errAt(s.Return, "return without a value is not allowed in a fused function (it returns a word)")
+			if !c.sc.none {
+				return errAt(s.Return, "return without a value is not allowed in a fused function (it returns a word)")
+			}
+			c.ret(konst(0))
+			return nil
 		}
-		if _, ok := s.Result.(*syntax.TupleExpr); ok {
-			return errAt(s.Return, "a fused function returns one word, not a tuple")
+		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok {
+			if c.sc.tuple == 0 {
+				return errAt(s.Return, "a fused function returns one word, not a tuple")
+			}
+			// Every element, then the return: an element that fails
+			// fails the run before it returns.
+			for i, e := range t.List {
+				x, err := c.word(e)
+				if err != nil {
+					return err
+				}
+				c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: c.sc.tupleArr, X: konst(uint64(i)), Y: x, Check: -1})
+			}
+			c.ret(konst(0))
+			return nil
 		}
 		v, err := c.word(s.Result)
 		if err != nil {
 			return err
 		}
-		if c.sc.retLabel < 0 {
-			c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
-			return nil
-		}
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.sc.retVar, X: v})
-		c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
+		c.ret(v)
 		return nil
 	case *syntax.BranchStmt:
 		switch s.Token {
@@ -1656,6 +1720,13 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		return nil, err
 	}
 	key := procKey{fn.key(), kinds}
+	none, err := c.returnsNone(fn)
+	if err != nil {
+		return nil, errAt(pos(e.Fn), "%s: %v", name, err)
+	}
+	if none && !c.discarded[e] {
+		return nil, errAt(pos(e.Fn), "%s returns None, which is not a word: call it as a statement", name)
+	}
 	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
 	if _, ok := c.procs[key]; ok || recursive || c.preferred[fn.key()] || c.inlined >= maxInline || strings.ContainsAny(kinds, "at") {
 		return c.callProc(e, fn, key)
@@ -1691,6 +1762,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: vals[i]})
 	}
 	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
+	sc.none = none
 	outer := c.sc
 	c.calls = append(c.calls, outer.src.Name)
 	c.sc = sc
@@ -1707,6 +1779,25 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
+}
+
+// returnsNone reports whether fn returns None (Options.Exact: it has no
+// return with a value).
+func (c *compiler) returnsNone(fn helperOf) (bool, error) {
+	if !c.opt.Exact {
+		return false, nil
+	}
+	if none, ok := c.none[fn.key()]; ok {
+		return none, nil
+	}
+	src, err := fn.source()
+	if err != nil {
+		return false, err
+	}
+	r := returnsOf(src.Body)
+	none := r.values == 0 && len(r.tuples) == 0
+	c.none[fn.key()] = none
+	return none, nil
 }
 
 // assignedNames returns the names that body assigns or loops over.
@@ -1835,6 +1926,7 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	u := &fuse.Proc{Name: src.Name}
 	sc := c.newScope(src)
 	sc.retLabel, sc.proc = -1, true
+	sc.none = c.none[key.fn]
 	kinds := strings.Split(strings.TrimSuffix(key.args, ","), ",")
 	for i, p := range src.Params {
 		if kinds[i] == "w" {
@@ -1888,12 +1980,71 @@ func (c *compiler) body(src *Source) ([]fuse.Stmt, error) {
 		if err := c.stmts(src.Body); err != nil {
 			return err
 		}
-		if !fuse.Leaves(*c.out) {
-			c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
-				"the function ended without return (None is not a word)")})
-		}
+		c.end(src)
 		return nil
 	})
+}
+
+// end compiles the end of src's body where control reaches it: Starlark
+// returns None there, a word 0 for a function that returns None, else a
+// failure.
+func (c *compiler) end(src *Source) {
+	if fuse.Leaves(*c.out) {
+		return
+	}
+	if c.sc.none {
+		c.ret(konst(0))
+		return
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
+		"the function ended without return (None is not a word)")})
+}
+
+// ret compiles a return of the word v from the function being compiled.
+func (c *compiler) ret(v *fuse.Expr) {
+	if c.sc.retLabel < 0 {
+		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
+		return
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.sc.retVar, X: v})
+	c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
+}
+
+// returns counts a body's return statements by what they return.
+type returns struct {
+	values, bare int   // a value that is not a tuple; nothing (None)
+	tuples       []int // tuples, by length
+}
+
+func (r returns) other() string {
+	if r.values > 0 {
+		return "another value"
+	}
+	return "None"
+}
+
+// returnsOf counts the return statements of body (not those of the
+// functions it defines).
+func returnsOf(body []syntax.Stmt) returns {
+	var r returns
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.ReturnStmt:
+				if n.Result == nil {
+					r.bare++
+				} else if t, ok := unparen(n.Result).(*syntax.TupleExpr); ok {
+					r.tuples = append(r.tuples, len(t.List))
+				} else {
+					r.values++
+				}
+			case *syntax.DefStmt, *syntax.LambdaExpr:
+				return false
+			}
+			return true
+		})
+	}
+	return r
 }
 
 // dropTailBreaks removes the breaks of label that end ss, also in the

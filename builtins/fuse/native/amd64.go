@@ -669,8 +669,8 @@ func (g *amd64Gen) run() {
 			a.store(g.home(p), rDX)
 		}
 	}
-	for _, e := range g.sEpoch {
-		g.slotAddI(e, 1)
+	for _, e := range g.sEpoch[g.f.Arrays:] {
+		g.slotAddI(e, 1) // fresh for every item, but the array parameters
 	}
 	g.stmts(g.f.Body)
 	a.movRI(rDX, 0)

@@ -197,6 +197,9 @@ func (e *emitter) fail(check int, v int) {
 
 // Module returns the WebAssembly module computing f, and its layout.
 func Module(f *fuse.Func) ([]byte, *layout, error) {
+	if f.Arrays > 0 {
+		return nil, nil, fmt.Errorf("wasm: array parameters of the function (the x86-64 code and the evaluator take them)")
+	}
 	l, err := newLayout(f)
 	if err != nil {
 		return nil, nil, err

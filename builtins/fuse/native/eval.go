@@ -37,8 +37,7 @@ func newEvalWorker(p *Program, poll func() bool) *Worker {
 }
 
 func (w *Worker) runEval(n int, first bool) (int, []uint64, error) {
-	var args [3]uint64
-	ps := args[:w.p.f.Params]
+	ps := make([]uint64, w.p.f.Params)
 	for i := 0; i < n; i++ {
 		for j := range ps {
 			ps[j] = w.params[j][i]

@@ -390,6 +390,46 @@ func (w *Worker) Run(n int, first bool) (done int, res []uint64, err error) {
 	return w.result(int(uint32(w.stack[0])))
 }
 
+// SetArray sets the elements of the function's array parameter a
+// (fuse.Func.Arrays) for the next runs, one word of vals per element.
+func (w *Worker) SetArray(a int, vals []uint64) {
+	if w.st != nil {
+		w.st.SetArray(a, vals)
+		return
+	}
+	vs, eps, epoch := w.array(a)
+	copy(vs, vals)
+	for i := range eps {
+		eps[i] = epoch
+	}
+}
+
+// Array copies the elements of the function's array parameter a into
+// out, as the last run left them.
+func (w *Worker) Array(a int, out []uint64) {
+	if w.st != nil {
+		w.st.Array(a, out)
+		return
+	}
+	vs, eps, epoch := w.array(a)
+	init := w.p.f.Scratch[a].Init
+	for i := range out {
+		out[i] = init
+		if eps[i] == epoch {
+			out[i] = vs[i]
+		}
+	}
+}
+
+// array returns the values and epochs of the function's scratch array a
+// in the x86-64 code's memory (two arrays of its length, one after the
+// other) and the array's epoch.
+func (w *Worker) array(a int) (vals, epochs []uint64, epoch uint64) {
+	n := w.p.f.Scratch[a].Len
+	at := int(w.p.l.scratch[a]) / 8
+	return w.words[at : at+n], w.words[at+n : at+2*n], w.words[int(w.p.l.epochs)/8+a]
+}
+
 // Affine makes parameter i of item j of the next runs base + j*step
 // (on), computed by the code instead of read from the parameter's block,
 // or read from the block again (!on). It reports whether the worker

@@ -12,7 +12,7 @@ import (
 // nativeKey is the thread-local key under which an application may store
 // a native hook, a function of type nativeHook:
 //
-//	func(thread *starlark.Thread, fn *starlark.Function) func(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool)
+//	func(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool)
 //
 // The interpreter offers each Starlark function to the hook at most once
 // (not a module's top-level code, nor the functions of a program compiled
@@ -20,6 +20,9 @@ import (
 // not on the stack already): at its first call if its code contains
 // a loop (compile.Funcode.HasLoop), at its nativeCalls-th call otherwise.
 // Calls with keyword arguments neither count nor use a native form. The
+// hook gets the positional arguments of the call that offers fn (a view
+// it must neither keep nor modify), from which it may learn what kinds of
+// values the function takes; that call then runs as the others. The
 // hook returns nil to decline: the function is not offered again. It
 // returns a non-nil call to install it as the function's native form,
 // shared by every thread that calls the function. A thread with no hook
@@ -52,7 +55,7 @@ import (
 const nativeKey = "go.starlark.net/native"
 
 // nativeHook is the type of the hook stored under nativeKey.
-type nativeHook = func(thread *Thread, fn *Function) func(thread *Thread, args Tuple) (Value, bool)
+type nativeHook = func(thread *Thread, fn *Function, args Tuple) func(thread *Thread, args Tuple) (Value, bool)
 
 // nativeCalls is the call at which a function without a loop is offered.
 const nativeCalls = 1000
@@ -127,7 +130,7 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 			continue
 		}
 		if slot.state.CompareAndSwap(s, nativeOffering) {
-			slot.state.Store(fn.offerNative(thread))
+			slot.state.Store(fn.offerNative(thread, args))
 		}
 	}
 }
@@ -144,7 +147,7 @@ func (fn *Function) callNativeKw(thread *Thread, args Tuple, kwargs []Tuple) (Va
 }
 
 // offerNative offers fn to the thread's hook and returns fn's new state.
-func (fn *Function) offerNative(thread *Thread) uint32 {
+func (fn *Function) offerNative(thread *Thread, args Tuple) uint32 {
 	hook := thread.native
 	if f := fn.funcode; hook == nil || f == f.Prog.Toplevel || !f.Prog.Recursion {
 		return nativeNever
@@ -157,7 +160,7 @@ func (fn *Function) offerNative(thread *Thread) uint32 {
 			return 0
 		}
 	}
-	call := hook(thread, fn)
+	call := hook(thread, fn, args)
 	if call == nil {
 		return nativeNever
 	}

@@ -146,7 +146,7 @@ func intFunc(f func(int64) (int64, bool)) func(*Thread, Tuple) (Value, bool) {
 	}
 }
 
-func (h *fakeNative) hook(thread *Thread, fn *Function) func(*Thread, Tuple) (Value, bool) {
+func (h *fakeNative) hook(thread *Thread, fn *Function, args Tuple) func(*Thread, Tuple) (Value, bool) {
 	name := fn.Name()
 	h.mu.Lock()
 	h.offers[name]++
