@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,16 +21,20 @@ import (
 // call where it loops, else at its 1000th); where the fuse compiler
 // translates the function exactly (compile.Options.Exact: Starlark's ints
 // while they stay in [0, 2^64), anything else a failure), its calls with
-// word arguments run as x86-64 code, and a call whose code fails (an int
-// leaving the words, an error, a recursion too deep, a cancelled run) is
-// run by the interpreter, from the start: the function is pure, so the
-// interpreter gives exactly its own result or error.
+// word arguments (and lists of words, where the first call passed a list)
+// run as x86-64 code, and a call whose code fails (an int leaving the
+// words, an error, a recursion too deep, a cancelled run) is run by the
+// interpreter, from the start: the code changes nothing a program sees
+// before it succeeds (a list it writes is written back at its end), so
+// the interpreter gives exactly its own result or error.
 const nativeKey = "go.starlark.net/native"
 
-// nativeHook is what SetEnv installs under nativeKey.
-func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+// nativeHook is what SetEnv installs under nativeKey. args are those of
+// the call that offers fn: a list among them makes that parameter a list
+// of its length, a word array, for every call.
+func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 	report := EnvOf(thread).NativeReport
-	nf, pending, err := compileNative(thread, fn, report)
+	nf, pending, err := compileNative(thread, fn, listsOf(args), report)
 	if report != nil && !pending {
 		report(fn, err)
 	}
@@ -37,6 +42,24 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function) func(*starlark.T
 		return nil
 	}
 	return nf.call
+}
+
+// listsOf gives, for each argument, the length of a list, or -1; nil
+// where there is no list.
+func listsOf(args starlark.Tuple) []int {
+	var lists []int
+	for i, a := range args {
+		if l, ok := a.(*starlark.List); ok {
+			if lists == nil {
+				lists = make([]int, len(args))
+				for j := range lists {
+					lists[j] = -1
+				}
+			}
+			lists[i] = l.Len()
+		}
+	}
+	return lists
 }
 
 // nativeWait is how long a call waits for its function's machine code
@@ -49,6 +72,11 @@ const nativeWait = 2 * time.Millisecond
 // nativeFunc is a plain function compiled to machine code.
 type nativeFunc struct {
 	f     *fuse.Func
+	lists []int // the length of each parameter that is a list, or -1 (nil: none)
+	// written says which array parameters the code may write: their lists
+	// must be mutable, and are written back.
+	written []bool
+	tables  []listTable // global lists the code reads as tables
 	p     atomic.Pointer[native.Program] // nil until generated
 	ready chan struct{}                  // closed when p is set or off
 	mu    sync.Mutex
@@ -65,7 +93,7 @@ type nativeFunc struct {
 // compileNative compiles fn with compile.Options.Exact for the x86-64
 // engine, or says why it cannot. pending: the machine code is still being
 // generated, and report, if not nil, hears how that ends.
-func compileNative(thread *starlark.Thread, fn *starlark.Function, report func(*starlark.Function, error)) (nf *nativeFunc, pending bool, err error) {
+func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, report func(*starlark.Function, error)) (nf *nativeFunc, pending bool, err error) {
 	if err := exactShape(fn); err != nil {
 		return nil, false, err
 	}
@@ -84,9 +112,13 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, report func(*
 	}
 	hide := sessionNames(thread)
 	src := cands[0].Source
-	src.Free, src.Builtin = exactFree(src.Free, fn, hide), exactBuiltin(src.Builtin, hide)
+	var tables []listTable
+	src.Free, src.Builtin = exactFree(src.Free, fn, hide, &tables), exactBuiltin(src.Builtin, hide)
 	opts := compileOptions(srcs)
 	opts.Exact = true
+	if len(lists) == fn.NumParams() {
+		opts.Lists = lists
+	}
 	opts.Stop = compileStop(thread)
 	helper := opts.Helper
 	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
@@ -98,14 +130,21 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, report func(*
 			return nil, err
 		}
 		c := *s
-		c.Free, c.Builtin = exactFree(c.Free, h, hide), exactBuiltin(c.Builtin, hide)
+		c.Free, c.Builtin = exactFree(c.Free, h, hide, &tables), exactBuiltin(c.Builtin, hide)
 		return &c, nil
 	}
 	f, err := compile.Func(&src, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	n := &nativeFunc{f: f, ready: make(chan struct{})}
+	if w := tableWords(tables); w > maxCheckedWords && !f.Loops() {
+		return nil, false, fmt.Errorf("it reads lists of %d words as tables, which each call would compare (%d without a loop or a recursion)", w, maxCheckedWords)
+	}
+	written := f.WrittenArrays()
+	if f.Results > 0 {
+		written = written[:len(written)-1] // the returned tuple's, not a list's
+	}
+	n := &nativeFunc{f: f, lists: opts.Lists, written: written, tables: tables, ready: make(chan struct{})}
 	go n.generate(fn, report)
 	t := time.NewTimer(nativeWait)
 	defer t.Stop()
@@ -170,13 +209,13 @@ func exactShape(fn *starlark.Function) error {
 }
 
 // exactFree hides from the compiler the free values whose meaning as words
-// is not their meaning in Starlark, or that may change between calls:
-// bools (1 and 0 as words), negative ints, lists (a table is copied once,
-// and a list may change), tuples holding anything but non-negative ints
-// (or tuples of them). What it hides, the compiler refuses; ints in
-// [0, 2^64), such tuples, word arrays (which never change), functions,
-// builtins and modules pass.
-func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool) func(string) (starlark.Value, bool) {
+// is not their meaning in Starlark: bools (1 and 0 as words), negative
+// ints, tuples holding anything but non-negative ints (or tuples of them).
+// What it hides, the compiler refuses; ints in [0, 2^64), such tuples,
+// word arrays (which never change), functions, builtins and modules pass,
+// and so do lists, which it records in tables: a list may change between
+// calls, so each call first compares it with the words the code holds.
+func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool, tables *[]listTable) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
 		if hide[name] {
 			if _, global := fn.Globals()[name]; !global {
@@ -191,7 +230,11 @@ func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, 
 		case starlark.Bool:
 			return compile.Refused{Reason: "is a bool (True, False), not an int, in Starlark"}, true
 		case *starlark.List:
-			return compile.Refused{Reason: "is a list, which may change between calls (a tuple or a word array may be a table)"}, true
+			t, ok := snapshot(v)
+			if !ok {
+				return compile.Refused{Reason: "is a list of other values than ints in [0, 2^64) (or lists or tuples of them)"}, true
+			}
+			*tables = append(*tables, t)
 		case starlark.Int:
 			if v.Sign() < 0 {
 				return compile.Refused{Reason: "is a negative int, not a word"}, true
@@ -249,11 +292,121 @@ func wordTuple(t starlark.Tuple, depth int) bool {
 	return true
 }
 
-// nativeRun is a worker and the context its runs poll: the poll function
-// is bound once, so that a call allocates nothing.
+// maxCheckedWords bounds the words of the lists a function that neither
+// loops nor recurses may read as tables: each call compares them.
+const maxCheckedWords = 256
+
+// A listTable is a list the code reads as a table, and the words it held
+// when the function was compiled: a flat list of words, or a list of rows
+// (lists or tuples of words).
+type listTable struct {
+	l    *starlark.List
+	flat []uint64
+	rows [][]uint64
+}
+
+// snapshot records l's words, or reports that l holds something else.
+func snapshot(l *starlark.List) (listTable, bool) {
+	t := listTable{l: l}
+	for i := 0; i < l.Len(); i++ {
+		switch x := l.Index(i).(type) {
+		case starlark.Int:
+			w, ok := x.Uint64()
+			if !ok || t.rows != nil {
+				return t, false
+			}
+			t.flat = append(t.flat, w)
+		case *starlark.List, starlark.Tuple:
+			row, ok := rowWords(x)
+			if !ok || t.flat != nil {
+				return t, false
+			}
+			t.rows = append(t.rows, row)
+		default:
+			return t, false
+		}
+	}
+	return t, true
+}
+
+// rowWords returns the words of a list or tuple of words.
+func rowWords(v starlark.Value) ([]uint64, bool) {
+	s, ok := v.(starlark.Indexable)
+	if !ok {
+		return nil, false
+	}
+	row := make([]uint64, s.Len())
+	for i := range row {
+		x, ok := s.Index(i).(starlark.Int)
+		if !ok {
+			return nil, false
+		}
+		if row[i], ok = x.Uint64(); !ok {
+			return nil, false
+		}
+	}
+	return row, true
+}
+
+// holds reports whether t's list still holds the words recorded.
+func (t *listTable) holds() bool {
+	l := t.l
+	if t.rows == nil {
+		if l.Len() != len(t.flat) {
+			return false
+		}
+		for i, w := range t.flat {
+			if x, ok := l.Index(i).(starlark.Int); !ok || !isWord(x, w) {
+				return false
+			}
+		}
+		return true
+	}
+	if l.Len() != len(t.rows) {
+		return false
+	}
+	for i, row := range t.rows {
+		r, ok := l.Index(i).(starlark.Indexable)
+		if !ok || r.Len() != len(row) {
+			return false
+		}
+		if _, isString := r.(starlark.String); isString {
+			return false
+		}
+		for j, w := range row {
+			if x, ok := r.Index(j).(starlark.Int); !ok || !isWord(x, w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isWord reports whether x is the int w.
+func isWord(x starlark.Int, w uint64) bool {
+	u, ok := x.Uint64()
+	return ok && u == w
+}
+
+// tableWords returns the words of tables.
+func tableWords(tables []listTable) int {
+	n := len(tables)
+	for _, t := range tables {
+		n += len(t.flat)
+		for _, r := range t.rows {
+			n += len(r)
+		}
+	}
+	return n
+}
+
+// nativeRun is a worker, the context its runs poll (the poll function is
+// bound once, so that a call allocates nothing), and room for the words
+// of the lists a call passes.
 type nativeRun struct {
 	w   *native.Worker
 	ctx context.Context
+	buf []uint64
 }
 
 func (r *nativeRun) poll() bool { return r.ctx != nil && r.ctx.Err() != nil }
@@ -277,8 +430,10 @@ func (nf *nativeFunc) get(p *native.Program) (*nativeRun, error) {
 	return r, nil
 }
 
-// call runs fn's code on args, all words; ok false: the interpreter runs
-// the call (args is not a word, the code failed, or the code is off).
+// call runs fn's code on args, all words or lists of words as compiled;
+// ok false: the interpreter runs the call (an argument is not what the
+// code takes, a list it reads as a table has changed, the code failed, or
+// the code is off).
 func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v starlark.Value, ok bool) {
 	defer func() {
 		// A bug of this binding (not of the script) leaves the function
@@ -289,16 +444,42 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 	}()
 	p := nf.p.Load()
-	if p == nil || nf.off.Load() || len(args) != nf.f.Params {
+	if p == nil || nf.off.Load() || len(args) != nf.f.Params+len(nf.written) {
 		return nil, false // (too few or too many arguments: the interpreter's error)
 	}
 	var ws [compile.MaxExactParams]uint64
+	var ls [compile.MaxExactParams]*starlark.List
+	nw, nl := 0, 0
 	for i, a := range args {
+		if nf.lists != nil && nf.lists[i] >= 0 {
+			l, ok := a.(*starlark.List)
+			if !ok || l.Len() != nf.lists[i] || slices.Contains(ls[:nl], l) {
+				return nil, false // (one list passed twice: the code would not see one write in the other)
+			}
+			ls[nl] = l
+			nl++
+			continue
+		}
 		x, ok := a.(starlark.Int)
 		if !ok {
 			return nil, false
 		}
-		if ws[i], ok = x.Uint64(); !ok {
+		if ws[nw], ok = x.Uint64(); !ok {
+			return nil, false
+		}
+		nw++
+	}
+	for i := range nf.tables {
+		t := &nf.tables[i]
+		if !t.holds() || slices.Contains(ls[:nl], t.l) {
+			return nil, false
+		}
+	}
+	for a, l := range ls[:nl] {
+		// A list the code may write must be one Starlark lets it write
+		// (not frozen, not being iterated): setting an element to itself
+		// tells, and changes nothing.
+		if nf.written[a] && l.Len() > 0 && l.SetIndex(0, l.Index(0)) != nil {
 			return nil, false
 		}
 	}
@@ -306,19 +487,26 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if err != nil {
 		return nil, false
 	}
+	defer nf.put(r)
+	for a, l := range ls[:nl] {
+		buf := r.words(l.Len())
+		for j := range buf {
+			x, ok := l.Index(j).(starlark.Int)
+			if !ok {
+				return nil, false
+			}
+			if buf[j], ok = x.Uint64(); !ok {
+				return nil, false
+			}
+		}
+		r.w.SetArray(a, buf)
+	}
 	r.ctx = Context(thread)
-	for i := range args {
+	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
 	_, res, err := r.w.Run(1, false)
-	var word uint64
-	if err == nil {
-		word = res[0]
-	}
 	r.ctx = nil
-	nf.mu.Lock()
-	nf.idle = append(nf.idle, r)
-	nf.mu.Unlock()
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was
@@ -328,9 +516,51 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		return nil, false
 	}
+	word := res[0]
+	// The lists the code wrote, element by element where it changed them.
+	for a, l := range ls[:nl] {
+		if !nf.written[a] {
+			continue
+		}
+		buf := r.words(l.Len())
+		r.w.Array(a, buf)
+		for j, w := range buf {
+			if x := l.Index(j).(starlark.Int); !isWord(x, w) {
+				if err := l.SetIndex(j, starlark.MakeUint64(w)); err != nil {
+					panic(err) // checked mutable above
+				}
+			}
+		}
+	}
 	nf.runs.Add(1)
-	if nf.f.ReturnsBool {
+	switch {
+	case nf.f.ReturnsNone:
+		return starlark.None, true
+	case nf.f.Results > 0:
+		buf := r.words(nf.f.Results)
+		r.w.Array(nf.f.Arrays-1, buf)
+		t := make(starlark.Tuple, len(buf))
+		for i, w := range buf {
+			t[i] = starlark.MakeUint64(w)
+		}
+		return t, true
+	case nf.f.ReturnsBool:
 		return starlark.Bool(word != 0), true
 	}
 	return starlark.MakeUint64(word), true
+}
+
+// put gives r back to nf's idle workers.
+func (nf *nativeFunc) put(r *nativeRun) {
+	nf.mu.Lock()
+	nf.idle = append(nf.idle, r)
+	nf.mu.Unlock()
+}
+
+// words returns r's room for n words.
+func (r *nativeRun) words(n int) []uint64 {
+	if cap(r.buf) < n {
+		r.buf = make([]uint64, n)
+	}
+	return r.buf[:n]
 }

@@ -225,6 +225,48 @@ func (f *Func) EachExpr(visit func(x *Expr)) {
 	}
 }
 
+// eachStmt calls visit with every statement of ss, nested ones included.
+func eachStmt(ss []Stmt, visit func(s *Stmt)) {
+	for i := range ss {
+		visit(&ss[i])
+		eachStmt(ss[i].Body, visit)
+		eachStmt(ss[i].Else, visit)
+	}
+}
+
+// Loops reports whether f's body loops or calls a Proc: whether a run may
+// take much longer than its statements.
+func (f *Func) Loops() bool {
+	loops := len(f.Procs) > 0
+	eachStmt(f.Body, func(s *Stmt) { loops = loops || s.isLoop() })
+	return loops
+}
+
+// WrittenArrays says, for each of f's array parameters, whether a run may
+// write it: its body stores into it or passes it to a Proc.
+func (f *Func) WrittenArrays() []bool {
+	written := make([]bool, f.Arrays)
+	eachStmt(f.Body, func(s *Stmt) {
+		if s.Kind == SStore && s.Arr < f.Arrays {
+			written[s.Arr] = true
+		}
+	})
+	var expr func(x *Expr)
+	expr = func(x *Expr) {
+		if x == nil {
+			return
+		}
+		if x.Op == OpArray && x.Imm < uint64(f.Arrays) {
+			written[x.Imm] = true
+		}
+		for _, a := range x.Args {
+			expr(a)
+		}
+	}
+	eachStmt(f.Body, func(s *Stmt) { expr(s.X); expr(s.Y); expr(s.Z) })
+	return written
+}
+
 // Leaves reports whether control never runs off the end of ss: its last
 // statement is a break, continue, return or fail, or an if whose branches
 // both leave. Loops and blocks count as running on (a break may end them).

@@ -224,8 +224,8 @@ func TestExactListsRefused(t *testing.T) {
 		"def f(x):\n    if x:\n        return 1, 2\n    return 3":       "a tuple on some paths and another value",
 		"def f(x):\n    if x:\n        return 1, 2\n    return":         "a tuple on some paths and None",
 		"def f(x):\n    if x:\n        return 1, 2\n    return 1, 2, 3": "tuples of 2 and of 3 values",
-		"def g(x):\n    x += 1\ndef f(x):\n    return g(x) + 1":          "g returns None",
-		"def g(x):\n    return x, x\ndef f(x):\n    return g(x)":           "returns one word, not a tuple",
+		"def g(x):\n    x += 1\ndef f(x):\n    return g(x) + 1":         "g returns None",
+		"def g(x):\n    return x, x\ndef f(x):\n    return g(x)":        "returns one word, not a tuple",
 	} {
 		s, err := fusescript.Load(src)
 		if err != nil {
