@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"fmt"
 
 	"github.com/bitsh/bitsh/builtins/chess"
@@ -109,11 +110,11 @@ func sliderTables(magic func(int) (uint64, uint64, uint, []uint64)) (mask, mul, 
 // comparison or a not.
 func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr, error) {
 	if !c.opt.Exact {
-		r, _, err := c.chessLower(e, fn)
+		r, _, _, err := c.chessLower(e, fn)
 		return r, err
 	}
 	from := len(*c.out)
-	r, args, err := c.chessLower(e, fn)
+	r, args, argAt, err := c.chessLower(e, fn)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool:
 			c.given[args[1]] = true
 		default:
-			return nil, errAt(pos(e.Args[1]), "chess.pawn_attacks: white must be a bool (a comparison, a not, True or False) in a function run as machine code")
+			return nil, errAt(pos(argAt[1]), "chess.pawn_attacks: white must be a bool (a comparison, a not, True or False) in a function run as machine code")
 		}
 	}
 	var mark func(x *fuse.Expr)
@@ -146,8 +147,9 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	return r, nil
 }
 
-// chessLower is chessCall's lowering; it returns the arguments' words too.
-func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr, []*fuse.Expr, error) {
+// chessLower is chessCall's lowering; it returns the arguments' words and
+// texts too, by parameter.
+func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr, []*fuse.Expr, []syntax.Expr, error) {
 	name := "chess." + fn.Name.Name
 	var params []string
 	switch fn.Name.Name {
@@ -158,29 +160,40 @@ func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Exp
 	case "rook_attacks", "bishop_attacks", "queen_attacks":
 		params = []string{"sq", "occupied"}
 	default:
-		return nil, nil, errAt(fn.Name.NamePos, "%s is not allowed in a fused function (the attack functions of one square are)", name)
+		return nil, nil, nil, errAt(fn.Name.NamePos, "%s is not allowed in a fused function (the attack functions of one square are)", name)
 	}
 	args := make([]*fuse.Expr, len(params))
+	argAt := make([]syntax.Expr, len(params)) // each argument's text
 	for i, a := range e.Args {
+		// Arguments in the order written (as Starlark evaluates them),
+		// by position, then by name (sq=, white=, occupied=).
+		k := i
 		if kv, ok := a.(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
-			return nil, nil, errAt(pos(a), "%s: keyword arguments are not allowed in a fused function", name)
-		}
-		if i >= len(params) {
-			return nil, nil, errAt(pos(a), "%s takes at most %d arguments", name, len(params))
+			id, _ := kv.X.(*syntax.Ident)
+			if id == nil || !slices.Contains(params, id.Name) {
+				return nil, nil, nil, errAt(pos(a), "%s has no parameter %s", name, describe(kv.X))
+			}
+			k = slices.Index(params, id.Name)
+			if args[k] != nil {
+				return nil, nil, nil, errAt(pos(a), "%s: %s given twice", name, id.Name)
+			}
+			a = kv.Y
+		} else if i >= len(params) {
+			return nil, nil, nil, errAt(pos(a), "%s takes at most %d arguments", name, len(params))
 		}
 		x, err := c.word(a)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		args[i] = x
+		args[k], argAt[k] = x, a
 	}
 	for i, a := range args {
 		if a == nil && !(params[i] == "white") {
-			return nil, nil, errAt(pos(e.Fn), "%s: missing argument %s", name, params[i])
+			return nil, nil, nil, errAt(pos(e.Fn), "%s: missing argument %s", name, params[i])
 		}
 	}
 	if args[0].Op == fuse.OpConst && args[0].Imm > 63 {
-		return nil, nil, errAt(pos(e.Args[0]), "%s: sq = %d is not a square 0..63", name, int64(args[0].Imm))
+		return nil, nil, nil, errAt(pos(argAt[0]), "%s: sq = %d is not a square 0..63", name, int64(args[0].Imm))
 	}
 	// The square, checked once: where it is a variable, the check is the
 	// operand evaluated first and the other uses read the variable (whose
@@ -234,10 +247,10 @@ func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Exp
 	switch fn.Name.Name {
 	case "knight_attacks":
 		r, err := step(&t.knight, "chess.knight", chess.KnightAttacks)
-		return r, args, err
+		return r, args, argAt, err
 	case "king_attacks":
 		r, err := step(&t.king, "chess.king", chess.KingAttacks)
-		return r, args, err
+		return r, args, argAt, err
 	case "pawn_attacks":
 		tab, err := c.chessTable(&t.pawn, "chess.pawn", func() fuse.Table {
 			b := flat64(func(sq int) uint64 { return chess.PawnAttacks(sq, false) })
@@ -245,20 +258,20 @@ func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Exp
 			return fuse.Table{Rows: [][]uint64{b.Rows[0], w.Rows[0]}}
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		white := konst(1)
 		if args[1] != nil {
 			white = c.fits(args[1], 1, at, "%s: white is not a bool (or 0 or 1)", name)
 		}
 		return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(tab), Args: []*fuse.Expr{white, first},
-			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of the table chess.pawn (in %s)", name)}, args, nil
+			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of the table chess.pawn (in %s)", name)}, args, argAt, nil
 	case "rook_attacks":
 		r, err := slider(true, args[1], first)
-		return r, args, err
+		return r, args, argAt, err
 	case "bishop_attacks":
 		r, err := slider(false, args[1], first)
-		return r, args, err
+		return r, args, argAt, err
 	}
 	// queen_attacks: both, on an occupancy read once.
 	occ := args[1]
@@ -269,13 +282,13 @@ func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Exp
 	}
 	r, err := slider(true, occ, first)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	b, err := slider(false, occ, sq)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return mk(fuse.OpOr, r, b), args, nil
+	return mk(fuse.OpOr, r, b), args, argAt, nil
 }
 
 // cannotFail reports whether x always fits in w bits: a constant that

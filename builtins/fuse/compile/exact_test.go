@@ -121,6 +121,7 @@ func TestExactCases(t *testing.T) {
 		{"and or", "def f(x, y): return (x and y) or 3"},
 		{"subsets", "def f(x, y):\n    n = 0\n    for s in subsets(x & 0xff0f, y):\n        n += s\n    return n"},
 		{"chess", "def f(x, y): return chess.rook_attacks(x, y) | chess.pawn_attacks(x & 63, y > 3) ^ chess.queen_attacks(x & 63, y + 1) + chess.knight_attacks(x & 7)"},
+		{"chess by name", "def f(x, y): return chess.pawn_attacks(x & 63, white = y == 1) | chess.rook_attacks(occupied = y, sq = x & 63) ^ chess.bishop_attacks(x & 63, occupied = x)"},
 		{"bool flag", "def f(x, y):\n    found = False\n    for i in range(8):\n        if (x >> i) & 1 == 0:\n            found = True\n            break\n    return 1 if found else 2"},
 		{"bool variable", "def f(x, y):\n    b = x == 3\n    c = b or y > 4\n    return 1 if c else 2"},
 		{"not of calls", "def g(x):\n    return x & 1\ndef f(x, y):\n    if not g(x) and not g(y):\n        return 3\n    return 4"},
@@ -176,6 +177,9 @@ func TestExactCases(t *testing.T) {
 		{"def f(x):\n    b = True\n    return x + b", "bool"},
 		{"def f(x):\n    a = [False] * 3\n    return a[x]", "constant"},
 		{"def f(x): return chess.pawn_attacks(x & 63, x)", "white must be"},
+		{"def f(x): return chess.pawn_attacks(x & 63, white = x)", "white must be"},
+		{"def f(x): return chess.pawn_attacks(x & 63, black = x > 1)", "has no parameter black"},
+		{"def f(x): return chess.rook_attacks(x & 63, x, occupied = x)", "occupied given twice"},
 		{"def f(x): return (x < 3) and 4", "bool"},
 	}
 	for _, c := range refused {
