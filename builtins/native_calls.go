@@ -300,14 +300,18 @@ const maxCheckedWords = 256
 // when the function was compiled: a flat list of words, or a list of rows
 // (lists or tuples of words).
 type listTable struct {
-	l    *starlark.List
-	flat []uint64
-	rows [][]uint64
+	l     *starlark.List
+	flat  []uint64
+	rows  [][]uint64
+	lists []*starlark.List // l and the rows that are lists
 }
+
+// holdsList reports whether l is t's list or one of its rows.
+func (t *listTable) holdsList(l *starlark.List) bool { return slices.Contains(t.lists, l) }
 
 // snapshot records l's words, or reports that l holds something else.
 func snapshot(l *starlark.List) (listTable, bool) {
-	t := listTable{l: l}
+	t := listTable{l: l, lists: []*starlark.List{l}}
 	for i := 0; i < l.Len(); i++ {
 		switch x := l.Index(i).(type) {
 		case starlark.Int:
@@ -322,6 +326,9 @@ func snapshot(l *starlark.List) (listTable, bool) {
 				return t, false
 			}
 			t.rows = append(t.rows, row)
+			if r, ok := x.(*starlark.List); ok {
+				t.lists = append(t.lists, r)
+			}
 		default:
 			return t, false
 		}
@@ -471,8 +478,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	}
 	for i := range nf.tables {
 		t := &nf.tables[i]
-		if !t.holds() || slices.Contains(ls[:nl], t.l) {
+		if !t.holds() {
 			return nil, false
+		}
+		for _, l := range ls[:nl] {
+			if t.holdsList(l) {
+				return nil, false // (the code would not see its writes in the table)
+			}
 		}
 	}
 	for a, l := range ls[:nl] {

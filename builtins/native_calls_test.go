@@ -513,7 +513,7 @@ func BenchmarkNativeCompile(b *testing.B) {
 func forkOffers() bool {
 	offered := false
 	thread := &starlark.Thread{}
-	thread.SetLocal(nativeKey, func(*starlark.Thread, *starlark.Function) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+	thread.SetLocal(nativeKey, func(*starlark.Thread, *starlark.Function, starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 		offered = true
 		return nil
 	})
@@ -653,6 +653,12 @@ def add_into(a, b):
     for i in range(len(a)):
         a[i] += b[i]
 
+GRID = [[1, 2], [3, 4]]
+
+def write_row(r):
+    r[0] = 5
+    return GRID[0][0] + GRID[1][1]
+
 def sum_list(a):
     n = 0
     for x in range(len(a)):
@@ -752,6 +758,8 @@ func TestNativeLists(t *testing.T) {
 	gaveBack("a list of another length", addInto, starlark.Tuple{list(1, 2), list(1, 2)})
 	gaveBack("a list holding a negative int", sum, starlark.Tuple{starlark.NewList([]starlark.Value{starlark.MakeInt(1), starlark.MakeInt(-2), starlark.MakeInt(3)})})
 	gaveBack("a table passed as a list to write", isenberg, starlark.Tuple{g["pow2"], ints(0)[0], ints(5)[0], ints(0)[0], ints(6)[0]})
+	inner := compiled("write_row", starlark.Tuple{list(0, 0)})
+	agree("write_row", inner, func() starlark.Tuple { return starlark.Tuple{list(0, 0)} })
 
 }
 
@@ -778,6 +786,14 @@ a = [get(i) for i in range(3000)]
 T[0] = 10
 ROWS[1] = [7, 8, 9]
 b = [get(i) for i in range(3000)]
+def write_row2(r, n):
+    s = 0
+    for i in range(n):
+        r[0] = 5 + i
+        s += GRID[0][0]
+    r[0] = 1
+    return s
+c = [write_row2(GRID[0], 3) for _ in range(2000)]
 `
 	run := func(interpreted bool) (starlark.StringDict, uint64) {
 		thread := &starlark.Thread{Name: "fork"}
@@ -790,7 +806,7 @@ b = [get(i) for i in range(3000)]
 	}
 	code, codeSteps := run(false)
 	plain, plainSteps := run(true)
-	for _, name := range []string{"st", "s2", "a", "b"} {
+	for _, name := range []string{"st", "s2", "a", "b", "c"} {
 		if eq, err := starlark.Equal(code[name], plain[name]); err != nil || !eq {
 			t.Errorf("%s = %v with code, %v interpreted", name, code[name], plain[name])
 		}

@@ -248,7 +248,7 @@ r = (fib(22), bump(10), neg(5))
 	}
 	want := []string{
 		"native: neg (report.star:9:1): interpreted: 12:12: ~x of a word is a negative int",
-		"native: bump (report.star:5:1): interpreted: 7:11: st is not a scratch array",
+		"native: bump (report.star:5:1): interpreted: 7:11: st is a read-only table",
 		"native: fib (report.star:2:1): machine code", // perhaps from the code's goroutine, later
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -277,7 +277,7 @@ r = (fib(22), bump(10), neg(5))
 func forkOffers() bool {
 	offered := false
 	thread := &starlark.Thread{}
-	thread.SetLocal("go.starlark.net/native", func(*starlark.Thread, *starlark.Function) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+	thread.SetLocal("go.starlark.net/native", func(*starlark.Thread, *starlark.Function, starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 		offered = true
 		return nil
 	})
