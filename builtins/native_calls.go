@@ -76,11 +76,11 @@ type nativeFunc struct {
 	// written says which array parameters the code may write: their lists
 	// must be mutable, and are written back.
 	written []bool
-	tables  []listTable // global lists the code reads as tables
-	p     atomic.Pointer[native.Program] // nil until generated
-	ready chan struct{}                  // closed when p is set or off
-	mu    sync.Mutex
-	idle  []*nativeRun // workers between calls
+	tables  []listTable                    // global lists the code reads as tables
+	p       atomic.Pointer[native.Program] // nil until generated
+	ready   chan struct{}                  // closed when p is set or off
+	mu      sync.Mutex
+	idle    []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
 	// gave back to the interpreter; off stops using the code where most
 	// calls fail.

@@ -722,7 +722,9 @@ func TestNativeLists(t *testing.T) {
 		}
 	}
 
-	st := func() starlark.Tuple { return starlark.Tuple{list(1<<32, 0, 2000), ints(0)[0], ints(58)[0], ints(0)[0], ints(6)[0]} }
+	st := func() starlark.Tuple {
+		return starlark.Tuple{list(1<<32, 0, 2000), ints(0)[0], ints(58)[0], ints(0)[0], ints(6)[0]}
+	}
 	isenberg := compiled("isenberg", st())
 	agree("isenberg", isenberg, st)
 	if isenberg.written == nil || !isenberg.written[0] {

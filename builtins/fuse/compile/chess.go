@@ -1,8 +1,8 @@
 package compile
 
 import (
-	"slices"
 	"fmt"
+	"slices"
 
 	"github.com/bitsh/bitsh/builtins/chess"
 	"github.com/bitsh/bitsh/builtins/fuse"
