@@ -2,6 +2,7 @@ package compile_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -9,7 +10,9 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // listsScript holds plain functions that take lists, return None or
@@ -62,7 +65,7 @@ def sum_into(a, b, n):
 // runLists runs f on the engines that take array parameters: args are
 // words or []uint64 (a list, written back in place). It returns the
 // result word, the tuple where f returns one, and the lists after the run.
-func runLists(t *testing.T, f *fuse.Func, args []any) map[string]func() (uint64, []uint64, [][]uint64, error) {
+func runLists(t testing.TB, f *fuse.Func, args []any) map[string]func() (uint64, []uint64, [][]uint64, error) {
 	t.Helper()
 	split := func() (words []uint64, lists [][]uint64) {
 		for _, a := range args {
@@ -123,6 +126,116 @@ func runLists(t *testing.T, f *fuse.Func, args []any) map[string]func() (uint64,
 	return runs
 }
 
+// listsAgree runs name of s plainly and as f (compiled from it with
+// Options.Lists for args) on args, words (uint64) and lists ([]uint64), on
+// every engine: where f gives a result, plain Starlark gives the same
+// value (None, a tuple, a bool or an int) and leaves the same words in the
+// lists; where plain Starlark fails, or gives or leaves anything but
+// words, f fails. It returns how many runs gave a result and how many
+// failed.
+func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name string, args []any) (words, fails int) {
+	t.Helper()
+	var sargs starlark.Tuple
+	var lists []*starlark.List
+	for _, a := range args {
+		switch a := a.(type) {
+		case uint64:
+			sargs = append(sargs, starlark.MakeUint64(a))
+		case []uint64:
+			var elems []starlark.Value
+			for _, x := range a {
+				elems = append(elems, starlark.MakeUint64(x))
+			}
+			l := starlark.NewList(elems)
+			lists = append(lists, l)
+			sargs = append(sargs, l)
+		}
+	}
+	thread := &starlark.Thread{}
+	thread.SetMaxExecutionSteps(1 << 24)
+	want, perr := starlark.Call(thread, s.Globals[name], sargs, nil)
+	if perr != nil && strings.Contains(perr.Error(), "too many steps") {
+		t.Fatalf("%s%v runs too long in plain Starlark\n%s", name, args, src)
+	}
+	asWords := perr == nil
+	switch w := want.(type) {
+	case starlark.NoneType:
+		asWords = asWords && f.ReturnsNone
+	case starlark.Bool:
+		asWords = asWords && f.ReturnsBool
+	case starlark.Int:
+		_, ok := compile.WordOf(w)
+		asWords = asWords && ok && !f.ReturnsBool && f.Results == 0 && !f.ReturnsNone
+	case starlark.Tuple:
+		asWords = asWords && f.Results == len(w)
+		for _, x := range w {
+			_, isBool := x.(starlark.Bool)
+			_, ok := compile.WordOf(x)
+			asWords = asWords && ok && !isBool
+		}
+	default:
+		asWords = false
+	}
+	for _, l := range lists {
+		for i := 0; i < l.Len(); i++ {
+			_, ok := compile.WordOf(l.Index(i))
+			asWords = asWords && ok
+		}
+	}
+	for engine, run := range runLists(t, f, args) {
+		word, tuple, got, err := run()
+		if err != nil {
+			fails++
+			continue
+		}
+		if !asWords {
+			t.Fatalf("%s%v on %s gives %d %v; plain Starlark gives %v (%v) and leaves %v\n%s\n%s", name, args, engine, word, tuple, want, perr, lists, src, f)
+		}
+		var as starlark.Value
+		switch {
+		case f.ReturnsNone:
+			as = starlark.None
+		case f.Results > 0:
+			var tv starlark.Tuple
+			for _, x := range tuple {
+				tv = append(tv, starlark.MakeUint64(x))
+			}
+			as = tv
+		case f.ReturnsBool:
+			as = starlark.Bool(word != 0)
+		default:
+			as = starlark.MakeUint64(word)
+		}
+		if eq, _ := starlark.Equal(as, want); !eq {
+			t.Fatalf("%s%v on %s = %v; plain Starlark gives %v\n%s\n%s", name, args, engine, as, want, src, f)
+		}
+		for i, l := range lists {
+			var ws []string
+			for _, x := range got[i] {
+				ws = append(ws, fmt.Sprint(x))
+			}
+			if g := "[" + strings.Join(ws, ", ") + "]"; g != l.String() {
+				t.Fatalf("%s%v on %s leaves list %d %s; plain Starlark %s\n%s", name, args, engine, i, g, l, src)
+			}
+		}
+		words++
+	}
+	return words, fails
+}
+
+// listsOf gives Options.Lists for args.
+func listsOf(args []any) []int {
+	var lens []int
+	for _, a := range args {
+		if l, ok := a.([]uint64); ok {
+			lens = append(lens, len(l))
+		} else {
+			lens = append(lens, -1)
+		}
+	}
+	return lens
+}
+
 // TestExactLists: functions that write the lists they are given, return
 // None or return tuples give what plain Starlark gives, lists included,
 // on the evaluator and the x86-64 code; where Starlark's ints leave the
@@ -132,14 +245,13 @@ func TestExactLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	thread := &starlark.Thread{}
 	cases := []struct {
 		fn   string
 		args []any
 		fail bool // the ints leave the words
 	}{
 		{"isenberg", []any{[]uint64{1 << 32, 0, 1000}, uint64(0), uint64(58), uint64(0), uint64(6)}, false},
-		{"isenberg", []any{[]uint64{1 << 32, 0, 3000}, uint64(0), uint64(58), uint64(0), uint64(6)}, false},
+		{"isenberg", []any{[]uint64{1 << 32, 0, 1500}, uint64(0), uint64(58), uint64(0), uint64(6)}, false},
 		{"bump", []any{[]uint64{5, 7}, uint64(9)}, false},
 		{"bump", []any{[]uint64{1<<64 - 1, 7}, uint64(1)}, true},
 		{"twice", []any{[]uint64{5, 7, 0}, uint64(3)}, false},
@@ -152,69 +264,133 @@ func TestExactLists(t *testing.T) {
 		{"sum_into", []any{[]uint64{1, 2, 3}, []uint64{10, 20, 30}, uint64(4)}, true}, // index out of range
 	}
 	for _, c := range cases {
-		var lens []int
-		var sargs starlark.Tuple
-		var lists []*starlark.List
-		for _, a := range c.args {
-			switch a := a.(type) {
-			case uint64:
-				lens = append(lens, -1)
-				sargs = append(sargs, starlark.MakeUint64(a))
-			case []uint64:
-				lens = append(lens, len(a))
-				var elems []starlark.Value
-				for _, x := range a {
-					elems = append(elems, starlark.MakeUint64(x))
-				}
-				l := starlark.NewList(elems)
-				lists = append(lists, l)
-				sargs = append(sargs, l)
-			}
-		}
-		name := fmt.Sprintf("%s%v", c.fn, c.args)
-		f, err := s.CompileWith(c.fn, func(o *compile.Options) { o.Exact, o.Lists = true, lens })
+		f, err := s.CompileWith(c.fn, func(o *compile.Options) { o.Exact, o.Lists = true, listsOf(c.args) })
 		if err != nil {
-			t.Fatalf("%s does not compile: %v", name, err)
+			t.Fatalf("%s%v does not compile: %v", c.fn, c.args, err)
 		}
-		want, perr := starlark.Call(thread, s.Globals[c.fn], sargs, nil)
-		for engine, run := range runLists(t, f, c.args) {
-			word, tuple, got, err := run()
-			if err != nil {
-				if !c.fail {
-					t.Errorf("%s on %s fails: %v; plain Starlark gives %v (%v)\n%s", name, engine, err, want, perr, f)
-				}
-				continue
-			}
-			if c.fail || perr != nil {
-				t.Errorf("%s on %s gives %d %v; want a failure (plain Starlark: %v, %v)", name, engine, word, tuple, want, perr)
-				continue
-			}
-			var as starlark.Value
-			switch {
-			case f.ReturnsNone:
-				as = starlark.None
-			case f.Results > 0:
-				var tv starlark.Tuple
-				for _, x := range tuple {
-					tv = append(tv, starlark.MakeUint64(x))
-				}
-				as = tv
-			default:
-				as = starlark.MakeUint64(word)
-			}
-			if eq, _ := starlark.Equal(as, want); !eq {
-				t.Errorf("%s on %s = %v; plain Starlark gives %v", name, engine, as, want)
-			}
-			for i, l := range lists {
-				var ws []string
-				for _, x := range got[i] {
-					ws = append(ws, fmt.Sprint(x))
-				}
-				if g := "[" + strings.Join(ws, ", ") + "]"; g != l.String() {
-					t.Errorf("%s on %s leaves list %d %s; plain Starlark %s", name, engine, i, g, l)
-				}
+		words, fails := listsAgree(t, s, f, listsScript, c.fn, c.args)
+		if c.fail && words > 0 || !c.fail && fails > 0 {
+			t.Errorf("%s%v: %d results, %d failures; want %v", c.fn, c.args, words, fails, map[bool]string{true: "failures", false: "results"}[c.fail])
+		}
+	}
+}
+
+// listify turns f(x, y) of a random script into f(x, y, a): its first
+// scratch array a, assigned once at the top of its body, becomes a list
+// parameter (the assignment a pass), and each return gives a tuple of its
+// value and a's last element. It returns the new script and a's length,
+// or ok false where f has no such array.
+func listify(src string) (out string, n int, ok bool) {
+	file, err := syntax.Parse("r.star", src, 0)
+	if err != nil {
+		return "", 0, false
+	}
+	var f *syntax.DefStmt
+	for _, st := range file.Stmts {
+		if d, ok := st.(*syntax.DefStmt); ok && d.Name.Name == "f" {
+			f = d
+		}
+	}
+	if f == nil {
+		return "", 0, false
+	}
+	assigned := map[string]int{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.AssignStmt); ok && a.Op == syntax.EQ {
+			if id, ok := a.LHS.(*syntax.Ident); ok {
+				assigned[id.Name]++
 			}
 		}
+		return true
+	})
+	var name string
+	var line int32
+	for _, st := range f.Body {
+		a, ok := st.(*syntax.AssignStmt)
+		if !ok || a.Op != syntax.EQ {
+			continue
+		}
+		id, ok := a.LHS.(*syntax.Ident)
+		if !ok || assigned[id.Name] != 1 {
+			continue
+		}
+		switch r := a.RHS.(type) {
+		case *syntax.ListExpr:
+			n = len(r.List)
+		case *syntax.BinaryExpr:
+			k, isInt := r.Y.(*syntax.Literal)
+			if !isInt || r.Op != syntax.STAR || k.Token != syntax.INT {
+				continue
+			}
+			n = int(k.Value.(int64))
+		default:
+			continue
+		}
+		if n > 0 {
+			name, line = id.Name, a.OpPos.Line
+			break
+		}
+	}
+	if name == "" {
+		return "", 0, false
+	}
+	lines := strings.Split(src, "\n")
+	def := int(f.Def.Line) - 1
+	lines[def] = strings.Replace(lines[def], "def f(x, y):", "def f(x, y, "+name+"):", 1)
+	lines[line-1] = "    pass"
+	for i := def + 1; i < len(lines); i++ {
+		if t := strings.TrimLeft(lines[i], " "); strings.HasPrefix(t, "return ") {
+			ind := lines[i][:len(lines[i])-len(t)]
+			lines[i] = fmt.Sprintf("%sreturn (%s), %s[%d]", ind, strings.TrimPrefix(t, "return "), name, n-1)
+		}
+	}
+	return strings.Join(lines, "\n"), n, true
+}
+
+// TestExactRandomLists: random functions whose first scratch array is a
+// list the caller passes (written in place) and that return tuples agree
+// with plain Starlark, lists included, wherever they give a result, and
+// fail wherever plain Starlark fails or leaves the words.
+func TestExactRandomLists(t *testing.T) {
+	n := 40 // functions that compile exactly (about one seed in 25)
+	if testing.Short() {
+		n = 10
+	}
+	words, fails, compiled := 0, 0, 0
+	for seed := uint64(0); compiled < n && seed < uint64(100*n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 0x115))
+		src := randfunc.Source(r)
+		if seed%2 == 1 {
+			src = randfunc.RecursiveSource(r)
+		}
+		if seed%4 != 0 {
+			src = dropSomeMasks(r, src)
+		}
+		src, k, ok := listify(src)
+		if !ok {
+			continue
+		}
+		s := load(t, src)
+		lens := []int{-1, -1, k}
+		f, err := s.CompileWith("f", func(o *compile.Options) { o.Exact, o.Lists = true, lens })
+		if err != nil {
+			continue
+		}
+		compiled++
+		in := rand.New(rand.NewPCG(seed, 2))
+		for _, xy := range randomInputs(in, 8) {
+			list := make([]uint64, k)
+			for i := range list {
+				list[i] = randomInputs(in, 1)[0][0]
+			}
+			w, f := listsAgree(t, s, f, src, "f", []any{xy[0], xy[1], list})
+			words += w
+			fails += f
+		}
+	}
+	t.Logf("%d functions compiled: %d results equal, %d failures", compiled, words, fails)
+	if compiled < n || words < 4*n {
+		t.Errorf("%d compiled, %d results, %d failures: the test tests little", compiled, words, fails)
 	}
 }
 
