@@ -140,6 +140,7 @@ func TestExactCases(t *testing.T) {
 		{"fib", "def f(x, y): return x if x < 2 else f(x - 1, y) + f(x - 2, y)"},
 		{"no return", "def f(x, y):\n    if x:\n        return y"},
 		{"loop", "def f(x, y):\n    for _ in range(100):\n        x = (x + y) ^ 0x5555555555555\n    return x"},
+		{"a parameter or loop variable assigned itself", "def f(x, y):\n    x = x\n    if y & 1:\n        return x\n    for i in range(y & 7):\n        i = i\n    return i"},
 	}
 	pairs := [][]uint64{}
 	for _, x := range exactWords {
