@@ -714,6 +714,8 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		}
 		if k, ok := negConstant(x); ok && c.opt.Exact {
 			x, bias = konst(0), k // -k + k
+		} else if c.opt.Exact && (x.Op == fuse.OpNeg || x.Op == fuse.OpNot) && x.Args[0].Op == fuse.OpConst {
+			return true, errAt(pos(init), "a scratch array's value V in [V] * N is at least -2^63 in a function run as machine code")
 		}
 		if x.Op != fuse.OpConst {
 			return true, errAt(pos(init), "a scratch array's value V in [V] * N must be a constant")

@@ -176,6 +176,8 @@ func TestExactCases(t *testing.T) {
 		{"def f(x): return 1 if x == True else 2", "bool"},
 		{"def f(x):\n    b = True\n    return x + b", "bool"},
 		{"def f(x):\n    a = [False] * 3\n    return a[x]", "constant"},
+		{"def f(x):\n    a = [-((1 << 63) + 1)] * 3\n    return a[x]", "at least -2^63"},
+		{"def f(x):\n    a = [-x] * 3\n    return a[x]", "constant"},
 		{"def f(x): return chess.pawn_attacks(x & 63, x)", "white must be"},
 		{"def f(x): return (x < 3) and 4", "bool"},
 	}
@@ -335,6 +337,12 @@ def f(x, y):
     a = [-1] * 4
     a[x & 3] = y
     return 1 if a[x & 3] == y else 2`, map[[2]uint64]bool{{0, 1<<64 - 2}: true, {0, 1<<64 - 1}: false, {1, 0}: true}},
+		{"compare with a word past the array's ints", `
+def f(x, y):
+    a = [-1] * 4
+    if a[x & 3] == y:
+        return 1
+    return 2 if a[(x + 1) & 3] < y else 3`, map[[2]uint64]bool{{0, 5}: true, {0, 1<<64 - 2}: true, {0, 1<<64 - 1}: false}},
 		{"reset and update", `
 def f(x, y):
     a = [-1] * 4
