@@ -111,6 +111,10 @@ type binding struct {
 	kind  int // bVar, bScratch, bRow
 	id    int // variable, scratch array
 	table int // bRow: the table whose row the variable indexes
+	// bias: a bVar first assigned a read of a biased scratch array
+	// (Options.Exact) holds its int x as the word x + bias, as the array
+	// does (scratchAssign, assignVar).
+	bias uint64
 }
 
 const (
@@ -121,10 +125,11 @@ const (
 
 // scope is one function being compiled (the fused one or an inlined helper).
 type scope struct {
-	src    *Source
-	names  map[string]binding
-	locals map[string]bool
-	tables map[string]int // free names read as tables
+	src      *Source
+	names    map[string]binding
+	locals   map[string]bool
+	loopVars map[string]bool // the names a for loop binds (never biased)
+	tables   map[string]int  // free names read as tables
 	// retVar and retLabel: where a helper's return stores its value and
 	// the block it leaves; the fused function itself has retLabel -1.
 	retVar, retLabel int
@@ -263,7 +268,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 }
 
 func (c *compiler) newScope(src *Source) *scope {
-	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, tables: map[string]int{}}
+	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{}}
 	for _, p := range src.Params {
 		sc.locals[p.Name] = true
 	}
@@ -274,6 +279,7 @@ func (c *compiler) newScope(src *Source) *scope {
 				markLocals(sc.locals, n.LHS)
 			case *syntax.ForStmt:
 				markLocals(sc.locals, n.Vars)
+				markLocals(sc.loopVars, n.Vars)
 			case *syntax.LambdaExpr, *syntax.DefStmt:
 				return false
 			}
@@ -562,7 +568,37 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 		c.sc.names[id.Name] = b
 		c.varNames[[2]int{c.unit, b.id}] = id.Name
 	}
+	if b.bias != 0 {
+		// assign and tupleAssign store through assignVar; a for loop's
+		// variable is never biased (scope.loopVars).
+		return 0, errAt(id.NamePos, "%s holds a biased int here; a fused function cannot bind it so", id.Name)
+	}
 	return b.id, nil
+}
+
+// assignVar compiles name = v: where the name is biased (binding.bias), v
+// biased as it is; where the name is new, is assigned a read of a biased
+// scratch array (Options.Exact) and no for loop binds it, it becomes
+// biased as that array, so that i = stamp[k] and i != t hold where the
+// element is the sentinel -1.
+func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
+	b, ok := c.sc.names[id.Name]
+	if k := c.biased[v]; !ok && k != 0 && !c.sc.loopVars[id.Name] {
+		b = binding{kind: bVar, id: c.newVar(), bias: k}
+		c.sc.names[id.Name] = b
+		c.varNames[[2]int{c.unit, b.id}] = id.Name
+	}
+	if ok && b.kind != bVar {
+		return errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	}
+	if !ok && b.bias == 0 {
+		var err error
+		if b.id, err = c.bindVar(id); err != nil {
+			return err
+		}
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.id, X: c.biasedTo(v, b.bias)})
+	return nil
 }
 
 func kindName(b binding) string {
@@ -583,19 +619,29 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			if !ok {
 				return errAt(s.OpPos, "%s is not allowed in a fused function", s.Op)
 			}
-			if b, ok := c.sc.names[lhs.Name]; ok && b.kind != bVar {
+			b, ok := c.sc.names[lhs.Name]
+			if ok && b.kind != bVar {
 				return errAt(s.OpPos, "%s is %s, not a word: %s is not allowed", lhs.Name, kindName(b), s.Op)
+			}
+			if b.bias != 0 && (op == syntax.PLUS || op == syntax.MINUS) {
+				// x + bias ± y: the biased word itself, which may hold
+				// a negative int.
+				y, err := c.word(s.RHS)
+				if err != nil {
+					return err
+				}
+				v, err := c.arith(op, s.OpPos, varExpr(b.id), y)
+				if err != nil {
+					return err
+				}
+				c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.id, X: v})
+				return nil
 			}
 			v, err := c.binary(op, s.OpPos, lhs, s.RHS)
 			if err != nil {
 				return err
 			}
-			id, err := c.bindVar(lhs)
-			if err != nil {
-				return err
-			}
-			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: id, X: v})
-			return nil
+			return c.assignVar(lhs, v)
 		}
 		if ok, err := c.scratchAssign(lhs, s.RHS); ok || err != nil {
 			return err
@@ -607,12 +653,7 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 		if err != nil {
 			return err
 		}
-		id, err := c.bindVar(lhs)
-		if err != nil {
-			return err
-		}
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: id, X: v})
-		return nil
+		return c.assignVar(lhs, v)
 	case *syntax.IndexExpr:
 		return c.store(s, lhs)
 	case *syntax.TupleExpr, *syntax.ListExpr, *syntax.ParenExpr:
@@ -646,25 +687,29 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	if len(lhs) != len(rhs) {
 		return errAt(s.OpPos, "%d names but %d values", len(lhs), len(rhs))
 	}
-	tmps := make([]int, len(rhs))
+	tmps := make([]*fuse.Expr, len(rhs))
 	for i, r := range rhs {
 		v, err := c.word(r)
 		if err != nil {
 			return err
 		}
-		tmps[i] = c.newVar()
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: tmps[i], X: v})
+		// A biased read is kept biased (assignVar).
+		k := c.biased[v]
+		if k != 0 {
+			v = v.Args[0]
+		}
+		t := c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v})
+		tmps[i] = c.biasedRead(varExpr(t), k)
 	}
 	for i, l := range lhs {
 		id, ok := l.(*syntax.Ident)
 		if !ok {
 			return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
 		}
-		v, err := c.bindVar(id)
-		if err != nil {
+		if err := c.assignVar(id, tmps[i]); err != nil {
 			return err
 		}
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: varExpr(tmps[i])})
 	}
 	return nil
 }
@@ -815,7 +860,12 @@ func negConstant(e *fuse.Expr) (uint64, bool) {
 // check fuse.Func.Exact adds where the int must be a word), recorded in
 // biased.
 func (c *compiler) scratchRead(raw *fuse.Expr) *fuse.Expr {
-	k := c.u.Scratch[raw.Imm].Bias
+	return c.biasedRead(raw, c.u.Scratch[raw.Imm].Bias)
+}
+
+// biasedRead is the int of the word raw biased by k: raw less k, recorded
+// in biased, or raw where k is 0.
+func (c *compiler) biasedRead(raw *fuse.Expr, k uint64) *fuse.Expr {
 	if k == 0 {
 		return raw
 	}
@@ -1417,7 +1467,7 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	if b, ok := c.sc.names[e.Name]; ok {
 		switch b.kind {
 		case bVar:
-			return varExpr(b.id), nil
+			return c.biasedRead(varExpr(b.id), b.bias), nil
 		case bScratch:
 			return nil, errAt(e.NamePos, "%s is a scratch array, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
 		case bRow:

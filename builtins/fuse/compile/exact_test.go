@@ -343,6 +343,33 @@ def f(x, y):
     if a[x & 3] == y:
         return 1
     return 2 if a[(x + 1) & 3] < y else 3`, map[[2]uint64]bool{{0, 5}: true, {0, 1<<64 - 2}: true, {0, 1<<64 - 1}: false}},
+		{"a variable holding a sentinel", `
+def f(x, y):
+    last = [-1] * 8
+    d = 0
+    for i in range(x & 31):
+        v = (i * y) & 7
+        j = last[v]
+        if j != -1:
+            d += i - j
+        elif j < 0:
+            d += 100
+        last[v] = i
+    j = last[y & 7]
+    k, m = x & 7, last[x & 7]
+    if m == j:
+        k += 1000
+    j += 1
+    m += 1
+    return d * 1000 + j + k + (m & 0xff)`, map[[2]uint64]bool{{0, 0}: true, {31, 3}: true, {9, 2}: true}},
+		{"a variable holding a sentinel read as an int", `
+def f(x, y):
+    last = [-1] * 8
+    last[x & 7] = y
+    j = last[y & 7]
+    if x & 8:
+        j = 5
+    return j`, map[[2]uint64]bool{{3, 3}: true, {3, 4}: false, {11, 4}: true, {7, 1<<64 - 1}: false}},
 		{"reset and update", `
 def f(x, y):
     a = [-1] * 4
