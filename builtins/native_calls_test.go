@@ -817,3 +817,99 @@ c = [write_row2(GRID[0], 3) for _ in range(2000)]
 		t.Errorf("%d steps with code, %d interpreted: the code did not run", codeSteps, plainSteps)
 	}
 }
+
+// TestNativeSentinel: bench/magic_check.star's search, whose stamps start
+// at the sentinel -1 ([-1] * 4096), runs as code and answers as the
+// interpreter does (its tables passed as tuples, its two results as one
+// int); a function that returns a sentinel, an int that is no word, gives
+// the call back to the interpreter.
+func TestNativeSentinel(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	const src = `
+M = (1 << 64) - 1
+SQ = 0
+BITS = 12
+SHIFT = 64 - BITS
+
+mask = chess.rook_mask(SQ)
+occs = []
+occ = 0
+for _ in range(1 << BITS):
+    occs.append(occ)
+    occ = (occ - mask) & mask
+occs = tuple(occs)
+atts = tuple([chess.rook_attacks(SQ, o) for o in occs])
+
+def search(n, seed):
+    s = seed
+    stamp = [-1] * (1 << BITS)
+    val = [0] * (1 << BITS)
+    steps = 0
+    found = 0
+    for t in range(n):
+        m = M
+        for _ in range(3):
+            s ^= (s << 13) & M
+            s ^= s >> 7
+            s ^= (s << 17) & M
+            m &= s
+        ok = True
+        for i in range(len(occs)):
+            idx = ((occs[i] * m) & M) >> SHIFT
+            if stamp[idx] != t:
+                stamp[idx] = t
+                val[idx] = atts[i]
+            elif val[idx] != atts[i]:
+                ok = False
+                steps += i + 1
+                break
+        if ok:
+            steps += len(occs)
+            found += 1
+    return steps * 1000000 + found
+
+def last_seen(n, k):
+    seen = [-1] * 64
+    for t in range(n):
+        seen[(t * 7) & 63] = t
+    return seen[k & 63]
+`
+	thread := &starlark.Thread{Name: "sentinel"}
+	SetEnv(thread, Env{Sources: testSources{"sentinel.star": src}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "sentinel.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fn    string
+		args  starlark.Tuple
+		coded bool
+	}{
+		{"search", ints(40, uint64(0x9E3779B97F4A7C15)), true},
+		{"search", ints(25, 12345), true},
+		{"last_seen", ints(100, 7), true},
+		{"last_seen", ints(3, 5), false}, // seen[5] is -1
+	} {
+		fn := g[c.fn].(*starlark.Function)
+		nf, err := compileWait(thread, fn)
+		if err != nil {
+			t.Fatalf("%s does not compile: %v", c.fn, err)
+		}
+		want, err := starlark.Call(thread, fn, c.args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := nf.call(thread, c.args)
+		t.Logf("%s%v = %v (as code: %v)", c.fn, c.args, want, ok)
+		switch {
+		case ok != c.coded:
+			t.Errorf("%s%v: ran as code %v, want %v (the interpreter gives %v)", c.fn, c.args, ok, c.coded, want)
+		case ok:
+			if eq, _ := starlark.Equal(got, want); !eq {
+				t.Errorf("%s%v = %v as code, %v interpreted", c.fn, c.args, got, want)
+			}
+		}
+	}
+}

@@ -130,24 +130,35 @@ func (x *exacter) certainBool(e *Expr, only map[int]bool) bool {
 	return false
 }
 
-// boolOnly returns the variables of body that hold bools only: every
-// assignment to them is a comparison, a not, True, False, or another such
-// variable.
+// boolOnly returns the variables of the function's body that hold bools
+// only: every assignment to them is a comparison, a not, True, False, or
+// another such variable, and they are neither parameters nor loop
+// variables (which hold ints: x = x keeps one).
 func (x *exacter) boolOnly(body []Stmt) map[int]bool {
 	only := map[int]bool{}
+	ints := map[int]bool{}
+	for v := 0; v < x.f.Params; v++ {
+		ints[v] = true
+	}
 	var assigns []*Stmt
 	var scan func(ss []Stmt)
 	scan = func(ss []Stmt) {
 		for i := range ss {
-			if ss[i].Kind == SAssign {
+			switch ss[i].Kind {
+			case SAssign:
 				assigns = append(assigns, &ss[i])
 				only[ss[i].Var] = true
+			case SForRange, SForSubsets, SForBits:
+				ints[ss[i].Var] = true
 			}
 			scan(ss[i].Body)
 			scan(ss[i].Else)
 		}
 	}
 	scan(body)
+	for v := range ints {
+		delete(only, v)
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, s := range assigns {

@@ -119,6 +119,12 @@ type Scratch struct {
 	Name string
 	Len  int
 	Init uint64
+	// Bias, where not 0, says that the array holds Starlark ints x in
+	// [-Bias, 2^64 - Bias) as the words x + Bias (package compile, with
+	// Options.Exact, for an array whose initial value is negative: a
+	// sentinel [-1] * N). The engines need not know: the compiler reads,
+	// writes and compares the elements so, and Init is the biased word.
+	Bias uint64
 }
 
 // The expression ops of a Func beside those of a Program (OpConst, the
@@ -297,13 +303,13 @@ func (f *Func) String() string {
 		fmt.Fprintf(&b, "table %d %s flat=%v rows=%d words=%d\n", i, t.Name, t.Flat, len(t.Rows), t.Words())
 	}
 	for i, s := range f.Scratch {
-		fmt.Fprintf(&b, "scratch %d %s [%#x] * %d\n", i, s.Name, s.Init, s.Len)
+		fmt.Fprintf(&b, "scratch %d %s [%#x] * %d%s\n", i, s.Name, s.Init, s.Len, s.biasText())
 	}
 	printStmts(&b, f.Body, 0)
 	for i, p := range f.Procs {
 		fmt.Fprintf(&b, "proc %d %s params %d arrays %d vars %d\n", i, p.Name, p.Params, p.Arrays, p.Vars)
 		for j, s := range p.Scratch {
-			fmt.Fprintf(&b, "  scratch %d %s [%#x] * %d\n", j, s.Name, s.Init, s.Len)
+			fmt.Fprintf(&b, "  scratch %d %s [%#x] * %d%s\n", j, s.Name, s.Init, s.Len, s.biasText())
 		}
 		printStmts(&b, p.Body, 1)
 	}
@@ -401,4 +407,12 @@ func RangeLen(start, stop, step uint64) uint64 {
 		return (uint64(a-b)-1)/uint64(-s) + 1
 	}
 	return 0
+}
+
+// biasText is " bias B" for a biased array, for String.
+func (s *Scratch) biasText() string {
+	if s.Bias == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" bias %#x", s.Bias)
 }

@@ -119,6 +119,10 @@ type binding struct {
 	kind  int // bVar, bScratch, bRow
 	id    int // variable, scratch array
 	table int // bRow: the table whose row the variable indexes
+	// bias: a bVar first assigned a read of a biased scratch array
+	// (Options.Exact) holds its int x as the word x + bias, as the array
+	// does (scratchAssign, assignVar).
+	bias uint64
 }
 
 const (
@@ -129,10 +133,11 @@ const (
 
 // scope is one function being compiled (the fused one or an inlined helper).
 type scope struct {
-	src    *Source
-	names  map[string]binding
-	locals map[string]bool
-	tables map[string]int // free names read as tables
+	src      *Source
+	names    map[string]binding
+	locals   map[string]bool
+	loopVars map[string]bool // the names a for loop binds (never biased)
+	tables   map[string]int  // free names read as tables
 	// retVar and retLabel: where a helper's return stores its value and
 	// the block it leaves; the fused function itself has retLabel -1.
 	retVar, retLabel int
@@ -166,6 +171,10 @@ type compiler struct {
 	// by construction (Options.Exact; see fuse.Func.Exact).
 	given map[*fuse.Expr]bool
 	pos   map[*fuse.Expr]syntax.Position // each expression's source position, for messages
+	// biased are the reads of biased scratch arrays (fuse.Scratch.Bias),
+	// element less bias, with their array's bias: a comparison or a store
+	// takes the element itself (biasedTo).
+	biased map[*fuse.Expr]uint64
 	// unit is the Proc being compiled (-1: the function's body), varNames
 	// the Starlark names of the units' variables, for GuardUnassigned.
 	unit     int
@@ -308,7 +317,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 }
 
 func (c *compiler) newScope(src *Source) *scope {
-	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, tables: map[string]int{}}
+	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{}}
 	for _, p := range src.Params {
 		sc.locals[p.Name] = true
 	}
@@ -319,6 +328,7 @@ func (c *compiler) newScope(src *Source) *scope {
 				markLocals(sc.locals, n.LHS)
 			case *syntax.ForStmt:
 				markLocals(sc.locals, n.Vars)
+				markLocals(sc.loopVars, n.Vars)
 			case *syntax.LambdaExpr, *syntax.DefStmt:
 				return false
 			}
@@ -622,7 +632,37 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 		c.sc.names[id.Name] = b
 		c.varNames[[2]int{c.unit, b.id}] = id.Name
 	}
+	if b.bias != 0 {
+		// assign and tupleAssign store through assignVar; a for loop's
+		// variable is never biased (scope.loopVars).
+		return 0, errAt(id.NamePos, "%s holds a biased int here; a fused function cannot bind it so", id.Name)
+	}
 	return b.id, nil
+}
+
+// assignVar compiles name = v: where the name is biased (binding.bias), v
+// biased as it is; where the name is new, is assigned a read of a biased
+// scratch array (Options.Exact) and no for loop binds it, it becomes
+// biased as that array, so that i = stamp[k] and i != t hold where the
+// element is the sentinel -1.
+func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
+	b, ok := c.sc.names[id.Name]
+	if k := c.biased[v]; !ok && k != 0 && !c.sc.loopVars[id.Name] {
+		b = binding{kind: bVar, id: c.newVar(), bias: k}
+		c.sc.names[id.Name] = b
+		c.varNames[[2]int{c.unit, b.id}] = id.Name
+	}
+	if ok && b.kind != bVar {
+		return errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	}
+	if !ok && b.bias == 0 {
+		var err error
+		if b.id, err = c.bindVar(id); err != nil {
+			return err
+		}
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.id, X: c.biasedTo(v, b.bias)})
+	return nil
 }
 
 func kindName(b binding) string {
@@ -643,19 +683,29 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			if !ok {
 				return errAt(s.OpPos, "%s is not allowed in a fused function", s.Op)
 			}
-			if b, ok := c.sc.names[lhs.Name]; ok && b.kind != bVar {
+			b, ok := c.sc.names[lhs.Name]
+			if ok && b.kind != bVar {
 				return errAt(s.OpPos, "%s is %s, not a word: %s is not allowed", lhs.Name, kindName(b), s.Op)
+			}
+			if b.bias != 0 && (op == syntax.PLUS || op == syntax.MINUS) {
+				// x + bias ± y: the biased word itself, which may hold
+				// a negative int.
+				y, err := c.word(s.RHS)
+				if err != nil {
+					return err
+				}
+				v, err := c.arith(op, s.OpPos, varExpr(b.id), y)
+				if err != nil {
+					return err
+				}
+				c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.id, X: v})
+				return nil
 			}
 			v, err := c.binary(op, s.OpPos, lhs, s.RHS)
 			if err != nil {
 				return err
 			}
-			id, err := c.bindVar(lhs)
-			if err != nil {
-				return err
-			}
-			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: id, X: v})
-			return nil
+			return c.assignVar(lhs, v)
 		}
 		if ok, err := c.scratchAssign(lhs, s.RHS); ok || err != nil {
 			return err
@@ -667,12 +717,7 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 		if err != nil {
 			return err
 		}
-		id, err := c.bindVar(lhs)
-		if err != nil {
-			return err
-		}
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: id, X: v})
-		return nil
+		return c.assignVar(lhs, v)
 	case *syntax.IndexExpr:
 		return c.store(s, lhs)
 	case *syntax.TupleExpr, *syntax.ListExpr, *syntax.ParenExpr:
@@ -706,30 +751,42 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	if len(lhs) != len(rhs) {
 		return errAt(s.OpPos, "%d names but %d values", len(lhs), len(rhs))
 	}
-	tmps := make([]int, len(rhs))
+	tmps := make([]*fuse.Expr, len(rhs))
 	for i, r := range rhs {
 		v, err := c.word(r)
 		if err != nil {
 			return err
 		}
-		tmps[i] = c.newVar()
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: tmps[i], X: v})
+		// A biased read is kept biased (assignVar).
+		k := c.biased[v]
+		if k != 0 {
+			v = v.Args[0]
+		}
+		t := c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v})
+		tmps[i] = c.biasedRead(varExpr(t), k)
 	}
 	for i, l := range lhs {
 		id, ok := l.(*syntax.Ident)
 		if !ok {
 			return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
 		}
-		v, err := c.bindVar(id)
-		if err != nil {
+		if err := c.assignVar(id, tmps[i]); err != nil {
 			return err
 		}
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: varExpr(tmps[i])})
 	}
 	return nil
 }
 
 // scratchAssign compiles name = [V] * N or name = [V, W, ...].
+//
+// With Options.Exact, where V or one of the values is a negative constant
+// -k (a sentinel, [-1] * N), the array is biased (fuse.Scratch.Bias): it
+// holds the ints x in [-k, 2^64 - k) as the words x + k. Its reads are
+// the word less k, which fuse.Func.Exact checks where it must be a word
+// (a read of a negative element fails the run); its comparisons and
+// stores take the biased words themselves (biasedTo), so that a[i] != t
+// is True, and a[i] = -1 runs, where a[i] holds -1.
 func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	var elems []syntax.Expr
 	var init syntax.Expr
@@ -758,11 +815,16 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		return false, nil
 	}
 	n := len(elems)
-	var initVal uint64
+	var initVal, bias uint64
 	if init != nil {
 		x, err := c.word(init)
 		if err != nil {
 			return true, err
+		}
+		if k, ok := negConstant(x); ok && c.opt.Exact {
+			x, bias = konst(0), k // -k + k
+		} else if c.opt.Exact && (x.Op == fuse.OpNeg || x.Op == fuse.OpNot) && x.Args[0].Op == fuse.OpConst {
+			return true, errAt(pos(init), "a scratch array's value V in [V] * N is at least -2^63 in a function run as machine code")
 		}
 		if x.Op != fuse.OpConst {
 			return true, errAt(pos(init), "a scratch array's value V in [V] * N must be a constant")
@@ -786,6 +848,24 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	if n > MaxScratch {
 		return true, errAt(pos(rhs), "a scratch array has at most %d elements, not %d", MaxScratch, n)
 	}
+	// The values of a list, each with the statements that compute it
+	// (helper calls), which run after the array is fresh, in order.
+	vals := make([]*fuse.Expr, len(elems))
+	pres := make([][]fuse.Stmt, len(elems))
+	for i, e := range elems {
+		var err error
+		pres[i], err = c.nested(func() error {
+			var err error
+			vals[i], err = c.word(e)
+			return err
+		})
+		if err != nil {
+			return true, err
+		}
+		if k, ok := negConstant(vals[i]); ok && c.opt.Exact {
+			bias = max(bias, k)
+		}
+	}
 	b, ok := c.sc.names[id.Name]
 	if ok && b.kind != bScratch {
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
@@ -793,13 +873,19 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	if ok && b.id < c.u.Arrays {
 		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused helper cannot rebind it to a new array (use another name)", id.Name)
 	}
+	if init == nil {
+		if ok && b.kind == bScratch && c.u.Scratch[b.id].Len == n {
+			bias = max(bias, c.u.Scratch[b.id].Bias)
+		}
+		initVal = bias // 0, biased
+	}
 	if ok {
 		s := c.u.Scratch[b.id]
-		if s.Len != n || s.Init != initVal {
-			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape", id.Name, s.Len)
+		if s.Len != n || s.Init != initVal || s.Bias != bias {
+			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape or value", id.Name, s.Len)
 		}
 	} else {
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal})
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal, Bias: bias})
 		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
@@ -807,17 +893,77 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		c.sc.names[id.Name] = b
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
-	for i, e := range elems {
-		x, err := c.word(e)
-		if err != nil {
-			return true, err
+	for i, x := range vals {
+		for _, p := range pres[i] {
+			c.emit(p)
 		}
-		if x.Op == fuse.OpConst && x.Imm == 0 {
+		x = c.biasedTo(x, bias)
+		if x.Op == fuse.OpConst && x.Imm == initVal {
 			continue
 		}
 		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
 	}
 	return true, nil
+}
+
+// negConstant reports whether e is a negative constant as exact
+// compilation leaves it, -k or ~j, and returns k (j + 1), in [1, 2^63].
+func negConstant(e *fuse.Expr) (uint64, bool) {
+	if (e.Op != fuse.OpNeg && e.Op != fuse.OpNot) || e.Args[0].Op != fuse.OpConst {
+		return 0, false
+	}
+	k := e.Args[0].Imm
+	if e.Op == fuse.OpNot {
+		k++
+	}
+	return k, k-1 < 1<<63
+}
+
+// scratchRead is the read raw (OpScratch) of the unit's scratch array:
+// raw itself, or, where the array is biased, raw less its bias (whose
+// check fuse.Func.Exact adds where the int must be a word), recorded in
+// biased.
+func (c *compiler) scratchRead(raw *fuse.Expr) *fuse.Expr {
+	return c.biasedRead(raw, c.u.Scratch[raw.Imm].Bias)
+}
+
+// biasedRead is the int of the word raw biased by k: raw less k, recorded
+// in biased, or raw where k is 0.
+func (c *compiler) biasedRead(raw *fuse.Expr, k uint64) *fuse.Expr {
+	if k == 0 {
+		return raw
+	}
+	e := &fuse.Expr{Op: fuse.OpSub, Args: []*fuse.Expr{raw, konst(k)}, Check: -1}
+	if c.biased == nil {
+		c.biased = map[*fuse.Expr]uint64{}
+	}
+	c.biased[e] = k
+	return e
+}
+
+// biasedTo returns an expression whose word is x + k, where x is e's int
+// (e a word, a negative constant, or a read of a biased array): the
+// biased element itself where its bias is k, a constant where e is one,
+// else a sum or difference that fuse.Func.Exact checks. Its int is never
+// negative.
+func (c *compiler) biasedTo(e *fuse.Expr, k uint64) *fuse.Expr {
+	if k == 0 {
+		return e
+	}
+	if b, ok := c.biased[e]; ok {
+		switch raw := e.Args[0]; {
+		case b == k:
+			return raw
+		case b < k:
+			return c.mk(fuse.OpAdd, raw, konst(k-b))
+		default:
+			return c.mk(fuse.OpSub, raw, konst(b-k))
+		}
+	}
+	if n, ok := negConstant(e); ok && n <= k {
+		return konst(k - n)
+	}
+	return c.mk(fuse.OpAdd, e, konst(k))
 }
 
 // rowAssign compiles row = T[i] for a table of rows.
@@ -873,9 +1019,16 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
 	chk := c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of the scratch array %s", aid.Name)
+	// A biased array (scratchAssign) stores x + bias: a[i] += y adds y to
+	// the biased element (which may hold a negative int), a[i] -= y
+	// subtracts it, and the other updates compute on the element's int.
+	bias := c.u.Scratch[b.id].Bias
 	var val *fuse.Expr
 	if s.Op == syntax.EQ {
 		val, err = c.word(s.RHS)
+		if err == nil {
+			val = c.biasedTo(val, bias)
+		}
 	} else {
 		op, ok := augOps[s.Op]
 		if !ok {
@@ -884,8 +1037,15 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 		old := &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{varExpr(iv)}, Check: chk}
 		var y *fuse.Expr
 		y, err = c.word(s.RHS)
-		if err == nil {
+		switch {
+		case err != nil:
+		case bias != 0 && (op == syntax.PLUS || op == syntax.MINUS):
 			val, err = c.arith(op, s.OpPos, old, y)
+		default:
+			val, err = c.arith(op, s.OpPos, c.scratchRead(old), y)
+			if err == nil {
+				val = c.biasedTo(val, bias)
+			}
 		}
 	}
 	if err != nil {
@@ -1371,7 +1531,7 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	if b, ok := c.sc.names[e.Name]; ok {
 		switch b.kind {
 		case bVar:
-			return varExpr(b.id), nil
+			return c.biasedRead(varExpr(b.id), b.bias), nil
 		case bScratch:
 			return nil, errAt(e.NamePos, "%s is a scratch array, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
 		case bRow:
@@ -1465,6 +1625,12 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 			msg = "integer modulo by zero"
 		}
 		return &fuse.Expr{Op: o, Args: []*fuse.Expr{x, y}, Check: c.check(fuse.CheckNonZero, 0, at, "%s", msg)}, nil
+	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe:
+		// A read of a biased array is compared biased: x op y as x + k op
+		// y + k, which holds where x is negative (a sentinel -1 != t).
+		if k := max(c.biased[x], c.biased[y]); k > 0 {
+			x, y = c.biasedTo(x, k), c.biasedTo(y, k)
+		}
 	}
 	return c.mk(o, x, y), nil
 }
@@ -1510,7 +1676,7 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		switch b.kind {
 		case bScratch:
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the scratch array %s", id.Name)
-			return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{i}, Check: chk}, nil
+			return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{i}, Check: chk}), nil
 		case bRow:
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the row %s of %s", id.Name, c.f.Tables[b.table].Name)
 			return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id), i}, Check: chk}, nil
@@ -1851,7 +2017,7 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 			switch bd.kind {
 			case bScratch:
 				s := c.u.Scratch[bd.id]
-				fmt.Fprintf(&b, "a%d:%d,", s.Len, s.Init)
+				fmt.Fprintf(&b, "a%d:%d:%d,", s.Len, s.Init, s.Bias)
 				continue
 			case bRow:
 				return "", errAt(id.NamePos, "%s is a table row; pass the table and the row's index to a helper", id.Name)
@@ -1940,7 +2106,7 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 		case 'a':
 			a := unparen(e.Args[i]).(*syntax.Ident)
 			s := c.u.Scratch[c.sc.names[a.Name].id]
-			u.Scratch = append(u.Scratch, fuse.Scratch{Name: p.Name, Len: s.Len, Init: s.Init})
+			u.Scratch = append(u.Scratch, fuse.Scratch{Name: p.Name, Len: s.Len, Init: s.Init, Bias: s.Bias})
 			sc.names[p.Name] = binding{kind: bScratch, id: u.Arrays}
 			u.Arrays++
 		case 't':

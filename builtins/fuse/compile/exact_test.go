@@ -141,6 +141,7 @@ func TestExactCases(t *testing.T) {
 		{"fib", "def f(x, y): return x if x < 2 else f(x - 1, y) + f(x - 2, y)"},
 		{"no return", "def f(x, y):\n    if x:\n        return y"},
 		{"loop", "def f(x, y):\n    for _ in range(100):\n        x = (x + y) ^ 0x5555555555555\n    return x"},
+		{"a parameter or loop variable assigned itself", "def f(x, y):\n    x = x\n    if y & 1:\n        return x\n    for i in range(y & 7):\n        i = i\n    return i"},
 	}
 	pairs := [][]uint64{}
 	for _, x := range exactWords {
@@ -176,6 +177,8 @@ func TestExactCases(t *testing.T) {
 		{"def f(x): return 1 if x == True else 2", "bool"},
 		{"def f(x):\n    b = True\n    return x + b", "bool"},
 		{"def f(x):\n    a = [False] * 3\n    return a[x]", "constant"},
+		{"def f(x):\n    a = [-((1 << 63) + 1)] * 3\n    return a[x]", "at least -2^63"},
+		{"def f(x):\n    a = [-x] * 3\n    return a[x]", "constant"},
 		{"def f(x): return chess.pawn_attacks(x & 63, x)", "white must be"},
 		{"def f(x): return chess.pawn_attacks(x & 63, white = x)", "white must be"},
 		{"def f(x): return chess.pawn_attacks(x & 63, black = x > 1)", "has no parameter black"},
@@ -192,7 +195,7 @@ func TestExactCases(t *testing.T) {
 
 // TestExactRandom: random functions of the fused subset, with some of the
 // & U64 that keep plain Starlark in words left out (so that their ints
-// leave the words), agree with plain Starlark wherever the compiled
+// leave the words) and some scratch arrays of negative ints, agree with plain Starlark wherever the compiled
 // function gives a word, and fail wherever plain Starlark does not give one.
 func TestExactRandom(t *testing.T) {
 	n := 100 // functions that compile exactly
@@ -211,6 +214,9 @@ func TestExactRandom(t *testing.T) {
 		if seed%4 != 0 {
 			src = dropSomeMasks(r, src)
 		}
+		if seed%3 == 2 {
+			src = sentinels(src)
+		}
 		s := load(t, src)
 		if _, err := s.CompileWith("f", exactly); err != nil {
 			refused++
@@ -225,6 +231,12 @@ func TestExactRandom(t *testing.T) {
 	if compiled < n || words < 4*n {
 		t.Errorf("%d compiled, %d refused, %d words, %d failures: the test tests little", compiled, refused, words, fails)
 	}
+}
+
+// sentinels makes the scratch arrays [1] * N and [2] * N of src [-1] * N
+// and [-3] * N, whose elements may be negative ints in plain Starlark.
+func sentinels(src string) string {
+	return strings.NewReplacer("= [1] * ", "= [-1] * ", "= [2] * ", "= [-3] * ").Replace(src)
 }
 
 // dropSomeMasks removes about half of the "& U64" of src, except after ~x
@@ -254,6 +266,9 @@ func FuzzExact(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed, x, y uint64) {
 		r := rand.New(rand.NewPCG(seed, 0xe7ac))
 		src := dropSomeMasks(r, randfunc.RecursiveSource(r))
+		if seed%2 == 1 {
+			src = sentinels(src)
+		}
 		s := load(t, src)
 		if _, err := s.CompileWith("f", exactly); err != nil {
 			return
@@ -288,6 +303,177 @@ func TestUnassignedFails(t *testing.T) {
 					t.Errorf("f%v on %s: %v, want a check saying a variable is referenced before assignment", in, engine, err)
 				}
 			}
+		}
+	}
+}
+
+// TestExactSentinel: a scratch array whose initial value is negative (the
+// sentinel [-1] * N) compiles exactly: its elements are compared, stored,
+// reset and updated as Starlark's ints, a read of a negative element (an
+// int that is no word) fails, and so does a store of an int the biased
+// array cannot hold (2^64 - 1 where the bias is 1). Each agrees with plain
+// Starlark on every pair of exactWords, and the runs named in want give a
+// word (true) or fail (false) on every engine.
+func TestExactSentinel(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      map[[2]uint64]bool
+	}{
+		{"compare with a stamp", `
+def f(x, y):
+    stamp = [-1] * 8
+    n = 0
+    for t in range(x & 15):
+        i = (t * y) & 7
+        if stamp[i] != t:
+            stamp[i] = t
+            n += 1
+        elif stamp[i] >= 0:
+            n += 100
+    return n`, map[[2]uint64]bool{{15, 3}: true, {15, 0}: true, {0, 0}: true}},
+		{"read a sentinel or a stored value", `
+def f(x, y):
+    a = [-1] * 8
+    a[x & 7] = y
+    return a[y & 7]`, map[[2]uint64]bool{{3, 3}: true, {3, 4}: false, {1<<64 - 2, 1<<64 - 2}: true, {7, 1<<64 - 1}: false}},
+		{"store a word the array cannot hold", `
+def f(x, y):
+    a = [-1] * 4
+    a[x & 3] = y
+    return 1 if a[x & 3] == y else 2`, map[[2]uint64]bool{{0, 1<<64 - 2}: true, {0, 1<<64 - 1}: false, {1, 0}: true}},
+		{"compare with a word past the array's ints", `
+def f(x, y):
+    a = [-1] * 4
+    if a[x & 3] == y:
+        return 1
+    return 2 if a[(x + 1) & 3] < y else 3`, map[[2]uint64]bool{{0, 5}: true, {0, 1<<64 - 2}: true, {0, 1<<64 - 1}: false}},
+		{"a variable holding a sentinel", `
+def f(x, y):
+    last = [-1] * 8
+    d = 0
+    for i in range(x & 31):
+        v = (i * y) & 7
+        j = last[v]
+        if j != -1:
+            d += i - j
+        elif j < 0:
+            d += 100
+        last[v] = i
+    j = last[y & 7]
+    k, m = x & 7, last[x & 7]
+    if m == j:
+        k += 1000
+    j += 1
+    m += 1
+    return d * 1000 + j + k + (m & 0xff)`, map[[2]uint64]bool{{0, 0}: true, {31, 3}: true, {9, 2}: true}},
+		{"a variable holding a sentinel read as an int", `
+def f(x, y):
+    last = [-1] * 8
+    last[x & 7] = y
+    j = last[y & 7]
+    if x & 8:
+        j = 5
+    return j`, map[[2]uint64]bool{{3, 3}: true, {3, 4}: false, {11, 4}: true, {7, 1<<64 - 1}: false}},
+		{"reset and update", `
+def f(x, y):
+    a = [-1] * 4
+    i = x & 3
+    a[i] += y & 1
+    if a[i] == -1:
+        a[i] = 2
+    a[i] -= 1
+    if a[i] >= 0:
+        a[i] *= 3
+    n = 0
+    for j in range(4):
+        if a[j] < 0:
+            n += 1
+        elif a[j] > y:
+            n += 10
+    return n * 100 + (a[i] if a[i] >= 0 else 7)`, map[[2]uint64]bool{{0, 0}: true, {1, 1}: true, {2, 1<<64 - 1}: true}},
+		{"update a sentinel out of the array's ints", `
+def f(x, y):
+    a = [-1] * 4
+    a[x & 3] = y & 7
+    a[y & 3] *= 2
+    return 5`, map[[2]uint64]bool{{1, 1}: true, {0, 1}: false}},
+		{"a sentinel read modulo the words", `
+def f(x, y):
+    a = [-3] * 4
+    a[x & 3] = y
+    return a[y & 3] & 0xff`, map[[2]uint64]bool{{0, 1}: true, {1, 1}: true}},
+		{"arrays of other biases compared", `
+def f(x, y):
+    a = [-1] * 4
+    b = [-(1 << 63)] * 4
+    c = [-2, 5, -1, 0]
+    a[x & 3] = y & 7
+    b[y & 3] = x
+    n = 0
+    for i in range(4):
+        if a[i] < b[i]:
+            n += 1
+        if c[i] == a[i]:
+            n += 10
+        if b[i] <= c[i]:
+            n += 100
+        if c[i] > -2:
+            n += 1000
+    return n + c[1]`, map[[2]uint64]bool{{0, 0}: true, {5, 9}: true, {1 << 63, 0}: false}},
+		{"a helper with a sentinel array", `
+def mark(a, i, t):
+    if a[i] == t:
+        return 0
+    a[i] = t
+    return 1
+
+def f(x, y):
+    s = [-1] * 8
+    n = 0
+    for t in range(x & 7):
+        n += mark(s, (t * y) & 7, t)
+    return n + s[y & 7]`, map[[2]uint64]bool{{7, 1}: true, {0, 0}: false}},
+	}
+	pairs := [][]uint64{}
+	for _, x := range exactWords {
+		for _, y := range exactWords {
+			pairs = append(pairs, []uint64{x, y})
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := load(t, c.src)
+			words, _ := exactAgrees(t, s, c.src, "f", pairs)
+			if words == 0 {
+				t.Errorf("no input gives a word")
+			}
+			f, err := s.CompileWith("f", exactly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for in, word := range c.want {
+				want, ok := s.Call("f", in[0], in[1])
+				for engine, run := range exactRuns(t, f) {
+					got, err := run(in[:])
+					switch {
+					case word && (err != nil || !ok || got != want):
+						t.Errorf("f%v on %s = %#x, %v; want plain Starlark's word %#x (%v)", in, engine, got, err, want, ok)
+					case !word && err == nil:
+						t.Errorf("f%v on %s = %#x; want a failed check", in, engine, got)
+					}
+				}
+			}
+		})
+	}
+	// Without Options.Exact the sentinel is the word 2^64 - 1, as before.
+	s := load(t, "def f(x):\n    a = [-1] * 4\n    a[x & 3] = 5\n    return a[(x + 1) & 3] + a[x & 3]")
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for engine, run := range exactRuns(t, f) {
+		if got, err := run([]uint64{2}); err != nil || got != 4 {
+			t.Errorf("plain fuse on %s: f(2) = %#x, %v; want 4 (2^64 - 1 + 5 mod 2^64)", engine, got, err)
 		}
 	}
 }
