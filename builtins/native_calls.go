@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,8 @@ const nativeKey = "go.starlark.net/native"
 // of its length, a word array, for every call.
 func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 	report := EnvOf(thread).NativeReport
-	nf, pending, err := compileNative(thread, fn, listsOf(args), report)
+	lists, bias := listsOf(args)
+	nf, pending, err := compileNative(thread, fn, lists, bias, report)
 	if report != nil && !pending {
 		report(fn, err)
 	}
@@ -44,22 +46,56 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tu
 	return nf.call
 }
 
-// listsOf gives, for each argument, the length of a list, or -1; nil
-// where there is no list.
-func listsOf(args starlark.Tuple) []int {
-	var lists []int
+// listsOf gives, for each argument, the length of a list, or -1, and the
+// list's bias: its least int negated, where it holds negative ints in
+// [-2^63, 0) (a sentinel -1), else 0; nil where there is no list.
+func listsOf(args starlark.Tuple) (lists []int, bias []uint64) {
 	for i, a := range args {
-		if l, ok := a.(*starlark.List); ok {
-			if lists == nil {
-				lists = make([]int, len(args))
-				for j := range lists {
-					lists[j] = -1
+		l, ok := a.(*starlark.List)
+		if !ok {
+			continue
+		}
+		if lists == nil {
+			lists, bias = make([]int, len(args)), make([]uint64, len(args))
+			for j := range lists {
+				lists[j] = -1
+			}
+		}
+		lists[i] = l.Len()
+		for j := 0; j < l.Len(); j++ {
+			if x, ok := l.Index(j).(starlark.Int); ok && x.Sign() < 0 {
+				if v, ok := x.Int64(); ok && v != math.MinInt64 {
+					bias[i] = max(bias[i], uint64(-v))
 				}
 			}
-			lists[i] = l.Len()
 		}
 	}
-	return lists
+	return lists, bias
+}
+
+// encode returns the word of x in an array biased by k (x + k), or false
+// where x is not an int in [-k, 2^64 - k).
+func encode(x starlark.Value, k uint64) (uint64, bool) {
+	i, ok := x.(starlark.Int)
+	if !ok {
+		return 0, false
+	}
+	if w, ok := i.Uint64(); ok {
+		return w + k, w+k >= k
+	}
+	v, ok := i.Int64()
+	if !ok || v < 0 && uint64(-v) > k || v == math.MinInt64 {
+		return 0, false
+	}
+	return k - uint64(-v), true
+}
+
+// decode returns the int whose word in an array biased by k is w.
+func decode(w, k uint64) starlark.Value {
+	if w >= k {
+		return starlark.MakeUint64(w - k)
+	}
+	return starlark.MakeInt64(-int64(k - w))
 }
 
 // nativeWait is how long a call waits for its function's machine code
@@ -72,7 +108,8 @@ const nativeWait = 2 * time.Millisecond
 // nativeFunc is a plain function compiled to machine code.
 type nativeFunc struct {
 	f     *fuse.Func
-	lists []int // the length of each parameter that is a list, or -1 (nil: none)
+	lists []int    // the length of each parameter that is a list, or -1 (nil: none)
+	bias  []uint64 // each array parameter's bias (encode)
 	// written says which array parameters the code may write: their lists
 	// must be mutable, and are written back.
 	written []bool
@@ -93,7 +130,7 @@ type nativeFunc struct {
 // compileNative compiles fn with compile.Options.Exact for the x86-64
 // engine, or says why it cannot. pending: the machine code is still being
 // generated, and report, if not nil, hears how that ends.
-func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, report func(*starlark.Function, error)) (nf *nativeFunc, pending bool, err error) {
+func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, bias []uint64, report func(*starlark.Function, error)) (nf *nativeFunc, pending bool, err error) {
 	if err := exactShape(fn); err != nil {
 		return nil, false, err
 	}
@@ -117,7 +154,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	opts := compileOptions(srcs)
 	opts.Exact = true
 	if len(lists) == fn.NumParams() {
-		opts.Lists = lists
+		opts.Lists, opts.ListBias = lists, bias
 	}
 	opts.Stop = compileStop(thread)
 	helper := opts.Helper
@@ -144,7 +181,13 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	if f.Results > 0 {
 		written = written[:len(written)-1] // the returned tuple's, not a list's
 	}
-	n := &nativeFunc{f: f, lists: opts.Lists, written: written, tables: tables, ready: make(chan struct{})}
+	var biases []uint64 // of the array parameters
+	for i, n := range opts.Lists {
+		if n >= 0 {
+			biases = append(biases, opts.ListBias[i])
+		}
+	}
+	n := &nativeFunc{f: f, lists: opts.Lists, bias: biases, written: written, tables: tables, ready: make(chan struct{})}
 	go n.generate(fn, report)
 	t := time.NewTimer(nativeWait)
 	defer t.Stop()
@@ -503,11 +546,8 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for a, l := range ls[:nl] {
 		buf := r.words(l.Len())
 		for j := range buf {
-			x, ok := l.Index(j).(starlark.Int)
-			if !ok {
-				return nil, false
-			}
-			if buf[j], ok = x.Uint64(); !ok {
+			var ok bool
+			if buf[j], ok = encode(l.Index(j), nf.bias[a]); !ok {
 				return nil, false
 			}
 		}
@@ -537,8 +577,8 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		buf := r.words(l.Len())
 		r.w.Array(a, buf)
 		for j, w := range buf {
-			if x := l.Index(j).(starlark.Int); !isWord(x, w) {
-				if err := l.SetIndex(j, starlark.MakeUint64(w)); err != nil {
+			if old, _ := encode(l.Index(j), nf.bias[a]); old != w {
+				if err := l.SetIndex(j, decode(w, nf.bias[a])); err != nil {
 					panic(err) // checked mutable above
 				}
 			}

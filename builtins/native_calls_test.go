@@ -613,7 +613,7 @@ def is_magic(i):
 
 // compileWait compiles fn as the hook does and waits for its machine code.
 func compileWait(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc, error) {
-	nf, _, err := compileNative(thread, fn, nil, nil)
+	nf, _, err := compileNative(thread, fn, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -659,6 +659,14 @@ def write_row(r):
     r[0] = 5
     return GRID[0][0] + GRID[1][1]
 
+def en_passant(p, sq):
+    if p[2] == -1:
+        p[2] = sq
+        return p[0] + p[1]
+    if p[2] >= 0 and sq == 0:
+        p[2] = -1
+    return p[0] * p[1]
+
 def sum_list(a):
     n = 0
     for x in range(len(a)):
@@ -691,7 +699,8 @@ func TestNativeLists(t *testing.T) {
 	}
 	// compiled returns fn's code, compiled for args as the hook compiles it.
 	compiled := func(name string, args starlark.Tuple) *nativeFunc {
-		nf, _, err := compileNative(thread, g[name].(*starlark.Function), listsOf(args), nil)
+		lists, bias := listsOf(args)
+		nf, _, err := compileNative(thread, g[name].(*starlark.Function), lists, bias, nil)
 		if err != nil {
 			t.Fatalf("%s does not compile: %v", name, err)
 		}
@@ -735,6 +744,20 @@ func TestNativeLists(t *testing.T) {
 	add := func() starlark.Tuple { return starlark.Tuple{list(1, 2, 1<<63), list(5, 6, 7)} }
 	addInto := compiled("add_into", add())
 	agree("add_into", addInto, add)
+	// A list holding a sentinel (-1), as a position's en-passant square:
+	// read where it is a word, written, compared.
+	neg := func(xs ...int64) *starlark.List {
+		var vs []starlark.Value
+		for _, x := range xs {
+			vs = append(vs, starlark.MakeInt64(x))
+		}
+		return starlark.NewList(vs)
+	}
+	pos := func() starlark.Tuple { return starlark.Tuple{neg(5, 9, -1), ints(1)[0]} }
+	ep := compiled("en_passant", pos())
+	agree("en_passant", ep, pos)
+	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, 12), ints(3)[0]} })
+	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, -1), ints(0)[0]} })
 	sum := compiled("sum_list", starlark.Tuple{list(1, 2, 3)})
 	agree("sum_list", sum, func() starlark.Tuple { return starlark.Tuple{list(1, 2, 3)} })
 
@@ -758,6 +781,8 @@ func TestNativeLists(t *testing.T) {
 	same := list(1, 2, 3)
 	gaveBack("one list passed twice", addInto, starlark.Tuple{same, same})
 	gaveBack("a list of another length", addInto, starlark.Tuple{list(1, 2), list(1, 2)})
+	gaveBack("a list holding an int below its bias", ep, starlark.Tuple{neg(5, 9, -2), ints(1)[0]})
+	gaveBack("a negative element read", ep, starlark.Tuple{neg(-1, 9, -1), ints(1)[0]})
 	gaveBack("a list holding a negative int", sum, starlark.Tuple{starlark.NewList([]starlark.Value{starlark.MakeInt(1), starlark.MakeInt(-2), starlark.MakeInt(3)})})
 	gaveBack("a table passed as a list to write", isenberg, starlark.Tuple{g["pow2"], ints(0)[0], ints(5)[0], ints(0)[0], ints(6)[0]})
 	inner := compiled("write_row", starlark.Tuple{list(0, 0)})

@@ -82,6 +82,10 @@ type Options struct {
 	// (fuse.Func.Arrays, in the order of the parameters), or -1 for a
 	// word; nil: every parameter is a word.
 	Lists []int
+	// ListBias, where not nil, gives for each list of Lists the least int
+	// its elements may hold, negated (k: ints from -k, as the biased words
+	// x + k of fuse.Scratch.Bias), or 0 for words.
+	ListBias []uint64
 }
 
 // A Refused value stands, among Source.Free's answers, for a free name
@@ -232,15 +236,19 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
-	if opt.Lists != nil && (!opt.Exact || len(opt.Lists) != len(src.Params)) {
-		return nil, fmt.Errorf("Options.Lists takes Exact and a length for each of the %d parameters", len(src.Params))
+	if opt.Lists != nil && (!opt.Exact || len(opt.Lists) != len(src.Params)) || opt.ListBias != nil && len(opt.ListBias) != len(opt.Lists) {
+		return nil, fmt.Errorf("Options.Lists takes Exact and a length for each of the %d parameters (and ListBias a bias)", len(src.Params))
 	}
 	for i, p := range src.Params {
 		if opt.Lists != nil && opt.Lists[i] >= 0 {
 			if opt.Lists[i] > MaxScratch {
 				return nil, fmt.Errorf("%s is a list of %d elements; a list passed to a function run as machine code has at most %d", p.Name, opt.Lists[i], MaxScratch)
 			}
-			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: p.Name, Len: opt.Lists[i]})
+			var bias uint64
+			if opt.ListBias != nil {
+				bias = opt.ListBias[i]
+			}
+			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: p.Name, Len: opt.Lists[i], Init: bias, Bias: bias})
 			sc.names[p.Name] = binding{kind: bScratch, id: c.u.Arrays}
 			c.u.Arrays++
 			continue
