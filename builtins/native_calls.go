@@ -591,9 +591,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	case nf.f.Results > 0:
 		buf := r.words(nf.f.Results)
 		r.w.Array(nf.f.Arrays-1, buf)
+		bias := nf.f.Scratch[nf.f.Arrays-1].Bias
 		t := make(starlark.Tuple, len(buf))
 		for i, w := range buf {
-			t[i] = starlark.MakeUint64(w)
+			t[i] = decode(w, bias)
+		}
+		if nf.f.ReturnsList {
+			return starlark.NewList(t), true
 		}
 		return t, true
 	case nf.f.ReturnsBool:

@@ -938,3 +938,73 @@ def last_seen(n, k):
 		}
 	}
 }
+
+// TestNativeListPerft: the list-style perft of bench/perft.star (a
+// position in a list holding -1 for no en-passant square, copied with
+// list(p) and returned by make, read by attacked) counts the same nodes
+// with make and attacked run as code as interpreted, from positions with
+// and without an en-passant square.
+func TestNativeListPerft(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	b, err := os.ReadFile("../bench/perft.star")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, _, ok := strings.Cut(string(b), "\nSTART = ")
+	if !ok {
+		t.Fatal("bench/perft.star has no START")
+	}
+	src := defs + `
+kiwi = perft(parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), 2)
+start = perft(parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), 3)
+ep = perft(parse_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"), 3)
+`
+	var mu sync.Mutex
+	coded := map[string]bool{}
+	run := func(interpreted bool) starlark.StringDict {
+		thread := &starlark.Thread{Name: "perft"}
+		SetEnv(thread, Env{Sources: testSources{"perft.star": src}, Context: context.Background(), Interpreted: interpreted,
+			NativeReport: func(fn *starlark.Function, err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				coded[fn.Name()] = err == nil
+			}})
+		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "perft.star", src, Predeclared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	code := run(false)
+	plain := run(true)
+	for _, name := range []string{"kiwi", "start", "ep"} {
+		if eq, err := starlark.Equal(code[name], plain[name]); err != nil || !eq {
+			t.Errorf("%s = %v with code, %v interpreted", name, code[name], plain[name])
+		}
+	}
+	if s := plain["start"].String(); s != "8902" {
+		t.Errorf("perft(start, 3) = %s, want 8902", s)
+	}
+	// The report of a function whose code was not ready at once comes
+	// from the goroutine that generates it.
+	for _, name := range []string{"make", "attacked"} {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			ok, said := coded[name]
+			mu.Unlock()
+			if said || time.Now().After(deadline) {
+				if !ok {
+					t.Errorf("%s does not run as code", name)
+				}
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}

@@ -38,6 +38,9 @@ type Func struct {
 	// many words, held by its last array parameter when a run returns
 	// (its word result is then 0). Only exact compilation makes one.
 	Results int
+	// ReturnsList says that the tuple of Results words is a new list
+	// (biased as its array says). Only exact compilation makes one.
+	ReturnsList bool
 	// ReturnsNone says that the function returns None (it has no return
 	// with a value); its word result is 0. Only exact compilation makes
 	// one.

@@ -7,6 +7,7 @@ package compile
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -154,6 +155,7 @@ type scope struct {
 	// in the array parameter tupleArr.
 	none            bool
 	tuple, tupleArr int
+	list            bool // it returns lists of tuple words (fresh ones)
 }
 
 type compiler struct {
@@ -188,6 +190,7 @@ type compiler struct {
 	// none caches whether a helper returns None.
 	discarded map[*syntax.CallExpr]bool
 	none      map[any]bool
+	returned  bool // a list was returned (the returned array's bias is set)
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -258,7 +261,18 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c.f.Params = c.u.Vars
 	if opt.Exact {
 		r := returnsOf(src.Body)
+		n, err := returnedList(src, r, opt.Lists)
+		if err != nil {
+			return nil, err
+		}
 		switch {
+		case n >= 0:
+			// A fresh list, copied into the returned array (whose bias
+			// is the list's, set where it is returned).
+			sc.tuple, sc.tupleArr, sc.list = n, c.u.Arrays, true
+			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the returned list", Len: n})
+			c.u.Arrays++
+			c.f.Results, c.f.ReturnsList = n, true
 		case len(r.tuples) > 0 && (r.values > 0 || r.bare > 0):
 			return nil, fmt.Errorf("the function returns a tuple on some paths and %s on others", r.other())
 		case len(r.tuples) > 0:
@@ -513,6 +527,22 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			c.ret(konst(0))
 			return nil
 		}
+		if c.sc.list {
+			id, _ := unparen(s.Result).(*syntax.Ident)
+			b, ok := c.sc.names[id.Name]
+			if !ok || b.kind != bScratch || b.id < c.u.Arrays {
+				return errAt(s.Return, "%s is not a list the function made (list(a), [V] * N)", id.Name)
+			}
+			src := c.u.Scratch[b.id]
+			ret := &c.u.Scratch[c.sc.tupleArr]
+			if src.Len != ret.Len || c.returned && src.Bias != ret.Bias {
+				return errAt(s.Return, "the function returns lists of other lengths or ranges of ints")
+			}
+			ret.Init, ret.Bias, c.returned = src.Bias, src.Bias, true
+			c.copyArray(c.sc.tupleArr, b.id, src.Len, s.Return)
+			c.ret(konst(0))
+			return nil
+		}
 		v, err := c.word(s.Result)
 		if err != nil {
 			return err
@@ -715,6 +745,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			}
 			return c.assignVar(lhs, v)
 		}
+		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
+			return err
+		}
 		if ok, err := c.scratchAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
@@ -784,6 +817,172 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 		}
 	}
 	return nil
+}
+
+// copyArray compiles the copy of scratch array src's words into dst, of
+// the same length n (and bias).
+func (c *compiler) copyArray(dst, src, n int, at syntax.Position) {
+	if n <= 16 {
+		for i := 0; i < n; i++ {
+			k := konst(uint64(i))
+			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: dst, X: k, Check: -1,
+				Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(src), Args: []*fuse.Expr{k},
+					Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}})
+		}
+		return
+	}
+	v := c.newVar()
+	i := varExpr(v)
+	store := fuse.Stmt{Kind: fuse.SStore, Arr: dst, X: i, Check: c.check(fuse.CheckIndex, 0, at, "index out of range"),
+		Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(src), Args: []*fuse.Expr{varExpr(v)},
+			Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}}
+	c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: v, X: konst(0), Y: konst(uint64(n)), Z: konst(1),
+		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"), Body: []fuse.Stmt{store}})
+}
+
+// listCopy compiles name = list(a) for a scratch array a: a scratch array
+// of a's shape, fresh, holding a's words.
+func (c *compiler) listCopy(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
+	call, ok := unparen(rhs).(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false, nil
+	}
+	if name, ok := callee(call); !ok || name != "list" || !c.isBuiltin(name) {
+		return false, nil
+	}
+	aid, ok := unparen(call.Args[0]).(*syntax.Ident)
+	if !ok {
+		return false, nil
+	}
+	a, ok := c.sc.names[aid.Name]
+	if !ok || a.kind != bScratch {
+		return false, nil
+	}
+	src := c.u.Scratch[a.id]
+	b, ok := c.sc.names[id.Name]
+	switch {
+	case ok && b.kind != bScratch:
+		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	case ok && b.id < c.u.Arrays:
+		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused function cannot rebind it to a new array (use another name)", id.Name)
+	case ok && b.id == a.id:
+		return true, nil // a = list(a): a copy of itself, the same words
+	case ok:
+		if s := c.u.Scratch[b.id]; s.Len != src.Len || s.Bias != src.Bias {
+			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape", id.Name, s.Len)
+		}
+	default:
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: src.Len, Init: src.Init, Bias: src.Bias})
+		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
+		if total := c.scratchWords(); total > MaxScratchWords {
+			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
+		}
+		c.sc.names[id.Name] = b
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	c.copyArray(b.id, a.id, src.Len, call.Lparen)
+	return true, nil
+}
+
+// returnedList returns the length of the lists the function returns,
+// fresh ones it makes (name = list(a) of a list parameter a, [V] * N,
+// [V, W, ...]), or -1 where it returns no list; an error where it returns
+// lists and something else, or lists of several lengths.
+func returnedList(src *Source, r returns, lists []int) (int, error) {
+	if len(r.names) == 0 {
+		return -1, nil
+	}
+	param := map[string]int{}
+	for i, p := range src.Params {
+		if lists != nil && lists[i] >= 0 {
+			param[p.Name] = lists[i]
+		}
+	}
+	// The length of what each name of the body is assigned: -1 for
+	// anything but such a list, -2 for lists of several lengths.
+	lens := map[string]int{}
+	set := func(name string, n int) {
+		if m, ok := lens[name]; ok && m != n {
+			n = -2
+		}
+		lens[name] = n
+	}
+	// Twice: list(b) of a local b assigned after it (in a loop) is known
+	// the second time.
+	for pass := 0; pass < 2; pass++ {
+		known := maps.Clone(param)
+		for name, n := range lens {
+			if n >= 0 {
+				known[name] = n
+			}
+		}
+		clear(lens)
+		for _, s := range src.Body {
+			syntax.Walk(s, func(n syntax.Node) bool {
+				switch n := n.(type) {
+				case *syntax.AssignStmt:
+					if id, ok := n.LHS.(*syntax.Ident); ok {
+						if n.Op == syntax.EQ {
+							set(id.Name, listLen(n.RHS, known))
+						} else {
+							set(id.Name, -1)
+						}
+					}
+				case *syntax.ForStmt:
+					if id, ok := n.Vars.(*syntax.Ident); ok {
+						set(id.Name, -1)
+					}
+				case *syntax.DefStmt, *syntax.LambdaExpr:
+					return false
+				}
+				return true
+			})
+		}
+	}
+	n, made := -1, 0
+	for _, name := range r.names {
+		m, ok := lens[name]
+		if !ok || m < 0 {
+			continue
+		}
+		if n >= 0 && m != n {
+			return 0, fmt.Errorf("the function returns lists of %d and of %d elements", n, m)
+		}
+		n = m
+		made++
+	}
+	if n >= 0 && (made < r.values || r.bare > 0 || len(r.tuples) > 0) {
+		return 0, fmt.Errorf("the function returns a list on some paths and another value on others")
+	}
+	return n, nil
+}
+
+// listLen returns the length of the list e makes, list(a) of a list a
+// of known length (a parameter or a local, in known) or [V] * N and [V,
+// W, ...] with N an int literal, or -1.
+func listLen(e syntax.Expr, known map[string]int) int {
+	switch e := unparen(e).(type) {
+	case *syntax.ListExpr:
+		return len(e.List)
+	case *syntax.BinaryExpr:
+		l, ok := unparen(e.X).(*syntax.ListExpr)
+		k, isLit := unparen(e.Y).(*syntax.Literal)
+		if e.Op != syntax.STAR || !ok || !isLit || len(l.List) != 1 || k.Token != syntax.INT {
+			return -1
+		}
+		if n, ok := k.Value.(int64); ok && n >= 0 && n <= MaxScratch {
+			return int(n)
+		}
+	case *syntax.CallExpr:
+		if name, ok := callee(e); ok && name == "list" && len(e.Args) == 1 {
+			if id, ok := unparen(e.Args[0]).(*syntax.Ident); ok {
+				if n, ok := known[id.Name]; ok {
+					return n
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // scratchAssign compiles name = [V] * N or name = [V, W, ...].
@@ -2186,8 +2385,9 @@ func (c *compiler) ret(v *fuse.Expr) {
 
 // returns counts a body's return statements by what they return.
 type returns struct {
-	values, bare int   // a value that is not a tuple; nothing (None)
-	tuples       []int // tuples, by length
+	values, bare int      // a value that is not a tuple; nothing (None)
+	tuples       []int    // tuples, by length
+	names        []string // the names among the values
 }
 
 func (r returns) other() string {
@@ -2211,6 +2411,9 @@ func returnsOf(body []syntax.Stmt) returns {
 					r.tuples = append(r.tuples, len(t.List))
 				} else {
 					r.values++
+					if id, ok := unparen(n.Result).(*syntax.Ident); ok {
+						r.names = append(r.names, id.Name)
+					}
 				}
 			case *syntax.DefStmt, *syntax.LambdaExpr:
 				return false

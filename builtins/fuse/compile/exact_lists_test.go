@@ -56,6 +56,29 @@ def divmod2(x, y):
         return 0, 0
     return x // y, (x % y) * 3
 
+def moved(p, m):
+    q = list(p)
+    if q[m % len(q)] == -1:
+        q[m % len(q)] = 7
+    else:
+        q[m % len(q)] += 1
+    if q[0] == -1:
+        q[0] = m
+    q[1] = -1
+    return q
+
+def doubled(p):
+    q = [0] * 3
+    for i in range(3):
+        q[i] = p[i] * 2
+    return q
+
+def longer(p):
+    q = list(p)
+    q[17] += q[0]
+    r = list(q)
+    return r
+
 def sum_into(a, b, n):
     for i in range(n):
         b[i] = a[i] + b[i]
@@ -137,19 +160,53 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 	t.Helper()
 	var sargs starlark.Tuple
 	var lists []*starlark.List
+	var coded []any // args, lists as the biased words of their arrays
 	for _, a := range args {
 		switch a := a.(type) {
 		case uint64:
 			sargs = append(sargs, starlark.MakeUint64(a))
-		case []uint64:
+			coded = append(coded, a)
+		case []uint64, []int64:
 			var elems []starlark.Value
-			for _, x := range a {
-				elems = append(elems, starlark.MakeUint64(x))
+			var ws []uint64
+			bias := f.Scratch[len(lists)].Bias
+			if a, ok := a.([]uint64); ok {
+				for _, x := range a {
+					elems = append(elems, starlark.MakeUint64(x))
+					ws = append(ws, x+bias)
+				}
+			}
+			if a, ok := a.([]int64); ok {
+				for _, x := range a {
+					elems = append(elems, starlark.MakeInt64(x))
+					ws = append(ws, uint64(x)+bias)
+				}
 			}
 			l := starlark.NewList(elems)
 			lists = append(lists, l)
 			sargs = append(sargs, l)
+			coded = append(coded, ws)
 		}
+	}
+	// inRange reports whether v is an int an array biased by k holds.
+	inRange := func(v starlark.Value, k uint64) bool {
+		i, ok := v.(starlark.Int)
+		if !ok {
+			return false
+		}
+		lo, hi := starlark.MakeInt64(-int64(k)), starlark.MakeUint64(^uint64(0)-k)
+		if k == 0 {
+			lo = starlark.MakeInt(0)
+		}
+		c1, _ := i.Cmp(lo, 0)
+		c2, _ := i.Cmp(hi, 0)
+		return c1 >= 0 && c2 <= 0
+	}
+	decode := func(w, k uint64) starlark.Value {
+		if w >= k {
+			return starlark.MakeUint64(w - k)
+		}
+		return starlark.MakeInt64(-int64(k - w))
 	}
 	thread := &starlark.Thread{}
 	thread.SetMaxExecutionSteps(1 << 24)
@@ -167,22 +224,27 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 		_, ok := compile.WordOf(w)
 		asWords = asWords && ok && !f.ReturnsBool && f.Results == 0 && !f.ReturnsNone
 	case starlark.Tuple:
-		asWords = asWords && f.Results == len(w)
+		asWords = asWords && f.Results == len(w) && !f.ReturnsList
 		for _, x := range w {
 			_, isBool := x.(starlark.Bool)
 			_, ok := compile.WordOf(x)
 			asWords = asWords && ok && !isBool
 		}
+	case *starlark.List:
+		asWords = asWords && f.ReturnsList && f.Results == w.Len()
+		for i := 0; asWords && i < w.Len(); i++ {
+			_, isBool := w.Index(i).(starlark.Bool)
+			asWords = !isBool && inRange(w.Index(i), f.Scratch[f.Arrays-1].Bias)
+		}
 	default:
 		asWords = false
 	}
-	for _, l := range lists {
+	for a, l := range lists {
 		for i := 0; i < l.Len(); i++ {
-			_, ok := compile.WordOf(l.Index(i))
-			asWords = asWords && ok
+			asWords = asWords && inRange(l.Index(i), f.Scratch[a].Bias)
 		}
 	}
-	for engine, run := range runLists(t, f, args) {
+	for engine, run := range runLists(t, f, coded) {
 		word, tuple, got, err := run()
 		if err != nil {
 			fails++
@@ -198,9 +260,12 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 		case f.Results > 0:
 			var tv starlark.Tuple
 			for _, x := range tuple {
-				tv = append(tv, starlark.MakeUint64(x))
+				tv = append(tv, decode(x, f.Scratch[f.Arrays-1].Bias))
 			}
 			as = tv
+			if f.ReturnsList {
+				as = starlark.NewList(tv)
+			}
 		case f.ReturnsBool:
 			as = starlark.Bool(word != 0)
 		default:
@@ -212,7 +277,7 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 		for i, l := range lists {
 			var ws []string
 			for _, x := range got[i] {
-				ws = append(ws, fmt.Sprint(x))
+				ws = append(ws, decode(x, f.Scratch[i].Bias).String())
 			}
 			if g := "[" + strings.Join(ws, ", ") + "]"; g != l.String() {
 				t.Fatalf("%s%v on %s leaves list %d %s; plain Starlark %s\n%s", name, args, engine, i, g, l, src)
@@ -223,17 +288,26 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 	return words, fails
 }
 
-// listsOf gives Options.Lists for args.
-func listsOf(args []any) []int {
-	var lens []int
+// listsOf gives Options.Lists and ListBias for args.
+func listsOf(args []any) (lens []int, bias []uint64) {
 	for _, a := range args {
-		if l, ok := a.([]uint64); ok {
+		var k uint64
+		switch l := a.(type) {
+		case []uint64:
 			lens = append(lens, len(l))
-		} else {
+		case []int64:
+			lens = append(lens, len(l))
+			for _, x := range l {
+				if x < 0 {
+					k = max(k, uint64(-x))
+				}
+			}
+		default:
 			lens = append(lens, -1)
 		}
+		bias = append(bias, k)
 	}
-	return lens
+	return lens, bias
 }
 
 // TestExactLists: functions that write the lists they are given, return
@@ -262,9 +336,16 @@ func TestExactLists(t *testing.T) {
 		{"divmod2", []any{uint64(1<<64 - 1), uint64(1<<63 + 1)}, true}, // (x % y) * 3 leaves the words
 		{"sum_into", []any{[]uint64{1, 2, 3}, []uint64{10, 20, 30}, uint64(3)}, false},
 		{"sum_into", []any{[]uint64{1, 2, 3}, []uint64{10, 20, 30}, uint64(4)}, true}, // index out of range
+		{"moved", []any{[]int64{5, -1, 9}, uint64(1)}, false},
+		{"moved", []any{[]int64{-1, -1, 9}, uint64(0)}, false},
+		{"moved", []any{[]int64{-1, 4, -1}, uint64(2)}, false},
+		{"moved", []any{[]int64{3, 4, -1}, uint64(5)}, false},
+		{"doubled", []any{[]uint64{1, 2, 3}}, false},
+		{"doubled", []any{[]uint64{1, 1 << 63, 3}}, true},
+		{"longer", []any{[]uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}}, false},
 	}
 	for _, c := range cases {
-		f, err := s.CompileWith(c.fn, func(o *compile.Options) { o.Exact, o.Lists = true, listsOf(c.args) })
+		f, err := s.CompileWith(c.fn, func(o *compile.Options) { o.Exact = true; o.Lists, o.ListBias = listsOf(c.args) })
 		if err != nil {
 			t.Fatalf("%s%v does not compile: %v", c.fn, c.args, err)
 		}
@@ -397,11 +478,13 @@ func TestExactRandomLists(t *testing.T) {
 // TestExactListsRefused: returns the exact compilation cannot give.
 func TestExactListsRefused(t *testing.T) {
 	for src, want := range map[string]string{
-		"def f(x):\n    if x:\n        return 1, 2\n    return 3":       "a tuple on some paths and another value",
-		"def f(x):\n    if x:\n        return 1, 2\n    return":         "a tuple on some paths and None",
-		"def f(x):\n    if x:\n        return 1, 2\n    return 1, 2, 3": "tuples of 2 and of 3 values",
-		"def g(x):\n    x += 1\ndef f(x):\n    return g(x) + 1":         "g returns None",
-		"def g(x):\n    return x, x\ndef f(x):\n    return g(x)":        "returns one word, not a tuple",
+		"def f(x):\n    if x:\n        return 1, 2\n    return 3":                                "a tuple on some paths and another value",
+		"def f(x):\n    if x:\n        return 1, 2\n    return":                                  "a tuple on some paths and None",
+		"def f(x):\n    if x:\n        return 1, 2\n    return 1, 2, 3":                          "tuples of 2 and of 3 values",
+		"def g(x):\n    x += 1\ndef f(x):\n    return g(x) + 1":                                  "g returns None",
+		"def g(x):\n    return x, x\ndef f(x):\n    return g(x)":                                 "returns one word, not a tuple",
+		"def f(x):\n    q = [0] * 2\n    if x:\n        return q\n    return 3":                  "a list on some paths and another value",
+		"def f(x):\n    q = [0] * 2\n    r = [0] * 3\n    if x:\n        return q\n    return r": "lists of 2 and of 3 elements",
 	} {
 		s, err := fusescript.Load(src)
 		if err != nil {
