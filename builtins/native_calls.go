@@ -116,6 +116,7 @@ type nativeFunc struct {
 	tables  []listTable                    // global lists the code reads as tables
 	p       atomic.Pointer[native.Program] // nil until generated
 	ready   chan struct{}                  // closed when p is set or off
+	spare   atomic.Pointer[nativeRun]      // an idle worker, taken without the lock
 	mu      sync.Mutex
 	idle    []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
@@ -454,15 +455,24 @@ func tableWords(tables []listTable) int {
 // bound once, so that a call allocates nothing), and room for the words
 // of the lists a call passes.
 type nativeRun struct {
-	w   *native.Worker
-	ctx context.Context
-	buf []uint64
+	w      *native.Worker
+	thread *starlark.Thread // the run's, whose context poll reads
+	ctx    context.Context
+	buf    []uint64
 }
 
-func (r *nativeRun) poll() bool { return r.ctx != nil && r.ctx.Err() != nil }
+func (r *nativeRun) poll() bool {
+	if r.ctx == nil && r.thread != nil {
+		r.ctx = Context(r.thread) // once a run, where it polls
+	}
+	return r.ctx != nil && r.ctx.Err() != nil
+}
 
 // get returns an idle worker, or a new one.
 func (nf *nativeFunc) get(p *native.Program) (*nativeRun, error) {
+	if r := nf.spare.Swap(nil); r != nil {
+		return r, nil
+	}
 	nf.mu.Lock()
 	if n := len(nf.idle); n > 0 {
 		r := nf.idle[n-1]
@@ -553,12 +563,12 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		r.w.SetArray(a, buf)
 	}
-	r.ctx = Context(thread)
+	r.thread = thread
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
 	_, res, err := r.w.Run(1, false)
-	r.ctx = nil
+	r.ctx, r.thread = nil, nil
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was
@@ -608,6 +618,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 
 // put gives r back to nf's idle workers.
 func (nf *nativeFunc) put(r *nativeRun) {
+	if nf.spare.CompareAndSwap(nil, r) {
+		return
+	}
 	nf.mu.Lock()
 	nf.idle = append(nf.idle, r)
 	nf.mu.Unlock()

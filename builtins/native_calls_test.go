@@ -659,6 +659,13 @@ def write_row(r):
     r[0] = 5
     return GRID[0][0] + GRID[1][1]
 
+def touched(p, i):
+    q = list(p)
+    q[i] ^= q[i + 1]
+    if q[10] == -1:
+        q[10] = i
+    return q
+
 def en_passant(p, sq):
     if p[2] == -1:
         p[2] = sq
@@ -1007,4 +1014,45 @@ ep = perft(parse_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 
 			time.Sleep(time.Millisecond)
 		}
 	}
+}
+
+// BenchmarkNativeListCall: a call with a list of 11 words (a position, as
+// bench/perft.star passes it) and a new list returned, as code and
+// interpreted.
+func BenchmarkNativeListCall(b *testing.B) {
+	if native.Ready(native.AMD64) != nil {
+		b.Skip("no x86-64 code on this machine")
+	}
+	thread := &starlark.Thread{Name: "lists", Print: func(*starlark.Thread, string) {}}
+	SetEnv(thread, Env{Sources: testSources{"lists.star": listsScript}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "lists.star", listsScript, Predeclared())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var elems []starlark.Value
+	for i := range 10 {
+		elems = append(elems, starlark.MakeUint64(uint64(0x8100000000000000)>>i))
+	}
+	args := starlark.Tuple{starlark.NewList(append(elems, starlark.MakeInt(-1))), starlark.MakeInt(3)}
+	fn := g["touched"].(*starlark.Function)
+	b.Run("code", func(b *testing.B) {
+		lists, bias := listsOf(args)
+		nf, _, err := compileNative(thread, fn, lists, bias, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-nf.ready
+		for b.Loop() {
+			if _, ok := nf.call(thread, args); !ok {
+				b.Fatal("given back")
+			}
+		}
+	})
+	b.Run("interpreted", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := starlark.Call(thread, fn, args, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
