@@ -113,12 +113,16 @@ type nativeFunc struct {
 	// written says which array parameters the code may write: their lists
 	// must be mutable, and are written back.
 	written []bool
-	tables  []listTable                    // global lists the code reads as tables
-	p       atomic.Pointer[native.Program] // nil until generated
-	ready   chan struct{}                  // closed when p is set or off
-	spare   atomic.Pointer[nativeRun]      // an idle worker, taken without the lock
-	mu      sync.Mutex
-	idle    []*nativeRun // workers between calls
+	tables  []listTable // global lists the code reads as tables
+	words   int         // the words of the lists each call converts or compares
+	// wasted and paid count the timed calls whose conversions took more,
+	// and less, than wasteRatio times the code's run.
+	wasted, paid atomic.Int64
+	p            atomic.Pointer[native.Program] // nil until generated
+	ready        chan struct{}                  // closed when p is set or off
+	spare        atomic.Pointer[nativeRun]      // an idle worker, taken without the lock
+	mu           sync.Mutex
+	idle         []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
 	// gave back to the interpreter; off stops using the code where most
 	// calls fail.
@@ -188,7 +192,11 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 			biases = append(biases, opts.ListBias[i])
 		}
 	}
-	n := &nativeFunc{f: f, lists: opts.Lists, bias: biases, written: written, tables: tables, ready: make(chan struct{})}
+	words := tableWords(tables)
+	for _, n := range opts.Lists {
+		words += max(n, 0)
+	}
+	n := &nativeFunc{f: f, lists: opts.Lists, bias: biases, written: written, tables: tables, words: words, ready: make(chan struct{})}
 	go n.generate(fn, report)
 	t := time.NewTimer(nativeWait)
 	defer t.Stop()
@@ -334,6 +342,27 @@ func wordTuple(t starlark.Tuple, depth int) bool {
 		}
 	}
 	return true
+}
+
+// timedWords is the words of lists above which a call is timed (weigh).
+const timedWords = 1024
+
+// wasteRatio is how many times longer than the code's run a call's
+// conversions may take: the interpreter takes about 20 times the code's
+// time, and converts nothing.
+const wasteRatio = 16
+
+// weigh counts a timed call: converted from start to ran, run from ran to
+// end. After 8 calls that wasted their time, and 4 times as many as those
+// that did not, the function is left to the interpreter.
+func (nf *nativeFunc) weigh(start, ran, end time.Time) {
+	if ran.Sub(start) > wasteRatio*end.Sub(ran) {
+		if w := nf.wasted.Add(1); w > 8 && w > 4*nf.paid.Load() {
+			nf.off.Store(true)
+		}
+		return
+	}
+	nf.paid.Add(1)
 }
 
 // maxCheckedWords bounds the words of the lists a function that neither
@@ -510,6 +539,14 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	var ws [compile.MaxExactParams]uint64
 	var ls [compile.MaxExactParams]*starlark.List
 	nw, nl := 0, 0
+	// A call with many words to convert or compare is timed: where the
+	// conversions take much longer than the code, the interpreter would
+	// have been quicker (the function reads a few elements of a long
+	// list), and such a function is left to it.
+	var start, ran time.Time
+	if nf.words > timedWords {
+		start = time.Now()
+	}
 	for i, a := range args {
 		if nf.lists != nil && nf.lists[i] >= 0 {
 			l, ok := a.(*starlark.List)
@@ -567,7 +604,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
+	if nf.words > timedWords {
+		ran = time.Now()
+	}
 	_, res, err := r.w.Run(1, false)
+	if nf.words > timedWords {
+		nf.weigh(start, ran, time.Now())
+	}
 	r.ctx, r.thread = nil, nil
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark

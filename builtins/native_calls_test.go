@@ -659,6 +659,11 @@ def write_row(r):
     r[0] = 5
     return GRID[0][0] + GRID[1][1]
 
+def nth(a, i):
+    for _ in range(1):
+        i += 1
+    return a[i]
+
 def touched(p, i):
     q = list(p)
     q[i] ^= q[i + 1]
@@ -1055,4 +1060,50 @@ func BenchmarkNativeListCall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestNativeListWaste: a function that reads one element of a long list
+// is left to the interpreter after a few calls, where converting the list
+// costs far more than its code; one that reads every element is not.
+func TestNativeListWaste(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	thread := &starlark.Thread{Name: "waste", Print: func(*starlark.Thread, string) {}}
+	SetEnv(thread, Env{Sources: testSources{"lists.star": listsScript}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "lists.star", listsScript, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var elems []starlark.Value
+	for i := range 200000 {
+		elems = append(elems, starlark.MakeInt(i))
+	}
+	args := func(fn string) starlark.Tuple {
+		if fn == "sum_list" {
+			return starlark.Tuple{starlark.NewList(elems)}
+		}
+		return starlark.Tuple{starlark.NewList(elems), starlark.MakeInt(7)}
+	}
+	for fn, off := range map[string]bool{"nth": true, "sum_list": false} {
+		a := args(fn)
+		lists, bias := listsOf(a)
+		nf, _, err := compileNative(thread, g[fn].(*starlark.Function), lists, bias, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-nf.ready
+		for range 40 {
+			want, err := starlark.Call(thread, g[fn], a, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := nf.call(thread, a); ok && got.String() != want.String() {
+				t.Fatalf("%s = %v as code, %v interpreted", fn, got, want)
+			}
+		}
+		if nf.off.Load() != off {
+			t.Errorf("%s: off = %v after %d wasted and %d paid calls; want %v", fn, nf.off.Load(), nf.wasted.Load(), nf.paid.Load(), off)
+		}
+	}
 }
