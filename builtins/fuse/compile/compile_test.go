@@ -387,3 +387,12 @@ def step(x, i, d):
 		agree(t, src, "f", fusescript.Inputs(100, 1, false))
 	}
 }
+
+// TestListCopy: b = list(a) of a scratch array is a fresh copy in a
+// fused function, as in plain Starlark.
+func TestListCopy(t *testing.T) {
+	for _, n := range []int{3, 40} {
+		src := fmt.Sprintf("def f(x, y):\n    a = [7] * %d\n    a[x %% %d] = y\n    b = list(a)\n    b[y %% %d] ^= x\n    b = list(b)\n    return a[y %% %d] * 3 + b[x %% %d] + len(b)\n", n, n, n, n, n)
+		agree(t, src, "f", [][]uint64{{0, 1}, {5, 9}, {1 << 40, 3}, {2, 2}, {39, 41}})
+	}
+}

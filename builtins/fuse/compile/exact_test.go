@@ -113,6 +113,8 @@ func TestExactCases(t *testing.T) {
 		{"carry rippler", "def f(x, y): return (x - y) & y"},
 		{"div mod", "def f(x, y): return x // y + x % y"},
 		{"index", "def f(x, y):\n    a = [0] * 8\n    a[x] = y\n    return a[x]"},
+		{"list copy", "def f(x, y):\n    a = [0] * 20\n    a[x % 20] = y\n    b = list(a)\n    b[y % 20] += 1\n    return a[y % 20] + b[x % 20] + b[y % 20]"},
+		{"short list copy", "def f(x, y):\n    a = [-1, 0, 7]\n    a[x % 3] = y\n    b = list(a)\n    b[y % 3] = 5\n    return 1 if a[y % 3] == -1 else (2 if b[x % 3] != -1 else b[2] + 3)"},
 		{"abs min max", "def f(x, y): return abs(x) + min(x, y) - max(y, 3)"},
 		{"range", "def f(x, y):\n    n = 0\n    for i in range(x, y & 4095, 3):\n        n += i\n    return n"},
 		{"while", "def f(x, y):\n    n = 0\n    while x:\n        x &= x - 1\n        n += y\n    return n"},
