@@ -644,6 +644,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	case nf.f.Results > 0:
 		buf := r.words(nf.f.Results)
 		r.w.Array(nf.f.Arrays-1, buf)
+		if nf.f.ReturnsList {
+			buf = buf[:word] // the list's length
+		}
 		bias := nf.f.Scratch[nf.f.Arrays-1].Bias
 		t := make(starlark.Tuple, len(buf))
 		for i, w := range buf {

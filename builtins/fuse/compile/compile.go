@@ -128,7 +128,15 @@ type binding struct {
 	// (Options.Exact) holds its int x as the word x + bias, as the array
 	// does (scratchAssign, assignVar).
 	bias uint64
+	// count, for a bScratch, is 1 + the variable holding the length of a
+	// list built by append (growAssign; the array's Len is its capacity,
+	// ListCap), or 0 for an array of fixed length.
+	count int
 }
+
+// ListCap is the capacity of a list a fused function builds by append
+// (name = [], name.append(x)): an append past it fails the item.
+const ListCap = 1024
 
 const (
 	bVar = iota
@@ -156,6 +164,15 @@ type scope struct {
 	none            bool
 	tuple, tupleArr int
 	list            bool // it returns lists of tuple words (fresh ones)
+	// appended are the names the unit calls append on (lists it builds);
+	// byRef the parameters of an inlined helper bound to its caller's
+	// arrays; retArr, of an inlined helper that returns an array, the
+	// array (set at its first return), and retWord whether it returned
+	// a word.
+	appended map[string]bool
+	byRef    map[string]bool
+	retArr   *binding
+	retWord  bool
 }
 
 type compiler struct {
@@ -191,6 +208,19 @@ type compiler struct {
 	discarded map[*syntax.CallExpr]bool
 	none      map[any]bool
 	returned  bool // a list was returned (the returned array's bias is set)
+	// wantArray are the calls whose value may be an array (name = f(...),
+	// for x in f(...)); arrays maps the expression such a call gives
+	// (an OpArray) to its array; iterating are the arrays for loops run
+	// over, which their bodies may not change.
+	wantArray map[*syntax.CallExpr]bool
+	arrays    map[*fuse.Expr]binding
+	iterating map[arrayOf]bool
+}
+
+// arrayOf names a scratch array of a unit.
+type arrayOf struct {
+	u  *fuse.Proc
+	id int
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -235,7 +265,8 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
-		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, none: map[any]bool{}}
+		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, none: map[any]bool{},
+		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, iterating: map[arrayOf]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -339,13 +370,20 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 }
 
 func (c *compiler) newScope(src *Source) *scope {
-	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{}}
+	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{},
+		appended: map[string]bool{}, byRef: map[string]bool{}}
 	for _, p := range src.Params {
 		sc.locals[p.Name] = true
 	}
 	for _, s := range src.Body {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if dot, ok := n.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
+					if id, ok := dot.X.(*syntax.Ident); ok {
+						sc.appended[id.Name] = true
+					}
+				}
 			case *syntax.AssignStmt:
 				markLocals(sc.locals, n.LHS)
 			case *syntax.ForStmt:
@@ -442,6 +480,13 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		}
 		if call, ok := s.X.(*syntax.CallExpr); ok {
 			c.discarded[call] = true
+			if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
+				if id, ok := dot.X.(*syntax.Ident); ok {
+					if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {
+						return c.appendTo(id, b, call)
+					}
+				}
+			}
 		}
 		x, err := c.expr(s.X)
 		if err != nil {
@@ -539,14 +584,34 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 				return errAt(s.Return, "the function returns lists of other lengths or ranges of ints")
 			}
 			ret.Init, ret.Bias, c.returned = src.Bias, src.Bias, true
-			c.copyArray(c.sc.tupleArr, b.id, src.Len, s.Return)
-			c.ret(konst(0))
+			n := konst(uint64(src.Len))
+			if b.count != 0 {
+				n = varExpr(b.count - 1)
+			}
+			c.copyArray(c.sc.tupleArr, b.id, src.Len, n, s.Return)
+			c.ret(n) // the list's length
 			return nil
+		}
+		if id, ok := unparen(s.Result).(*syntax.Ident); ok && c.sc.retLabel >= 0 {
+			if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch {
+				// An inlined helper returns its array (or its caller's):
+				// the caller names it.
+				if c.sc.retWord || c.sc.retArr != nil && c.sc.retArr.id != b.id {
+					return errAt(s.Return, "the helper returns other lists or words on other paths")
+				}
+				c.sc.retArr = &b
+				c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
+				return nil
+			}
 		}
 		v, err := c.word(s.Result)
 		if err != nil {
 			return err
 		}
+		if c.sc.retArr != nil {
+			return errAt(s.Return, "the helper returns a list on other paths")
+		}
+		c.sc.retWord = true
 		c.ret(v)
 		return nil
 	case *syntax.BranchStmt:
@@ -589,6 +654,9 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	call, _ := s.X.(*syntax.CallExpr)
 	name, isID := callee(call)
 	hint := "loop over range(...), subsets(M), subsets(M, k) or bits(B)"
+	if ok, err := c.forArray(s, id, call, isID && (name == "range" || name == "subsets" || name == "bits") && c.isBuiltin(name)); ok || err != nil {
+		return err
+	}
 	if isID && (name == "range" || name == "subsets" || name == "bits") && !c.isBuiltin(name) {
 		return errAt(pos(s.X), "%s here is the script's own %s, not the builtin: rename it to loop over %s(...)", name, name, name)
 	}
@@ -745,8 +813,22 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			}
 			return c.assignVar(lhs, v)
 		}
+		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
 		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
 			return err
+		}
+		if call, ok := unparen(s.RHS).(*syntax.CallExpr); ok {
+			c.wantArray[call] = true
+			v, err := c.expr(call)
+			if err != nil {
+				return err
+			}
+			if b, ok := c.arrays[v]; ok {
+				return c.bindArray(lhs, b)
+			}
+			return c.assignVar(lhs, v)
 		}
 		if ok, err := c.scratchAssign(lhs, s.RHS); ok || err != nil {
 			return err
@@ -819,10 +901,10 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	return nil
 }
 
-// copyArray compiles the copy of scratch array src's words into dst, of
-// the same length n (and bias).
-func (c *compiler) copyArray(dst, src, n int, at syntax.Position) {
-	if n <= 16 {
+// copyArray compiles the copy of the first count words of scratch array
+// src into dst, of the same length n (and bias).
+func (c *compiler) copyArray(dst, src, n int, count *fuse.Expr, at syntax.Position) {
+	if n <= 16 && count.Op == fuse.OpConst {
 		for i := 0; i < n; i++ {
 			k := konst(uint64(i))
 			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: dst, X: k, Check: -1,
@@ -836,8 +918,178 @@ func (c *compiler) copyArray(dst, src, n int, at syntax.Position) {
 	store := fuse.Stmt{Kind: fuse.SStore, Arr: dst, X: i, Check: c.check(fuse.CheckIndex, 0, at, "index out of range"),
 		Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(src), Args: []*fuse.Expr{varExpr(v)},
 			Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}}
-	c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: v, X: konst(0), Y: konst(uint64(n)), Z: konst(1),
+	c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: v, X: konst(0), Y: count, Z: konst(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"), Body: []fuse.Stmt{store}})
+}
+
+// growAssign compiles name = [] (or [V, W, ...]) where the unit appends
+// to name: a list built by append, a scratch array of ListCap words and
+// a variable holding its length.
+func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
+	l, ok := unparen(rhs).(*syntax.ListExpr)
+	if !ok || !c.sc.appended[id.Name] {
+		return false, nil
+	}
+	if len(l.List) > ListCap {
+		return true, errAt(pos(rhs), "a list built by append holds at most %d elements in a fused function", ListCap)
+	}
+	b, ok := c.sc.names[id.Name]
+	switch {
+	case ok && c.sc.byRef[id.Name]:
+		return true, errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
+	case ok && (b.kind != bScratch || b.count == 0):
+		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	case !ok:
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: ListCap})
+		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
+		if total := c.scratchWords(); total > MaxScratchWords {
+			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
+		}
+		c.sc.names[id.Name] = b
+	}
+	if c.iterating[arrayOf{c.u, b.id}] {
+		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	for i, e := range l.List {
+		x, err := c.word(e)
+		if err != nil {
+			return true, err
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: konst(uint64(len(l.List)))})
+	return true, nil
+}
+
+// appendTo compiles name.append(x) for a list built by append.
+func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) error {
+	if len(call.Args) != 1 {
+		return errAt(call.Lparen, "%s.append takes one argument", id.Name)
+	}
+	if kv, ok := call.Args[0].(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
+		return errAt(pos(kv), "%s.append: keyword arguments are not allowed", id.Name)
+	}
+	if c.iterating[arrayOf{c.u, b.id}] {
+		return errAt(call.Lparen, "%s.append while a loop iterates over %s (an error in Starlark)", id.Name, id.Name)
+	}
+	x, err := c.word(call.Args[0])
+	if err != nil {
+		return err
+	}
+	n := varExpr(b.count - 1)
+	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, ListCap)
+	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: n, Y: x, Check: chk})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.mk(fuse.OpAdd, varExpr(b.count-1), konst(1))})
+	return nil
+}
+
+// below returns an index expression that is i where i < n, else limit
+// (out of range of an array of limit elements): a list built by append is
+// indexed below its length.
+func (c *compiler) below(i, n *fuse.Expr, limit int) *fuse.Expr {
+	v := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: i})
+	return &fuse.Expr{Op: fuse.OpCond, Args: []*fuse.Expr{c.mk(fuse.OpLt, varExpr(v), n), varExpr(v), konst(uint64(limit))}, Check: -1}
+}
+
+// bindArray binds name to the array b a helper returned (name =
+// helper(...)).
+func (c *compiler) bindArray(id *syntax.Ident, b binding) error {
+	old, ok := c.sc.names[id.Name]
+	switch {
+	case !ok:
+		c.sc.names[id.Name] = b
+		return nil
+	case old.kind == bScratch && old.id == b.id && old.count == b.count:
+		return nil // the same call, again (in a loop)
+	case c.sc.byRef[id.Name]:
+		return errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
+	}
+	return errAt(id.NamePos, "%s is %s; a fused function binds a name to one list (call the helper in one place, or use another name)", id.Name, kindName(old))
+}
+
+// forArray compiles for name in a, where a is an array (a scratch array, a
+// list built by append, a list a helper returns) or a tuple or list of
+// words written out; it reports false where s.X is none of them. The
+// loop's body may not change the array (an error in Starlark).
+func (c *compiler) forArray(s *syntax.ForStmt, id *syntax.Ident, call *syntax.CallExpr, builtin bool) (bool, error) {
+	var b binding
+	switch x := unparen(s.X).(type) {
+	case *syntax.Ident:
+		bd, ok := c.sc.names[x.Name]
+		if !ok || bd.kind != bScratch {
+			return false, nil
+		}
+		b = bd
+	case *syntax.TupleExpr, *syntax.ListExpr:
+		var elems []syntax.Expr
+		if t, ok := x.(*syntax.TupleExpr); ok {
+			elems = t.List
+		} else {
+			elems = x.(*syntax.ListExpr).List
+		}
+		if len(elems) > MaxScratch {
+			return true, errAt(pos(s.X), "a loop over more than %d values", MaxScratch)
+		}
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the values of a loop", Len: len(elems)})
+		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
+		c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+		for i, e := range elems {
+			v, err := c.word(e)
+			if err != nil {
+				return true, err
+			}
+			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: v, Check: -1})
+		}
+	case *syntax.CallExpr:
+		if builtin || call == nil {
+			return false, nil
+		}
+		if _, ok := callee(call); !ok {
+			return false, nil
+		}
+		if v, ok := c.sc.src.Free(func() string { n, _ := callee(call); return n }()); !ok {
+			return false, nil
+		} else if _, isFn := v.(*starlark.Function); !isFn {
+			return false, nil
+		}
+		c.wantArray[call] = true
+		v, err := c.expr(call)
+		if err != nil {
+			return true, err
+		}
+		bd, ok := c.arrays[v]
+		if !ok {
+			return true, errAt(pos(s.X), "a for loop over a word is not allowed in a fused function")
+		}
+		b = bd
+	default:
+		return false, nil
+	}
+	n := konst(uint64(c.u.Scratch[b.id].Len))
+	if b.count != 0 {
+		n = varExpr(b.count - 1)
+	}
+	i := c.newVar()
+	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: konst(0), Y: n, Z: konst(1),
+		Check: c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")}
+	v, err := c.bindVar(id)
+	if err != nil {
+		return true, err
+	}
+	elem := c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{varExpr(i)},
+		Check: c.check(fuse.CheckIndex, 0, pos(s.X), "index out of range")})
+	was := c.iterating[arrayOf{c.u, b.id}]
+	c.iterating[arrayOf{c.u, b.id}] = true
+	body, err := c.loopBody(st.Label, s.Body)
+	c.iterating[arrayOf{c.u, b.id}] = was
+	if err != nil {
+		return true, err
+	}
+	st.Body = append([]fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}, body...)
+	c.emit(st)
+	return true, nil
 }
 
 // listCopy compiles name = list(a) for a scratch array a: a scratch array
@@ -859,8 +1111,15 @@ func (c *compiler) listCopy(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		return false, nil
 	}
 	src := c.u.Scratch[a.id]
+	if a.count != 0 {
+		return true, errAt(call.Lparen, "list(%s) of a list built by append is not allowed in a fused function", aid.Name)
+	}
 	b, ok := c.sc.names[id.Name]
 	switch {
+	case ok && c.sc.byRef[id.Name]:
+		return true, errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
+	case ok && b.count != 0:
+		return true, errAt(id.NamePos, "%s is a list built by append; a name holds one kind of value in a fused function", id.Name)
 	case ok && b.kind != bScratch:
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case ok && b.id < c.u.Arrays:
@@ -880,7 +1139,7 @@ func (c *compiler) listCopy(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		c.sc.names[id.Name] = b
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
-	c.copyArray(b.id, a.id, src.Len, call.Lparen)
+	c.copyArray(b.id, a.id, src.Len, konst(uint64(src.Len)), call.Lparen)
 	return true, nil
 }
 
@@ -897,6 +1156,19 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 		if lists != nil && lists[i] >= 0 {
 			param[p.Name] = lists[i]
 		}
+	}
+	appended := map[string]bool{}
+	for _, s := range src.Body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok {
+				if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
+					if id, ok := dot.X.(*syntax.Ident); ok {
+						appended[id.Name] = true
+					}
+				}
+			}
+			return true
+		})
 	}
 	// The length of what each name of the body is assigned: -1 for
 	// anything but such a list, -2 for lists of several lengths.
@@ -923,7 +1195,11 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 				case *syntax.AssignStmt:
 					if id, ok := n.LHS.(*syntax.Ident); ok {
 						if n.Op == syntax.EQ {
-							set(id.Name, listLen(n.RHS, known))
+							m := listLen(n.RHS, known)
+							if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok && appended[id.Name] && len(l.List) <= ListCap {
+								m = ListCap
+							}
+							set(id.Name, m)
 						} else {
 							set(id.Name, -1)
 						}
@@ -1077,8 +1353,11 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	if ok && b.kind != bScratch {
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	}
-	if ok && b.id < c.u.Arrays {
+	if ok && (b.id < c.u.Arrays || c.sc.byRef[id.Name]) {
 		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused helper cannot rebind it to a new array (use another name)", id.Name)
+	}
+	if ok && b.count != 0 {
+		return true, errAt(id.NamePos, "%s is a list built by append; a name holds one kind of value in a fused function", id.Name)
 	}
 	if init == nil {
 		if ok && b.kind == bScratch && c.u.Scratch[b.id].Len == n {
@@ -1219,9 +1498,15 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 		}
 		return errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name)
 	}
+	if c.iterating[arrayOf{c.u, b.id}] {
+		return errAt(lhs.Lbrack, "%s is being iterated over; changing it there is an error in Starlark", aid.Name)
+	}
 	idx, err := c.word(lhs.Y)
 	if err != nil {
 		return err
+	}
+	if b.count != 0 {
+		idx = c.below(idx, varExpr(b.count-1), c.u.Scratch[b.id].Len)
 	}
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
@@ -1883,6 +2168,9 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		switch b.kind {
 		case bScratch:
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the scratch array %s", id.Name)
+			if b.count != 0 {
+				i = c.below(i, varExpr(b.count-1), c.u.Scratch[b.id].Len)
+			}
 			return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{i}, Check: chk}), nil
 		case bRow:
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the row %s of %s", id.Name, c.f.Tables[b.table].Name)
@@ -2005,6 +2293,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if b, ok := c.sc.names[id.Name]; ok {
 		switch b.kind {
 		case bScratch:
+			if b.count != 0 {
+				return varExpr(b.count - 1), nil
+			}
 			return konst(uint64(c.u.Scratch[b.id].Len)), nil
 		case bRow:
 			return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}, nil
@@ -2101,7 +2392,12 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		return nil, errAt(pos(e.Fn), "%s returns None, which is not a word: call it as a statement", name)
 	}
 	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
-	if _, ok := c.procs[key]; ok || recursive || c.preferred[fn.key()] || c.inlined >= maxInline || strings.ContainsAny(kinds, "at") {
+	_, compiled := c.procs[key]
+	grows := strings.Contains(kinds, "g")
+	if compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline) {
+		if grows {
+			return nil, errAt(pos(e.Fn), "%s takes a list built by append, which a fused function passes only to a helper it inlines (not to one that recurses)", name)
+		}
 		return c.callProc(e, fn, key)
 	}
 	c.inlined++
@@ -2115,6 +2411,25 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	sc := c.newScope(src)
 	vals := make([]*fuse.Expr, len(src.Params))
 	for i, a := range e.Args {
+		// An array or a table is passed by reference: the helper's
+		// parameter names the caller's.
+		if id, ok := unparen(a).(*syntax.Ident); ok {
+			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+				sc.names[src.Params[i].Name], sc.byRef[src.Params[i].Name] = bd, true
+				continue
+			}
+			if _, local := c.sc.names[id.Name]; !local {
+				t, err := c.lookupTable(id)
+				if err != nil {
+					return nil, err
+				}
+				if t >= 0 {
+					sc.tables[src.Params[i].Name] = t
+					delete(sc.locals, src.Params[i].Name)
+					continue
+				}
+			}
+		}
 		x, err := c.word(a)
 		if err != nil {
 			return nil, err
@@ -2123,6 +2438,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	bound := assignedNames(src.Body)
 	for i, p := range src.Params {
+		if vals[i] == nil {
+			continue // an array or a table
+		}
 		if vals[i].Op == fuse.OpVar && !bound[p.Name] {
 			// The caller's variable itself: the helper cannot change it,
 			// nor anything the helper runs (a copy would only take a
@@ -2146,6 +2464,15 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		return nil, err
 	}
 	body = dropTailBreaks(body, sc.retLabel)
+	if sc.retArr != nil {
+		if !c.wantArray[e] {
+			return nil, errAt(pos(e.Fn), "%s returns a list: a fused function takes it as name = %s(...) or for x in %s(...)", name, name, name)
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
+		x := &fuse.Expr{Op: fuse.OpArray, Imm: uint64(sc.retArr.id), Check: -1}
+		c.arrays[x] = *sc.retArr
+		return x, nil
+	}
 	// A helper that is one return needs no block.
 	if len(body) == 1 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar {
 		return body[0].X, nil
@@ -2154,12 +2481,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	return varExpr(sc.retVar), nil
 }
 
-// returnsNone reports whether fn returns None (Options.Exact: it has no
-// return with a value).
+// returnsNone reports whether the helper fn returns None (it has no
+// return with a value): its calls are statements.
 func (c *compiler) returnsNone(fn helperOf) (bool, error) {
-	if !c.opt.Exact {
-		return false, nil
-	}
 	if none, ok := c.none[fn.key()]; ok {
 		return none, nil
 	}
@@ -2224,6 +2548,10 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 			switch bd.kind {
 			case bScratch:
 				s := c.u.Scratch[bd.id]
+				if bd.count != 0 {
+					b.WriteString("g,") // inlined only: its length is the caller's variable
+					continue
+				}
 				fmt.Fprintf(&b, "a%d:%d:%d,", s.Len, s.Init, s.Bias)
 				continue
 			case bRow:

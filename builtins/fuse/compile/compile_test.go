@@ -396,3 +396,36 @@ func TestListCopy(t *testing.T) {
 		agree(t, src, "f", [][]uint64{{0, 1}, {5, 9}, {1 << 40, 3}, {2, 2}, {39, 41}})
 	}
 }
+
+// TestAppendLists: lists built by append, iterated, indexed and measured,
+// loops over a tuple of values, and helpers that take and return arrays,
+// in a fused function, as in plain Starlark.
+func TestAppendLists(t *testing.T) {
+	const src = `
+def evens(x):
+    out = []
+    for i in bits(x):
+        if i % 2 == 0:
+            out.append(i)
+    return out
+
+def bump(a, k):
+    for i in range(len(a)):
+        a[i] += k
+
+def f(x, y):
+    n = 0
+    for v in evens(x):
+        n = n * 7 + v
+    ms = evens(y)
+    if len(ms) > 1:
+        ms[1] += 3
+        n += ms[len(ms) - 1] * ms[1]
+    for k in (3, y % 5, 11):
+        n ^= k << 8
+    w = [x % 9, y % 9]
+    bump(w, 2)
+    return n + w[0] * 100 + w[1]
+`
+	agree(t, src, "f", [][]uint64{{0, 0}, {0x5555, 0xffff}, {1 << 63, 0x1234}, {0xf0f0, 3}, {7, 1 << 40}})
+}
