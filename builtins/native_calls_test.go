@@ -659,6 +659,14 @@ def write_row(r):
     r[0] = 5
     return GRID[0][0] + GRID[1][1]
 
+def upto(x):
+    out = []
+    for i in range(x % 7):
+        out.append(i * i)
+    for v in (x, 1):
+        out.append(v)
+    return out
+
 def churn(a):
     n = 0
     for x in range(len(a)):
@@ -777,6 +785,10 @@ func TestNativeLists(t *testing.T) {
 	agree("en_passant", ep, pos)
 	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, 12), ints(3)[0]} })
 	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, -1), ints(0)[0]} })
+	upto := compiled("upto", ints(5))
+	for _, x := range []int{0, 5, 6, 13} {
+		agree("upto", upto, func() starlark.Tuple { return ints(x) })
+	}
 	sum := compiled("sum_list", starlark.Tuple{list(1, 2, 3)})
 	agree("sum_list", sum, func() starlark.Tuple { return starlark.Tuple{list(1, 2, 3)} })
 
