@@ -2599,6 +2599,10 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 	for _, a := range e.Args {
 		if id, ok := unparen(a).(*syntax.Ident); ok {
 			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+				if c.iterating[arrayOf{c.u, bd.id}] {
+					// The helper may change it, an error in Starlark.
+					return nil, errAt(pos(a), "%s is being iterated over; a fused function does not pass it to a helper that recurses there", id.Name)
+				}
 				arrays = append(arrays, &fuse.Expr{Op: fuse.OpArray, Imm: uint64(bd.id), Check: -1})
 				continue
 			}

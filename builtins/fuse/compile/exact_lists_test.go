@@ -559,18 +559,19 @@ func TestExactRandomLists(t *testing.T) {
 // TestExactListsRefused: returns the exact compilation cannot give.
 func TestExactListsRefused(t *testing.T) {
 	for src, want := range map[string]string{
-		"def f(x):\n    if x:\n        return 1, 2\n    return 3":                                                           "a tuple on some paths and another value",
-		"def f(x):\n    if x:\n        return 1, 2\n    return":                                                             "a tuple on some paths and None",
-		"def f(x):\n    if x:\n        return 1, 2\n    return 1, 2, 3":                                                     "tuples of 2 and of 3 values",
-		"def g(x):\n    x += 1\ndef f(x):\n    return g(x) + 1":                                                             "g returns None",
-		"def g(x):\n    return x, x\ndef f(x):\n    return g(x)":                                                            "returns one word, not a tuple",
-		"def f(x):\n    a = []\n    a.append(x)\n    for v in a:\n        a.append(v)\n    return len(a)":                   "while a loop iterates",
-		"def f(x):\n    a = [0] * 3\n    for v in a:\n        a[0] = v\n    return a[0]":                                    "being iterated over",
-		"def g(p):\n    p = [0] * 2\n    return p[0]\ndef f(x):\n    a = [1, 2]\n    return g(a) + x":                       "passed by the caller",
-		"def g(x):\n    a = [x, 1]\n    return a\ndef f(x):\n    return g(x) + 1":                                           "g returns a list",
-		"def g(a, n):\n    return g(a, n - 1) if n else len(a)\ndef f(x):\n    a = []\n    a.append(x)\n    return g(a, 3)": "only to a helper it inlines",
-		"def f(x):\n    q = [0] * 2\n    if x:\n        return q\n    return 3":                                             "a list on some paths and another value",
-		"def f(x):\n    q = [0] * 2\n    r = [0] * 3\n    if x:\n        return q\n    return r":                            "lists of 2 and of 3 elements",
+		"def f(x):\n    if x:\n        return 1, 2\n    return 3":                                                                                                           "a tuple on some paths and another value",
+		"def f(x):\n    if x:\n        return 1, 2\n    return":                                                                                                             "a tuple on some paths and None",
+		"def f(x):\n    if x:\n        return 1, 2\n    return 1, 2, 3":                                                                                                     "tuples of 2 and of 3 values",
+		"def g(x):\n    x += 1\ndef f(x):\n    return g(x) + 1":                                                                                                             "g returns None",
+		"def g(x):\n    return x, x\ndef f(x):\n    return g(x)":                                                                                                            "returns one word, not a tuple",
+		"def f(x):\n    a = []\n    a.append(x)\n    for v in a:\n        a.append(v)\n    return len(a)":                                                                   "while a loop iterates",
+		"def f(x):\n    a = [0] * 3\n    for v in a:\n        a[0] = v\n    return a[0]":                                                                                    "being iterated over",
+		"def g(p):\n    p = [0] * 2\n    return p[0]\ndef f(x):\n    a = [1, 2]\n    return g(a) + x":                                                                       "passed by the caller",
+		"def g(x):\n    a = [x, 1]\n    return a\ndef f(x):\n    return g(x) + 1":                                                                                           "g returns a list",
+		"def g(a, n):\n    return g(a, n - 1) if n else len(a)\ndef f(x):\n    a = []\n    a.append(x)\n    return g(a, 3)":                                                 "only to a helper it inlines",
+		"def g(a, n):\n    a[0] = n\n    return g(a, n - 1) if n else 0\ndef f(x):\n    a = [0] * 2\n    x += g(a, 1)\n    for v in a:\n        x += g(a, 2)\n    return x": "does not pass it to a helper that recurses",
+		"def f(x):\n    q = [0] * 2\n    if x:\n        return q\n    return 3":                                                                                             "a list on some paths and another value",
+		"def f(x):\n    q = [0] * 2\n    r = [0] * 3\n    if x:\n        return q\n    return r":                                                                            "lists of 2 and of 3 elements",
 	} {
 		s, err := fusescript.Load(src)
 		if err != nil {
