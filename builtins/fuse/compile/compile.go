@@ -156,6 +156,10 @@ type scope struct {
 	none            bool
 	tuple, tupleArr int
 	list            bool // it returns lists of tuple words (fresh ones)
+
+	// negBias (Options.Exact): the bias of each local that some
+	// assignment gives a negative int constant (signedLocals).
+	negBias map[string]uint64
 }
 
 type compiler struct {
@@ -356,6 +360,9 @@ func (c *compiler) newScope(src *Source) *scope {
 			}
 			return true
 		})
+	}
+	if c.opt.Exact {
+		sc.negBias = c.signedLocals(sc)
 	}
 	return sc
 }
@@ -679,13 +686,14 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 }
 
 // assignVar compiles name = v: where the name is biased (binding.bias), v
-// biased as it is; where the name is new, is assigned a read of a biased
-// scratch array (Options.Exact) and no for loop binds it, it becomes
-// biased as that array, so that i = stamp[k] and i != t hold where the
-// element is the sentinel -1.
+// biased as it is; where the name is new and no for loop binds it, it
+// becomes biased (Options.Exact) where some assignment gives it a negative
+// constant (signedLocals), or where v is a read of a biased scratch array
+// or local, as that array, so that i = stamp[k] and i != t hold where the
+// element is the sentinel -1 (nameBias).
 func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
-	b, ok := c.sc.names[id.Name]
-	if k := c.biased[v]; !ok && k != 0 && !c.sc.loopVars[id.Name] {
+	b, ok, k := c.nameBias(id.Name, v)
+	if !ok && k != 0 {
 		b = binding{kind: bVar, id: c.newVar(), bias: k}
 		c.sc.names[id.Name] = b
 		c.varNames[[2]int{c.unit, b.id}] = id.Name
@@ -748,6 +756,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
 			return err
 		}
+		if ok, err := c.condAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
 		if ok, err := c.scratchAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
@@ -798,10 +809,11 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 		if err != nil {
 			return err
 		}
-		// A biased read is kept biased (assignVar).
-		k := c.biased[v]
+		// A biased read (or a negative constant) is kept biased
+		// (assignVar).
+		raw, k := c.biasOf(v)
 		if k != 0 {
-			v = v.Args[0]
+			v = raw
 		}
 		t := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v})
@@ -1832,10 +1844,17 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 			msg = "integer modulo by zero"
 		}
 		return &fuse.Expr{Op: o, Args: []*fuse.Expr{x, y}, Check: c.check(fuse.CheckNonZero, 0, at, "%s", msg)}, nil
+	case fuse.OpAdd, fuse.OpSub:
+		if e, ok := c.signedArith(o, x, y); ok {
+			return e, nil
+		}
 	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe:
-		// A read of a biased array is compared biased: x op y as x + k op
-		// y + k, which holds where x is negative (a sentinel -1 != t).
-		if k := max(c.biased[x], c.biased[y]); k > 0 {
+		// A biased int (a read of a biased array or local, a negative
+		// constant: biasOf) is compared biased: x op y as x + k op y + k,
+		// which holds where x is negative (a sentinel -1 != t).
+		_, kx := c.biasOf(x)
+		_, ky := c.biasOf(y)
+		if k := max(kx, ky); k > 0 {
 			x, y = c.biasedTo(x, k), c.biasedTo(y, k)
 		}
 	}
