@@ -2,7 +2,9 @@ package compile_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -219,6 +221,9 @@ func TestExactRandom(t *testing.T) {
 		if seed%3 == 2 {
 			src = sentinels(src)
 		}
+		if seed%5 == 1 {
+			src = negativeLocals(r, src)
+		}
 		s := load(t, src)
 		if _, err := s.CompileWith("f", exactly); err != nil {
 			refused++
@@ -240,6 +245,30 @@ func TestExactRandom(t *testing.T) {
 func sentinels(src string) string {
 	return strings.NewReplacer("= [1] * ", "= [-1] * ", "= [2] * ", "= [-3] * ").Replace(src)
 }
+
+// negativeLocals makes about a third of the assignments vN = E of src
+// vN = -k if P & m else E, P the function's first parameter, so that
+// those locals may hold negative ints in plain Starlark.
+func negativeLocals(r *rand.Rand, src string) string {
+	lines := strings.Split(src, "\n")
+	param := ""
+	for i, l := range lines {
+		if strings.HasPrefix(l, "def ") {
+			param = strings.TrimLeft(l[strings.Index(l, "(")+1:], " ")
+			param = param[:strings.IndexAny(param, ",)")]
+			continue
+		}
+		m := negLocal.FindStringSubmatch(l)
+		if m == nil || param == "" || r.IntN(3) != 0 {
+			continue
+		}
+		k := []string{"1", "3", "8", "1000", "9223372036854775808"}[r.IntN(5)]
+		lines[i] = fmt.Sprintf("%s%s = -%s if %s & %d else %s", m[1], m[2], k, param, 1<<r.IntN(4), m[3])
+	}
+	return strings.Join(lines, "\n")
+}
+
+var negLocal = regexp.MustCompile(`^(\s+)(v[0-9]+) = (.+)$`)
 
 // dropSomeMasks removes about half of the "& U64" of src, except after ~x
 // and -x (whose ints are always negative).
@@ -270,6 +299,9 @@ func FuzzExact(f *testing.F) {
 		src := dropSomeMasks(r, randfunc.RecursiveSource(r))
 		if seed%2 == 1 {
 			src = sentinels(src)
+		}
+		if seed%3 == 1 {
+			src = negativeLocals(r, src)
 		}
 		s := load(t, src)
 		if _, err := s.CompileWith("f", exactly); err != nil {
