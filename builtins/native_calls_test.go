@@ -777,6 +777,8 @@ func TestNativeLists(t *testing.T) {
 	agree("en_passant", ep, pos)
 	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, 12), ints(3)[0]} })
 	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, -1), ints(0)[0]} })
+	// A negative element added to (-1 + 9) runs as code: the sum is a word.
+	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(-1, 9, -1), ints(1)[0]} })
 	sum := compiled("sum_list", starlark.Tuple{list(1, 2, 3)})
 	agree("sum_list", sum, func() starlark.Tuple { return starlark.Tuple{list(1, 2, 3)} })
 
@@ -801,7 +803,8 @@ func TestNativeLists(t *testing.T) {
 	gaveBack("one list passed twice", addInto, starlark.Tuple{same, same})
 	gaveBack("a list of another length", addInto, starlark.Tuple{list(1, 2), list(1, 2)})
 	gaveBack("a list holding an int below its bias", ep, starlark.Tuple{neg(5, 9, -2), ints(1)[0]})
-	gaveBack("a negative element read", ep, starlark.Tuple{neg(-1, 9, -1), ints(1)[0]})
+	gaveBack("a negative element read", ep, starlark.Tuple{neg(-1, 9, 5), ints(1)[0]})
+	gaveBack("a negative sum", ep, starlark.Tuple{neg(-1, 0, -1), ints(1)[0]})
 	gaveBack("a list holding a negative int", sum, starlark.Tuple{starlark.NewList([]starlark.Value{starlark.MakeInt(1), starlark.MakeInt(-2), starlark.MakeInt(3)})})
 	gaveBack("a table passed as a list to write", isenberg, starlark.Tuple{g["pow2"], ints(0)[0], ints(5)[0], ints(0)[0], ints(6)[0]})
 	inner := compiled("write_row", starlark.Tuple{list(0, 0)})
