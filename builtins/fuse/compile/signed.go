@@ -21,8 +21,9 @@ import (
 // signedLocals returns the bias of each local of sc's function that some
 // assignment gives a negative int constant: -8, ~0, -K of a free int K,
 // or such a constant as a branch of a conditional (8 if c == 0 else -8,
-// nested too), alone or in a tuple of names (a, b = -1, 0). The bias is
-// the largest magnitude of the local's constants; it holds from the
+// nested too), alone or in a tuple of names (a, b = -1, 0); or another
+// such local (b = a, a, b = b, a). The bias is the largest magnitude of
+// the constants that reach the local; it holds from the
 // local's first assignment on, as a loop may read the local before the
 // assignment that makes it negative. A parameter or a for loop's
 // variable is never biased.
