@@ -173,6 +173,10 @@ type scope struct {
 	byRef    map[string]bool
 	retArr   *binding
 	retWord  bool
+
+	// negBias (Options.Exact): the bias of each local that some
+	// assignment gives a negative int constant (signedLocals).
+	negBias map[string]uint64
 }
 
 type compiler struct {
@@ -394,6 +398,9 @@ func (c *compiler) newScope(src *Source) *scope {
 			}
 			return true
 		})
+	}
+	if c.opt.Exact {
+		sc.negBias = c.signedLocals(sc)
 	}
 	return sc
 }
@@ -747,13 +754,14 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 }
 
 // assignVar compiles name = v: where the name is biased (binding.bias), v
-// biased as it is; where the name is new, is assigned a read of a biased
-// scratch array (Options.Exact) and no for loop binds it, it becomes
-// biased as that array, so that i = stamp[k] and i != t hold where the
-// element is the sentinel -1.
+// biased as it is; where the name is new and no for loop binds it, it
+// becomes biased (Options.Exact) where some assignment gives it a negative
+// constant (signedLocals), or where v is a read of a biased scratch array
+// or local, as that array, so that i = stamp[k] and i != t hold where the
+// element is the sentinel -1 (nameBias).
 func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
-	b, ok := c.sc.names[id.Name]
-	if k := c.biased[v]; !ok && k != 0 && !c.sc.loopVars[id.Name] {
+	b, ok, k := c.nameBias(id.Name, v)
+	if !ok && k != 0 {
 		b = binding{kind: bVar, id: c.newVar(), bias: k}
 		c.sc.names[id.Name] = b
 		c.varNames[[2]int{c.unit, b.id}] = id.Name
@@ -819,6 +827,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
 			return err
 		}
+		if ok, err := c.condAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
 		if call, ok := unparen(s.RHS).(*syntax.CallExpr); ok {
 			c.wantArray[call] = true
 			v, err := c.expr(call)
@@ -880,10 +891,11 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 		if err != nil {
 			return err
 		}
-		// A biased read is kept biased (assignVar).
-		k := c.biased[v]
+		// A biased read (or a negative constant) is kept biased
+		// (assignVar).
+		raw, k := c.biasOf(v)
 		if k != 0 {
-			v = v.Args[0]
+			v = raw
 		}
 		t := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v})
@@ -2117,10 +2129,17 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 			msg = "integer modulo by zero"
 		}
 		return &fuse.Expr{Op: o, Args: []*fuse.Expr{x, y}, Check: c.check(fuse.CheckNonZero, 0, at, "%s", msg)}, nil
+	case fuse.OpAdd, fuse.OpSub:
+		if e, ok := c.signedArith(o, x, y); ok {
+			return e, nil
+		}
 	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe:
-		// A read of a biased array is compared biased: x op y as x + k op
-		// y + k, which holds where x is negative (a sentinel -1 != t).
-		if k := max(c.biased[x], c.biased[y]); k > 0 {
+		// A biased int (a read of a biased array or local, a negative
+		// constant: biasOf) is compared biased: x op y as x + k op y + k,
+		// which holds where x is negative (a sentinel -1 != t).
+		_, kx := c.biasOf(x)
+		_, ky := c.biasOf(y)
+		if k := max(kx, ky); k > 0 {
 			x, y = c.biasedTo(x, k), c.biasedTo(y, k)
 		}
 	}

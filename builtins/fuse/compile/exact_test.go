@@ -2,7 +2,9 @@ package compile_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -219,6 +221,9 @@ func TestExactRandom(t *testing.T) {
 		if seed%3 == 2 {
 			src = sentinels(src)
 		}
+		if seed%5 == 1 {
+			src = negativeLocals(r, src)
+		}
 		s := load(t, src)
 		if _, err := s.CompileWith("f", exactly); err != nil {
 			refused++
@@ -240,6 +245,30 @@ func TestExactRandom(t *testing.T) {
 func sentinels(src string) string {
 	return strings.NewReplacer("= [1] * ", "= [-1] * ", "= [2] * ", "= [-3] * ").Replace(src)
 }
+
+// negativeLocals makes about a third of the assignments vN = E of src
+// vN = -k if P & m else E, P the function's first parameter, so that
+// those locals may hold negative ints in plain Starlark.
+func negativeLocals(r *rand.Rand, src string) string {
+	lines := strings.Split(src, "\n")
+	param := ""
+	for i, l := range lines {
+		if strings.HasPrefix(l, "def ") {
+			param = strings.TrimLeft(l[strings.Index(l, "(")+1:], " ")
+			param = param[:strings.IndexAny(param, ",)")]
+			continue
+		}
+		m := negLocal.FindStringSubmatch(l)
+		if m == nil || param == "" || r.IntN(3) != 0 {
+			continue
+		}
+		k := []string{"1", "3", "8", "1000", "9223372036854775808"}[r.IntN(5)]
+		lines[i] = fmt.Sprintf("%s%s = -%s if %s & %d else %s", m[1], m[2], k, param, 1<<r.IntN(4), m[3])
+	}
+	return strings.Join(lines, "\n")
+}
+
+var negLocal = regexp.MustCompile(`^(\s+)(v[0-9]+) = (.+)$`)
 
 // dropSomeMasks removes about half of the "& U64" of src, except after ~x
 // and -x (whose ints are always negative).
@@ -270,6 +299,9 @@ func FuzzExact(f *testing.F) {
 		src := dropSomeMasks(r, randfunc.RecursiveSource(r))
 		if seed%2 == 1 {
 			src = sentinels(src)
+		}
+		if seed%3 == 1 {
+			src = negativeLocals(r, src)
 		}
 		s := load(t, src)
 		if _, err := s.CompileWith("f", exactly); err != nil {
@@ -317,10 +349,7 @@ func TestUnassignedFails(t *testing.T) {
 // Starlark on every pair of exactWords, and the runs named in want give a
 // word (true) or fail (false) on every engine.
 func TestExactSentinel(t *testing.T) {
-	cases := []struct {
-		name, src string
-		want      map[[2]uint64]bool
-	}{
+	cases := []exactCase{
 		{"compare with a stamp", `
 def f(x, y):
     stamp = [-1] * 8
@@ -436,9 +465,36 @@ def f(x, y):
         n += mark(s, (t * y) & 7, t)
     return n + s[y & 7]`, map[[2]uint64]bool{{7, 1}: true, {0, 0}: false}},
 	}
+	runExactCases(t, cases, nil)
+	// Without Options.Exact the sentinel is the word 2^64 - 1, as before.
+	s := load(t, "def f(x):\n    a = [-1] * 4\n    a[x & 3] = 5\n    return a[(x + 1) & 3] + a[x & 3]")
+	f, err := s.Compile("f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for engine, run := range exactRuns(t, f) {
+		if got, err := run([]uint64{2}); err != nil || got != 4 {
+			t.Errorf("plain fuse on %s: f(2) = %#x, %v; want 4 (2^64 - 1 + 5 mod 2^64)", engine, got, err)
+		}
+	}
+}
+
+// exactCase is a function f(x, y) compiled with Options.Exact, and runs
+// of it that must give plain Starlark's word (true) or fail (false).
+type exactCase struct {
+	name, src string
+	want      map[[2]uint64]bool
+}
+
+// runExactCases checks that each case agrees with plain Starlark on every
+// pair of exactWords and of more (and gives a word on one at least), and
+// that the runs named in want give a word or fail on every engine.
+func runExactCases(t *testing.T, cases []exactCase, more []uint64) {
+	t.Helper()
+	words := append(append([]uint64{}, exactWords...), more...)
 	pairs := [][]uint64{}
-	for _, x := range exactWords {
-		for _, y := range exactWords {
+	for _, x := range words {
+		for _, y := range words {
 			pairs = append(pairs, []uint64{x, y})
 		}
 	}
@@ -467,15 +523,133 @@ def f(x, y):
 			}
 		})
 	}
-	// Without Options.Exact the sentinel is the word 2^64 - 1, as before.
-	s := load(t, "def f(x):\n    a = [-1] * 4\n    a[x & 3] = 5\n    return a[(x + 1) & 3] + a[x & 3]")
+}
+
+// TestExactSigned: a local that some assignment gives a negative int
+// constant (step = 8 if c == 0 else -8, d = -1) compiles exactly, biased:
+// its sums, differences and comparisons are Starlark's, also where the
+// ints are negative, and a run fails where an int it must read as a word
+// is negative or leaves the words. Each agrees with plain Starlark on
+// every pair of words (exactWords and small ones), and the runs named in
+// want give a word (true) or fail (false) on every engine.
+func TestExactSigned(t *testing.T) {
+	top := uint64(1<<64 - 1)
+	cases := []exactCase{
+		{"a pawn's step", `
+def f(fr, c):
+    step = 8 if c == 0 else -8
+    to = fr + step
+    n = 0
+    if to + step < 64 and to - step >= 0:
+        n = to + step
+    return n * 100 + to`, map[[2]uint64]bool{{8, 0}: true, {16, 1}: true, {60, 0}: true, {8, 1}: false, {0, 1}: false,
+			{top, 0}: false, {top, 1}: true, {top - 8, 1}: true, {7, 1}: false}},
+		{"a negative constant alone", `
+def f(x, y):
+    step = -8
+    if x & 1:
+        step = 8
+    return x + step`, map[[2]uint64]bool{{1, 0}: true, {8, 0}: true, {0, 0}: false, {6, 0}: false, {top, 0}: false, {top - 1, 0}: true}},
+		{"a negative constant updated", `
+def f(x, y):
+    d = -1
+    if x & 1:
+        d += 2
+    d += y & 3
+    d -= x & 2
+    return d * 10 + 1`, map[[2]uint64]bool{{1, 0}: true, {0, 1}: true, {0, 0}: false, {2, 2}: false, {3, 3}: true}},
+		{"read in a loop before it is made negative", `
+def f(x, y):
+    d = 0
+    s = 0
+    for i in range(x & 15):
+        s += d + 1
+        if d < 0:
+            s += 100
+        if (i * y) & 1:
+            d = -1
+        else:
+            d = i
+    return s`, map[[2]uint64]bool{{15, 1}: true, {15, 2}: true, {0, 0}: true, {top, 3}: true}},
+		{"nested conditionals", `
+def f(x, y):
+    d = -3 if x & 1 else (5 if x & 2 else -1)
+    e = 0
+    if d < 0:
+        e = d + 10
+    if d == -1:
+        e += 1000
+    return e + (y & 7) - d`, map[[2]uint64]bool{{0, 0}: true, {1, 1}: true, {2, 7}: true, {2, 4}: false, {1, top}: true}},
+		{"sums and differences", `
+def f(x, y):
+    d = -5 if x & 1 else 3
+    n = 0
+    if d - (y & 7) < -3:
+        n += 1
+    if (y & 7) - d > 4:
+        n += 10
+    if d + (y & 7) >= 0:
+        n += 100
+    if (x & 6) + d - (y & 7) == -5:
+        n += 1000
+    return n * 1000 + (y - d)`, map[[2]uint64]bool{{1, 0}: true, {0, 2}: true, {0, 7}: true, {0, 0}: true, {1, top}: false, {0, top}: false}},
+		{"two locals", `
+def f(x, y):
+    a = -2 if x & 1 else x & 15
+    b = -7 if y & 1 else y & 15
+    n = 0
+    if a + b < 0:
+        n += 1
+    if a - b > 0:
+        n += 10
+    if a < b:
+        n += 100
+    a += 5
+    if a + b == -4:
+        n += 1000
+    return n + a`, map[[2]uint64]bool{{1, 1}: true, {0, 1}: true, {1, 0}: true, {14, 6}: true}},
+		{"a tuple of a negative constant and a word", `
+def f(x, y):
+    a, b = -1, y
+    for i in range(x & 7):
+        a, b = b, a
+    return a + 1`, map[[2]uint64]bool{{0, 5}: true, {1, 5}: true, {2, 5}: true, {1, top}: false}},
+		{"the largest bias", `
+K = 1 << 63
+def f(x, y):
+    s = -K if x & 1 else y
+    if s + y < 0:
+        return 1
+    u = -K if y & 1 else x
+    if s + u < 0:
+        return 2
+    return s + y`, map[[2]uint64]bool{{1, 0}: true, {1, 1 << 63}: true, {1, 1<<63 + 2}: true, {1, 1}: true, {2, 4}: true, {0, 1 << 63}: false}},
+		{"read as a word", `
+def f(x, y):
+    d = -1 if x & 1 else 2
+    if y & 1:
+        return d * 3
+    if y & 2:
+        return y >> d
+    return (d & 0xff) + 1`, map[[2]uint64]bool{{0, 1}: true, {1, 1}: false, {1, 2}: false, {1, 0}: true, {0, 2}: true}},
+	}
+	runExactCases(t, cases, []uint64{4, 5, 6, 8, 9, 15, 16, top - 8, top - 16})
+	// Without Options.Exact a negative constant is its word, modulo 2^64,
+	// as before.
+	s := load(t, "def f(x):\n    step = 8 if x & 1 else -8\n    d = -1\n    d += 2\n    return x + step + d")
 	f, err := s.Compile("f")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for engine, run := range exactRuns(t, f) {
-		if got, err := run([]uint64{2}); err != nil || got != 4 {
-			t.Errorf("plain fuse on %s: f(2) = %#x, %v; want 4 (2^64 - 1 + 5 mod 2^64)", engine, got, err)
+		for _, x := range []uint64{0, 1, 6, top} {
+			want := x + 1 - 8
+			if x&1 == 1 {
+				want = x + 1 + 8
+			}
+			if got, err := run([]uint64{x}); err != nil || got != want {
+				t.Errorf("plain fuse on %s: f(%d) = %#x, %v; want %#x (modulo 2^64)", engine, x, got, err, want)
+			}
 		}
 	}
 }
