@@ -2413,7 +2413,12 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
 	_, compiled := c.procs[key]
 	grows := strings.Contains(kinds, "g")
-	if compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline) {
+	// A helper given arrays or tables is compiled once and called (its
+	// code shared by the call sites), unless it returns what only an
+	// inlined helper returns: an array, which the caller names, or (with
+	// Options.Exact) a bool; or it takes a list built by append.
+	byCall := strings.ContainsAny(kinds, "at") && !returnsArray(fn) && !(c.opt.Exact && returnsBool(fn))
+	if compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline || byCall) {
 		if grows {
 			return nil, errAt(pos(e.Fn), "%s takes a list built by append, which a fused function passes only to a helper it inlines (not to one that recurses)", name)
 		}
@@ -2498,6 +2503,79 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
+}
+
+// returnsArray reports whether the helper fn may return an array: a
+// return of one of its parameters, or of a name it assigns a list
+// ([...], [V] * N, list(a)).
+func returnsArray(fn helperOf) bool {
+	src, err := fn.source()
+	if err != nil {
+		return false
+	}
+	r := returnsOf(src.Body)
+	if len(r.names) == 0 {
+		return false
+	}
+	lists := map[string]bool{}
+	for _, p := range src.Params {
+		lists[p.Name] = true
+	}
+	for _, s := range src.Body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if a, ok := n.(*syntax.AssignStmt); ok {
+				if id, ok := a.LHS.(*syntax.Ident); ok {
+					switch rhs := unparen(a.RHS).(type) {
+					case *syntax.ListExpr, *syntax.BinaryExpr:
+						lists[id.Name] = true
+					case *syntax.CallExpr:
+						if name, ok := callee(rhs); ok && name == "list" {
+							lists[id.Name] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, name := range r.names {
+		if lists[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsBool reports whether the helper fn may return a bool: True,
+// False, a comparison or a not.
+func returnsBool(fn helperOf) bool {
+	src, err := fn.source()
+	if err != nil {
+		return false
+	}
+	found := false
+	for _, s := range src.Body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.ReturnStmt:
+				switch r := unparen(n.Result).(type) {
+				case *syntax.Ident:
+					found = found || r.Name == "True" || r.Name == "False"
+				case *syntax.UnaryExpr:
+					found = found || r.Op == syntax.NOT
+				case *syntax.BinaryExpr:
+					switch r.Op {
+					case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE, syntax.IN, syntax.NOT_IN:
+						found = true
+					}
+				}
+			case *syntax.DefStmt, *syntax.LambdaExpr:
+				return false
+			}
+			return true
+		})
+	}
+	return found
 }
 
 // returnsNone reports whether the helper fn returns None (it has no
