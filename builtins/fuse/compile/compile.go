@@ -962,12 +962,23 @@ func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	if c.iterating[arrayOf{c.u, b.id}] {
 		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	// The values first, in order, then the fresh list: a value may read
+	// the list the name held before (out = [out[0] + 2]).
+	vals := make([]*fuse.Expr, len(l.List))
 	for i, e := range l.List {
 		x, err := c.word(e)
 		if err != nil {
 			return true, err
 		}
+		if x.Op != fuse.OpConst {
+			t := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: x})
+			x = varExpr(t)
+		}
+		vals[i] = x
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	for i, x := range vals {
 		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: konst(uint64(len(l.List)))})
@@ -1390,12 +1401,21 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		}
 		c.sc.names[id.Name] = b
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	// The values first, in order, then the fresh array: a value may read
+	// the array the name held before (a = [a[0] + 1, 0]).
 	for i, x := range vals {
 		for _, p := range pres[i] {
 			c.emit(p)
 		}
-		x = c.biasedTo(x, bias)
+		vals[i] = c.biasedTo(x, bias)
+		if vals[i].Op != fuse.OpConst {
+			t := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: vals[i]})
+			vals[i] = varExpr(t)
+		}
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	for i, x := range vals {
 		if x.Op == fuse.OpConst && x.Imm == initVal {
 			continue
 		}

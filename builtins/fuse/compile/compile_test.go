@@ -429,3 +429,20 @@ def f(x, y):
 `
 	agree(t, src, "f", [][]uint64{{0, 0}, {0x5555, 0xffff}, {1 << 63, 0x1234}, {0xf0f0, 3}, {7, 1 << 40}})
 }
+
+// TestListFromItself: a list literal assigned to the name of a list reads
+// the old list's elements before the new list replaces it, as Starlark
+// evaluates the literal first.
+func TestListFromItself(t *testing.T) {
+	const src = `
+def f(x, y):
+    a = [x, y % 5]
+    a = [a[1] + 1, a[0] ^ y]
+    out = []
+    out.append(x % 7)
+    out = [out[0] + 2, a[1]]
+    out.append(a[0])
+    return a[0] * 3 + a[1] + out[0] * 5 + out[1] + out[len(out) - 1] + len(out)
+`
+	agree(t, src, "f", [][]uint64{{0, 0}, {7, 9}, {1 << 40, 3}, {12345, 678}})
+}
