@@ -1147,6 +1147,8 @@ func (c *compiler) listCopy(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case ok && b.id < c.u.Arrays:
 		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused function cannot rebind it to a new array (use another name)", id.Name)
+	case ok && c.iterating[arrayOf{c.u, b.id}]:
+		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	case ok && b.id == a.id:
 		return true, nil // a = list(a): a copy of itself, the same words
 	case ok:
@@ -1381,6 +1383,9 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	}
 	if ok && b.count != 0 {
 		return true, errAt(id.NamePos, "%s is a list built by append; a name holds one kind of value in a fused function", id.Name)
+	}
+	if ok && b.kind == bScratch && c.iterating[arrayOf{c.u, b.id}] {
+		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	}
 	if init == nil {
 		if ok && b.kind == bScratch && c.u.Scratch[b.id].Len == n {
