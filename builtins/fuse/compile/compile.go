@@ -169,10 +169,11 @@ type scope struct {
 	// arrays; retArr, of an inlined helper that returns an array, the
 	// array (set at its first return), and retWord whether it returned
 	// a word.
-	appended map[string]bool
-	byRef    map[string]bool
-	retArr   *binding
-	retWord  bool
+	appended  map[string]bool
+	byRef     map[string]bool
+	retArr    *binding
+	retWord   bool
+	retShared bool // the array returned may be the caller's
 
 	// negBias (Options.Exact): the bias of each local that some
 	// assignment gives a negative int constant (signedLocals).
@@ -218,6 +219,8 @@ type compiler struct {
 	// over, which their bodies may not change.
 	wantArray map[*syntax.CallExpr]bool
 	arrays    map[*fuse.Expr]binding
+	own       map[*fuse.Expr]bool // the arrays among them no other name holds
+	aliased   map[arrayOf]bool    // arrays two names may hold (bindArray)
 	iterating map[arrayOf]bool
 }
 
@@ -270,7 +273,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
 		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, none: map[any]bool{},
-		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, iterating: map[arrayOf]bool{}}
+		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, own: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -375,19 +378,14 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 
 func (c *compiler) newScope(src *Source) *scope {
 	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{},
-		appended: map[string]bool{}, byRef: map[string]bool{}}
+		byRef: map[string]bool{}}
 	for _, p := range src.Params {
 		sc.locals[p.Name] = true
 	}
+	sc.appended = appendedNames(src.Body)
 	for _, s := range src.Body {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
-			case *syntax.CallExpr:
-				if dot, ok := n.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
-					if id, ok := dot.X.(*syntax.Ident); ok {
-						sc.appended[id.Name] = true
-					}
-				}
 			case *syntax.AssignStmt:
 				markLocals(sc.locals, n.LHS)
 			case *syntax.ForStmt:
@@ -403,6 +401,39 @@ func (c *compiler) newScope(src *Source) *scope {
 		sc.negBias = c.signedLocals(sc)
 	}
 	return sc
+}
+
+// appendedNames returns the names body builds lists in: those it calls
+// append on, and those it assigns list literals of two lengths (a list
+// built by append holds up to ListCap elements).
+func appendedNames(body []syntax.Stmt) map[string]bool {
+	appended := map[string]bool{}
+	literal := map[string]int{}
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CallExpr:
+				if dot, ok := n.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
+					if id, ok := dot.X.(*syntax.Ident); ok {
+						appended[id.Name] = true
+					}
+				}
+			case *syntax.AssignStmt:
+				if id, ok := n.LHS.(*syntax.Ident); ok && n.Op == syntax.EQ {
+					if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok {
+						if m, seen := literal[id.Name]; seen && m != len(l.List) {
+							appended[id.Name] = true
+						}
+						literal[id.Name] = len(l.List)
+					}
+				}
+			case *syntax.DefStmt, *syntax.LambdaExpr:
+				return false
+			}
+			return true
+		})
+	}
+	return appended
 }
 
 func markLocals(locals map[string]bool, lhs syntax.Expr) {
@@ -607,6 +638,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 					return errAt(s.Return, "the helper returns other lists or words on other paths")
 				}
 				c.sc.retArr = &b
+				c.sc.retShared = c.sc.retShared || c.sc.byRef[id.Name]
 				c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
 				return nil
 			}
@@ -837,7 +869,7 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 				return err
 			}
 			if b, ok := c.arrays[v]; ok {
-				return c.bindArray(lhs, b)
+				return c.bindArray(lhs, b, c.own[v], call)
 			}
 			return c.assignVar(lhs, v)
 		}
@@ -1018,16 +1050,38 @@ func (c *compiler) below(i, n *fuse.Expr, limit int) *fuse.Expr {
 
 // bindArray binds name to the array b a helper returned (name =
 // helper(...)).
-func (c *compiler) bindArray(id *syntax.Ident, b binding) error {
+// Where the name already holds another array of the same shape, and the
+// helper's array is its own (own: no other name holds it), the name's
+// array gets a copy of its words (the name's new list).
+func (c *compiler) bindArray(id *syntax.Ident, b binding, own bool, call *syntax.CallExpr) error {
 	old, ok := c.sc.names[id.Name]
 	switch {
 	case !ok:
 		c.sc.names[id.Name] = b
+		if !own {
+			c.aliased[arrayOf{c.u, b.id}] = true // another name may hold it
+		}
 		return nil
 	case old.kind == bScratch && old.id == b.id && old.count == b.count:
 		return nil // the same call, again (in a loop)
 	case c.sc.byRef[id.Name]:
 		return errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
+	case old.kind == bScratch && old.id >= c.u.Arrays && own && !c.iterating[arrayOf{c.u, old.id}] && !c.aliased[arrayOf{c.u, old.id}] &&
+		(old.count == 0) == (b.count == 0):
+		to, from := c.u.Scratch[old.id], c.u.Scratch[b.id]
+		if to.Len != from.Len || to.Bias != from.Bias || to.Init != from.Init {
+			break
+		}
+		n := konst(uint64(from.Len))
+		if b.count != 0 {
+			n = varExpr(b.count - 1)
+		}
+		c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: old.id})
+		c.copyArray(old.id, b.id, from.Len, n, call.Lparen)
+		if old.count != 0 {
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: old.count - 1, X: varExpr(b.count - 1)})
+		}
+		return nil
 	}
 	return errAt(id.NamePos, "%s is %s; a fused function binds a name to one list (call the helper in one place, or use another name)", id.Name, kindName(old))
 }
@@ -1182,19 +1236,7 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 			param[p.Name] = lists[i]
 		}
 	}
-	appended := map[string]bool{}
-	for _, s := range src.Body {
-		syntax.Walk(s, func(n syntax.Node) bool {
-			if call, ok := n.(*syntax.CallExpr); ok {
-				if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
-					if id, ok := dot.X.(*syntax.Ident); ok {
-						appended[id.Name] = true
-					}
-				}
-			}
-			return true
-		})
-	}
+	appended := appendedNames(src.Body)
 	// The length of what each name of the body is assigned: -1 for
 	// anything but such a list, -2 for lists of several lengths.
 	lens := map[string]int{}
@@ -2520,6 +2562,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
 		x := &fuse.Expr{Op: fuse.OpArray, Imm: uint64(sc.retArr.id), Check: -1}
 		c.arrays[x] = *sc.retArr
+		if !sc.retShared {
+			c.own[x] = true
+		}
 		return x, nil
 	}
 	// A helper that is one return needs no block.
