@@ -22,7 +22,8 @@ time does.
                                             # run as machine code), side by side
 
 Ratios are "bitsh speed / CPython speed" (above 1: bitsh faster), so the
-targets read directly: perft >= 0.35, magic >= 0.6. "big/small" is the cost
+targets read directly: every program at 1.0 or more (docs/performance.md,
+"Plain functions as machine code"). "big/small" is the cost
 of an iteration of the word loop with values above 2^40 over one with small
 values (target <= 2).
 """
