@@ -497,8 +497,11 @@ func (r *nativeRun) poll() bool {
 	return r.ctx != nil && r.ctx.Err() != nil
 }
 
-// get returns an idle worker, or a new one.
-func (nf *nativeFunc) get(p *native.Program) (*nativeRun, error) {
+// get returns an idle worker, or a new one. A new worker's memory lies
+// outside Go's heap, which the memory budget of thread's Env reads: it is
+// charged to the budget there with the workers made before, and refused
+// where the budget has no room for it.
+func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRun, error) {
 	if r := nf.spare.Swap(nil); r != nil {
 		return r, nil
 	}
@@ -510,6 +513,13 @@ func (nf *nativeFunc) get(p *native.Program) (*nativeRun, error) {
 		return r, nil
 	}
 	nf.mu.Unlock()
+	if e := envOf(thread); e != nil && e.budget.Limit() > 0 {
+		need := int64(p.MemoryBytes())
+		if err := e.budget.Check("a function run as machine code", need+e.native); err != nil {
+			return nil, err
+		}
+		e.native += need
+	}
 	r := &nativeRun{}
 	w, err := p.NewWorker(r.poll)
 	if err != nil {
@@ -585,8 +595,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			return nil, false
 		}
 	}
-	r, err := nf.get(p)
+	r, err := nf.get(p, thread)
 	if err != nil {
+		nf.off.Store(true) // no room for a worker: the interpreter runs it
 		return nil, false
 	}
 	defer nf.put(r)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
@@ -1128,6 +1129,54 @@ func TestNativeListWaste(t *testing.T) {
 		}
 		if nf.off.Load() != off {
 			t.Errorf("%s: off = %v after %d wasted and %d paid calls; want %v", fn, nf.off.Load(), nf.wasted.Load(), nf.paid.Load(), off)
+		}
+	}
+}
+
+// TestNativeMemoryBudget: a function whose worker memory (outside Go's
+// heap) the memory budget has no room for stays interpreted, with the
+// interpreter's answer; with room, it runs as code.
+func TestNativeMemoryBudget(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	// Each call of big holds a list of 4096 ints; its code reserves frames
+	// for calls 10000 deep at most (tens of MiB), where the interpreter
+	// runs 3.
+	const src = `
+def big(x, d):
+    a = [0] * 4096
+    for i in range(100):
+        a[(x * i) % len(a)] += i
+    if d == 0:
+        return a[x % len(a)]
+    return big(x + 1, d - 1) + a[x % len(a)]
+`
+	for _, c := range []struct {
+		room  int64
+		coded bool
+	}{{8 << 20, false}, {1 << 30, true}} {
+		thread := &starlark.Thread{Name: "budget"}
+		SetEnv(thread, Env{Sources: testSources{"budget.star": src}, Context: context.Background(), Interpreted: true,
+			MaxMemory: memory.HeapBytes() + c.room})
+		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "budget.star", src, Predeclared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		nf, err := compileWait(thread, g["big"].(*starlark.Function))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := starlark.Call(thread, g["big"], ints(3, 3), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := nf.call(thread, ints(3, 3))
+		if ok != c.coded {
+			t.Errorf("room %d: ran as code %v, want %v", c.room, ok, c.coded)
+		}
+		if ok && got.String() != want.String() {
+			t.Errorf("big(3, 3) = %v as code, %v interpreted", got, want)
 		}
 	}
 }
