@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 )
 
