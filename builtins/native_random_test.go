@@ -17,12 +17,13 @@ import (
 // a copy (list(p)), a list built by append, loops over lists and over
 // values written out, a helper that changes a list it is given, one that
 // returns a new list, writes into p, list literals that read the list
-// they replace, and returns a word, a tuple or a list.
+// they replace, a local holding a negative constant, indexing of a list
+// built by append, and returns a word, a tuple or a list.
 func randomListFunc(r *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString("def bump(a, k):\n    a[k % 4] += 1\n\n")
 	b.WriteString("def fresh(a):\n    c = list(a)\n    c[0] = 7\n    return c\n\n")
-	b.WriteString("def f(p, x):\n    q = list(p)\n    out = []\n    s = 0\n    t = [x, 1, 2]\n")
+	b.WriteString("def f(p, x):\n    q = list(p)\n    out = []\n    s = 0\n    d = -1\n    t = [x, 1, 2]\n")
 	word := func(loopVar string) string {
 		i := r.IntN(4)
 		opts := []string{"x", "x % 7", fmt.Sprintf("q[%d]", i), "len(out)", "s", "(x + 3)", fmt.Sprintf("%d", r.IntN(50)),
@@ -34,7 +35,7 @@ func randomListFunc(r *rand.Rand) string {
 	}
 	var stmt func(ind string, depth int, loopVar string, iterating string)
 	stmt = func(ind string, depth int, loopVar string, iterating string) {
-		switch k := r.IntN(13); {
+		switch k := r.IntN(15); {
 		case k == 0 && iterating != "out":
 			fmt.Fprintf(&b, "%sout.append(%s)\n", ind, word(loopVar))
 		case k == 1 && depth < 2 && iterating == "":
@@ -59,6 +60,10 @@ func randomListFunc(r *rand.Rand) string {
 		case k == 7:
 			fmt.Fprintf(&b, "%sif %s > %s:\n", ind, word(loopVar), word(loopVar))
 			stmt(ind+"    ", depth+1, loopVar, iterating)
+		case k == 11:
+			fmt.Fprintf(&b, "%sd = 8 if %s > %s else -8\n%ss += %s + d if %s + d >= 0 else 1\n", ind, word(loopVar), word(loopVar), ind, word(loopVar), word(loopVar))
+		case k == 12:
+			fmt.Fprintf(&b, "%sif len(out) > %d:\n%s    s += out[%d] * 2 + out[len(out) - 1]\n", ind, r.IntN(3), ind, r.IntN(4))
 		case k == 9 && iterating == "":
 			fmt.Fprintf(&b, "%sout = [len(out), %s]\n", ind, word(loopVar))
 		case k == 10:
