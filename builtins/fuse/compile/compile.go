@@ -686,6 +686,9 @@ func (c *compiler) loopBody(label int, body []syntax.Stmt) ([]fuse.Stmt, error) 
 }
 
 func (c *compiler) forStmt(s *syntax.ForStmt) error {
+	if ok, err := c.forEnumerate(s); ok || err != nil {
+		return err
+	}
 	id, ok := s.Vars.(*syntax.Ident)
 	if !ok {
 		return errAt(pos(s.Vars), "a for loop over %s is not allowed in a fused function (use one name)", describe(s.Vars))
@@ -1091,8 +1094,41 @@ func (c *compiler) bindArray(id *syntax.Ident, b binding, own bool, call *syntax
 // words written out; it reports false where s.X is none of them. The
 // loop's body may not change the array (an error in Starlark).
 func (c *compiler) forArray(s *syntax.ForStmt, id *syntax.Ident, call *syntax.CallExpr, builtin bool) (bool, error) {
+	return c.forArrayOf(s, s.X, id, nil, call, builtin)
+}
+
+// forEnumerate compiles for i, v in enumerate(a) over an array a as
+// forArray compiles for v in a; it reports false where s is no such loop.
+func (c *compiler) forEnumerate(s *syntax.ForStmt) (bool, error) {
+	t, ok := s.Vars.(*syntax.TupleExpr)
+	if !ok || len(t.List) != 2 {
+		return false, nil
+	}
+	call, ok := unparen(s.X).(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false, nil
+	}
+	if name, ok := callee(call); !ok || name != "enumerate" || !c.isBuiltin(name) {
+		return false, nil
+	}
+	i, ok1 := t.List[0].(*syntax.Ident)
+	v, ok2 := t.List[1].(*syntax.Ident)
+	if !ok1 || !ok2 {
+		return true, errAt(pos(s.Vars), "for i, v in enumerate(a) takes two names in a fused function")
+	}
+	inner, _ := unparen(call.Args[0]).(*syntax.CallExpr)
+	ok, err := c.forArrayOf(s, call.Args[0], v, i, inner, false)
+	if !ok && err == nil {
+		err = errAt(pos(call.Args[0]), "enumerate of %s is not allowed in a fused function (enumerate a scratch array or a list)", describe(call.Args[0]))
+	}
+	return true, err
+}
+
+// forArrayOf is forArray over the array x, with index, where not nil,
+// bound to each element's index.
+func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *syntax.Ident, call *syntax.CallExpr, builtin bool) (bool, error) {
 	var b binding
-	switch x := unparen(s.X).(type) {
+	switch x := unparen(x).(type) {
 	case *syntax.Ident:
 		bd, ok := c.sc.names[x.Name]
 		if !ok || bd.kind != bScratch {
@@ -1107,7 +1143,7 @@ func (c *compiler) forArray(s *syntax.ForStmt, id *syntax.Ident, call *syntax.Ca
 			elems = x.(*syntax.ListExpr).List
 		}
 		if len(elems) > MaxScratch {
-			return true, errAt(pos(s.X), "a loop over more than %d values", MaxScratch)
+			return true, errAt(pos(x), "a loop over more than %d values", MaxScratch)
 		}
 		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the values of a loop", Len: len(elems)})
 		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
@@ -1138,11 +1174,18 @@ func (c *compiler) forArray(s *syntax.ForStmt, id *syntax.Ident, call *syntax.Ca
 		}
 		bd, ok := c.arrays[v]
 		if !ok {
-			return true, errAt(pos(s.X), "a for loop over a word is not allowed in a fused function")
+			return true, errAt(pos(x), "a for loop over a word is not allowed in a fused function")
 		}
 		b = bd
 	default:
 		return false, nil
+	}
+	var iv int
+	if index != nil {
+		var err error
+		if iv, err = c.bindVar(index); err != nil {
+			return true, err
+		}
 	}
 	n := konst(uint64(c.u.Scratch[b.id].Len))
 	if b.count != 0 {
@@ -1164,7 +1207,11 @@ func (c *compiler) forArray(s *syntax.ForStmt, id *syntax.Ident, call *syntax.Ca
 	if err != nil {
 		return true, err
 	}
-	st.Body = append([]fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}, body...)
+	head := []fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}
+	if index != nil {
+		head = append(head, fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: varExpr(i)})
+	}
+	st.Body = append(head, body...)
 	c.emit(st)
 	return true, nil
 }

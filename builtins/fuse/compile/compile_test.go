@@ -425,6 +425,10 @@ def f(x, y):
         n ^= k << 8
     w = [x % 9, y % 9]
     bump(w, 2)
+    for i, v in enumerate(w):
+        n = n * 3 + i * v
+    for i, v in enumerate(evens(x | y)):
+        n ^= v << i
     return n + w[0] * 100 + w[1]
 `
 	agree(t, src, "f", [][]uint64{{0, 0}, {0x5555, 0xffff}, {1 << 63, 0x1234}, {0xf0f0, 3}, {7, 1 << 40}})

@@ -572,6 +572,7 @@ func TestExactListsRefused(t *testing.T) {
 		"def g(a, n):\n    a[0] = n\n    return g(a, n - 1) if n else 0\ndef f(x):\n    a = [0] * 2\n    x += g(a, 1)\n    for v in a:\n        x += g(a, 2)\n    return x": "does not pass it to a helper that recurses",
 		"def f(x):\n    a = [1, 2]\n    for v in a:\n        a = [v, x]\n    return a[0]":                                                                                   "does not rebind it there",
 		"def f(x):\n    a = [1, 2]\n    b = [3, 4]\n    for v in a:\n        a = list(b)\n    return a[0]":                                                                  "does not rebind it there",
+		"def f(x):\n    n = 0\n    for i, v in enumerate(x):\n        n += v\n    return n":                                                                                 "enumerate of x is not allowed",
 		"def f(x):\n    q = [0] * 2\n    if x:\n        return q\n    return 3":                                                                                             "a list on some paths and another value",
 		"def f(x):\n    q = [0] * 2\n    r = [0] * 3\n    if x:\n        return q\n    return r":                                                                            "lists of 2 and of 3 elements",
 	} {

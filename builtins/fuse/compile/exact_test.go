@@ -115,6 +115,7 @@ func TestExactCases(t *testing.T) {
 		{"carry rippler", "def f(x, y): return (x - y) & y"},
 		{"div mod", "def f(x, y): return x // y + x % y"},
 		{"index", "def f(x, y):\n    a = [0] * 8\n    a[x] = y\n    return a[x]"},
+		{"enumerate", "def f(x, y):\n    a = [x & 0xff, y & 0xff, 3]\n    n = 0\n    for i, v in enumerate(a):\n        n = n * 5 + i * v\n    for i, v in enumerate((7, x & 3)):\n        n += i + v\n    return n"},
 		{"list from itself", "def f(x, y):\n    a = [x, y & 0xff]\n    a = [a[1] + 1, a[0] ^ y]\n    b = []\n    b.append(x & 0xffff)\n    b = [b[0] + 2, a[1]]\n    return a[0] * 3 + a[1] + b[0] + b[1] + len(b)"},
 		{"list copy", "def f(x, y):\n    a = [0] * 20\n    a[x % 20] = y\n    b = list(a)\n    b[y % 20] += 1\n    return a[y % 20] + b[x % 20] + b[y % 20]"},
 		{"short list copy", "def f(x, y):\n    a = [-1, 0, 7]\n    a[x % 3] = y\n    b = list(a)\n    b[y % 3] = 5\n    return 1 if a[y % 3] == -1 else (2 if b[x % 3] != -1 else b[2] + 3)"},
