@@ -35,7 +35,7 @@ func randomListFunc(r *rand.Rand) string {
 	}
 	var stmt func(ind string, depth int, loopVar string, iterating string)
 	stmt = func(ind string, depth int, loopVar string, iterating string) {
-		switch k := r.IntN(15); {
+		switch k := r.IntN(16); {
 		case k == 0 && iterating != "out":
 			fmt.Fprintf(&b, "%sout.append(%s)\n", ind, word(loopVar))
 		case k == 1 && depth < 2 && iterating == "":
@@ -64,6 +64,8 @@ func randomListFunc(r *rand.Rand) string {
 			fmt.Fprintf(&b, "%sd = 8 if %s > %s else -8\n%ss += %s + d if %s + d >= 0 else 1\n", ind, word(loopVar), word(loopVar), ind, word(loopVar), word(loopVar))
 		case k == 12:
 			fmt.Fprintf(&b, "%sif len(out) > %d:\n%s    s += out[%d] * 2 + out[len(out) - 1]\n", ind, r.IntN(3), ind, r.IntN(4))
+		case k == 13 && depth < 2 && iterating == "":
+			fmt.Fprintf(&b, "%sfor i%d, e%d in enumerate(q):\n%s    s += i%d * 3 + (e%d & 0xff)\n", ind, depth, depth, ind, depth, depth)
 		case k == 9 && iterating == "":
 			fmt.Fprintf(&b, "%sout = [len(out), %s]\n", ind, word(loopVar))
 		case k == 10:
