@@ -650,6 +650,8 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	}
 	nf.runs.Add(1)
 	switch {
+	case nf.f.ReturnsParam > 0:
+		return ls[nf.f.ReturnsParam-1], true // the list given, written back above
 	case nf.f.ReturnsNone:
 		return starlark.None, true
 	case nf.f.Results > 0:

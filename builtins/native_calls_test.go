@@ -668,6 +668,11 @@ def upto(x):
         out.append(v)
     return out
 
+def fill(out, n):
+    for i in range(len(out)):
+        out[i] = n + i
+    return out
+
 def churn(a):
     n = 0
     for x in range(len(a)):
@@ -788,6 +793,13 @@ func TestNativeLists(t *testing.T) {
 	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(5, 9, -1), ints(0)[0]} })
 	// A negative element added to (-1 + 9) runs as code: the sum is a word.
 	agree("en_passant", ep, func() starlark.Tuple { return starlark.Tuple{neg(-1, 9, -1), ints(1)[0]} })
+	// A function that returns the list it was given returns that list.
+	fill := compiled("fill", starlark.Tuple{list(0, 0, 0), ints(5)[0]})
+	agree("fill", fill, func() starlark.Tuple { return starlark.Tuple{list(0, 0, 0), ints(5)[0]} })
+	given := starlark.Tuple{list(1, 2, 3), ints(7)[0]}
+	if got, ok := fill.call(thread, given); !ok || got != given[0] {
+		t.Errorf("fill returned %v (as code %v), not the list it was given", got, ok)
+	}
 	upto := compiled("upto", ints(5))
 	for _, x := range []int{0, 5, 6, 13} {
 		agree("upto", upto, func() starlark.Tuple { return ints(x) })

@@ -41,6 +41,10 @@ type Func struct {
 	// ReturnsList says that the tuple of Results words is a new list
 	// (biased as its array says). Only exact compilation makes one.
 	ReturnsList bool
+	// ReturnsParam, where not 0, says that the function returns its array
+	// parameter ReturnsParam-1, the list its caller gave (its word result
+	// is 0). Only exact compilation makes one.
+	ReturnsParam int
 	// ReturnsNone says that the function returns None (it has no return
 	// with a value); its word result is 0. Only exact compilation makes
 	// one.

@@ -164,6 +164,7 @@ type scope struct {
 	none            bool
 	tuple, tupleArr int
 	list            bool // it returns lists of tuple words (fresh ones)
+	given           int  // the array parameter it returns (ReturnsParam), or -1
 	// appended are the names the unit calls append on (lists it builds);
 	// byRef the parameters of an inlined helper bound to its caller's
 	// arrays; retArr, of an inlined helper that returns an array, the
@@ -303,7 +304,12 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		if err != nil {
 			return nil, err
 		}
+		given := returnedParam(src, r, opt.Lists)
 		switch {
+		case given >= 0:
+			// The list it was given, itself.
+			sc.given = given
+			c.f.ReturnsParam = given + 1
 		case n >= 0:
 			// A fresh list, copied into the returned array (whose bias
 			// is the list's, set where it is returned).
@@ -378,7 +384,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 
 func (c *compiler) newScope(src *Source) *scope {
 	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{},
-		byRef: map[string]bool{}}
+		byRef: map[string]bool{}, given: -1}
 	for _, p := range src.Params {
 		sc.locals[p.Name] = true
 	}
@@ -608,6 +614,10 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 				c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: c.sc.tupleArr, X: konst(uint64(i)), Y: x, Check: -1})
 			}
 			c.ret(konst(0))
+			return nil
+		}
+		if c.sc.given >= 0 {
+			c.ret(konst(0)) // the binding returns the list given
 			return nil
 		}
 		if c.sc.list {
@@ -1345,6 +1355,35 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 		return 0, fmt.Errorf("the function returns a list on some paths and another value on others")
 	}
 	return n, nil
+}
+
+// returnedParam returns the index among the array parameters (Lists) of
+// the one every return of the function returns, as it was given (return
+// p), or -1.
+func returnedParam(src *Source, r returns, lists []int) int {
+	if lists == nil || len(r.names) == 0 || len(r.names) != r.values || r.bare > 0 || len(r.tuples) > 0 {
+		return -1
+	}
+	name := r.names[0]
+	for _, n := range r.names[1:] {
+		if n != name {
+			return -1
+		}
+	}
+	if assignedNames(src.Body)[name] {
+		return -1 // rebound: not the list given
+	}
+	a := 0
+	for i, p := range src.Params {
+		if lists[i] < 0 {
+			continue
+		}
+		if p.Name == name {
+			return a
+		}
+		a++
+	}
+	return -1
 }
 
 // listLen returns the length of the list e makes, list(a) of a list a

@@ -143,6 +143,11 @@ def filled(n):
         out.append(i)
     return len(out)
 
+def given_back(a, k):
+    for i in range(len(a)):
+        a[i] = a[i] * k + i
+    return a
+
 def sum_into(a, b, n):
     for i in range(n):
         b[i] = a[i] + b[i]
@@ -295,6 +300,10 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 			asWords = asWords && ok && !isBool
 		}
 	case *starlark.List:
+		if f.ReturnsParam > 0 {
+			asWords = asWords && w == lists[f.ReturnsParam-1]
+			break
+		}
 		asWords = asWords && f.ReturnsList && f.Results >= w.Len()
 		for i := 0; asWords && i < w.Len(); i++ {
 			_, isBool := w.Index(i).(starlark.Bool)
@@ -319,6 +328,8 @@ func listsAgree(t testing.TB, s *fusescript.Script, f *fuse.Func, src, name stri
 		}
 		var as starlark.Value
 		switch {
+		case f.ReturnsParam > 0:
+			as = want // the list given, whose words are compared below
 		case f.ReturnsNone:
 			as = starlark.None
 		case f.Results > 0:
@@ -423,6 +434,8 @@ func TestExactLists(t *testing.T) {
 		{"chain", []any{[]uint64{4, 5, 6}, uint64(1)}, false},
 		{"filled", []any{uint64(1000)}, false},
 		{"filled", []any{uint64(1025)}, true}, // past ListCap: the interpreter builds it
+		{"given_back", []any{[]uint64{1, 2, 3}, uint64(5)}, false},
+		{"given_back", []any{[]uint64{1 << 62, 2, 3}, uint64(5)}, true},
 		{"longer", []any{[]uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}}, false},
 	}
 	for _, c := range cases {
