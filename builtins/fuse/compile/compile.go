@@ -212,8 +212,8 @@ type compiler struct {
 	// function that returns None must be one, with Options.Exact), and
 	// none caches whether a helper returns None.
 	discarded map[*syntax.CallExpr]bool
-	none      map[any]bool
-	returned  bool // a list was returned (the returned array's bias is set)
+	returns   map[any]helperReturns // what each helper returns, read once
+	returned  bool                  // a list was returned (the returned array's bias is set)
 	// wantArray are the calls whose value may be an array (name = f(...),
 	// for x in f(...)); arrays maps the expression such a call gives
 	// (an OpArray) to its array; iterating are the arrays for loops run
@@ -273,7 +273,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
-		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, none: map[any]bool{},
+		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
 		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, own: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
@@ -2570,7 +2570,14 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	// code shared by the call sites), unless it returns what only an
 	// inlined helper returns: an array, which the caller names, or (with
 	// Options.Exact) a bool; or it takes a list built by append.
-	byCall := strings.ContainsAny(kinds, "at") && !returnsArray(fn) && !(c.opt.Exact && returnsBool(fn))
+	byCall := false
+	if strings.ContainsAny(kinds, "at") {
+		h, err := c.helperReturns(fn)
+		if err != nil {
+			return nil, errAt(pos(e.Fn), "%s: %v", name, err)
+		}
+		byCall = !h.array && !(c.opt.Exact && h.boolean)
+	}
 	if compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline || byCall) {
 		if grows {
 			return nil, errAt(pos(e.Fn), "%s takes a list built by append, which a fused function passes only to a helper it inlines (not to one that recurses)", name)
@@ -2661,15 +2668,29 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	return varExpr(sc.retVar), nil
 }
 
-// returnsArray reports whether the helper fn may return an array: a
-// return of one of its parameters, or of a name it assigns a list
-// ([...], [V] * N, list(a)).
-func returnsArray(fn helperOf) bool {
+// helperReturns says what a helper's returns give: None (no return with a
+// value), perhaps an array, perhaps a bool.
+type helperReturns struct{ none, array, boolean bool }
+
+// helperReturns reads what the helper fn returns, once.
+func (c *compiler) helperReturns(fn helperOf) (helperReturns, error) {
+	if h, ok := c.returns[fn.key()]; ok {
+		return h, nil
+	}
 	src, err := fn.source()
 	if err != nil {
-		return false
+		return helperReturns{}, err
 	}
 	r := returnsOf(src.Body)
+	h := helperReturns{none: r.values == 0 && len(r.tuples) == 0, array: returnsArray(src, r), boolean: returnsBool(src)}
+	c.returns[fn.key()] = h
+	return h, nil
+}
+
+// returnsArray reports whether the function src, whose returns are r, may
+// return an array: a return of one of its parameters, or of a name it
+// assigns a list ([...], [V] * N, list(a)).
+func returnsArray(src *Source, r returns) bool {
 	if len(r.names) == 0 {
 		return false
 	}
@@ -2702,13 +2723,9 @@ func returnsArray(fn helperOf) bool {
 	return false
 }
 
-// returnsBool reports whether the helper fn may return a bool: True,
+// returnsBool reports whether the function src may return a bool: True,
 // False, a comparison or a not.
-func returnsBool(fn helperOf) bool {
-	src, err := fn.source()
-	if err != nil {
-		return false
-	}
+func returnsBool(src *Source) bool {
 	found := false
 	for _, s := range src.Body {
 		syntax.Walk(s, func(n syntax.Node) bool {
@@ -2737,17 +2754,8 @@ func returnsBool(fn helperOf) bool {
 // returnsNone reports whether the helper fn returns None (it has no
 // return with a value): its calls are statements.
 func (c *compiler) returnsNone(fn helperOf) (bool, error) {
-	if none, ok := c.none[fn.key()]; ok {
-		return none, nil
-	}
-	src, err := fn.source()
-	if err != nil {
-		return false, err
-	}
-	r := returnsOf(src.Body)
-	none := r.values == 0 && len(r.tuples) == 0
-	c.none[fn.key()] = none
-	return none, nil
+	h, err := c.helperReturns(fn)
+	return h.none, err
 }
 
 // assignedNames returns the names that body assigns or loops over.
@@ -2884,7 +2892,7 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	u := &fuse.Proc{Name: src.Name}
 	sc := c.newScope(src)
 	sc.retLabel, sc.proc = -1, true
-	sc.none = c.none[key.fn]
+	sc.none = c.returns[key.fn].none
 	kinds := strings.Split(strings.TrimSuffix(key.args, ","), ",")
 	for i, p := range src.Params {
 		if kinds[i] == "w" {
