@@ -584,6 +584,15 @@ loop:
 					pc = arg
 					counted = arg
 				}
+			} else if t, ok := iter.(*tupleIterator); ok { // bitsh fork: Next inline
+				if len(t.elems) > 0 {
+					space[sp] = t.elems[0]
+					t.elems = t.elems[1:]
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
 			} else if iter.Next(&space[sp]) {
 				sp++
 			} else {
@@ -765,6 +774,24 @@ loop:
 			n := int(arg)
 			iterable := space[sp-1]
 			sp--
+			// bitsh fork: a tuple or list of exactly n elements is
+			// unpacked without an iterator (no allocation); any other
+			// value, or another length, takes the general path below,
+			// with its errors.
+			if t, ok := iterable.(Tuple); ok && len(t) == n {
+				for i, x := range t {
+					space[sp+n-1-i] = x
+				}
+				sp += n
+				break
+			}
+			if l, ok := iterable.(*List); ok && len(l.elems) == n {
+				for i, x := range l.elems {
+					space[sp+n-1-i] = x
+				}
+				sp += n
+				break
+			}
 			iter := Iterate(iterable)
 			if iter == nil {
 				err = fmt.Errorf("got %s in sequence assignment", iterable.Type())
