@@ -139,8 +139,8 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	if err := exactShape(fn); err != nil {
 		return nil, false, err
 	}
-	if n := fn.NumParams(); n < 1 || n > compile.MaxExactParams {
-		return nil, false, fmt.Errorf("it takes %d parameters (1 to %d run as machine code)", n, compile.MaxExactParams)
+	if n := fn.NumParams(); n > compile.MaxExactParams {
+		return nil, false, fmt.Errorf("it takes %d parameters (0 to %d run as machine code)", n, compile.MaxExactParams)
 	}
 	srcs := EnvOf(thread).Sources
 	if srcs == nil {

@@ -103,6 +103,15 @@ def uses_neg(x):
 def gives_bool(x):
     return x > 3
 
+# No parameters: a loop over a global constant.
+STEPS = 40
+
+def no_params():
+    s = 0
+    for i in range(STEPS):
+        s += i * 3
+    return s
+
 def mixed(x):
     if x:
         return x
@@ -181,6 +190,7 @@ func TestNativeCallsAgree(t *testing.T) {
 		{"gives_bool", ints(5), true},
 		{"gives_bool", ints(2), true},
 		{"weigh", ints(1 << 62), false}, // 2^62 * 5 leaves the words
+		{"no_params", ints(), true},
 	}
 	for _, c := range cases {
 		fn := g[c.fn].(*starlark.Function)

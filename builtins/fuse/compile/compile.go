@@ -266,8 +266,8 @@ type depthCheck struct {
 // Func compiles src into a Func.
 func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if opt.Exact {
-		if len(src.Params) < 1 || len(src.Params) > MaxExactParams {
-			return nil, fmt.Errorf("a function run as machine code takes 1 to %d parameters, not %d", MaxExactParams, len(src.Params))
+		if len(src.Params) > MaxExactParams {
+			return nil, fmt.Errorf("a function run as machine code takes 0 to %d parameters, not %d", MaxExactParams, len(src.Params))
 		}
 	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
