@@ -87,9 +87,13 @@ func blocks(t *testing.T, path string) []block {
 }
 
 func pages(t *testing.T) []string {
-	files, err := filepath.Glob("*.md")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, pattern := range []string{"*.md", "internals/*.md"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
 	}
 	return append(files, filepath.Join("..", "README.md"))
 }
