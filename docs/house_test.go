@@ -1,6 +1,9 @@
 package docs_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -278,5 +281,116 @@ func TestHouseNames(t *testing.T) {
 		if !slices.ContainsFunc(all, func(f string) bool { return f == "../"+name || strings.HasSuffix(f, "/"+name) }) {
 			t.Errorf("house.md names the file %s, which does not exist", name)
 		}
+	}
+}
+
+// goIndex is what the source declares: for each package name, its
+// top-level names and, as "Type.Name", its methods and struct fields; and
+// the types of every package.
+type goIndex struct {
+	decls map[string]map[string]bool // package name -> names
+	types map[string]bool            // type names, any package
+}
+
+func indexSource(t *testing.T) goIndex {
+	ix := goIndex{decls: map[string]map[string]bool{}, types: map[string]bool{}}
+	fset := token.NewFileSet()
+	for _, dir := range []string{"../builtins", "../interp", "../cmd", "../stdlib"} {
+		for _, path := range goFiles(t, dir, false) {
+			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := ix.decls[f.Name.Name]
+			if names == nil {
+				names = map[string]bool{}
+				ix.decls[f.Name.Name] = names
+			}
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil {
+						names[d.Name.Name] = true
+						continue
+					}
+					typ := d.Recv.List[0].Type
+					if s, ok := typ.(*ast.StarExpr); ok {
+						typ = s.X
+					}
+					if g, ok := typ.(*ast.IndexExpr); ok {
+						typ = g.X
+					}
+					if id, ok := typ.(*ast.Ident); ok {
+						names[id.Name+"."+d.Name.Name] = true
+					}
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						switch s := s.(type) {
+						case *ast.TypeSpec:
+							names[s.Name.Name] = true
+							ix.types[s.Name.Name] = true
+							if st, ok := s.Type.(*ast.StructType); ok {
+								for _, fld := range st.Fields.List {
+									for _, n := range fld.Names {
+										names[s.Name.Name+"."+n.Name] = true
+									}
+								}
+							}
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								names[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return ix
+}
+
+// fileExt are the endings of the file names house.md gives.
+var fileExt = map[string]bool{"go": true, "s": true, "star": true, "md": true, "sh": true, "c": true, "py": true}
+
+// TestHouseIdentifiers checks that the Go names house.md gives exist:
+// pkg.Name, pkg.Type.Name and pkg.(*Type).Name for a package of bitsh,
+// Type.Name for a type of any of them.
+func TestHouseIdentifiers(t *testing.T) {
+	data, err := os.ReadFile("house.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := indexSource(t)
+	ident := regexp.MustCompile("`([a-zA-Z]\\w*)\\.(?:\\(\\*(\\w+)\\)\\.(\\w+)|(\\w+)(?:\\.(\\w+))?)`")
+	checked := 0
+	for _, m := range ident.FindAllStringSubmatch(string(data), -1) {
+		first, name := m[1], m[4]
+		if m[5] == "" && fileExt[name] {
+			continue // a file name, which TestHouseNames checks
+		}
+		if m[2] != "" {
+			name = m[2] + "." + m[3]
+		} else if m[5] != "" {
+			name += "." + m[5]
+		}
+		switch {
+		case ix.decls[first] != nil:
+			checked++
+			if !ix.decls[first][name] {
+				t.Errorf("house.md names %s, which package %s does not declare", m[0], first)
+			}
+		case ix.types[first]:
+			checked++
+			found := false
+			for _, names := range ix.decls {
+				found = found || names[first+"."+name]
+			}
+			if !found {
+				t.Errorf("house.md names %s, which type %s does not have", m[0], first)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked %d of house.md's Go names; want the 20 or more it gives", checked)
 	}
 }
