@@ -88,11 +88,6 @@ func TestWordsThroughPlainThread(t *testing.T) {
 // the chunked script is the one the contract quotes; without them it
 // counts with a SWAR popcount made of array operators, so the figure says
 // which one it measured.
-const (
-	benchD = 1<<22 - 1
-	benchM = 0x2aaaaa
-)
-
 const loopScript = `
 n = 0
 for s in subsets(D):

@@ -41,6 +41,7 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+	"unicode"
 
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/interp"
@@ -86,9 +87,13 @@ func blocks(t *testing.T, path string) []block {
 }
 
 func pages(t *testing.T) []string {
-	files, err := filepath.Glob("*.md")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, pattern := range []string{"*.md", "internals/*.md"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
 	}
 	return append(files, filepath.Join("..", "README.md"))
 }
@@ -294,5 +299,94 @@ func buildProgram(t *testing.T, root, where, text string, run bool, want string)
 	out, err := exec.Command(filepath.Join(dir, "prog")).CombinedOutput()
 	if err != nil || string(out) != want {
 		t.Errorf("%s: the go program: err = %v, output\n%s\nwant\n%s", where, err, out, want)
+	}
+}
+
+// mdLink is a Markdown link or image: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^()\s]+)\)`)
+
+// slug is the anchor GitHub gives a heading: lower case, punctuation
+// other than - and _ dropped, spaces as -.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// anchors returns the anchors of a Markdown file's headings, outside
+// fenced blocks; a repeated heading gets -1, -2... as on GitHub.
+func anchors(t *testing.T, path string) map[string]bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	fenced := false
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		h := strings.TrimLeft(line, "#")
+		if !strings.HasPrefix(h, " ") {
+			continue
+		}
+		a := slug(strings.ReplaceAll(h, "`", ""))
+		for n, b := 1, a; ; n++ {
+			if !out[b] {
+				out[b] = true
+				break
+			}
+			b = fmt.Sprintf("%s-%d", a, n)
+		}
+	}
+	return out
+}
+
+// TestLinks checks every relative link of the pages: the file exists and,
+// for a link to a heading (page.md#anchor), the page has that heading.
+func TestLinks(t *testing.T) {
+	for _, page := range pages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fenced := false
+		for n, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " "), "```") {
+				fenced = !fenced
+			}
+			if fenced {
+				continue
+			}
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				file, anchor, _ := strings.Cut(target, "#")
+				path := page
+				if file != "" {
+					path = filepath.Join(filepath.Dir(page), file)
+					if _, err := os.Stat(path); err != nil {
+						t.Errorf("%s:%d: the link %s: no such file", page, n+1, target)
+						continue
+					}
+				}
+				if anchor != "" && strings.HasSuffix(path, ".md") && !anchors(t, path)[anchor] {
+					t.Errorf("%s:%d: the link %s: %s has no heading with the anchor #%s", page, n+1, target, path, anchor)
+				}
+			}
+		}
 	}
 }

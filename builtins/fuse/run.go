@@ -136,7 +136,6 @@ type taskOut struct {
 	sumHi, sumLo uint64
 	val          uint64
 	any          bool
-	items        []uint64
 	hit          int64 // first: lowest hit index, or -1
 }
 

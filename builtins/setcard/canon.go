@@ -63,12 +63,6 @@ func Canon(h Hand) (canon Hand, automorphisms int) {
 	return canon, automorphisms
 }
 
-// IsCanonical reports whether h is its own canonical form.
-func IsCanonical(h Hand) bool {
-	c, _ := Canon(h)
-	return c == h
-}
-
 // canonTables factors each symmetry of SymmetryParts into its value
 // permutation (applied first) and its coordinate permutation: symmetry
 // p*1296 + v sends card c to coords[p][values[v][c]].

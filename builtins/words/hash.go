@@ -6,10 +6,6 @@ import (
 	"math/bits"
 )
 
-// Hash returns the multiply-shift hash of k: the top bits bits of
-// k * magic mod 2^64, for 1 <= bits <= 64.
-func Hash(k, magic uint64, bits uint) uint64 { return k * magic >> (64 - bits) }
-
 // A Checker tests candidate magics for one set of keys: a magic is good
 // when keys that share a hash have equal tags, the tag of key i being
 // values[i], or the key itself without values (distinct keys must then

@@ -93,7 +93,6 @@ type Device struct {
 	mem          uint64
 	stack        uint64     // the threads' stack as last raised; under mu
 	mu           sync.Mutex // one launch sequence at a time
-	closed       bool
 	pinned       pinnedPool // staging buffers kept between runs; under mu
 	warmed       bool       // warm ran; under mu
 

@@ -12,19 +12,25 @@ import (
 // This file generates x86-64 machine code for a Func (the amd64 engine).
 // The code has the WebAssembly module's memory layout and protocol (status
 // at address 0, parameter and result blocks, tables and scratch arrays),
-// addressed from RDI, plus a control area of its own:
+// addressed from RDI, plus a control area of its own at ctl, laid out by
+// the ctl constants below (TestControlAreaComment holds this table to them):
 //
-//	ctl+0   the address to resume at (0: start)
-//	ctl+8   n, the items to run
-//	ctl+16  mode (1: stop after the first non-zero result; 2: count the
-//	        results that are not 0 at ctl+32 instead of writing them)
-//	ctl+24  set to 1 when the code returns to be polled
-//	ctl+40  for each of the first 8 parameters: on, base, step; where on is
-//	        not 0 the parameter of item j is base + j*step, not read from
-//	        its block
-//	ctl+232 the slot registers, saved while Go polls
-//	ctl+296 the home of each slot (variables and hidden loop state), then
-//	        the spill area of expressions
+//	offset  constant   what
+//	0       ctlResume  the address to resume at (0: start)
+//	8       ctlN       n, the items to run
+//	16      ctlWrite   ^0: item i's result goes to its place; 0: every result to place 0 (counting)
+//	24      ctlPoll    set to 1 when the code returns to be polled
+//	32      ctlCount   the count of results that are not 0
+//	40      ctlStop    ^0: stop after the first result that is not 0; else 0
+//	48      ctlAffine  for each of the first 8 parameters: on, base, step; where on is
+//	                   not 0 the parameter of item j is base + j*step, not read from its block
+//	240     ctlRegs    the slot registers, saved while Go polls
+//	312     ctlGoSP    with calls: Go's stack pointer while the code runs
+//	320     ctlCodeSP  with calls: the code's stack pointer while Go polls
+//	328     ctlDepth   with calls: the lowest RSP a call may be made at
+//	336     ctlEpoch   with calls: the last epoch given to a Proc's scratch array
+//	344     ctlSlots   the home of each slot (variables and hidden loop state), then
+//	                   the spill area of expressions
 //
 // Variables and the hidden state of loops are slots; the most used live in
 // registers, the others at their homes. Expressions are evaluated into the

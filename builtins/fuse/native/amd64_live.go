@@ -1,8 +1,6 @@
 package native
 
 import (
-	"math/bits"
-
 	"github.com/bitsh/bitsh/builtins/fuse"
 )
 
@@ -47,14 +45,6 @@ func (s varSet) equal(o varSet) bool {
 		}
 	}
 	return true
-}
-
-func (s varSet) count() int {
-	n := 0
-	for _, w := range s {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
 
 type varLiveness struct {

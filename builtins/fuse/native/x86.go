@@ -144,8 +144,6 @@ func (a *assembler) finish() error {
 	return nil
 }
 
-func (a *assembler) bytes(b ...byte) { a.b = append(a.b, b...) }
-
 func (a *assembler) u32(v uint32) { a.b = binary.LittleEndian.AppendUint32(a.b, v) }
 
 // rel32 emits a 32-bit offset to label l from the end of the offset.
