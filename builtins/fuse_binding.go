@@ -691,22 +691,12 @@ func identParams(ps []syntax.Expr) []*syntax.Ident {
 	return out
 }
 
-// sliceText returns the text between two positions of src.
+// sliceText returns the text between two positions of src (columns in
+// runes, as go.starlark.net counts them).
 func sliceText(src string, start, end syntax.Position) string {
-	lines := strings.SplitAfter(src, "\n")
-	var b strings.Builder
-	for l := start.Line; l <= end.Line && int(l) <= len(lines); l++ {
-		line := lines[l-1]
-		from, to := 0, len(line)
-		if l == start.Line {
-			from = min(int(start.Col)-1, len(line))
-		}
-		if l == end.Line {
-			to = min(int(end.Col)-1, len(line))
-		}
-		b.WriteString(line[from:max(from, to)])
-	}
-	return strings.TrimRight(b.String(), "\n")
+	b := []byte(src)
+	from, to := dialect.Offset(b, start), dialect.Offset(b, end)
+	return strings.TrimRight(src[from:max(from, to)], "\n")
 }
 
 // fuseText compiles the source text of a lambda or a def.
