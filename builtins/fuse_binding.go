@@ -297,13 +297,22 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 	msg := ie.Check.Msg
 	switch ie.Check.Kind {
 	case fuse.CheckIndex:
-		msg = fmt.Sprintf("index %d is out of range%s", int64(ie.Value), strings.TrimPrefix(msg, "index out of range"))
+		// "index out of range (of the table T)" names the index; another
+		// check of an index (a list built by append past its cap) says
+		// what failed itself.
+		if rest, ok := strings.CutPrefix(msg, "index out of range"); ok {
+			msg = fmt.Sprintf("index %d is out of range%s", int64(ie.Value), rest)
+		}
 	case fuse.CheckFits, fuse.CheckDelta:
 		if ie.Valued {
 			msg += fmt.Sprintf(" (got %#x)", ie.Value)
 		}
 	}
-	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, f.file(), ie.Check.Line, ie.Check.Col,
+	file := ie.Check.File // a helper's own file, when loaded from another
+	if file == "" {
+		file = f.file()
+	}
+	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, file, ie.Check.Line, ie.Check.Col,
 		msg, strings.Join(items, ", "), where)
 }
 

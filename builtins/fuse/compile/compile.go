@@ -359,9 +359,12 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			return name
 		}
 		return "a variable"
-	}, func(e *fuse.Expr) (line, col int) {
-		p := c.pos[e]
-		return int(p.Line), int(p.Col)
+	}, func(e *fuse.Expr) (file string, line, col int) {
+		p, ok := c.pos[e]
+		if !ok {
+			return "", 0, 0
+		}
+		return p.Filename(), int(p.Line), int(p.Col)
 	})
 	if len(c.f.Procs) > 0 {
 		c.f.Depth = c.f.DepthFor(2 * (MaxScratchWords - n))
@@ -489,7 +492,11 @@ func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, fo
 	if c.sc != nil && (c.sc.retLabel >= 0 || c.sc.proc) {
 		msg += " (in " + c.sc.src.Name + ")"
 	}
-	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, Line: int(at.Line), Col: int(at.Col)})
+	var file string
+	if at.IsValid() {
+		file = at.Filename()
+	}
+	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, File: file, Line: int(at.Line), Col: int(at.Col)})
 	return len(c.f.Checks) - 1
 }
 
