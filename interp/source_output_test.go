@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -42,5 +43,28 @@ func TestNULByteRefused(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "nul.star:"+at+": ") {
 			t.Errorf("%q: %v; want the error at %s", src, err, at)
 		}
+	}
+}
+
+// failingWriter fails every write, counting them.
+type failingWriter struct{ writes *int }
+
+func (w failingWriter) Write(p []byte) (int, error) {
+	*w.writes++
+	return 0, errors.New("no space left on device")
+}
+
+// TestPrintFailureStopsRun: a print whose output cannot be written stops
+// the run with that error, as print raises in Python; the loop does not
+// go on printing into the void.
+func TestPrintFailureStopsRun(t *testing.T) {
+	var writes int
+	in := interp.New(interp.WithStdout(failingWriter{&writes}))
+	_, err := in.Exec(context.Background(), "p.star", "for i in range(1000000):\n    print(i)\n")
+	if err == nil || !strings.Contains(err.Error(), "print: no space left on device") {
+		t.Errorf("Exec: %v; want the run stopped by print's error", err)
+	}
+	if writes != 1 {
+		t.Errorf("%d writes; want the run stopped after the first failed one", writes)
 	}
 }
