@@ -321,7 +321,7 @@ func printLine(w io.Writer, msg string) error {
 func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	in := r.in
 	t := &starlark.Thread{
-		Name:  name,
+		Name: name,
 		Print: func(t *starlark.Thread, msg string) {
 			// Output that cannot be written stops the run, as print
 			// fails in Python: a loop of prints to a full disk ends.
