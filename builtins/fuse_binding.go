@@ -316,6 +316,17 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 		msg, strings.Join(items, ", "), where)
 }
 
+// compileError is fuse's error for a compilation of f that failed: at a
+// position in another file than f's own (in a helper loaded from there),
+// it names that file.
+func compileError(f *fusedValue, err error) error {
+	var ce *compile.Error
+	if errors.As(err, &ce) && ce.Pos.IsValid() && ce.Pos.Filename() != f.file() {
+		return fmt.Errorf("fuse: %s:%w", ce.Pos.Filename(), err)
+	}
+	return fmt.Errorf("fuse: %w", err)
+}
+
 func (f *fusedValue) file() string {
 	file, _, _ := strings.Cut(f.where, ":")
 	return file
@@ -444,7 +455,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		var err error
 		if f.prog, f.flow, err = compileForms(&src.Source, opts); err != nil {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("fuse: %w", err)
+				firstErr = compileError(f, err)
 			}
 			continue
 		}
@@ -766,7 +777,7 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	opts := compileOptions(srcs)
 	opts.Stop = compileStop(thread)
 	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
-		return nil, fmt.Errorf("fuse: %w", err)
+		return nil, compileError(f, err)
 	}
 	return f, nil
 }
