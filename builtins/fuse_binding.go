@@ -297,14 +297,34 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 	msg := ie.Check.Msg
 	switch ie.Check.Kind {
 	case fuse.CheckIndex:
-		msg = fmt.Sprintf("index %d is out of range%s", int64(ie.Value), strings.TrimPrefix(msg, "index out of range"))
+		// "index out of range (of the table T)" names the index; another
+		// check of an index (a list built by append past its cap) says
+		// what failed itself.
+		if rest, ok := strings.CutPrefix(msg, "index out of range"); ok {
+			msg = fmt.Sprintf("index %d is out of range%s", int64(ie.Value), rest)
+		}
 	case fuse.CheckFits, fuse.CheckDelta:
 		if ie.Valued {
 			msg += fmt.Sprintf(" (got %#x)", ie.Value)
 		}
 	}
-	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, f.file(), ie.Check.Line, ie.Check.Col,
+	file := ie.Check.File // a helper's own file, when loaded from another
+	if file == "" {
+		file = f.file()
+	}
+	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, file, ie.Check.Line, ie.Check.Col,
 		msg, strings.Join(items, ", "), where)
+}
+
+// compileError is fuse's error for a compilation of f that failed: at a
+// position in another file than f's own (in a helper loaded from there),
+// it names that file.
+func compileError(f *fusedValue, err error) error {
+	var ce *compile.Error
+	if errors.As(err, &ce) && ce.Pos.IsValid() && ce.Pos.Filename() != f.file() {
+		return fmt.Errorf("fuse: %s:%w", ce.Pos.Filename(), err)
+	}
+	return fmt.Errorf("fuse: %w", err)
 }
 
 func (f *fusedValue) file() string {
@@ -435,7 +455,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		var err error
 		if f.prog, f.flow, err = compileForms(&src.Source, opts); err != nil {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("fuse: %w", err)
+				firstErr = compileError(f, err)
 			}
 			continue
 		}
@@ -691,22 +711,12 @@ func identParams(ps []syntax.Expr) []*syntax.Ident {
 	return out
 }
 
-// sliceText returns the text between two positions of src.
+// sliceText returns the text between two positions of src (columns in
+// runes, as go.starlark.net counts them).
 func sliceText(src string, start, end syntax.Position) string {
-	lines := strings.SplitAfter(src, "\n")
-	var b strings.Builder
-	for l := start.Line; l <= end.Line && int(l) <= len(lines); l++ {
-		line := lines[l-1]
-		from, to := 0, len(line)
-		if l == start.Line {
-			from = min(int(start.Col)-1, len(line))
-		}
-		if l == end.Line {
-			to = min(int(end.Col)-1, len(line))
-		}
-		b.WriteString(line[from:max(from, to)])
-	}
-	return strings.TrimRight(b.String(), "\n")
+	b := []byte(src)
+	from, to := dialect.Offset(b, start), dialect.Offset(b, end)
+	return strings.TrimRight(src[from:max(from, to)], "\n")
 }
 
 // fuseText compiles the source text of a lambda or a def.
@@ -767,7 +777,7 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	opts := compileOptions(srcs)
 	opts.Stop = compileStop(thread)
 	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
-		return nil, fmt.Errorf("fuse: %w", err)
+		return nil, compileError(f, err)
 	}
 	return f, nil
 }

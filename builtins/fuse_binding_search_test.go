@@ -334,3 +334,19 @@ func TestFuseUnassignedLocal(t *testing.T) {
 		t.Errorf("count over range(4): got %v, want the item 0 to fail", err)
 	}
 }
+
+// TestFusedSourceColumnsInRunes: the source a fused value keeps (its
+// help text) is cut at go.starlark.net's columns, which count runes, so
+// text of several bytes a rune before it on the line moves nothing.
+func TestFusedSourceColumnsInRunes(t *testing.T) {
+	for _, prefix := range []string{"", "s = \"ééé\"; ", "s = \"日本語の文字\"; "} {
+		globals, err := runStar(t, prefix+"f = fuse(lambda x: x + 1)\n", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		help := globals["f"].(*fusedValue).HelpText()
+		if !strings.HasSuffix(help, ":\nlambda x: x + 1") {
+			t.Errorf("%q: help text %q; want it to end with the lambda's source", prefix, help)
+		}
+	}
+}

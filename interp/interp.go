@@ -305,21 +305,30 @@ func cancelReason(ctx context.Context) string {
 // printLine writes msg and a newline to w: a short line in one write, a
 // long one without the copy that appending the newline (or
 // fmt.Fprintln's buffer) would make of it.
-func printLine(w io.Writer, msg string) {
+func printLine(w io.Writer, msg string) error {
 	if len(msg) < 1<<16 {
-		io.WriteString(w, msg+"\n")
-		return
+		_, err := io.WriteString(w, msg+"\n")
+		return err
 	}
-	io.WriteString(w, msg)
-	io.WriteString(w, "\n")
+	if _, err := io.WriteString(w, msg); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 // thread returns a new thread for running the module called name.
 func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 	in := r.in
 	t := &starlark.Thread{
-		Name:  name,
-		Print: func(_ *starlark.Thread, msg string) { printLine(in.stdout, msg) },
+		Name: name,
+		Print: func(t *starlark.Thread, msg string) {
+			// Output that cannot be written stops the run, as print
+			// fails in Python: a loop of prints to a full disk ends.
+			if err := printLine(in.stdout, msg); err != nil {
+				t.Cancel("print: " + err.Error())
+			}
+		},
 		Load: func(t *starlark.Thread, module string) (starlark.StringDict, error) {
 			return r.load(t, name, module)
 		},

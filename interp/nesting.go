@@ -59,15 +59,3 @@ func CheckNesting(n syntax.Node) error {
 	}
 	return syntax.Error{Pos: pos, Msg: fmt.Sprintf("expression nested more than %d deep (a chain of operators, calls or attributes this long: split it)", MaxNesting)}
 }
-
-// parse parses src with opts and checks its nesting.
-func parse(opts *syntax.FileOptions, filename string, src any) (*syntax.File, error) {
-	f, err := opts.Parse(filename, src, 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckNesting(f); err != nil {
-		return nil, err
-	}
-	return f, nil
-}

@@ -74,15 +74,17 @@ func DefSignature(def *syntax.DefStmt, src []byte) string {
 // text returns src from start to end, positions as go.starlark.net counts
 // them (line and column from 1, the column in code points).
 func text(src []byte, start, end syntax.Position) string {
-	a, b := offset(src, start), offset(src, end)
+	a, b := Offset(src, start), Offset(src, end)
 	if a > b {
 		return ""
 	}
 	return string(src[a:b])
 }
 
-// offset returns the byte offset of p in src.
-func offset(src []byte, p syntax.Position) int {
+// Offset returns the byte offset in src of p, a line and a column that
+// count from 1, the column in runes (as go.starlark.net's positions
+// count); past the end of src, len(src).
+func Offset(src []byte, p syntax.Position) int {
 	off := 0
 	for line := int32(1); line < p.Line; line++ {
 		i := bytes.IndexByte(src[off:], '\n')

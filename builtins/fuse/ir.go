@@ -130,9 +130,12 @@ type Check struct {
 	// At is the instruction count when the check was made: it runs after
 	// Instrs[:At] and before the rest.
 	At int
-	// Msg describes the failure ("bsf: x = 0 has no one bit"); Line and Col
-	// locate the construct in the function's source.
+	// Msg describes the failure ("bsf: x = 0 has no one bit"); File, Line
+	// and Col locate the construct in the source: the fused function's
+	// file, or another that a helper was loaded from (File "": the
+	// function's own).
 	Msg       string
+	File      string
 	Line, Col int
 }
 

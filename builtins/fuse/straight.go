@@ -188,11 +188,11 @@ func (l *lowering) stmt(s *Stmt) error {
 		}
 		if c.Kind == CheckReturned {
 			// The items that reach it have not returned: A is done.
-			l.b.Check(Check{Kind: CheckReturned, A: l.done, Mask: saved, Msg: c.Msg, Line: c.Line, Col: c.Col})
+			l.b.Check(Check{Kind: CheckReturned, A: l.done, Mask: saved, Msg: c.Msg, File: c.File, Line: c.Line, Col: c.Col})
 			return nil
 		}
 		// Every item that reaches it fails.
-		l.b.Check(Check{Kind: CheckNonZero, A: l.b.Const(0), Mask: l.mask, Msg: c.Msg, Line: c.Line, Col: c.Col})
+		l.b.Check(Check{Kind: CheckNonZero, A: l.b.Const(0), Mask: l.mask, Msg: c.Msg, File: c.File, Line: c.Line, Col: c.Col})
 		return nil
 	}
 	return fmt.Errorf("a function with %s statements is not a straight line", stmtNames[s.Kind])
@@ -270,7 +270,7 @@ func (l *lowering) expr(e *Expr) (Value, error) {
 		if !ok {
 			return 0, fmt.Errorf("a check of kind %d on %s is not one of a straight line", c.Kind, e.Op)
 		}
-		l.b.Check(Check{Kind: c.Kind, A: a, B: b, Imm: c.Imm, Mask: l.mask, Msg: c.Msg, Line: c.Line, Col: c.Col})
+		l.b.Check(Check{Kind: c.Kind, A: a, B: b, Imm: c.Imm, Mask: l.mask, Msg: c.Msg, File: c.File, Line: c.Line, Col: c.Col})
 	}
 	return l.b.Op3(e.Op, args[0], args[1], args[2], e.Imm), nil
 }

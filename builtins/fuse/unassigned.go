@@ -11,7 +11,7 @@ import "fmt"
 // -1: the function's body), pos a read's position in the source. Reads that are certainly preceded by an
 // assignment, the common case, are left alone. compile.Func runs it before
 // TailCalls, whose jumps set every variable but the parameters to 0.
-func (f *Func) GuardUnassigned(name func(proc, v int) string, pos func(*Expr) (line, col int)) {
+func (f *Func) GuardUnassigned(name func(proc, v int) string, pos func(*Expr) (file string, line, col int)) {
 	f.Body = f.guardUnit(f.Body, f.Params, 0, &f.Vars, func(v int) string { return name(-1, v) }, pos)
 	for i := range f.Procs {
 		p := &f.Procs[i]
@@ -21,7 +21,7 @@ func (f *Func) GuardUnassigned(name func(proc, v int) string, pos func(*Expr) (l
 
 // guardUnit is GuardUnassigned for one body, whose first params variables
 // are assigned on entry and whose first guards statements read only them.
-func (f *Func) guardUnit(body []Stmt, params, guards int, vars *int, name func(int) string, pos func(*Expr) (int, int)) []Stmt {
+func (f *Func) guardUnit(body []Stmt, params, guards int, vars *int, name func(int) string, pos func(*Expr) (string, int, int)) []Stmt {
 	a := assigned{breaks: map[int][]bool{}, conts: map[int][]bool{}, seen: map[*Expr]bool{}}
 	d := make([]bool, *vars)
 	for i := 0; i < params; i++ {
@@ -42,8 +42,8 @@ func (f *Func) guardUnit(body []Stmt, params, guards int, vars *int, name func(i
 			flags[v] = fv
 			reset = append(reset, Stmt{Kind: SAssign, Var: fv, X: &Expr{Op: OpConst, Check: -1}})
 		}
-		line, col := pos(e)
-		f.Checks = append(f.Checks, Check{Kind: CheckNonZero, Msg: fmt.Sprintf("local variable %s referenced before assignment", name(v)), Line: line, Col: col})
+		file, line, col := pos(e)
+		f.Checks = append(f.Checks, Check{Kind: CheckNonZero, Msg: fmt.Sprintf("local variable %s referenced before assignment", name(v)), File: file, Line: line, Col: col})
 		*e = Expr{Op: OpAdd, Check: -1, Args: []*Expr{
 			{Op: OpVar, Imm: uint64(v), Check: -1},
 			{Op: OpBsf, Check: len(f.Checks) - 1, Args: []*Expr{{Op: OpVar, Imm: uint64(fv), Check: -1}}},

@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bitsh/bitsh/builtins/outfile"
 )
 
 // Format is the value of a part's "format" member; a reader refuses
@@ -367,34 +367,16 @@ func decode(dec *json.Decoder, depth int) (any, error) {
 	return nil, fmt.Errorf("unexpected token %v", t)
 }
 
-// WriteFile writes the part to path atomically: to a temporary file in
-// the same directory, then renamed, so that a reader never sees half a
-// part and a failed write leaves no file.
+// WriteFile writes the part to what path names (outfile.Write): a
+// regular file, through symbolic links, atomically (a temporary file in
+// its directory, then renamed, so that a reader never sees half a part and
+// a failed write leaves the file as it was); a fifo or a device in place.
 func (p *Part) WriteFile(path string) error {
 	data, err := p.MarshalJSON()
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return outfile.Write(path, data, 0o644)
 }
 
 // Merge combines parts of one job into one part holding every shard. It

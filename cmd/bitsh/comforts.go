@@ -60,7 +60,7 @@ func formatWall(d time.Duration) string {
 // colours: when w is a terminal, unless NO_COLOR is set (no-color.org) or
 // TERM is dumb.
 func useColor(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr }) // an *os.File, or the watched standard output
 	return ok && readline.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }
 

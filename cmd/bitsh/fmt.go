@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"github.com/bitsh/bitsh/builtins/outfile"
 	"github.com/bitsh/bitsh/interp/tooling"
 	"github.com/rogpeppe/go-internal/diff"
 )
@@ -72,37 +72,10 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 			status = exitError
 			continue
 		}
-		if err := writeFileAtomic(name, out); err != nil {
+		if err := outfile.Write(name, out, 0o644); err != nil {
 			fmt.Fprintf(stderr, "%s: fmt: %v\n", progName, err)
 			status = exitError
 		}
 	}
 	return status
-}
-
-// writeFileAtomic replaces name's contents through a temporary file in the
-// same directory, keeping its permissions, so an interrupted fmt never
-// leaves half a file.
-func writeFileAtomic(name string, data []byte) error {
-	info, err := os.Stat(name)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".bitsh-fmt-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
 }

@@ -151,7 +151,7 @@ func waitStuck(ctx context.Context, p *pending, sigc chan os.Signal, stderr io.W
 
 // clearBar erases the line a progress bar may have left on a terminal.
 func clearBar(w io.Writer) {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprint(f, "\r\x1b[K")
+	if f, ok := w.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(f.Fd())) { // an *os.File, or the watched standard output
+		fmt.Fprint(w, "\r\x1b[K")
 	}
 }

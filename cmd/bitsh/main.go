@@ -88,7 +88,7 @@ otherwise runs standard input as a script ("-" names standard input).
 The script sees ARGS as the list of strings argv. A script named like a
 subcommand (help, merge) runs as ./NAME.
 Exit status: 0 on success, 1 on a script error (timeout and memory budget
-included), 2 on bad usage, 3 on an internal error (Go fatal error), 130
+included) or a failed write to standard output, 2 on bad usage, 3 on an internal error (Go fatal error), 130
 when Ctrl-C stopped the script.
 
 flags:
@@ -103,6 +103,12 @@ var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr
 // run is bitsh's main program: it parses args (without the program name),
 // runs what they ask for and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &watchedOutput{w: stdout}
+	return out.failed(runArgs(args, stdin, out, stderr), stderr)
+}
+
+// runArgs is run, its standard output watched for a write error.
+func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok {
 			return sub(args[1:], stdin, stdout, stderr)

@@ -15,10 +15,7 @@ import (
 // is an expression, that expression, whose value it returns (as IPython
 // shows a cell's last value).
 func RunCell(ctx context.Context, in *interp.Interp, name, code string) (starlark.Value, error) {
-	f, err := dialect.FileOptions().Parse(name, code, 0)
-	if err == nil {
-		err = interp.CheckNesting(f)
-	}
+	f, err := interp.ParseFile(dialect.FileOptions(), name, code, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -278,10 +278,7 @@ func (m *Module) add(pos syntax.Position, sev Severity, msg string) {
 func (c *Checker) resolve(ctx context.Context, name string, src []byte, predeclared starlark.StringDict) (*Module, error) {
 	m := &Module{Name: name, Src: src, c: c, predeclared: predeclared,
 		defs: map[*resolve.Binding]syntax.Node{}, loads: map[*resolve.Binding]loadedName{}}
-	f, err := dialect.FileOptions().Parse(name, src, syntax.RetainComments)
-	if err == nil {
-		err = interp.CheckNesting(f) // before any recursive walk
-	}
+	f, err := interp.ParseFile(dialect.FileOptions(), name, src, syntax.RetainComments) // nesting checked before any recursive walk
 	if err != nil {
 		var se syntax.Error
 		if errors.As(err, &se) {

@@ -22,10 +22,7 @@ const whileMark = "__bitsh_while__"
 // must parse in bitsh's dialect; errors carry file:line:col.
 func Format(filename string, src []byte) ([]byte, error) {
 	opts := dialect.FileOptions()
-	f, err := opts.Parse(filename, src, syntax.RetainComments)
-	if err == nil {
-		err = interp.CheckNesting(f) // before any recursive walk, here or in buildifier
-	}
+	f, err := interp.ParseFile(opts, filename, src, syntax.RetainComments) // nesting checked before any recursive walk, here or in buildifier
 	if err != nil {
 		return nil, err
 	}

@@ -316,3 +316,26 @@ func TestAnalyzeContextCancelled(t *testing.T) {
 		t.Fatalf("after a cancelled analysis: %v, %v", m, err)
 	}
 }
+
+// TestNULByte: check (and so the language server), fmt and a notebook
+// cell refuse a NUL byte at its position, as a run does; go.starlark.net's
+// scanner alone would end the file there and find nothing wrong.
+func TestNULByte(t *testing.T) {
+	src := []byte("x = 1\nprint(\"é\")\x00print(2)\n")
+	const at, msg = "nul.star:2:11", "a NUL byte (U+0000) in the source"
+	ds := tooling.NewChecker().Check("nul.star", src)
+	if len(ds) == 0 || ds[0].Pos.String() != at || !strings.HasPrefix(ds[0].Message, msg) || ds[0].Severity != tooling.Error {
+		t.Errorf("Check: %v; want an error at %s: %s", ds, at, msg)
+	}
+	if _, err := tooling.Format("nul.star", src); err == nil || !strings.HasPrefix(err.Error(), at+": "+msg) {
+		t.Errorf("Format: %v; want %s: %s", err, at, msg)
+	}
+	var out strings.Builder
+	in := interp.New(interp.WithStdout(&out))
+	if _, err := tooling.RunCell(context.Background(), in, "nul.star", string(src)); err == nil || !strings.HasPrefix(err.Error(), at+": "+msg) {
+		t.Errorf("RunCell: %v; want %s: %s", err, at, msg)
+	}
+	if out.Len() > 0 {
+		t.Errorf("the cell printed %q; want nothing run", out.String())
+	}
+}

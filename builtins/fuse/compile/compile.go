@@ -87,6 +87,9 @@ type Options struct {
 	// its elements may hold, negated (k: ints from -k, as the biased words
 	// x + k of fuse.Scratch.Bias), or 0 for words.
 	ListBias []uint64
+	// visits, where not nil, counts the syntax nodes looked at to find
+	// expressions' positions (the test that compiling is linear).
+	visits *int
 }
 
 // A Refused value stands, among Source.Free's answers, for a free name
@@ -200,6 +203,9 @@ type compiler struct {
 	// by construction (Options.Exact; see fuse.Func.Exact).
 	given map[*fuse.Expr]bool
 	pos   map[*fuse.Expr]syntax.Position // each expression's source position, for messages
+	// starts are the starts of the nodes that start with their first
+	// operand (start).
+	starts map[syntax.Node]syntax.Position
 	// biased are the reads of biased scratch arrays (fuse.Scratch.Bias),
 	// element less bias, with their array's bias: a comparison or a store
 	// takes the element itself (biasedTo).
@@ -353,9 +359,12 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			return name
 		}
 		return "a variable"
-	}, func(e *fuse.Expr) (line, col int) {
-		p := c.pos[e]
-		return int(p.Line), int(p.Col)
+	}, func(e *fuse.Expr) (file string, line, col int) {
+		p, ok := c.pos[e]
+		if !ok {
+			return "", 0, 0
+		}
+		return p.Filename(), int(p.Line), int(p.Col)
 	})
 	if len(c.f.Procs) > 0 {
 		c.f.Depth = c.f.DepthFor(2 * (MaxScratchWords - n))
@@ -483,7 +492,11 @@ func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, fo
 	if c.sc != nil && (c.sc.retLabel >= 0 || c.sc.proc) {
 		msg += " (in " + c.sc.src.Name + ")"
 	}
-	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, Line: int(at.Line), Col: int(at.Col)})
+	var file string
+	if at.IsValid() {
+		file = at.Filename()
+	}
+	c.f.Checks = append(c.f.Checks, fuse.Check{Kind: kind, Imm: imm, Msg: msg, File: file, Line: int(at.Line), Col: int(at.Col)})
 	return len(c.f.Checks) - 1
 }
 
@@ -1733,9 +1746,84 @@ func callee(call *syntax.CallExpr) (string, bool) {
 	return id.Name, true
 }
 
+// pos is where e starts, for a message: Span walks e's subtrees (the
+// left operands of a chain of operators one by one), which is fine once,
+// for an error; the positions of every expression compiled come from
+// (*compiler).start.
 func pos(e syntax.Node) syntax.Position {
 	start, _ := e.Span()
 	return start
+}
+
+// start is where e starts, as Span's start (a line and a column counted
+// in runes from 1, as go.starlark.net counts them). A node that starts
+// where its first operand starts (x + y, f(x), x.f, x[i], x if c else y,
+// a tuple without parentheses) takes that operand's start, remembered
+// once found, so that compiling a chain of n operators looks at O(n)
+// nodes, not the O(n^2) of a Span of each.
+func (c *compiler) start(e syntax.Node) syntax.Position {
+	var path []syntax.Node // the nodes that start where their first operand does
+	at := c.start1(e, &path)
+	if c.starts == nil {
+		c.starts = map[syntax.Node]syntax.Position{}
+	}
+	for _, n := range path {
+		c.starts[n] = at
+	}
+	return at
+}
+
+func (c *compiler) start1(e syntax.Node, path *[]syntax.Node) syntax.Position {
+	for {
+		if c.opt.visits != nil {
+			*c.opt.visits++
+		}
+		if at, ok := c.starts[e]; ok {
+			return at
+		}
+		var first syntax.Expr
+		switch e := e.(type) {
+		case *syntax.Ident:
+			return e.NamePos
+		case *syntax.Literal:
+			return e.TokenPos
+		case *syntax.ParenExpr:
+			return e.Lparen
+		case *syntax.UnaryExpr:
+			return e.OpPos
+		case *syntax.ListExpr:
+			return e.Lbrack
+		case *syntax.DictExpr:
+			return e.Lbrace
+		case *syntax.Comprehension:
+			return e.Lbrack
+		case *syntax.LambdaExpr:
+			return e.Lambda
+		case *syntax.BinaryExpr:
+			first = e.X
+		case *syntax.CallExpr:
+			first = e.Fn
+		case *syntax.DotExpr:
+			first = e.X
+		case *syntax.IndexExpr:
+			first = e.X
+		case *syntax.SliceExpr:
+			first = e.X
+		case *syntax.CondExpr:
+			first = e.True
+		case *syntax.DictEntry:
+			first = e.Key
+		case *syntax.TupleExpr:
+			if e.Lparen.IsValid() || len(e.List) == 0 {
+				return e.Lparen
+			}
+			first = e.List[0]
+		default:
+			return pos(e)
+		}
+		*path = append(*path, e)
+		e = first
+	}
 }
 
 // describe names a construct for an error message.
@@ -2021,7 +2109,7 @@ func (c *compiler) expr(e syntax.Expr) (*fuse.Expr, error) {
 	x, err := c.expr1(e)
 	if x != nil {
 		if _, ok := c.pos[x]; !ok {
-			c.pos[x] = pos(e)
+			c.pos[x] = c.start(e)
 		}
 	}
 	return x, err

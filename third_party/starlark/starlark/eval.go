@@ -12,6 +12,7 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -307,7 +308,38 @@ func (e *EvalError) Unwrap() error { return e.cause }
 // A Program may be created by parsing a source file (see SourceProgram)
 // or by loading a previously saved compiled program (see CompiledProgram).
 type Program struct {
-	compiled *compile.Program
+	// bitsh fork: a Program made by FileProgram is compiled when it is
+	// first used, by Init with its thread's cancellation polled (see
+	// code); the other Programs are compiled when made.
+	mu       sync.Mutex
+	compiled *compile.Program // nil until compiled
+	file     *syntax.File     // resolved, to compile (FileProgram)
+	pos      syntax.Position  // of its first statement
+}
+
+// code returns the compiled program, compiling it first if it is not yet
+// (bitsh fork). With a stop function, the compiler calls it every few
+// hundred statements and gives up when it returns true: ok is then false,
+// and a later call compiles again.
+func (prog *Program) code(stop func() bool) (compiled *compile.Program, ok bool) {
+	prog.mu.Lock()
+	defer prog.mu.Unlock()
+	if prog.compiled == nil {
+		f := prog.file
+		module := f.Module.(*resolve.Module)
+		compiled, stopped := compile.FileStop(f.Options, f.Stmts, prog.pos, "<toplevel>", module.Locals, module.Globals, stop)
+		if stopped {
+			return nil, false
+		}
+		prog.compiled, prog.file = compiled, nil
+	}
+	return prog.compiled, true
+}
+
+// compiledCode is code without stop.
+func (prog *Program) compiledCode() *compile.Program {
+	c, _ := prog.code(nil)
+	return c
 }
 
 // CompilerVersion is the version number of the protocol for compiled
@@ -317,24 +349,24 @@ type Program struct {
 const CompilerVersion = compile.Version
 
 // Filename returns the name of the file from which this program was loaded.
-func (prog *Program) Filename() string { return prog.compiled.Toplevel.Pos.Filename() }
+func (prog *Program) Filename() string { return prog.compiledCode().Toplevel.Pos.Filename() } // bitsh fork: compiledCode
 
 func (prog *Program) String() string { return prog.Filename() }
 
 // NumLoads returns the number of load statements in the compiled program.
-func (prog *Program) NumLoads() int { return len(prog.compiled.Loads) }
+func (prog *Program) NumLoads() int { return len(prog.compiledCode().Loads) } // bitsh fork: compiledCode
 
 // Load(i) returns the name and position of the i'th module directly
 // loaded by this one, where 0 <= i < NumLoads().
 // The name is unresolved---exactly as it appears in the source.
 func (prog *Program) Load(i int) (string, syntax.Position) {
-	id := prog.compiled.Loads[i]
+	id := prog.compiledCode().Loads[i] // bitsh fork: compiledCode
 	return id.Name, id.Pos
 }
 
 // WriteTo writes the compiled module to the specified output stream.
 func (prog *Program) Write(out io.Writer) error {
-	data := prog.compiled.Encode()
+	data := prog.compiledCode().Encode() // bitsh fork: compiledCode
 	_, err := out.Write(data)
 	return err
 }
@@ -425,10 +457,8 @@ func FileProgram(f *syntax.File, isPredeclared func(string) bool) (*Program, err
 		pos = syntax.MakePosition(&f.Path, 1, 1)
 	}
 
-	module := f.Module.(*resolve.Module)
-	compiled := compile.File(f.Options, f.Stmts, pos, "<toplevel>", module.Locals, module.Globals)
-
-	return &Program{compiled}, nil
+	// bitsh fork: compiled at its first use (Program.code).
+	return &Program{file: f, pos: pos}, nil
 }
 
 // CompiledProgram produces a new program from the representation
@@ -442,13 +472,17 @@ func CompiledProgram(in io.Reader) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{compiled}, nil
+	return &Program{compiled: compiled}, nil // bitsh fork: keyed
 }
 
 // Init creates a set of global variables for the program,
 // executes the toplevel code of the specified program,
 // and returns a new, unfrozen dictionary of the globals.
 func (prog *Program) Init(thread *Thread, predeclared StringDict) (StringDict, error) {
+	// bitsh fork: compiled here, polling the thread's cancellation.
+	if _, ok := prog.code(func() bool { return thread.cancelReason.Load() != nil }); !ok {
+		return StringDict{}, fmt.Errorf("Starlark computation cancelled: %s", *thread.cancelReason.Load())
+	}
 	toplevel := makeToplevelFunction(prog, predeclared)
 
 	_, err := Call(thread, toplevel, nil, nil)
@@ -484,7 +518,7 @@ func ExecREPLChunk(f *syntax.File, thread *Thread, globals StringDict) error {
 
 	module := f.Module.(*resolve.Module)
 	compiled := compile.File(f.Options, f.Stmts, pos, "<toplevel>", module.Locals, module.Globals)
-	prog := &Program{compiled}
+	prog := &Program{compiled: compiled} // bitsh fork: keyed
 
 	// -- variant of Program.Init --
 
@@ -510,9 +544,10 @@ func ExecREPLChunk(f *syntax.File, thread *Thread, globals StringDict) error {
 }
 
 func makeToplevelFunction(prog *Program, predeclared StringDict) *Function {
+	compiled := prog.compiledCode() // bitsh fork: see Program.code
 	// Create the Starlark value denoted by each program constant c.
-	constants := make([]Value, len(prog.compiled.Constants))
-	for i, c := range prog.compiled.Constants {
+	constants := make([]Value, len(compiled.Constants))
+	for i, c := range compiled.Constants {
 		var v Value
 		switch c := c.(type) {
 		case int64:
@@ -532,11 +567,11 @@ func makeToplevelFunction(prog *Program, predeclared StringDict) *Function {
 	}
 
 	return &Function{
-		funcode: prog.compiled.Toplevel,
+		funcode: compiled.Toplevel,
 		module: &Module{
 			program:     prog,
 			predeclared: predeclared,
-			globals:     make([]Value, len(prog.compiled.Globals)),
+			globals:     make([]Value, len(compiled.Globals)),
 			constants:   constants,
 		},
 	}
@@ -627,7 +662,7 @@ func makeExprFunc(opts *syntax.FileOptions, expr syntax.Expr, env StringDict) (*
 	}
 
 	prog := compile.Expr(opts, expr, "<expr>", locals)
-	return makeToplevelFunction(&Program{prog}, env), nil
+	return makeToplevelFunction(&Program{compiled: prog}, env), nil // bitsh fork: keyed
 }
 
 // The following functions are primitive operations of the byte code interpreter.

@@ -605,6 +605,9 @@ type pcomp struct {
 	names     map[string]uint32
 	constants map[any]uint32
 	functions map[*Funcode]uint32
+
+	stop  func() bool // bitsh fork: see FileStop
+	polls int         // bitsh fork: statements compiled, for stop
 }
 
 // An fcomp holds the compiler state for a Funcode.
@@ -635,6 +638,26 @@ type block struct {
 	// Used during encoding
 	index int // -1 => not encoded yet
 	addr  uint32
+}
+
+// threadJumps returns the first block with instructions that b reaches
+// through empty blocks (b itself if it has some). bitsh fork: each empty
+// block on the way is made to jump to that block at once, so that the
+// jumps of n nested blocks, each ending in an empty block that jumps to
+// the empty block of the one around it (an if/elif chain of n branches),
+// are threaded in O(n) steps, not O(n^2). The code is the same: an empty
+// block only ever passes control on.
+func threadJumps(b *block) *block {
+	target := b
+	for target.insns == nil {
+		target = target.jmp
+	}
+	for b != target {
+		next := b.jmp
+		b.jmp = target
+		b = next
+	}
+	return target
 }
 
 type insn struct {
@@ -736,6 +759,15 @@ func Expr(opts *syntax.FileOptions, expr syntax.Expr, name string, locals []*res
 // File compiles the statements of a file into a program.
 // The options must be consistent with those used when parsing stmts.
 func File(opts *syntax.FileOptions, stmts []syntax.Stmt, pos syntax.Position, name string, locals, globals []*resolve.Binding) *Program {
+	prog, _ := FileStop(opts, stmts, pos, name, locals, globals, nil)
+	return prog
+}
+
+// FileStop is File, which calls stop (unless nil) every stopEvery
+// statements compiled and gives up when it returns true: then prog is nil
+// and stopped true (bitsh fork: a run cancelled while a long file
+// compiles ends at once).
+func FileStop(opts *syntax.FileOptions, stmts []syntax.Stmt, pos syntax.Position, name string, locals, globals []*resolve.Binding, stop func() bool) (prog *Program, stopped bool) {
 	pcomp := &pcomp{
 		prog: &Program{
 			Globals:   bindings(globals),
@@ -744,11 +776,30 @@ func File(opts *syntax.FileOptions, stmts []syntax.Stmt, pos syntax.Position, na
 		names:     make(map[string]uint32),
 		constants: make(map[any]uint32),
 		functions: make(map[*Funcode]uint32),
+		stop:      stop,
+	}
+	if stop != nil {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(stopCompiling); !ok {
+					panic(r)
+				}
+				prog, stopped = nil, true
+			}
+		}()
 	}
 	pcomp.prog.Toplevel = pcomp.function(name, pos, stmts, locals, nil)
 
-	return pcomp.prog
+	return pcomp.prog, false
 }
+
+// stopEvery is how many statements FileStop compiles between calls of
+// stop (bitsh fork).
+const stopEvery = 256
+
+// stopCompiling is the panic that unwinds a compilation stopped by
+// pcomp.stop (bitsh fork).
+type stopCompiling struct{}
 
 func (pcomp *pcomp) function(name string, pos syntax.Position, stmts []syntax.Stmt, locals, freevars []*resolve.Binding) *Funcode {
 	fcomp := &fcomp{
@@ -863,9 +914,7 @@ func (pcomp *pcomp) function(name string, pos syntax.Position, stmts []syntax.St
 		// Place the jmp block next.
 		if b.jmp != nil {
 			// jump threading (empty cycles are impossible)
-			for b.jmp.insns == nil {
-				b.jmp = b.jmp.jmp
-			}
+			b.jmp = threadJumps(b.jmp) // bitsh fork: see threadJumps
 
 			setinitialstack(b.jmp, stack+isiterjmp)
 			if b.jmp.index < 0 {
@@ -882,9 +931,7 @@ func (pcomp *pcomp) function(name string, pos syntax.Position, stmts []syntax.St
 		// Then the cjmp block.
 		if b.cjmp != nil {
 			// jump threading (empty cycles are impossible)
-			for b.cjmp.insns == nil {
-				b.cjmp = b.cjmp.jmp
-			}
+			b.cjmp = threadJumps(b.cjmp) // bitsh fork: see threadJumps
 
 			setinitialstack(b.cjmp, stack)
 			visit(b.cjmp)
@@ -1288,6 +1335,11 @@ func (fcomp *fcomp) stmts(stmts []syntax.Stmt) {
 }
 
 func (fcomp *fcomp) stmt(stmt syntax.Stmt) {
+	if pcomp := fcomp.pcomp; pcomp.stop != nil { // bitsh fork: see FileStop
+		if pcomp.polls++; pcomp.polls%stopEvery == 0 && pcomp.stop() {
+			panic(stopCompiling{})
+		}
+	}
 	switch stmt := stmt.(type) {
 	case *syntax.ExprStmt:
 		if _, ok := stmt.X.(*syntax.Literal); ok {
