@@ -34,21 +34,46 @@ var syntaxHabits = []habit{
 		hint: "Starlark has no classes: use struct(name=value, ...) or a dict, and functions"},
 	{msg: regexp.MustCompile(`^got is, want`),
 		hint: "Starlark has no is operator: write == (x == None)"},
+	{msg: regexp.MustCompile(`^got (global|nonlocal), want`),
+		hint: "Starlark has no global or nonlocal: a function cannot rebind a name outside it; keep the state in a module-level list (n = [0], then n[0] += 1 in the function) or dict"},
+	{msg: regexp.MustCompile(`^got for, want '[,)]'`),
+		hint: "Starlark has no generator expressions: write a list comprehension, sum([x * x for x in a])"},
+	{msg: regexp.MustCompile(`^(<|<=|>|>=|==|!=|in|not in) does not associate with (<|<=|>|>=|==|!=|in|not in) `),
+		hint: "Starlark has no chained comparisons: write 0 <= r and r < 8, not 0 <= r < 8"},
 }
 
 var evalHabits = []habit{
 	{msg: regexp.MustCompile(`^unknown conversion %[-+ #0-9.*]`),
 		hint: `Starlark's % takes no width, flags or precision ("%.2f", "%5d"): write format(x, ".2f") or format(x, "5d")`},
+	{msg: regexp.MustCompile(`^int has no \.bit_length field or method`),
+		hint: "Starlark's ints have no bit_length(): write bsr(x) + 1 for a word x > 0 (the index of its top one bit, plus one)"},
+	{msg: regexp.MustCompile(`^int has no \.bit_count field or method`),
+		hint: "Starlark's ints have no bit_count(): write popcount(x) for a word x"},
+	{msg: regexp.MustCompile(`(^|: )unknown (binary op: (bool \S+ \w+|\w+ \S+ bool)|unary op: \S+ bool)$`),
+		hint: "Starlark's bools are not numbers: write int(a > 3) for 1 or 0, as in int(a > 3) + int(b > 5)"},
 }
 
 // hintPrefix starts the line that explainHabit adds to a message.
 const hintPrefix = "\nhint: "
 
-// explainHabit adds a hint line to an error that a Python habit causes
-// (2**n, f-strings, import, try, class, "%.2f" % x), saying what to write
-// instead. source returns the text run under a file name, or "".
+// ExplainHabit adds a hint line to an error that a Python habit causes
+// (2**n, f-strings, import, try, class, global, generator expressions,
+// chained comparisons, "%.2f" % x, x.bit_length(), True + 1), saying
+// what to write instead; src is the text that was parsed or run. Runs,
+// sessions and the REPL add the hints themselves; the notebook kernel,
+// bitsh check and the language server call this for the syntax errors they
+// find. Other errors are returned unchanged.
+func ExplainHabit(err error, src string) error {
+	return explainHabit(err, func(string) string { return src })
+}
+
+// explainHabit is ExplainHabit where source returns the text run under a
+// file name, or "".
 func explainHabit(err error, source func(filename string) string) error {
 	if se, ok := err.(syntax.Error); ok {
+		if strings.Contains(se.Msg, hintPrefix) {
+			return se
+		}
 		if h := findHabit(syntaxHabits, se.Msg, func() string { return sourceLine(source(se.Pos.Filename()), se.Pos) }); h != "" {
 			se.Msg += hintPrefix + h
 		}

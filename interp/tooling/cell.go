@@ -17,7 +17,7 @@ import (
 func RunCell(ctx context.Context, in *interp.Interp, name, code string) (starlark.Value, error) {
 	f, err := interp.ParseFile(dialect.FileOptions(), name, code, 0)
 	if err != nil {
-		return nil, err
+		return nil, interp.ExplainHabit(err, code)
 	}
 	if len(f.Stmts) == 0 {
 		return starlark.None, nil

@@ -281,7 +281,7 @@ func (c *Checker) resolve(ctx context.Context, name string, src []byte, predecla
 	f, err := interp.ParseFile(dialect.FileOptions(), name, src, syntax.RetainComments) // nesting checked before any recursive walk
 	if err != nil {
 		var se syntax.Error
-		if errors.As(err, &se) {
+		if errors.As(interp.ExplainHabit(err, string(src)), &se) {
 			m.add(se.Pos, Error, se.Msg)
 		} else {
 			m.add(syntax.MakePosition(&name, 0, 0), Error, err.Error())

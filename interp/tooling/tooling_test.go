@@ -339,3 +339,25 @@ func TestNULByte(t *testing.T) {
 		t.Errorf("the cell printed %q; want nothing run", out.String())
 	}
 }
+
+// TestHabitHintsInToolsAndCells: a Python habit's syntax error carries the
+// hint a run gives it in bitsh check's diagnostics (and so the language
+// server's) and in a notebook cell, whether the cell is one statement or
+// several.
+func TestHabitHintsInToolsAndCells(t *testing.T) {
+	const hint = "\nhint: Starlark has no chained comparisons: write 0 <= r and r < 8, not 0 <= r < 8"
+	ds := analyze(t, "c.star", "r = 3\nok = 0 <= r < 8\n").Diagnostics
+	if len(ds) != 1 || ds[0].String() != "c.star:2:14: <= does not associate with < (use parens)"+hint {
+		t.Errorf("check: got %v, want the chained comparison with its hint", ds)
+	}
+	const global = "\nhint: Starlark has no global or nonlocal: a function cannot rebind a name outside it; keep the state in a module-level list (n = [0], then n[0] += 1 in the function) or dict"
+	for _, code := range []string{"n = 0\ndef f():\n    global n\n", "global n"} {
+		in := interp.New()
+		_, err := tooling.RunCell(context.Background(), in, "<cell 1>", code)
+		line := strings.Count(code, "\n")
+		want := fmt.Sprintf("<cell 1>:%d:%d: got global, want primary expression%s", max(line, 1), 1+4*min(line, 1), global)
+		if err == nil || err.Error() != want {
+			t.Errorf("cell %q: got %v, want %q", code, err, want)
+		}
+	}
+}
