@@ -444,10 +444,11 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 	}
 	opts := compileOptions(srcs)
 	opts.Stop = compileStop(thread)
-	// REPL inputs share a file name, so several kept texts may hold a def
-	// or lambda of this name at this line and column: keep those whose
-	// parameters and global names fit, newest first, and when several
-	// remain, the first that agrees with fn on a few probe items.
+	// Snippets may share a file name (an embedder's, all "<stdin>"), so
+	// several kept texts may hold a def or lambda of this name at this line
+	// and column: keep those whose parameters and global names fit, newest
+	// first, and when several remain, the first that agrees with fn on a
+	// few probe items.
 	var cands []*fusedValue
 	var firstErr error
 	for _, src := range sourcesOf(srcs, fn) {
@@ -560,7 +561,7 @@ func compileOptions(srcs Sources) compile.Options {
 }
 
 // freeOf resolves the names fn does not bind: its free variables, its
-// module's globals, then bitsh's builtins.
+// module's globals and predeclared names, then bitsh's builtins.
 func freeOf(fn *starlark.Function) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
 		for j := 0; j < fn.NumFreeVars(); j++ {
@@ -568,7 +569,7 @@ func freeOf(fn *starlark.Function) func(string) (starlark.Value, bool) {
 				return v, true
 			}
 		}
-		if v, ok := fn.Globals()[name]; ok {
+		if v, ok := moduleName(fn, name); ok {
 			return v, true
 		}
 		if b, ok := Lookup(name); ok && b.Value != nil {
@@ -587,12 +588,29 @@ func builtinOf(fn *starlark.Function) func(string) bool {
 				return false
 			}
 		}
-		if v, ok := fn.Globals()[name]; ok {
+		if v, ok := moduleName(fn, name); ok {
 			bi, isB := v.(*starlark.Builtin)
 			return isB && bi.Name() == name
 		}
 		return true
 	}
+}
+
+// moduleName looks name up in fn's module: its globals, then the names
+// predeclared for it. A lambda of a REPL input that is an expression (an
+// interactive session evaluates those with starlark.EvalExprOptions) has
+// the session's globals as its module's predeclared names, not as its
+// globals.
+func moduleName(fn *starlark.Function, name string) (starlark.Value, bool) {
+	if v, ok := fn.Globals()[name]; ok {
+		return v, true
+	}
+	if m := fn.Module(); m != nil {
+		if v, ok := m.Predeclared()[name]; ok {
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 func identNames(ids []*syntax.Ident) []string {

@@ -146,11 +146,12 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	if srcs == nil {
 		return nil, false, errors.New("its source text was not kept")
 	}
-	// REPL inputs share a file name: where two kept texts hold a def at
-	// fn's place, which one is fn is not known without running it.
+	// Snippets may share a file name (an embedder's, all "<stdin>"): where
+	// two kept texts hold a def at fn's place, which one is fn is not
+	// known without running it.
 	cands := sourcesOf(srcs, fn)
 	if len(cands) != 1 {
-		return nil, false, fmt.Errorf("%d kept texts hold a def of it at its place (REPL inputs)", len(cands))
+		return nil, false, fmt.Errorf("%d kept texts hold a def of it at its place (snippets run under one name)", len(cands))
 	}
 	hide := sessionNames(thread)
 	src := cands[0].Source

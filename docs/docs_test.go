@@ -211,7 +211,8 @@ func TestREPLTranscripts(t *testing.T) {
 			for k, src := range inputs {
 				out.Reset()
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				err := in.ExecInteractive(ctx, "<stdin>", src, func(v starlark.Value) {
+				// As the REPL names its inputs (cmd/bitsh/repl.go's inputName).
+				err := in.ExecInteractive(ctx, fmt.Sprintf("<stdin:%d>", k+1), src, func(v starlark.Value) {
 					if p, ok := v.(builtins.Pictured); ok {
 						fmt.Fprintln(&out, p.PictureText(false))
 					} else {

@@ -9,9 +9,10 @@ import (
 // sources keeps the text of everything an interpreter runs (files, -c
 // snippets, stdin, REPL inputs, loaded modules) under the name it ran as,
 // so that fuse can find a function's def or lambda by its position.
-// REPL inputs share one name ("<stdin>"): all of them are kept, newest
-// last, and fuse takes the newest whose text has a def or lambda of the
-// function's name at the function's line and column.
+// The REPL names each input <stdin:N>; snippets that an embedder runs all
+// under one name ("<stdin>") are all kept, newest last, and fuse takes the
+// newest whose text has a def or lambda of the function's name at the
+// function's line and column.
 type sources struct {
 	mu    sync.Mutex
 	texts map[string][]string

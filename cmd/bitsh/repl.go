@@ -112,6 +112,7 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 	fmt.Fprintf(stdout, "bitsh %s. help() lists the builtins; Ctrl-D exits.\n", versionString())
 
 	prevDef := "" // the last input, when it was a def that ran
+	inputs := 0   // the inputs run so far
 	for {
 		src, err := readInput(rl)
 		switch {
@@ -131,7 +132,8 @@ func runREPL(in *interp.Interp, tty *os.File, stdout, stderr io.Writer, timeout 
 		if prevDef != "" && indented(src) && soleDef(prevDef+src) {
 			src = prevDef + src
 		}
-		exit, code, ok := evalInput(in, src, sigc, stdout, stderr, timeout)
+		inputs++
+		exit, code, ok := evalInput(in, inputName(inputs), src, sigc, stdout, stderr, timeout)
 		if exit {
 			return code
 		}
@@ -169,13 +171,21 @@ func readInput(rl *readline.Instance) (string, error) {
 	}
 }
 
-// evalInput runs one input, cancelling it on SIGINT or after the timeout.
+// inputName names the REPL's nth input (from 1) in positions and
+// tracebacks: <stdin:n>. Each input has a name of its own, so that fuse
+// finds a function's def or lambda in the input that defined it.
+func inputName(n int) string {
+	return fmt.Sprintf("<stdin:%d>", n)
+}
+
+// evalInput runs one input, named name, cancelling it on SIGINT or after
+// the timeout.
 // Each expression statement's value (None excepted) is echoed as it is
 // computed; an error is printed. With %time, the wall time follows; with
 // %prun, the input's top functions by wall time (profile.go). It
 // reports whether the input called exit() or quit(), and the status, and
 // whether it ran without error.
-func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) (exit bool, code int, ok bool) {
+func evalInput(in *interp.Interp, name, src string, sigc chan os.Signal, stdout, stderr io.Writer, timeout time.Duration) (exit bool, code int, ok bool) {
 	select {
 	case <-sigc: // a stale interrupt must not cancel this run
 	default:
@@ -201,7 +211,7 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	t0 := time.Now()
 	exec := func() error {
 		bare := strings.TrimSpace(src)
-		return in.ExecInteractive(ctx, stdinName, src, func(v starlark.Value) {
+		return in.ExecInteractive(ctx, name, src, func(v starlark.Value) {
 			if hint := exitHint(bare, v); hint != "" {
 				fmt.Fprintln(stdout, hint)
 				return
@@ -226,6 +236,13 @@ func evalInput(in *interp.Interp, src string, sigc chan os.Signal, stdout, stder
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errInterrupted) {
 			fmt.Fprintln(stderr) // end the line the terminal echoed ^C on
+			// The ^C says why the input stopped: the traceback goes without
+			// the line that names the cause ("bitsh: interrupted"), which a
+			// builtin's own message ("fused lambda.count: cancelled") lacks.
+			var ce *interp.CancelledError
+			if errors.As(err, &ce) {
+				err = ce.Err
+			}
 		}
 		printError(stderr, err)
 		if indented(src) {

@@ -101,7 +101,7 @@ func TestREPLSyntaxErrorInBlock(t *testing.T) {
 	s.send("    return a\r")
 	s.expect(continuation)
 	s.send("\r")
-	s.expect("<stdin>:2:12: got '*', want primary expression")
+	s.expect("<stdin:1>:2:12: got '*', want primary expression")
 	s.expect(primary)
 	s.send("1 + 2\r")
 	s.expect("3\r\n")

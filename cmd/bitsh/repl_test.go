@@ -165,7 +165,7 @@ func TestREPLMultiLine(t *testing.T) {
 	s.expect(primary)
 	// An error is printed and the session goes on.
 	s.send("sq(None)\r")
-	s.expect("<stdin>:1:3: in ")
+	s.expect("<stdin:3>:1:3: in ")
 	s.expect("unknown binary op: NoneType * NoneType")
 	s.expect(primary)
 	s.send("sq(5)\r")
@@ -292,6 +292,53 @@ func TestREPLLoadPersists(t *testing.T) {
 	s.expect(primary)
 	s.send("assert.eq(2, 1)\r")
 	s.expect("got 2, want 1")
+	s.expect(primary)
+	s.exit()
+}
+
+// TestREPLFuseNamesOfEarlierInputs: each input is named <stdin:N>, and a
+// fused lambda reads names that earlier inputs (or its own) bound, with
+// the interpreter's answers: 4 * 3, 4 * 11, g(4) = 5; and not the lambda
+// of an earlier input at the same line and column (4 * 2).
+func TestREPLFuseNamesOfEarlierInputs(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	for _, step := range []struct{ send, want string }{
+		{"fuse(lambda s: s * 2)(4)\r", "8\r\n"},
+		{"H = 3\r", ""},
+		{"fuse(lambda s: s * H)(4)\r", "12\r\n"},
+		{"K = 11\r", ""},
+		{"print(fuse(lambda s: s * K)(4))\r", "44\r\n"},
+		{"def g(x):\r    return x + 1\r\r", ""},
+		{"fuse(lambda s: g(s))(4)\r", "5\r\n"},
+		{"bsf(0)\r", "<stdin:8>:1:4: in <expr>"},
+	} {
+		s.send(step.send)
+		if step.want != "" {
+			s.expect(step.want)
+		}
+		s.expect(primary)
+	}
+	s.exit()
+}
+
+// TestREPLInterruptFusedCount: Ctrl-C during a fused count prints the
+// traceback and the next prompt, without a line naming the cause (the ^C
+// said it).
+func TestREPLInterruptFusedCount(t *testing.T) {
+	s := startREPL(t, filepath.Join(t.TempDir(), "history"))
+	s.send("f = fuse(lambda s: popcount(s) == 3)\r")
+	s.expect(primary)
+	s.send("print('counting'); f.count(range(1 << 60))\r")
+	s.expect("counting")
+	time.Sleep(300 * time.Millisecond) // into the count
+	s.send("\x03")
+	s.expect("fused lambda.count: cancelled\r\n")
+	s.expect(primary)
+	if strings.Contains(s.all.String(), "bitsh: interrupted") {
+		t.Errorf("a line naming the cause; all output:\n%q", s.all.String())
+	}
+	s.send("1 + 1\r")
+	s.expect("2\r\n")
 	s.expect(primary)
 	s.exit()
 }

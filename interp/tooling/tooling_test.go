@@ -361,3 +361,21 @@ func TestHabitHintsInToolsAndCells(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCellFuse: a cell's fused lambda reads the names its own cell and
+// earlier cells bound, as the interpreter does (4 * 11, g(4) = 5, and
+// 4 * 2 again, not a lambda of an earlier cell at the same place).
+func TestRunCellFuse(t *testing.T) {
+	in := interp.New()
+	for i, c := range []struct{ code, want string }{
+		{"K = 11\nfuse(lambda s: s * K)(4)", "44"},
+		{"def g(x):\n    return x + 1\nfuse(lambda s: s * 2)(4)", "8"},
+		{"fuse(lambda s: g(s))(4)", "5"},
+		{"H = 3\nfuse(lambda s: s * H)(4)", "12"},
+	} {
+		v, err := tooling.RunCell(context.Background(), in, fmt.Sprintf("<cell %d>", i+1), c.code)
+		if err != nil || v == nil || v.String() != c.want {
+			t.Errorf("cell %q = %v, %v; want %s", c.code, v, err, c.want)
+		}
+	}
+}
