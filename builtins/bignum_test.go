@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -74,7 +75,7 @@ func TestRoundIntNearCutOff(t *testing.T) {
 // math/big's assembly loops cannot be preempted, so a builtin that does
 // not yield starves the context's timer itself and never sees it end.
 func TestBigNumberStopsOnOneProcessor(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("multiplies numbers of millions of bits")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))

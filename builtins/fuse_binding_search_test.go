@@ -10,6 +10,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -30,7 +31,7 @@ func runStarCtx(ctx context.Context, src string, workers int) (starlark.StringDi
 // the plain function.
 func TestFusedSearchAgrees(t *testing.T) {
 	n := 40
-	if testing.Short() {
+	if testscale.Short() {
 		n = 10
 	}
 	checked := 0

@@ -19,6 +19,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -371,7 +372,7 @@ func naiveMethod(m string, outs []outcome, items []uint64) (starlark.Value, bool
 
 func TestFuseDifferential(t *testing.T) {
 	rounds := 150
-	if testing.Short() {
+	if testscale.Short() {
 		rounds = 40
 	}
 	type gen struct {
@@ -565,7 +566,7 @@ for fn in fns:
 // TestFuseSpacesWorkers runs spacesScript on 1, 2 and 3 workers.
 func TestFuseSpacesWorkers(t *testing.T) {
 	for workers := 1; workers <= 3; workers++ {
-		if testing.Short() && workers != 3 {
+		if testscale.Short() && workers != 3 {
 			continue
 		}
 		if _, err := runStar(t, spacesScript, workers); err != nil {

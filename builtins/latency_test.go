@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -128,7 +129,7 @@ func bigInputSweep(t testing.TB) []latency {
 // more than latencyLate after it without the deadline's error (it did not
 // poll). It logs the slowest calls.
 func TestCancellationLatencyBig(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("calls every builtin and method on 2^24-word arrays")
 	}
 	ls := bigInputSweep(t)

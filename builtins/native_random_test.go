@@ -9,6 +9,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -100,7 +101,7 @@ func TestNativeRandomLists(t *testing.T) {
 		t.Skip("no x86-64 code on this machine")
 	}
 	n := 150
-	if testing.Short() {
+	if testscale.Short() {
 		n = 40
 	}
 	coded, given, refused := 0, 0, 0

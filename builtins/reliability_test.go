@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -214,7 +215,7 @@ func TestBadArguments(t *testing.T) {
 		t.Fatalf("found %d builtins; the registry walk is broken", len(cs))
 	}
 	calls := argLists(badValues(t))
-	if testing.Short() {
+	if testscale.Short() {
 		// CI's race run: one argument list in four (the plain run has all).
 		var some []struct {
 			args   starlark.Tuple
@@ -293,7 +294,7 @@ var longCalls = []string{
 // machine (CI shares its cores), so that it reports broken polling rather
 // than a slow moment. Set BITSH_STRICT_LATENCY=1 to hold it to 100 ms.
 func TestCancellationLatency(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("runs each long builtin for 300 ms")
 	}
 	limit := time.Second
@@ -343,7 +344,7 @@ var familyScripts = []string{
 func TestParallelInterpreters(t *testing.T) {
 	cs := callables()
 	calls := argLists(badValues(t))
-	if testing.Short() {
+	if testscale.Short() {
 		calls = calls[:min(len(calls), 24)]
 	}
 	var wg sync.WaitGroup

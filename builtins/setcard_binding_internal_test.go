@@ -11,6 +11,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/setcard"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -51,7 +52,7 @@ func TestSetClassesShare(t *testing.T) {
 		{5, 1}, {5, 2}, {5, 3}, {5, 7}, {4, 131}, // classes[4] = 128
 		{3, 2}, {0, 3}, {20, 3}, {20, 83}, // k = 20: the 80 caps dealt one by one
 	}
-	if testing.Short() { // the race run: the same paths, fewer parts
+	if testscale.Short() { // the race run: the same paths, fewer parts
 		cases = [](struct{ k, n int }){{4, 1}, {4, 3}, {3, 7}, {0, 3}, {20, 3}}
 	}
 	for _, c := range cases {

@@ -44,6 +44,7 @@ import (
 	"unicode"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -246,7 +247,7 @@ func TestGoSnippets(t *testing.T) {
 			}
 			where := fmt.Sprintf("%s:%d", page, b.line)
 			if strings.HasPrefix(b.text, "package main") {
-				if testing.Short() {
+				if testscale.Short() {
 					continue
 				}
 				want, run := "", i+1 < len(bs) && bs[i+1].tag == "output"

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bitsh/bitsh/internal/testscale"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 )
@@ -78,7 +79,7 @@ func maskTimes(out []byte) []byte { return durations.ReplaceAll(out, []byte("<ti
 // TestEmbed builds the embedding example and runs it: once to completion,
 // once with a deadline that cancels its native builtin mid-run.
 func TestEmbed(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("builds a binary")
 	}
 	bin := filepath.Join(t.TempDir(), "embed")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"github.com/bitsh/bitsh/interp"
 )
 
@@ -50,7 +51,7 @@ func TestNestingBombs(t *testing.T) {
 			"Eval":            func() error { _, err := in.Eval(ctx, expr); return err },
 		}
 		for way, run := range ways {
-			if testing.Short() && way != "Exec" {
+			if testscale.Short() && way != "Exec" {
 				continue // all four share the parse and check; Exec stands for them
 			}
 			err := run()

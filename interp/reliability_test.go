@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/memory"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 )
@@ -63,7 +64,7 @@ func TestConfinedLoads(t *testing.T) {
 }
 
 func TestMemoryBudgetCancelsRun(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("fills 64 MB")
 	}
 	in := interp.New(interp.WithMaxMemory(64<<20), interp.WithStdout(io.Discard))

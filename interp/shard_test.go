@@ -14,6 +14,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/builtins/shard"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 )
@@ -122,7 +123,7 @@ func TestShareMergesExactly(t *testing.T) {
 			t.Errorf("%s: one shard appended %s, want %s", space, shard.Repr(xs.Value), whole)
 		}
 		counts := []int{2, 3, 7, nextPrimeAbove(int(size))}
-		if testing.Short() && size > 1000 {
+		if testscale.Short() && size > 1000 {
 			counts = counts[:3] // the prime case is covered by the smaller spaces
 		}
 		for _, count := range counts {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // naiveMagic checks the definition directly: the w windows, read as bit
@@ -260,7 +261,7 @@ func TestEnumerationSmall(t *testing.T) {
 func TestEnumeration64(t *testing.T) {
 	limit := uint64(1) << 26
 	step := uint64(1) << 16
-	if testing.Short() {
+	if testscale.Short() {
 		limit, step = 1<<18, 1<<12
 	}
 	it, _ := debruijn.NewIter(64)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // TestRankExhaustive checks Rank against the position of every magic of
@@ -54,7 +55,7 @@ func TestRankTable(t *testing.T) {
 func TestRankNth(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	trials := 50
-	if testing.Short() {
+	if testscale.Short() {
 		trials = 10
 	}
 	for trial := 0; trial < trials; trial++ {

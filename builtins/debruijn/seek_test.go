@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 func all(t *testing.T, width int) []uint64 {
@@ -71,7 +72,7 @@ func TestSeekPastEnd(t *testing.T) {
 func TestSeek64(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 6
-	if testing.Short() {
+	if testscale.Short() {
 		n = 2
 	}
 	count := debruijn.Count(64)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/setcard"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // bruteCanon applies all 31104 symmetries and keeps the least image in
@@ -83,7 +84,7 @@ func TestCanonKnown(t *testing.T) {
 func TestCanonVsBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 31104))
 	n := 60
-	if testing.Short() {
+	if testscale.Short() {
 		n = 15
 	}
 	for i := 0; i < n; i++ {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/setcard"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // bruteTotals counts the SET-less k-sets, k <= 4, by looking at every
@@ -128,7 +129,7 @@ func TestClassesVsCanon(t *testing.T) {
 
 func TestClassesVsSearchCounts(t *testing.T) {
 	kmax := 7
-	if testing.Short() {
+	if testscale.Short() {
 		kmax = 6
 	}
 	wantC, wantT, err := setcard.SearchCounts(context.Background(), kmax, 0, nil)

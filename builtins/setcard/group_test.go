@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/setcard"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // allSets lists every SET {x < y < z}, from the definition: every
@@ -65,7 +66,7 @@ func TestSymmetriesAreTheGroup(t *testing.T) {
 				t.Fatalf("symmetry %d: Inverse does not undo it at %d", i, c)
 			}
 		}
-		if i%97 == 0 || !testing.Short() && i%7 == 0 {
+		if i%97 == 0 || !testscale.Short() && i%7 == 0 {
 			for _, st := range sets {
 				if !setcard.IsSet(s[st[0]], s[st[1]], s[st[2]]) {
 					t.Fatalf("symmetry %d maps SET %v to a non-SET", i, st)

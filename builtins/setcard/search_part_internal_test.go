@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 type found struct {
@@ -40,7 +42,7 @@ func TestPartsCoverWhole(t *testing.T) {
 		{6, 3, []int{1, 2, 3, 7}},
 		{6, ShardDepth(6), []int{3}},
 	}
-	if testing.Short() { // the race run: the same paths, fewer parts
+	if testscale.Short() { // the race run: the same paths, fewer parts
 		cases = cases[:2]
 		cases[0].ns = []int{1, 2, 7}
 		cases[1].ns = []int{2, 3}
@@ -121,7 +123,7 @@ func rootCounts(t *testing.T, k int) []uint64 {
 func TestShardBalance(t *testing.T) {
 	// k = 8 walks 0.5 million classes, k = 9 2.5 million (20 s of CPU).
 	kmax := 8
-	if testing.Short() {
+	if testscale.Short() {
 		kmax = 6
 	}
 	if os.Getenv("BITSH_SLOW") != "" {

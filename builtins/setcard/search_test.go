@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/setcard"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 type class struct {
@@ -84,7 +85,7 @@ func collect(t testing.TB, k, workers int) []class {
 
 func TestSearchVsOracle(t *testing.T) {
 	kmax := 5
-	if testing.Short() {
+	if testscale.Short() {
 		kmax = 4
 	}
 	oracle := oracleClasses(kmax)
@@ -123,7 +124,7 @@ func digest(cl []class) string {
 
 func TestSearchSameForAnyWorkers(t *testing.T) {
 	k := 7
-	if testing.Short() {
+	if testscale.Short() {
 		k = 6
 	}
 	want := collect(t, k, 1)
@@ -287,7 +288,7 @@ func ExampleSearch() {
 func TestSearchMatchesBurnside(t *testing.T) {
 	k := 7
 	kmax := setcard.MaxSetFree
-	if testing.Short() {
+	if testscale.Short() {
 		k, kmax = 6, 6
 	}
 	totals, classes, err := setcard.Classes(context.Background(), kmax, 2, nil)

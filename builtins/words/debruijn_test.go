@@ -6,6 +6,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/debruijn"
 	"github.com/bitsh/bitsh/builtins/words"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // TestDebruijnMagics checks docs/words.md's promise: with the 64 one-bit words
@@ -19,7 +20,7 @@ func TestDebruijnMagics(t *testing.T) {
 		keys[i] = 1 << i
 	}
 	limit := 1 << 26
-	if testing.Short() {
+	if testscale.Short() {
 		limit = 1 << 18
 	}
 	// The enumeration is the slow part: run it a batch ahead of the checks.
@@ -71,7 +72,7 @@ func TestDebruijnMagics(t *testing.T) {
 	if n != limit {
 		t.Fatalf("checked %d magics; want %d", n, limit)
 	}
-	if testing.Short() {
+	if testscale.Short() {
 		for i := uint64(1); i <= 64; i++ {
 			m, _ := debruijn.Nth(i<<20-i, 64)
 			if !c.OK(m) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // doublingCases allocate, in one step of the interpreter, as much as they
@@ -37,7 +39,7 @@ var doublingCases = []struct {
 // Go's fatal error.
 func TestDoublingLoops(t *testing.T) {
 	skipUnlessUnix(t)
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("runs processes to their memory budget")
 	}
 	runDoubling(t, 0, false)

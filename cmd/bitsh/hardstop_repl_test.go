@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // In the REPL, a run that ignores Ctrl-C for a second gets the hard stop's
 // offer; a second Ctrl-C leaves bitsh with status 130.
 func TestREPLHardStop(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("waits for the hard stop's second")
 	}
 	s := startREPL(t, filepath.Join(t.TempDir(), "history"))

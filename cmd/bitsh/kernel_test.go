@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // python is Debian's interpreter, where python3-nbclient installs (the
@@ -28,7 +30,7 @@ func TestNotebook(t *testing.T) {
 // --execute would: with nobody to interrupt the long cell, and no error
 // allowed outside the cell tagged raises-exception.
 func TestNotebookUnattended(t *testing.T) {
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("skipping: the long cell runs its 5 s")
 	}
 	dir := installForClient(t)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/cmd/bitsh/internal/autopsy"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // budgetCases are the scripts that used to kill the process
@@ -87,7 +88,7 @@ func budgetLimitKB(t *testing.T, budget int64) int64 {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc and ulimit -v")
 	}
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("runs processes to their memory budget")
 	}
 	vm := startupVM(t)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/internal/progtest"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // naive runs method by calling Eval on each item in order.
@@ -135,7 +136,7 @@ func checkProgram(t *testing.T, p *fuse.Program, r *rand.Rand, n int) {
 func TestRandomPrograms(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	rounds := 120
-	if testing.Short() {
+	if testscale.Short() {
 		rounds = 60
 	}
 	for i := 0; i < rounds; i++ {

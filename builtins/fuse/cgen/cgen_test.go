@@ -13,6 +13,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/internal/progtest"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // TestGeneratedC compiles the C generated for random programs with the
@@ -24,7 +25,7 @@ func TestGeneratedC(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	rounds := 40
-	if testing.Short() {
+	if testscale.Short() {
 		rounds = 12
 	}
 	// One C file holding every program, to pay the compiler once.

@@ -14,6 +14,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // cOut is what fused_func gave for one item: a status and a word.
@@ -458,7 +459,7 @@ def f(x):
 func TestFuncCRandom(t *testing.T) {
 	cc := needCC(t)
 	funcs, inputs := 60, 60
-	if testing.Short() {
+	if testscale.Short() {
 		funcs = 20
 	}
 	var cases []cCase
@@ -486,7 +487,8 @@ func TestFuncCRandom(t *testing.T) {
 // run it, where an item whose calls pass the cap must be marked for the
 // CPU (and left out of the accumulator and the results) exactly where
 // Eval, allowed that many calls, fails on the depth. This is how the GPU
-// path of a Func is checked where no GPU is at hand.
+// path of a Func is checked where no GPU is at hand. At the short scale
+// (internal/testscale) one case in three runs.
 func TestFuncCUDAKernelAsC(t *testing.T) {
 	cc := needCC(t)
 	var cases []cCase
@@ -509,6 +511,9 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	compared, deepSeen := 0, 0
 	for ci, c := range cases {
+		if testscale.Short() && ci%3 != 0 {
+			continue // one C program in three (each is a compiler run)
+		}
 		caps := []int{0}
 		if capDepth := 1 + ci%3; len(c.f.Procs) > 0 && capDepth < c.f.MaxCalls() {
 			caps = append(caps, capDepth)

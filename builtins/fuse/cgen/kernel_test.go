@@ -11,6 +11,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/internal/progtest"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // cudaShim lets the C compiler build the CUDA kernel: the grid becomes
@@ -42,7 +43,7 @@ func TestCUDAKernelAsC(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	rounds := 12
-	if testing.Short() {
+	if testscale.Short() {
 		rounds = 4
 	}
 	compared, errs := 0, 0

@@ -11,6 +11,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -528,7 +529,7 @@ func listify(src string) (out string, n int, ok bool) {
 // fail wherever plain Starlark fails or leaves the words.
 func TestExactRandomLists(t *testing.T) {
 	n := 40 // functions that compile exactly (about one seed in 25)
-	if testing.Short() {
+	if testscale.Short() {
 		n = 10
 	}
 	words, fails, compiled := 0, 0, 0

@@ -13,6 +13,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -205,7 +206,7 @@ func TestExactCases(t *testing.T) {
 // function gives a word, and fail wherever plain Starlark does not give one.
 func TestExactRandom(t *testing.T) {
 	n := 100 // functions that compile exactly
-	if testing.Short() {
+	if testscale.Short() {
 		n = 25
 	}
 	// Many random functions are refused (a negative index, T[-1 - i], is

@@ -9,6 +9,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -83,7 +84,7 @@ func checkSource(t testing.TB, seed uint64, src string, inputs [][]uint64) (word
 // words under Eval as in plain Starlark, and fail on the same inputs.
 func TestRandomFunctionsAgree(t *testing.T) {
 	n, m := 300, 40
-	if testing.Short() {
+	if testscale.Short() {
 		n, m = 60, 20
 	}
 	words, fails := 0, 0
@@ -115,7 +116,7 @@ func FuzzFlow(f *testing.F) {
 // Starlark under Eval, results and failures.
 func TestRandomRecursiveFunctionsAgree(t *testing.T) {
 	n := 150
-	if testing.Short() {
+	if testscale.Short() {
 		n = 40
 	}
 	words, fails, calls := 0, 0, 0

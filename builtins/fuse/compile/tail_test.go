@@ -9,6 +9,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // jumps reports whether a Proc of f has had calls of itself turned into
@@ -47,7 +48,7 @@ func sameRuns(t *testing.T, what string, f, g *fuse.Func, inputs [][]uint64) {
 // the same functions with plain Starlark).
 func TestTailCallsAsCalls(t *testing.T) {
 	n := 200
-	if testing.Short() {
+	if testscale.Short() {
 		n = 60
 	}
 	rewritten := 0

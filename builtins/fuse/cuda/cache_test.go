@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // fakeCompiler stands for NVRTC: it counts its calls and returns a PTX-like
@@ -269,7 +271,7 @@ func TestCacheProcesses(t *testing.T) {
 		}
 		os.Exit(0)
 	}
-	if testing.Short() {
+	if testscale.Short() {
 		t.Skip("starts processes")
 	}
 	dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,7 +210,7 @@ func TestFill(t *testing.T) {
 			for _, workers := range []int{0, 1, 2, 3, 8} {
 				got := make([]uint64, n)
 				fill(s, base, got, workers)
-				if fmt.Sprint(got) != fmt.Sprint(want) {
+				if !slices.Equal(got, want) {
 					t.Fatalf("%T, %d items, %d workers: not Fill's items", s, n, workers)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // runAll runs p on the inputs a block at a time and returns each item's
@@ -352,7 +353,7 @@ func checkNativeSource(t *testing.T, e native.Engine, seed uint64, src string, i
 // under Eval.
 func TestRandomFunctionsNative(t *testing.T) {
 	n := 60
-	if testing.Short() {
+	if testscale.Short() {
 		n = 15
 	}
 	for _, e := range engines(t) {
@@ -367,7 +368,7 @@ func TestRandomFunctionsNative(t *testing.T) {
 // under Eval.
 func TestRandomRecursiveNative(t *testing.T) {
 	n := 40
-	if testing.Short() {
+	if testscale.Short() {
 		n = 10
 	}
 	for _, e := range append(callEngines(t), native.Auto) {
