@@ -597,16 +597,20 @@ func builtinOf(fn *starlark.Function) func(string) bool {
 }
 
 // moduleName looks name up in fn's module: its globals, then the names
-// predeclared for it. A lambda of a REPL input that is an expression (an
-// interactive session evaluates those with starlark.EvalExprOptions) has
-// the session's globals as its module's predeclared names, not as its
-// globals.
+// predeclared for it, leaving out a predeclared builtin of that very name
+// (bitsh's own, which the fuse compiler knows by its name). A lambda of a
+// REPL input that is an expression (an interactive session evaluates
+// those with starlark.EvalExprOptions) has the session's globals as its
+// module's predeclared names, not as its globals.
 func moduleName(fn *starlark.Function, name string) (starlark.Value, bool) {
 	if v, ok := fn.Globals()[name]; ok {
 		return v, true
 	}
 	if m := fn.Module(); m != nil {
 		if v, ok := m.Predeclared()[name]; ok {
+			if b, isB := v.(*starlark.Builtin); isB && b.Name() == name {
+				return nil, false
+			}
 			return v, true
 		}
 	}
