@@ -14,7 +14,8 @@
 //   - A block tagged go is a complete program when it starts with "package
 //     main": it is built in a temporary module that points at this
 //     repository with a replace directive, and run when an output block
-//     follows, which its output must equal (skipped with -short). Any other
+//     follows, which its output must equal (skipped at the short scale,
+//     internal/testscale: set BITSH_LONG_TESTS=1). Any other
 //     go block is a fragment: it must parse as statements (or, when it
 //     starts with func or type, as declarations).
 //   - Blocks tagged output after something else, text (messages, tables,

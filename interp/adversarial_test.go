@@ -37,7 +37,8 @@ var nestingBombs = []struct {
 }
 
 // TestNestingBombs runs every bomb through each way in (ExecFile, Exec,
-// ExecInteractive, and Eval for expressions; only Exec under -short) and
+// ExecInteractive, and Eval for expressions; only Exec at the short scale
+// of internal/testscale) and
 // wants its error.
 func TestNestingBombs(t *testing.T) {
 	ctx := context.Background()

@@ -257,7 +257,8 @@ func TestEnumerationSmall(t *testing.T) {
 }
 
 // TestEnumeration64 walks into the width-64 enumeration and checks it
-// against Nth at sampled points; the whole 2^26 without -short.
+// against Nth at sampled points; the whole 2^26 at the long scale
+// (internal/testscale).
 func TestEnumeration64(t *testing.T) {
 	limit := uint64(1) << 26
 	step := uint64(1) << 16

@@ -11,9 +11,10 @@ import (
 
 // TestDebruijnMagics checks docs/words.md's promise: with the 64 one-bit words
 // as keys and 6-bit hashes, a word passes HashOK exactly when it is a De
-// Bruijn magic. Every magic of the enumeration passes (all 2^26 without
-// -short, the first 2^18 and 64 spread by Nth with it), and one in 8 with
-// a bit flipped passes only when debruijn.IsMagic says it is a magic.
+// Bruijn magic. Every magic of the enumeration passes (all 2^26 at the long
+// scale of internal/testscale, else the first 2^18 and 64 spread by Nth),
+// and one in 8 with a bit flipped passes only when debruijn.IsMagic says
+// it is a magic.
 func TestDebruijnMagics(t *testing.T) {
 	keys := make([]uint64, 64)
 	for i := range keys {
