@@ -595,6 +595,10 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			return nil, false
 		}
 	}
+	depth, ok := nf.depth(thread)
+	if !ok {
+		return nil, false // (the interpreter's stack overflow, at the call or in it)
+	}
 	r, err := nf.get(p, thread)
 	if err != nil {
 		nf.off.Store(true) // no room for a worker: the interpreter runs it
@@ -612,6 +616,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		r.w.SetArray(a, buf)
 	}
 	r.thread = thread
+	r.w.SetDepth(depth)
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
@@ -673,6 +678,30 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		return starlark.Bool(word != 0), true
 	}
 	return starlark.MakeUint64(word), true
+}
+
+// starlarkDepth is the deepest go.starlark.net lets a thread's stack of
+// calls grow where recursion is allowed: a call that would push a frame
+// past it fails with "Starlark stack overflow".
+const starlarkDepth = 100_000
+
+// depth returns the chain of calls of its Procs the code may make on
+// thread, so that the frames the interpreter would push for the same calls
+// stay within starlarkDepth: none where the call itself, or the inlined
+// helpers it runs, would pass it (false). The frames in use are those on
+// thread's stack, and the call's own; a call of the code's Procs (or a
+// call in tail position made as a jump, which the code counts as a call:
+// fuse.Func.LeafTailCalls) stands for one Starlark call and those of the
+// inlined helpers around it, f.Inlined at most, and inlined helpers may
+// take that many more where no further call is made. Called through
+// starlark.Call, the function's frame is on the stack already and counted
+// twice: one frame short of the limit, the interpreter runs the call.
+func (nf *nativeFunc) depth(thread *starlark.Thread) (int, bool) {
+	room := starlarkDepth - thread.CallStackDepth() - 1 - nf.f.Inlined
+	if room < 0 {
+		return 0, false
+	}
+	return min(room/(1+nf.f.Inlined), nf.f.MaxCalls()), true
 }
 
 // put gives r back to nf's idle workers.

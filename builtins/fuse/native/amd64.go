@@ -54,7 +54,8 @@ const (
 	ctlCodeSP = ctlGoSP + 8              // with calls: the code's stack pointer while Go polls
 	ctlDepth  = ctlCodeSP + 8            // with calls: the lowest RSP a call may be made at (the calls in progress in a first pass)
 	ctlEpoch  = ctlDepth + 8             // with calls: the last epoch given to a Proc's scratch array
-	ctlSlots  = ctlEpoch + 8             // the slots' homes
+	ctlBias   = ctlEpoch + 8             // with calls: the calls a run counts as in progress at its start (Worker.SetDepth)
+	ctlSlots  = ctlBias + 8              // the slots' homes
 	maxAffine = 8                        // the parameters that can be ranges
 )
 
@@ -618,12 +619,16 @@ func (g *amd64Gen) run() {
 	if g.calls != nil {
 		a.lea(rSP, at(rDI, g.calls.stackTop))
 		if u := g.calls.uniform; u > 0 {
-			// The lowest RSP a call may be made at: MaxCalls frames below
-			// the top (see call).
+			// The lowest RSP a call may be made at: MaxCalls frames, less
+			// the bias, below the top (see call).
 			a.lea(rAX, at(rDI, g.calls.stackTop-int32(g.calls.root.MaxCalls())*u))
+			a.load(rDX, at(rDI, g.ctl+ctlBias))
+			a.imulI(rDX, rDX, u)
+			a.alu(aluAdd, rAX, R(rDX))
 			a.store(at(rDI, g.ctl+ctlDepth), rAX)
 		} else {
-			a.storeI(at(rDI, g.ctl+ctlDepth), 0)
+			a.load(rAX, at(rDI, g.ctl+ctlBias))
+			a.store(at(rDI, g.ctl+ctlDepth), rAX)
 		}
 		for _, lv := range g.l.levels {
 			if lv > 0 {

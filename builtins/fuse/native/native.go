@@ -446,6 +446,20 @@ func (w *Worker) Affine(i int, on bool, base, step uint64) bool {
 	return true
 }
 
+// SetDepth makes the next runs allow chains of at most n calls of the
+// Func's Procs (0 <= n <= Func.MaxCalls), as if MaxCalls-n were in
+// progress when a run starts: a call past them fails its depth check, and
+// fuse.OpDepth counts from MaxCalls-n. It reports whether the worker
+// honours it: only the amd64 engine does (the others allow MaxCalls).
+func (w *Worker) SetDepth(n int) bool {
+	if w.p.engine != AMD64 {
+		return false
+	}
+	m := w.p.f.MaxCalls()
+	w.words[int(w.p.ctl+ctlBias)/8] = uint64(m - min(max(n, 0), m))
+	return true
+}
+
 // Count runs items 0 .. n-1 as Run does and returns how many it ran and
 // how many of their results are not 0; err is as Run's, the failing item
 // item done. The amd64 engine counts in its code and keeps no results.

@@ -1,0 +1,125 @@
+package builtins
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"go.starlark.net/starlark"
+)
+
+// runNative runs src on a fresh thread, with the native hook (code) or
+// without it, and returns the value of its global result (or the run's
+// error) and the steps the interpreter took.
+func runNative(t *testing.T, src string, code bool) (string, uint64) {
+	t.Helper()
+	thread := &starlark.Thread{Name: "fallback"}
+	SetEnv(thread, Env{Sources: testSources{"fallback.star": src}, Context: context.Background(), Interpreted: !code})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fallback.star", src, Predeclared())
+	if err != nil {
+		msg := err.Error()
+		if ev, ok := err.(*starlark.EvalError); ok {
+			msg = ev.Msg
+		}
+		return "error: " + msg, thread.ExecutionSteps()
+	}
+	return g["result"].String(), thread.ExecutionSteps()
+}
+
+// depthScript defines r, which recurses n deep, r2, which recurses
+// through an inlined helper (two frames a level), and t, which mixes calls
+// in tail position with others; deep calls them k frames down. deep takes
+// a string, so that its own calls stay interpreted.
+const depthScript = `
+def r(n):
+    if n == 0:
+        return 7
+    return r(n - 1) + 0
+
+def h(n):
+    return r2(n - 1) + 0
+
+def r2(n):
+    if n == 0:
+        return 7
+    return h(n)
+
+def t(n):
+    if n == 0:
+        return 7
+    if n % 20 != 0:
+        return t(n - 1)
+    x = t(n - 1)
+    return x
+
+def deep(k, f, n, tag):
+    if k == 0:
+        return f(n)
+    return deep(k - 1, f, n, tag)
+
+for i in range(1100):
+    r(3)
+    r2(3)
+    t(3)
+`
+
+// TestNativeDepthIsTheInterpreters: the calls a function's code may nest
+// are those the interpreter has left (its 100,000 frames less those in
+// use): where the interpreter overflows its stack, the code gives the call
+// back and the interpreter fails as it does; one frame short of it, the
+// code runs the call.
+func TestNativeDepthIsTheInterpreters(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	// Frames at r(n) called k deep from the top level: the module's, k+1
+	// of deep, n+1 of r (2n+1 of r2 and h); the interpreter allows
+	// 100,000.
+	const k = 95000
+	const rMax = starlarkDepth - 1 - (k + 1) - 1 // r(rMax) fits exactly
+	const r2Max = (starlarkDepth - 1 - (k + 1) - 1) / 2
+	cases := []struct {
+		f     string
+		k, n  int
+		fails bool
+		coded bool // the code runs it (the interpreter's steps are few)
+	}{
+		{"r", k, 9000, true, false},
+		{"r", k, rMax + 1, true, false},
+		{"r", k, rMax, false, true},
+		{"r2", k, r2Max + 1, true, false},
+		{"r2", k, r2Max, false, true},
+		{"t", 0, 100500, true, false},
+		{"t", 0, 9000, false, true},
+		{"r", 99990, 8, true, false},
+		{"r", 99990, 7, false, false},
+	}
+	for _, c := range cases {
+		call := func(n int) string {
+			return fmt.Sprintf("%sresult = deep(%d, %s, %d, 'x')\n", depthScript, c.k, c.f, n)
+		}
+		want, plainSteps := runNative(t, call(c.n), false)
+		got, steps := runNative(t, call(c.n), true)
+		if got != want {
+			t.Errorf("%s(%d) %d deep = %s with code, %s interpreted", c.f, c.n, c.k, got, want)
+		}
+		if failed := strings.Contains(want, "Starlark stack overflow"); failed != c.fails {
+			t.Errorf("%s(%d) %d deep interpreted: %s; want it to fail %v", c.f, c.n, c.k, want, c.fails)
+		}
+		if !c.coded {
+			continue
+		}
+		// deep's own calls are interpreted either way; the recursion
+		// of r, r2 or t takes thousands of steps unless it ran as code.
+		_, base := runNative(t, call(0), true)
+		if steps > base+(plainSteps-base)/4 {
+			t.Errorf("%s(%d) %d deep: %d steps with code, %d interpreted (%d for n = 0): the code did not run it", c.f, c.n, c.k, steps, plainSteps, base)
+		}
+	}
+}
