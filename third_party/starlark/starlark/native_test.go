@@ -747,3 +747,39 @@ func TestNativeParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeRebindsGiveUp: a function whose global is rebound before each
+// of its calls is offered again after each of the first nativeDrops
+// rebindings only, then runs in the interpreter, with its results.
+func TestNativeRebindsGiveUp(t *testing.T) {
+	const src = `
+K = 3
+def helper(x):
+    return x * K
+def hsum(n):
+    t = 0
+    for i in range(n):
+        t += helper(i)
+    return t
+r = []
+for i in range(20):
+    K = i
+    r.append(hsum(4))
+h_offers, h_runs = offers("hsum"), runs("hsum")
+`
+	h := newFakeNative()
+	globals := execNative(t, h.thread(), src, h)
+	want := fmt.Sprint(nativeDrops)
+	if got := globals["h_offers"].String(); got != want {
+		t.Errorf("hsum offered %s times, want %s", got, want)
+	}
+	if got := globals["h_runs"].String(); got != want {
+		t.Errorf("hsum ran native %s times, want %s", got, want)
+	}
+	r := globals["r"].(*List)
+	for i := 0; i < r.Len(); i++ {
+		if got := r.Index(i).String(); got != fmt.Sprint(6*i) {
+			t.Errorf("hsum(4) with K = %d gave %s, want %d", i, got, 6*i)
+		}
+	}
+}
