@@ -125,8 +125,9 @@ type nativeFunc struct {
 	idle         []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
 	// gave back to the interpreter; off stops using the code where most
-	// calls fail.
+	// calls fail (or giveUp says so).
 	runs, fails atomic.Int64
+	giveUp      giveUp
 	off         atomic.Bool
 	err         error       // why the code generation failed (set before ready is closed)
 	handoff     atomic.Bool // set by the first of compileNative's wait and the generation to end
@@ -628,14 +629,19 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		nf.weigh(start, ran, time.Now())
 	}
 	r.ctx, r.thread = nil, nil
+	work, weighed := r.w.Work()
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was
 		// cancelled (the interpreter stops at its next step).
-		if f := nf.fails.Add(1); f > 64 && f > 2*nf.runs.Load() {
+		f := nf.fails.Add(1)
+		if f > 64 && f > 2*nf.runs.Load() || weighed && nf.giveUp.failed(f, work) {
 			nf.off.Store(true)
 		}
 		return nil, false
+	}
+	if weighed {
+		nf.giveUp.useful.Add(int64(work) + 1)
 	}
 	word := res[0]
 	// The lists the code wrote, element by element where it changed them.
@@ -678,6 +684,27 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		return starlark.Bool(word != 0), true
 	}
 	return starlark.MakeUint64(word), true
+}
+
+// giveUp counts what leaves a function to the interpreter beside the
+// share of its calls that fail (nativeFunc.fails and runs): the work its
+// code wastes.
+type giveUp struct {
+	// useful and wasted are the work (native.Worker.Work, and 1 for
+	// the call) of the runs that succeeded and of those that failed,
+	// where the code has calls: a call that fails is run again by the
+	// interpreter, whose calls of the function try its code again, so a
+	// recursion whose calls mostly fail deep inside runs the same code
+	// again and again.
+	useful, wasted atomic.Int64
+}
+
+// failed counts the work of a run that failed, the fails-th, and reports
+// whether the code should no longer be tried: after 64 failures, where
+// the failed runs have wasted more work than the successful ones did.
+func (g *giveUp) failed(fails int64, work uint64) bool {
+	w := g.wasted.Add(int64(work) + 1)
+	return fails > 64 && w > g.useful.Load()
 }
 
 // starlarkDepth is the deepest go.starlark.net lets a thread's stack of

@@ -123,3 +123,91 @@ func TestNativeDepthIsTheInterpreters(t *testing.T) {
 		}
 	}
 }
+
+// recordingHook installs on thread a hook that compiles as nativeHook does,
+// waits for the machine code, and records each function's nativeFunc.
+func recordingHook(t *testing.T, thread *starlark.Thread) map[string]*nativeFunc {
+	t.Helper()
+	got := map[string]*nativeFunc{}
+	thread.SetLocal(nativeKey, func(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+		lists, bias := listsOf(args)
+		nf, _, err := compileNative(thread, fn, lists, bias, nil)
+		if err != nil {
+			return nil
+		}
+		<-nf.ready
+		if nf.err != nil {
+			return nil
+		}
+		got[fn.Name()] = nf
+		return nf.call
+	})
+	return got
+}
+
+// TestNativeGivesUpNestedFallbacks: a recursion whose calls fail as code
+// deep inside (an argument below 0 at its leaves), run again by the
+// interpreter, whose calls of the function try the code again, is given
+// up whatever its shape: a tree whose successful runs are as many as its
+// failures (t), a chain whose successful runs outnumber them eight to one
+// (c). The answers are the interpreter's.
+func TestNativeGivesUpNestedFallbacks(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	const src = `
+def t(n):
+    if n <= 0:
+        return 1
+    return t(n - 1) + t(n - 2)
+
+def c(n):
+    if n <= 0:
+        return 1
+    s = 0
+    for i in range(8):
+        s += c(0)
+    if n == 1:
+        return s + c(n - 2)
+    return s + c(n - 1)
+
+def q(n):
+    if n <= 0:
+        return 1
+    return q(n - 1) + q(n - 1)
+
+warm = [t(2) for i in range(1100)] + [q(2) for i in range(1100)]
+result = (t(22), c(300), c(300), q(12))
+`
+	thread := &starlark.Thread{Name: "giveup"}
+	SetEnv(thread, Env{Sources: testSources{"giveup.star": src}, Context: context.Background()})
+	nfs := recordingHook(t, thread)
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "giveup.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := runNative(t, src, false)
+	if got := g["result"].String(); got != want {
+		t.Errorf("result = %s with code, %s interpreted", got, want)
+	}
+	for _, name := range []string{"t", "c"} {
+		nf := nfs[name]
+		if nf == nil {
+			t.Fatalf("%s was not compiled", name)
+		}
+		if !nf.off.Load() {
+			t.Errorf("%s: still tried after %d fallbacks and %d runs (work wasted %d, useful %d)",
+				name, nf.fails.Load(), nf.runs.Load(), nf.giveUp.wasted.Load(), nf.giveUp.useful.Load())
+		}
+		if f := nf.fails.Load(); f > 1000 {
+			t.Errorf("%s: %d fallbacks before it was given up; want fewer than 1000", name, f)
+		}
+	}
+	// A recursion whose calls succeed stays code.
+	if nf := nfs["q"]; nf == nil || nf.off.Load() || nf.fails.Load() != 0 {
+		t.Errorf("q: given up, or failed, where every call succeeds")
+	}
+}

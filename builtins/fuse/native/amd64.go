@@ -147,6 +147,7 @@ type amd64Out struct {
 	code         []byte
 	ctl, ctlSize uint32
 	itSlot       int // the slot counting the items done
+	fuelSlot     int // with calls, the slot of the fuel, in memory; else -1
 }
 
 // amd64Code generates the machine code of f with layout l.
@@ -167,7 +168,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 	if start+size > 1<<31-1 {
 		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
 	}
-	return amd64Out{g.a.b, uint32(start), uint32(size), g.sIt}, nil
+	return amd64Out{g.a.b, uint32(start), uint32(size), g.sIt, -1}, nil
 }
 
 // newAMD64Gen prepares the generation of f (of Procs[proc] where proc >= 0,

@@ -119,7 +119,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	if g2.nSlots != g.nSlots || g2.maxSpill != g.maxSpill || cs2.frames != cs.frames {
 		return amd64Out{}, fmt.Errorf("amd64: the two passes over a function with calls disagree")
 	}
-	return amd64Out{g2.a.b, uint32(ctl), uint32(top - uint64(ctl)), g2.sIt}, nil
+	return amd64Out{g2.a.b, uint32(ctl), uint32(top - uint64(ctl)), g2.sIt, g2.sFuel}, nil
 }
 
 // procCode emits Procs[pi]: its entry (the frame and the saved registers,

@@ -93,3 +93,54 @@ def f(x):
 		}
 	}
 }
+
+// TestWork: the fuel a run of the amd64 engine used, where the Func has
+// Procs: a call more for each call more; loop iterations count too.
+func TestWork(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	f := funcOf(t, `
+def down(n):
+    if n == 0:
+        return 7
+    return down(n - 1) + 1
+def f(x):
+    s = 0
+    for i in range(30 * x):
+        s += 1
+    return down(x) + s
+`)
+	p := compileWith(t, f, native.AMD64)
+	defer p.Close()
+	w, err := p.NewWorker(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	work := func(x uint64) uint64 {
+		runAll(t, w, 1, [][]uint64{{x}})
+		n, ok := w.Work()
+		if !ok {
+			t.Fatal("no work counted for a Func with Procs")
+		}
+		return n
+	}
+	w10, w100, w9000 := work(10), work(100), work(9000)
+	if w100-w10 != 31*90 {
+		t.Errorf("work of f(100) %d, of f(10) %d: want %d more (a call and 30 iterations each)", w100, w10, 31*90)
+	}
+	if w9000-w10 != 31*(9000-10) {
+		t.Errorf("work of f(9000) %d, of f(10) %d: want %d more (polls included)", w9000, w10, 31*(9000-10))
+	}
+	plain := compileWith(t, funcOf(t, "def f(x):\n    return x + 1\n"), native.AMD64)
+	defer plain.Close()
+	pw, err := plain.NewWorker(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	if _, ok := pw.Work(); ok {
+		t.Error("work counted for a Func without Procs")
+	}
+}
