@@ -580,6 +580,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for i := range nf.tables {
 		t := &nf.tables[i]
 		if !t.holds() {
+			if nf.giveUp.changed(nf.runs.Load()) {
+				nf.off.Store(true)
+			}
 			return nil, false
 		}
 		for _, l := range ls[:nl] {
@@ -688,7 +691,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 
 // giveUp counts what leaves a function to the interpreter beside the
 // share of its calls that fail (nativeFunc.fails and runs): the work its
-// code wastes.
+// code wastes, and the calls a changed table sends back.
 type giveUp struct {
 	// useful and wasted are the work (native.Worker.Work, and 1 for
 	// the call) of the runs that succeeded and of those that failed,
@@ -697,6 +700,10 @@ type giveUp struct {
 	// recursion whose calls mostly fail deep inside runs the same code
 	// again and again.
 	useful, wasted atomic.Int64
+	// tableChanged counts the calls given back because a list the code
+	// reads as a table had changed, each after a comparison of up to the
+	// whole list.
+	tableChanged atomic.Int64
 }
 
 // failed counts the work of a run that failed, the fails-th, and reports
@@ -705,6 +712,15 @@ type giveUp struct {
 func (g *giveUp) failed(fails int64, work uint64) bool {
 	w := g.wasted.Add(int64(work) + 1)
 	return fails > 64 && w > g.useful.Load()
+}
+
+// changed counts a call given back for a changed table and reports
+// whether the code should no longer be tried: after 8 such calls, where
+// they are more than a quarter of the calls that ran (a table changed
+// before every call, compared in full each time for nothing).
+func (g *giveUp) changed(runs int64) bool {
+	c := g.tableChanged.Add(1)
+	return c > 8 && 4*c > runs
 }
 
 // starlarkDepth is the deepest go.starlark.net lets a thread's stack of

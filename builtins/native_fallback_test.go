@@ -211,3 +211,56 @@ result = (t(22), c(300), c(300), q(12))
 		t.Errorf("q: given up, or failed, where every call succeeds")
 	}
 }
+
+// TestNativeGivesUpChangedTable: a function reading a global list that
+// changes before each call is left to the interpreter after a few calls,
+// instead of comparing the whole list at every call; one whose list
+// stays as it was runs as code.
+func TestNativeGivesUpChangedTable(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	const src = `
+T = list(range(10000))
+U = list(range(10000))
+def f(x):
+    s = 0
+    for i in range(20000):
+        s += T[(x + i) % 10000]
+    return s
+def g(x):
+    s = 0
+    for i in range(20000):
+        s += U[(x + i) % 10000]
+    return s
+s = 0
+for i in range(100):
+    T[9999] = i
+    s += f(i) + g(i)
+result = s
+`
+	thread := &starlark.Thread{Name: "table"}
+	SetEnv(thread, Env{Sources: testSources{"table.star": src}, Context: context.Background()})
+	nfs := recordingHook(t, thread)
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "table.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := runNative(t, src, false)
+	if got := g["result"].String(); got != want {
+		t.Errorf("result = %s with code, %s interpreted", got, want)
+	}
+	f, gf := nfs["f"], nfs["g"]
+	if f == nil || gf == nil {
+		t.Fatal("f or g was not compiled")
+	}
+	if c := f.giveUp.tableChanged.Load(); !f.off.Load() || c > 16 {
+		t.Errorf("f: %d calls with T changed, code still tried %v; want it given up after a few", c, !f.off.Load())
+	}
+	if gf.off.Load() || gf.runs.Load() != 100 {
+		t.Errorf("g: off %v, %d runs as code; want all 100", gf.off.Load(), gf.runs.Load())
+	}
+}
