@@ -264,3 +264,47 @@ result = s
 		t.Errorf("g: off %v, %d runs as code; want all 100", gf.off.Load(), gf.runs.Load())
 	}
 }
+
+// TestNativeRebindGivesUp: a function reading a global rebound before
+// each of its calls is compiled again after the first few rebindings
+// only (the fork's nativeDrops), then interpreted, with the interpreter's
+// answers.
+func TestNativeRebindGivesUp(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	const src = `
+G = 0
+def f(n):
+    t = 0
+    for i in range(n):
+        t += G
+    return t
+s = 0
+for i in range(200):
+    G = i
+    s += f(3)
+result = s
+`
+	thread := &starlark.Thread{Name: "rebind"}
+	SetEnv(thread, Env{Sources: testSources{"rebind.star": src}, Context: context.Background()})
+	compiles := 0
+	thread.SetLocal(nativeKey, func(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+		compiles++
+		return nativeHook(thread, fn, args)
+	})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "rebind.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := runNative(t, src, false)
+	if got := g["result"].String(); got != want {
+		t.Errorf("result = %s with code, %s interpreted", got, want)
+	}
+	if compiles < 1 || compiles > 4 {
+		t.Errorf("f compiled %d times for 200 rebindings of G; want 1 to 4", compiles)
+	}
+}
