@@ -533,7 +533,9 @@ func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRu
 // call runs fn's code on args, all words or lists of words as compiled;
 // ok false: the interpreter runs the call (an argument is not what the
 // code takes, a list it reads as a table has changed, the code failed, or
-// the code is off).
+// the code is off). Once the code is off, v is None: the fork then drops
+// the function's native form for good, and its calls cost nothing more
+// than interpreted ones.
 func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v starlark.Value, ok bool) {
 	defer func() {
 		// A bug of this binding (not of the script) leaves the function
@@ -541,6 +543,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		if r := recover(); r != nil {
 			nf.off.Store(true)
 			v, ok = nil, false
+		}
+		if !ok && nf.off.Load() {
+			v = starlark.None // given up
 		}
 	}()
 	p := nf.p.Load()

@@ -125,10 +125,11 @@ func TestNativeDepthIsTheInterpreters(t *testing.T) {
 }
 
 // recordingHook installs on thread a hook that compiles as nativeHook does,
-// waits for the machine code, and records each function's nativeFunc.
-func recordingHook(t *testing.T, thread *starlark.Thread) map[string]*nativeFunc {
+// waits for the machine code, and records each function's nativeFunc, and
+// in tried["name off"] the calls of its code made once it was off.
+func recordingHook(t *testing.T, thread *starlark.Thread) (map[string]*nativeFunc, map[string]int) {
 	t.Helper()
-	got := map[string]*nativeFunc{}
+	got, tried := map[string]*nativeFunc{}, map[string]int{}
 	thread.SetLocal(nativeKey, func(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 		lists, bias := listsOf(args)
 		nf, _, err := compileNative(thread, fn, lists, bias, nil)
@@ -140,9 +141,14 @@ func recordingHook(t *testing.T, thread *starlark.Thread) map[string]*nativeFunc
 			return nil
 		}
 		got[fn.Name()] = nf
-		return nf.call
+		return func(thread *starlark.Thread, args starlark.Tuple) (starlark.Value, bool) {
+			if nf.off.Load() {
+				tried[fn.Name()+" off"]++
+			}
+			return nf.call(thread, args)
+		}
 	})
-	return got
+	return got, tried
 }
 
 // TestNativeGivesUpNestedFallbacks: a recursion whose calls fail as code
@@ -184,7 +190,7 @@ result = (t(22), c(300), c(300), q(12))
 `
 	thread := &starlark.Thread{Name: "giveup"}
 	SetEnv(thread, Env{Sources: testSources{"giveup.star": src}, Context: context.Background()})
-	nfs := recordingHook(t, thread)
+	nfs, tried := recordingHook(t, thread)
 	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "giveup.star", src, Predeclared())
 	if err != nil {
 		t.Fatal(err)
@@ -201,6 +207,11 @@ result = (t(22), c(300), c(300), q(12))
 		if !nf.off.Load() {
 			t.Errorf("%s: still tried after %d fallbacks and %d runs (work wasted %d, useful %d)",
 				name, nf.fails.Load(), nf.runs.Load(), nf.giveUp.wasted.Load(), nf.giveUp.useful.Load())
+		}
+		// Given up, the function's form is dropped: the first call
+		// that finds the code off says so, and no later one tries it.
+		if n := tried[name+" off"]; n > 1 {
+			t.Errorf("%s: its code was called %d times once off; want 1 at most", name, n)
 		}
 		if f := nf.fails.Load(); f > 1000 {
 			t.Errorf("%s: %d fallbacks before it was given up; want fewer than 1000", name, f)
@@ -244,7 +255,7 @@ result = s
 `
 	thread := &starlark.Thread{Name: "table"}
 	SetEnv(thread, Env{Sources: testSources{"table.star": src}, Context: context.Background()})
-	nfs := recordingHook(t, thread)
+	nfs, tried := recordingHook(t, thread)
 	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "table.star", src, Predeclared())
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +270,9 @@ result = s
 	}
 	if c := f.giveUp.tableChanged.Load(); !f.off.Load() || c > 16 {
 		t.Errorf("f: %d calls with T changed, code still tried %v; want it given up after a few", c, !f.off.Load())
+	}
+	if n := tried["f off"]; n > 1 {
+		t.Errorf("f: its code was called %d times once off; want 1 at most", n)
 	}
 	if gf.off.Load() || gf.runs.Load() != 100 {
 		t.Errorf("g: off %v, %d runs as code; want all 100", gf.off.Load(), gf.runs.Load())

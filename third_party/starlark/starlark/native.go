@@ -37,7 +37,10 @@ import (
 // function's body does not run: no frame is pushed for it, and its steps
 // are not counted. If it returns false, the function runs as usual, so
 // call must have done nothing a program can observe, and it must return
-// false wherever the plain run would fail. args may be a view of the
+// false wherever the plain run would fail; with a non-nil v, call gives
+// the function up: its native form is dropped and it is not offered
+// again, so its later calls cost what they cost without a hook (a form
+// whose calls keep going back to the interpreter). args may be a view of the
 // caller's operand stack: call must neither keep nor modify it. call runs
 // with no check of cancellation. If the hook panics, the function is not
 // offered again.
@@ -130,6 +133,13 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 				continue
 			}
 			v, ok := nf.call(thread, args)
+			if !ok && v != nil {
+				// The form gives the function up.
+				if slot.form.CompareAndSwap(nf, nil) {
+					slot.state.Store(nativeNever)
+				}
+				return nil, false
+			}
 			return v, ok && v != nil
 		}
 		threshold := uint32(nativeCalls)
