@@ -3,8 +3,11 @@
 # as code and under -interpret, in interleaved rounds: prints, for each
 # case, the best and median wall time of its loop in ms, as code and
 # interpreted, and their ratio (code / interpreted; the target is about 1
-# or less). The times as code include the compilation of the function at
-# its first call (the table case: a list of 10^6 ints read as a table).
+# or less), then the same of the CPU time of the whole process (user +
+# system, from /usr/bin/time; on a loaded machine the steadier of the two,
+# and it counts the compilation on its own goroutine). The times as code
+# include the compilation of the function at its first call, or its
+# 1000th (the table case: a list of 10^6 ints read as a table).
 #
 #   bench/fallback.sh              # 5 rounds, every case
 #   bench/fallback.sh -n 3 tree    # 3 rounds, one case
@@ -22,14 +25,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/bitsh" ./cmd/bitsh
 
+stats() { sort -n "$1" | awk '{a[NR] = $1} END {printf "%.1f / %.1f", a[1], a[int((NR + 1) / 2)]}'; }
+best() { sort -n "$1" | head -1; }
+line() { # name unit: the stats of files $tmp/$c.$1.code and .interp
+	printf '%-7s %-4s code %s ms, interpreted %s ms, code / interpreted (best) %.2f\n' "$c" "$1" \
+		"$(stats "$tmp/$c.$1.code")" "$(stats "$tmp/$c.$1.interp")" \
+		"$(echo "$(best "$tmp/$c.$1.code") $(best "$tmp/$c.$1.interp")" | awk '{print $1 / $2}')"
+}
 for c in $cases; do
 	for _ in $(seq "$rounds"); do
-		"$tmp/bitsh" bench/fallback.star "$c" | awk '{print $3}' >>"$tmp/$c.code"
-		"$tmp/bitsh" -interpret bench/fallback.star "$c" | awk '{print $3}' >>"$tmp/$c.interp"
+		for mode in code interp; do
+			flag=
+			[ $mode = interp ] && flag=-interpret
+			/usr/bin/time -f '%U %S' -o "$tmp/cpu" "$tmp/bitsh" $flag bench/fallback.star "$c" |
+				awk '{print $3 / 1e6}' >>"$tmp/$c.wall.$mode"
+			awk '{print ($1 + $2) * 1000}' "$tmp/cpu" >>"$tmp/$c.cpu.$mode"
+		done
 	done
-	stats() { sort -n "$1" | awk '{a[NR] = $1} END {printf "%.1f / %.1f", a[1] / 1e6, a[int((NR + 1) / 2)] / 1e6}'; }
-	best() { sort -n "$1" | head -1; }
-	printf '%-7s code %s ms, interpreted %s ms, code / interpreted (best) %.2f\n' "$c" \
-		"$(stats "$tmp/$c.code")" "$(stats "$tmp/$c.interp")" \
-		"$(echo "$(best "$tmp/$c.code") $(best "$tmp/$c.interp")" | awk '{print $1 / $2}')"
+	line wall
+	line cpu
 done
