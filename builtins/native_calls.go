@@ -624,8 +624,10 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		r.w.SetArray(a, buf)
 	}
+	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
+		return nil, false // (an engine that allows its MaxCalls only: not here)
+	}
 	r.thread = thread
-	r.w.SetDepth(depth)
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
