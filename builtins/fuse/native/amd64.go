@@ -29,7 +29,9 @@ import (
 //	320     ctlCodeSP  with calls: the code's stack pointer while Go polls
 //	328     ctlDepth   with calls: the lowest RSP a call may be made at
 //	336     ctlEpoch   with calls: the last epoch given to a Proc's scratch array
-//	344     ctlSlots   the home of each slot (variables and hidden loop state), then
+//	344     ctlBias    with calls: the calls a run counts as in progress at its start
+//	                   (Worker.SetDepth: it allows MaxCalls less these)
+//	352     ctlSlots   the home of each slot (variables and hidden loop state), then
 //	                   the spill area of expressions
 //
 // Variables and the hidden state of loops are slots; the most used live in
