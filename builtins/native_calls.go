@@ -125,8 +125,9 @@ type nativeFunc struct {
 	idle         []*nativeRun // workers between calls
 	// runs and fails count the calls run as code and those the code
 	// gave back to the interpreter; off stops using the code where most
-	// calls fail.
+	// calls fail (or giveUp says so).
 	runs, fails atomic.Int64
+	giveUp      giveUp
 	off         atomic.Bool
 	err         error       // why the code generation failed (set before ready is closed)
 	handoff     atomic.Bool // set by the first of compileNative's wait and the generation to end
@@ -533,7 +534,9 @@ func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRu
 // call runs fn's code on args, all words or lists of words as compiled;
 // ok false: the interpreter runs the call (an argument is not what the
 // code takes, a list it reads as a table has changed, the code failed, or
-// the code is off).
+// the code is off). Once the code is off, v is None: the fork then drops
+// the function's native form for good, and its calls cost nothing more
+// than interpreted ones.
 func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v starlark.Value, ok bool) {
 	defer func() {
 		// A bug of this binding (not of the script) leaves the function
@@ -541,6 +544,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		if r := recover(); r != nil {
 			nf.off.Store(true)
 			v, ok = nil, false
+		}
+		if !ok && nf.off.Load() {
+			v = starlark.None // given up
 		}
 	}()
 	p := nf.p.Load()
@@ -580,6 +586,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for i := range nf.tables {
 		t := &nf.tables[i]
 		if !t.holds() {
+			if nf.giveUp.changed(nf.runs.Load()) {
+				nf.off.Store(true)
+			}
 			return nil, false
 		}
 		for _, l := range ls[:nl] {
@@ -595,6 +604,10 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		if nf.written[a] && l.Len() > 0 && l.SetIndex(0, l.Index(0)) != nil {
 			return nil, false
 		}
+	}
+	depth, ok := nf.depth(thread)
+	if !ok {
+		return nil, false // (the interpreter's stack overflow, at the call or in it)
 	}
 	r, err := nf.get(p, thread)
 	if err != nil {
@@ -612,6 +625,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		r.w.SetArray(a, buf)
 	}
+	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
+		return nil, false // (an engine that allows its MaxCalls only: not here)
+	}
 	r.thread = thread
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
@@ -624,14 +640,19 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		nf.weigh(start, ran, time.Now())
 	}
 	r.ctx, r.thread = nil, nil
+	work, weighed := r.w.Work()
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was
 		// cancelled (the interpreter stops at its next step).
-		if f := nf.fails.Add(1); f > 64 && f > 2*nf.runs.Load() {
+		f := nf.fails.Add(1)
+		if f > 64 && f > 2*nf.runs.Load() || weighed && nf.giveUp.failed(f, work) {
 			nf.off.Store(true)
 		}
 		return nil, false
+	}
+	if weighed {
+		nf.giveUp.useful.Add(int64(work) + 1)
 	}
 	word := res[0]
 	// The lists the code wrote, element by element where it changed them.
@@ -674,6 +695,64 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		return starlark.Bool(word != 0), true
 	}
 	return starlark.MakeUint64(word), true
+}
+
+// giveUp counts what leaves a function to the interpreter beside the
+// share of its calls that fail (nativeFunc.fails and runs): the work its
+// code wastes, and the calls a changed table sends back.
+type giveUp struct {
+	// useful and wasted are the work (native.Worker.Work, and 1 for
+	// the call) of the runs that succeeded and of those that failed,
+	// where the code has calls: a call that fails is run again by the
+	// interpreter, whose calls of the function try its code again, so a
+	// recursion whose calls mostly fail deep inside runs the same code
+	// again and again.
+	useful, wasted atomic.Int64
+	// tableChanged counts the calls given back because a list the code
+	// reads as a table had changed, each after a comparison of up to the
+	// whole list.
+	tableChanged atomic.Int64
+}
+
+// failed counts the work of a run that failed, the fails-th, and reports
+// whether the code should no longer be tried: after 64 failures, where
+// the failed runs have wasted more work than the successful ones did.
+func (g *giveUp) failed(fails int64, work uint64) bool {
+	w := g.wasted.Add(int64(work) + 1)
+	return fails > 64 && w > g.useful.Load()
+}
+
+// changed counts a call given back for a changed table and reports
+// whether the code should no longer be tried: after 8 such calls, where
+// they are more than a quarter of the calls that ran (a table changed
+// before every call, compared in full each time for nothing).
+func (g *giveUp) changed(runs int64) bool {
+	c := g.tableChanged.Add(1)
+	return c > 8 && 4*c > runs
+}
+
+// starlarkDepth is the deepest go.starlark.net lets a thread's stack of
+// calls grow where recursion is allowed: a call that would push a frame
+// past it fails with "Starlark stack overflow".
+const starlarkDepth = 100_000
+
+// depth returns the chain of calls of its Procs the code may make on
+// thread, so that the frames the interpreter would push for the same calls
+// stay within starlarkDepth: none where the call itself, or the inlined
+// helpers it runs, would pass it (false). The frames in use are those on
+// thread's stack, and the call's own; a call of the code's Procs (or a
+// call in tail position made as a jump, which the code counts as a call:
+// fuse.Func.LeafTailCalls) stands for one Starlark call and those of the
+// inlined helpers around it, f.Inlined at most, and inlined helpers may
+// take that many more where no further call is made. Called through
+// starlark.Call, the function's frame is on the stack already and counted
+// twice: one frame short of the limit, the interpreter runs the call.
+func (nf *nativeFunc) depth(thread *starlark.Thread) (int, bool) {
+	room := starlarkDepth - thread.CallStackDepth() - 1 - nf.f.Inlined
+	if room < 0 {
+		return 0, false
+	}
+	return min(room/(1+nf.f.Inlined), nf.f.MaxCalls()), true
 }
 
 // put gives r back to nf's idle workers.

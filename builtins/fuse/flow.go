@@ -26,6 +26,10 @@ type Func struct {
 	Procs []Proc
 	// Depth is the deepest chain of calls a run allows (DepthFor).
 	Depth int
+	// Inlined is the most calls of inlined helpers in progress at once
+	// in the Func's body or a Proc's: the frames Starlark's own calls of
+	// them would take beyond the function's (package compile sets it).
+	Inlined int
 	// ReturnsBool, set by Exact, says that the function's Starlark results
 	// are bools: 1 stands for True, 0 for False.
 	ReturnsBool bool

@@ -19,12 +19,24 @@ package fuse
 // not take).
 func (f *Func) TailCalls() {
 	for i := range f.Procs {
-		f.tailCalls(i)
+		f.tailCalls(i, false)
 	}
 }
 
-// tailCalls rewrites Proc i (see TailCalls).
-func (f *Func) tailCalls(i int) {
+// LeafTailCalls is TailCalls for the Procs that make no other call: their
+// chains of jumps end the chains of calls, so the depth they check counts
+// every call a Starlark run of the same functions makes (the frames its
+// interpreter would take). A Proc that also makes other calls keeps its
+// calls in tail position as calls. Exact compilation uses it.
+func (f *Func) LeafTailCalls() {
+	for i := range f.Procs {
+		f.tailCalls(i, true)
+	}
+}
+
+// tailCalls rewrites Proc i (see TailCalls); leaf: only where every call
+// it makes is in tail position.
+func (f *Func) tailCalls(i int, leaf bool) {
 	p := &f.Procs[i]
 	guards := p.Body[:p.Guards()]
 	rest := p.Body[len(guards):]
@@ -37,7 +49,7 @@ func (f *Func) tailCalls(i int) {
 			}
 		}
 	})
-	if tails == 0 {
+	if tails == 0 || leaf && callsIn(rest) > tails {
 		return
 	}
 	vars := p.Vars
@@ -152,6 +164,29 @@ func (f *Func) setParams(p *Proc, args []*Expr, temps []int) []Stmt {
 		pending = append(pending[:next], pending[next+1:]...)
 	}
 	return out
+}
+
+// callsIn counts the calls (OpCall) in ss.
+func callsIn(ss []Stmt) int {
+	n := 0
+	var expr func(x *Expr)
+	expr = func(x *Expr) {
+		if x == nil {
+			return
+		}
+		if x.Op == OpCall {
+			n++
+		}
+		for _, a := range x.Args {
+			expr(a)
+		}
+	}
+	eachStmt(ss, func(s *Stmt) {
+		expr(s.X)
+		expr(s.Y)
+		expr(s.Z)
+	})
+	return n
 }
 
 // pureArgs reports whether xs call and check nothing and read no array

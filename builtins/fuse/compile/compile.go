@@ -374,7 +374,11 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		for _, d := range c.depths {
 			c.f.Checks[d.check].Msg = fmt.Sprintf("recursion deeper than %d calls (%s -> ...)", c.f.Depth, d.chain)
 		}
-		if !opt.KeepTailCalls {
+		switch {
+		case opt.KeepTailCalls:
+		case opt.Exact:
+			c.f.LeafTailCalls()
+		default:
 			c.f.TailCalls()
 		}
 	}
@@ -2728,6 +2732,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	sc.none = none
 	outer := c.sc
 	c.calls = append(c.calls, outer.src.Name)
+	c.f.Inlined = max(c.f.Inlined, len(c.calls))
 	c.sc = sc
 	body, err := c.body(src)
 	c.sc = outer

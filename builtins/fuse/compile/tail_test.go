@@ -212,3 +212,75 @@ def f(x, y):
 		t.Errorf("endless tail recursion: %v; want the depth check failing at %d calls", err, f.MaxCalls())
 	}
 }
+
+// TestExactTailCallsOnlyAtLeaves: exact compilation turns a helper's
+// calls of itself in tail position into jumps only where the helper makes
+// no other call, so that the depth the jumps count is every call's (a
+// Starlark run of a helper that mixes both takes a frame for each); and
+// it records how deep inlined helpers nest (fuse.Func.Inlined: f's body
+// inlines h; in "through a helper", h and g, whose call of h, returned by
+// the inlined h, is the Proc's call in tail position).
+func TestExactTailCallsOnlyAtLeaves(t *testing.T) {
+	exact := func(o *compile.Options) { o.Exact = true }
+	cases := []struct {
+		name, src string
+		jumps     bool
+		inlined   int
+	}{
+		{"returned", `
+def h(x, n):
+    if n == 0:
+        return x
+    return h(x + 1, n - 1)
+def f(x, y):
+    return h(x, y % 50)
+`, true, 1},
+		{"mixed", `
+def h(x, n):
+    if n == 0:
+        return x
+    if n % 3 != 0:
+        return h(x + 1, n - 1)
+    r = h(x, n - 1)
+    return r
+def f(x, y):
+    return h(x, y % 50)
+`, false, 1},
+		{"added to a call", `
+def h(n):
+    if n < 2:
+        return n
+    return h(n - 1) + h(n - 2)
+def f(x, y):
+    return h(x % 20)
+`, false, 1},
+		{"through a helper", `
+def g(n):
+    return h(n - 1) + 0
+def h(n):
+    if n == 0:
+        return 7
+    return g(n)
+def f(x, y):
+    return h(x % 20)
+`, true, 2},
+	}
+	for _, c := range cases {
+		s := load(t, c.src)
+		f, err := s.CompileWith("f", exact)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if jumps(f) != c.jumps {
+			t.Errorf("%s: calls made jumps %v, want %v", c.name, jumps(f), c.jumps)
+		}
+		if f.Inlined != c.inlined {
+			t.Errorf("%s: Inlined = %d, want %d", c.name, f.Inlined, c.inlined)
+		}
+		g, err := s.CompileWith("f", func(o *compile.Options) { o.Exact, o.KeepTailCalls = true, true })
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRuns(t, c.name, f, g, randomInputs(rand.New(rand.NewPCG(7, 1)), 20))
+	}
+}

@@ -29,7 +29,9 @@ import (
 //	320     ctlCodeSP  with calls: the code's stack pointer while Go polls
 //	328     ctlDepth   with calls: the lowest RSP a call may be made at
 //	336     ctlEpoch   with calls: the last epoch given to a Proc's scratch array
-//	344     ctlSlots   the home of each slot (variables and hidden loop state), then
+//	344     ctlBias    with calls: the calls a run counts as in progress at its start
+//	                   (Worker.SetDepth: it allows MaxCalls less these)
+//	352     ctlSlots   the home of each slot (variables and hidden loop state), then
 //	                   the spill area of expressions
 //
 // Variables and the hidden state of loops are slots; the most used live in
@@ -54,7 +56,8 @@ const (
 	ctlCodeSP = ctlGoSP + 8              // with calls: the code's stack pointer while Go polls
 	ctlDepth  = ctlCodeSP + 8            // with calls: the lowest RSP a call may be made at (the calls in progress in a first pass)
 	ctlEpoch  = ctlDepth + 8             // with calls: the last epoch given to a Proc's scratch array
-	ctlSlots  = ctlEpoch + 8             // the slots' homes
+	ctlBias   = ctlEpoch + 8             // with calls: the calls a run counts as in progress at its start (Worker.SetDepth)
+	ctlSlots  = ctlBias + 8              // the slots' homes
 	maxAffine = 8                        // the parameters that can be ranges
 )
 
@@ -146,6 +149,7 @@ type amd64Out struct {
 	code         []byte
 	ctl, ctlSize uint32
 	itSlot       int // the slot counting the items done
+	fuelSlot     int // with calls, the slot of the fuel, in memory; else -1
 }
 
 // amd64Code generates the machine code of f with layout l.
@@ -166,7 +170,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 	if start+size > 1<<31-1 {
 		return amd64Out{}, fmt.Errorf("amd64: the memory layout is too large")
 	}
-	return amd64Out{g.a.b, uint32(start), uint32(size), g.sIt}, nil
+	return amd64Out{g.a.b, uint32(start), uint32(size), g.sIt, -1}, nil
 }
 
 // newAMD64Gen prepares the generation of f (of Procs[proc] where proc >= 0,
@@ -618,12 +622,16 @@ func (g *amd64Gen) run() {
 	if g.calls != nil {
 		a.lea(rSP, at(rDI, g.calls.stackTop))
 		if u := g.calls.uniform; u > 0 {
-			// The lowest RSP a call may be made at: MaxCalls frames below
-			// the top (see call).
+			// The lowest RSP a call may be made at: MaxCalls frames, less
+			// the bias, below the top (see call).
 			a.lea(rAX, at(rDI, g.calls.stackTop-int32(g.calls.root.MaxCalls())*u))
+			a.load(rDX, at(rDI, g.ctl+ctlBias))
+			a.imulI(rDX, rDX, u)
+			a.alu(aluAdd, rAX, R(rDX))
 			a.store(at(rDI, g.ctl+ctlDepth), rAX)
 		} else {
-			a.storeI(at(rDI, g.ctl+ctlDepth), 0)
+			a.load(rAX, at(rDI, g.ctl+ctlBias))
+			a.store(at(rDI, g.ctl+ctlDepth), rAX)
 		}
 		for _, lv := range g.l.levels {
 			if lv > 0 {

@@ -119,7 +119,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	if g2.nSlots != g.nSlots || g2.maxSpill != g.maxSpill || cs2.frames != cs.frames {
 		return amd64Out{}, fmt.Errorf("amd64: the two passes over a function with calls disagree")
 	}
-	return amd64Out{g2.a.b, uint32(ctl), uint32(top - uint64(ctl)), g2.sIt}, nil
+	return amd64Out{g2.a.b, uint32(ctl), uint32(top - uint64(ctl)), g2.sIt, g2.sFuel}, nil
 }
 
 // procCode emits Procs[pi]: its entry (the frame and the saved registers,
@@ -286,17 +286,18 @@ func (g *amd64Gen) call(x *fuse.Expr) reg {
 	return g.expr(e)
 }
 
-// depth returns a register holding the calls in progress (fuse.OpDepth):
-// 0 in the Func's body; in a Proc, ctlDepth's count, or, where every
-// frame has one size, how far RSP is below the top in frames: an exact
-// division by that size, done as a shift and a multiplication by the
-// inverse of its odd part modulo 2^64.
+// depth returns a register holding the calls in progress (fuse.OpDepth),
+// counting from the run's bias (Worker.SetDepth; 0 unless set): the bias
+// in the Func's body; in a Proc, ctlDepth's count, or, where every frame
+// has one size, how far RSP is below the top in frames (an exact division
+// by that size, done as a shift and a multiplication by the inverse of
+// its odd part modulo 2^64) plus the bias.
 func (g *amd64Gen) depth() reg {
 	a, cs := g.a, g.calls
 	r := g.alloc()
 	switch {
 	case g.proc < 0:
-		a.movRI(r, 0)
+		a.load(r, at(rDI, g.ctl+ctlBias))
 	case cs.uniform == 0:
 		a.load(r, at(rDI, g.ctl+ctlDepth))
 	default:
@@ -313,6 +314,7 @@ func (g *amd64Gen) depth() reg {
 			a.imul(r, R(t))
 			g.release(t)
 		}
+		a.alu(aluAdd, r, M(at(rDI, g.ctl+ctlBias)))
 	}
 	return r
 }

@@ -26,6 +26,7 @@ var ctlOffsets = map[string]int{
 	"ctlCodeSP": ctlCodeSP,
 	"ctlDepth":  ctlDepth,
 	"ctlEpoch":  ctlEpoch,
+	"ctlBias":   ctlBias,
 	"ctlSlots":  ctlSlots,
 }
 

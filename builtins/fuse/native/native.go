@@ -63,10 +63,11 @@ type Program struct {
 	cm wazero.CompiledModule
 
 	// AMD64
-	code    []byte // executable, outside the Go heap
-	ctl     uint32 // the control area
-	memSize uint32 // bytes of a worker's memory
-	itSlot  int    // the slot counting items
+	code     []byte // executable, outside the Go heap
+	ctl      uint32 // the control area
+	memSize  uint32 // bytes of a worker's memory
+	itSlot   int    // the slot counting items
+	fuelSlot int    // with calls, the slot of the fuel, in memory; else -1
 }
 
 // releaser gives a program's compiled code back once, by Close or when
@@ -178,7 +179,7 @@ func compileAMD64(f *fuse.Func) (p *Program, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("native: amd64: %w", err)
 	}
-	p = &Program{f: f, l: l, engine: AMD64, code: code, ctl: out.ctl, memSize: out.ctl + out.ctlSize, itSlot: out.itSlot,
+	p = &Program{f: f, l: l, engine: AMD64, code: code, ctl: out.ctl, memSize: out.ctl + out.ctlSize, itSlot: out.itSlot, fuelSlot: out.fuelSlot,
 		rel: &releaser{free: func() { freeExecMemory(code) }}}
 	runtime.AddCleanup(p, (*releaser).release, p.rel)
 	return p, nil
@@ -303,6 +304,7 @@ type Worker struct {
 	// AMD64
 	words []uint64  // mem, outside the Go heap
 	wrel  *releaser // unmaps words
+	polls uint64    // the times the last run came back to be polled
 
 	// Eval
 	st *fuse.FlowState
@@ -446,6 +448,33 @@ func (w *Worker) Affine(i int, on bool, base, step uint64) bool {
 	return true
 }
 
+// SetDepth makes the next runs allow chains of at most n calls of the
+// Func's Procs (0 <= n <= Func.MaxCalls), as if MaxCalls-n were in
+// progress when a run starts: a call past them fails its depth check, and
+// fuse.OpDepth counts from MaxCalls-n. It reports whether the worker
+// honours it: only the amd64 engine does (the others allow MaxCalls).
+func (w *Worker) SetDepth(n int) bool {
+	if w.p.engine != AMD64 {
+		return false
+	}
+	m := w.p.f.MaxCalls()
+	w.words[int(w.p.ctl+ctlBias)/8] = uint64(m - min(max(n, 0), m))
+	return true
+}
+
+// Work returns the fuel the last run used: the loop iterations and calls
+// it made (fuse.PollEvery between two polls), where the amd64 engine runs
+// a Func with Procs, which keeps its fuel in memory; false elsewhere. A
+// loop of a few iterations charges them all on entry, and a call its
+// callee's leading guards end costs none.
+func (w *Worker) Work() (uint64, bool) {
+	if w.p.engine != AMD64 || w.p.fuelSlot < 0 {
+		return 0, false
+	}
+	left := int64(w.words[int(w.p.ctl+ctlSlots)/8+w.p.fuelSlot])
+	return uint64(int64(w.polls+1)*fuse.PollEvery - left), true
+}
+
 // Count runs items 0 .. n-1 as Run does and returns how many it ran and
 // how many of their results are not 0; err is as Run's, the failing item
 // item done. The amd64 engine counts in its code and keeps no results.
@@ -480,11 +509,13 @@ func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error)
 	case 2: // count: every result to place 0
 		ctl[ctlWrite/8] = 0
 	}
+	w.polls = 0
 	for {
 		callCode(w.p.code, w.words)
 		if ctl[ctlPoll/8] == 0 {
 			break
 		}
+		w.polls++
 		ctl[ctlPoll/8] = 0
 		if w.poll != nil && w.poll() {
 			done := int(ctl[ctlSlots/8+w.p.itSlot])

@@ -37,7 +37,10 @@ import (
 // function's body does not run: no frame is pushed for it, and its steps
 // are not counted. If it returns false, the function runs as usual, so
 // call must have done nothing a program can observe, and it must return
-// false wherever the plain run would fail. args may be a view of the
+// false wherever the plain run would fail; with a non-nil v, call gives
+// the function up: its native form is dropped and it is not offered
+// again, so its later calls cost what they cost without a hook (a form
+// whose calls keep going back to the interpreter). args may be a view of the
 // caller's operand stack: call must neither keep nor modify it. call runs
 // with no check of cancellation. If the hook panics, the function is not
 // offered again.
@@ -49,9 +52,11 @@ import (
 // hook is called) and compared by identity before each native call; on
 // any difference (a top-level `f = g` with FileOptions.GlobalReassign)
 // the form is dropped and the function is counted and offered again as if
-// it had never been. A function that reads a global not assigned yet is
-// not offered (its plain call fails where it reads it): it is counted
-// again from zero.
+// it had never been; after nativeDrops such drops it is not offered
+// again (a global rebound before every call would have it compiled at
+// every call). A function that reads a global not assigned yet is not
+// offered (its plain call fails where it reads it): it is counted again
+// from zero.
 const nativeKey = "go.starlark.net/native"
 
 // nativeHook is the type of the hook stored under nativeKey.
@@ -59,6 +64,10 @@ type nativeHook = func(thread *Thread, fn *Function, args Tuple) func(thread *Th
 
 // nativeCalls is the call at which a function without a loop is offered.
 const nativeCalls = 1000
+
+// nativeDrops is how many times a function's native form may be dropped
+// because a global it depends on changed before it is not offered again.
+const nativeDrops = 4
 
 // The states of nativeSlot.state other than a call count.
 const (
@@ -69,11 +78,13 @@ const (
 
 // A nativeSlot is a Function's state with respect to the native hook.
 // state counts the function's calls until it is offered, then holds one
-// of the states nativeNever, nativeInstalled or nativeOffering. A call
-// costs one atomic load and a comparison with nativeNever once the
-// function is not to be offered again.
+// of the states nativeNever, nativeInstalled or nativeOffering; drops
+// counts the forms dropped for a changed global. A call costs one atomic
+// load and a comparison with nativeNever once the function is not to be
+// offered again.
 type nativeSlot struct {
 	state atomic.Uint32
+	drops atomic.Uint32
 	form  atomic.Pointer[nativeForm]
 }
 
@@ -110,13 +121,25 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 			}
 			if !nf.holds(fn.module.globals) {
 				// A global it depends on has changed: drop the form and
-				// count this call as the first of a new round.
+				// count this call as the first of a new round, or, after
+				// nativeDrops rounds, never offer the function again.
 				if slot.form.CompareAndSwap(nf, nil) {
-					slot.state.Store(0)
+					if slot.drops.Add(1) >= nativeDrops {
+						slot.state.Store(nativeNever)
+					} else {
+						slot.state.Store(0)
+					}
 				}
 				continue
 			}
 			v, ok := nf.call(thread, args)
+			if !ok && v != nil {
+				// The form gives the function up.
+				if slot.form.CompareAndSwap(nf, nil) {
+					slot.state.Store(nativeNever)
+				}
+				return nil, false
+			}
 			return v, ok && v != nil
 		}
 		threshold := uint32(nativeCalls)

@@ -747,3 +747,83 @@ func TestNativeParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeRebindsGiveUp: a function whose global is rebound before each
+// of its calls is offered again after each of the first nativeDrops
+// rebindings only, then runs in the interpreter, with its results.
+func TestNativeRebindsGiveUp(t *testing.T) {
+	const src = `
+K = 3
+def helper(x):
+    return x * K
+def hsum(n):
+    t = 0
+    for i in range(n):
+        t += helper(i)
+    return t
+r = []
+for i in range(20):
+    K = i
+    r.append(hsum(4))
+h_offers, h_runs = offers("hsum"), runs("hsum")
+`
+	h := newFakeNative()
+	globals := execNative(t, h.thread(), src, h)
+	want := fmt.Sprint(nativeDrops)
+	if got := globals["h_offers"].String(); got != want {
+		t.Errorf("hsum offered %s times, want %s", got, want)
+	}
+	if got := globals["h_runs"].String(); got != want {
+		t.Errorf("hsum ran native %s times, want %s", got, want)
+	}
+	r := globals["r"].(*List)
+	for i := 0; i < r.Len(); i++ {
+		if got := r.Index(i).String(); got != fmt.Sprint(6*i) {
+			t.Errorf("hsum(4) with K = %d gave %s, want %d", i, got, 6*i)
+		}
+	}
+}
+
+// TestNativeGivesUp: a native form that returns false with a value gives
+// its function up: that call and every later one run in the interpreter,
+// with no further call of the form, and the function is not offered
+// again.
+func TestNativeGivesUp(t *testing.T) {
+	const src = `
+def quit(n):
+    t = 0
+    for i in range(n):
+        t += i
+    return t
+r = [quit(i) for i in range(100)]
+q_offers, q_runs = offers("quit"), runs("quit")
+`
+	h := newFakeNative()
+	tried := 0
+	h.impls["quit"] = func(fn *Function) func(*Thread, Tuple) (Value, bool) {
+		return func(thread *Thread, args Tuple) (Value, bool) {
+			tried++
+			n, ok := intArg(args)
+			if !ok || n >= 10 {
+				return None, false // give up
+			}
+			return MakeInt64(n * (n - 1) / 2), true
+		}
+	}
+	globals := execNative(t, h.thread(), src, h)
+	if tried != 11 {
+		t.Errorf("the form was called %d times; want 11 (10 runs, then the call that gives up)", tried)
+	}
+	if got := globals["q_offers"].String(); got != "1" {
+		t.Errorf("quit offered %s times, want 1", got)
+	}
+	if got := globals["q_runs"].String(); got != "10" {
+		t.Errorf("quit ran native %s times, want 10", got)
+	}
+	r := globals["r"].(*List)
+	for i := 0; i < r.Len(); i++ {
+		if got := r.Index(i).String(); got != fmt.Sprint(i*(i-1)/2) {
+			t.Errorf("quit(%d) = %s, want %d", i, got, i*(i-1)/2)
+		}
+	}
+}
