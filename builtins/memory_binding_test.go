@@ -8,6 +8,7 @@ import (
 	"github.com/bitsh/bitsh/builtins"
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/memory"
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
 
@@ -106,9 +107,7 @@ var loopOpts = dialect.FileOptions()
 // go.starlark.net that can double what a script holds are refused with
 // the budget's error before they allocate (with bitsh's fork).
 func TestBudgetChecksDoubling(t *testing.T) {
-	if !forkChecksAllocs() {
-		t.Skip("go.starlark.net without bitsh's allocation check (upstream)")
-	}
+	starlarkfork.Require(t, "the allocation check", forkChecksAllocs())
 	limit := memory.HeapBytes() + 64<<20
 	for _, c := range []struct{ code, what string }{
 		{"s = 'ab' * 1024\nfor _ in range(40):\n    s = s + s", "string + string"},

@@ -12,6 +12,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/memory"
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
 
@@ -402,9 +403,7 @@ func TestNativeThroughTheFork(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = nativeScript + `
 r1 = fib(25)
 r2 = queens(0x3f << 40, 0, 0, 0)
@@ -855,9 +854,7 @@ func TestNativeListsThroughTheFork(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = listsScript + `
 st = [1 << 32, 0, 20000]
 isenberg(st, 0, 58, 0, 6)
@@ -1006,9 +1003,7 @@ func TestNativeListPerft(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	b, err := os.ReadFile("../bench/perft.star")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
 
@@ -75,9 +76,7 @@ func TestNativeDepthIsTheInterpreters(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	// Frames at r(n) called k deep from the top level: the module's, k+1
 	// of deep, n+1 of r (2n+1 of r2 and h); the interpreter allows
 	// 100,000.
@@ -161,9 +160,7 @@ func TestNativeGivesUpNestedFallbacks(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 def t(n):
     if n <= 0:
@@ -231,9 +228,7 @@ func TestNativeGivesUpChangedTable(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 T = list(range(10000))
 U = list(range(10000))
@@ -287,9 +282,7 @@ func TestNativeRebindGivesUp(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 G = 0
 def f(n):

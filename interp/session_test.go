@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/interp"
 	"go.starlark.net/starlark"
 )
@@ -220,9 +221,7 @@ func (s *syncBuffer) String() string {
 // TestNativeReport: WithNativeReport says which functions run as machine
 // code and why the others stay interpreted; WithInterpreted offers none.
 func TestNativeReport(t *testing.T) {
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
