@@ -16,6 +16,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/cuda"
 	"github.com/bitsh/bitsh/builtins/fuse/engine"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -116,9 +117,14 @@ type flowRunner struct {
 // workerPool keeps a fused value's workers between its runs: making a
 // worker instantiates its memory (tens of MB where a recursive helper's
 // frames hold arrays), which a run of a few items should not pay again.
+// A new worker's memory, outside Go's heap, must fit in the memory budget
+// of the run that made the fused value (limit, 0: none) beside the heap
+// and everything else held outside it: every worker of every fused value
+// and plain function of the process (memory.InUse).
 type workerPool struct {
-	mu   sync.Mutex
-	idle []*native.Worker
+	mu    sync.Mutex
+	idle  []*native.Worker
+	limit int64
 }
 
 // get returns an idle worker reset for a run polling poll, or a new one.
@@ -127,6 +133,14 @@ func (wp *workerPool) get(p *native.Program, poll func() bool) (fuse.FlowWorker,
 	n := len(wp.idle)
 	if n == 0 {
 		wp.mu.Unlock()
+		if wp.limit > 0 {
+			// A budget of its own: workers are made on several goroutines,
+			// and a fresh budget reads the heap (no allowance to share).
+			b := memory.NewBudget(wp.limit)
+			if err := b.Check("fuse: a worker", int64(p.MemoryBytes())); err != nil {
+				return nil, err
+			}
+		}
 		w, err := p.NewWorker(poll)
 		if err != nil {
 			return nil, err
@@ -386,7 +400,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
 			return nil, err
 		}
-		pool := &workerPool{}
+		pool := &workerPool{limit: MaxMemory(thread)}
 		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
 		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
 	} else {

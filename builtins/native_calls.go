@@ -500,9 +500,9 @@ func (r *nativeRun) poll() bool {
 }
 
 // get returns an idle worker, or a new one. A new worker's memory lies
-// outside Go's heap, which the memory budget of thread's Env reads: it is
-// charged to the budget there with the workers made before, and refused
-// where the budget has no room for it.
+// outside Go's heap: the memory budget of thread's Env refuses it where
+// the heap and what is held outside it (every worker and every function's
+// code of the process, memory.InUse) leave no room for it.
 func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRun, error) {
 	if r := nf.spare.Swap(nil); r != nil {
 		return r, nil
@@ -515,12 +515,8 @@ func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRu
 		return r, nil
 	}
 	nf.mu.Unlock()
-	if e := envOf(thread); e != nil && e.budget.Limit() > 0 {
-		need := int64(p.MemoryBytes())
-		if err := e.budget.Check("a function run as machine code", need+e.native); err != nil {
-			return nil, err
-		}
-		e.native += need
+	if err := CheckAlloc(thread, "a function run as machine code", int64(p.MemoryBytes())); err != nil {
+		return nil, err
 	}
 	r := &nativeRun{}
 	w, err := p.NewWorker(r.poll)
