@@ -457,7 +457,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
 	}
 	opts := compileOptions(srcs)
-	opts.Stop = compileStop(thread)
+	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
 	// Snippets may share a file name (an embedder's, all "<stdin>"), so
 	// several kept texts may hold a def or lambda of this name at this line
 	// and column: keep those whose parameters and global names fit, newest
@@ -540,6 +540,12 @@ func compileStop(thread *starlark.Thread) func() error {
 		}
 		return nil
 	}
+}
+
+// compileReserve is the compiler's Options.Reserve for a run on thread:
+// a table copied from a list or tuple must fit in its memory budget.
+func compileReserve(thread *starlark.Thread) func(int64) error {
+	return func(bytes int64) error { return CheckAlloc(thread, "a table copied from a list", bytes) }
 }
 
 // compileOptions are what the fuse compiler needs of the bindings.
@@ -811,7 +817,7 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	srcs := EnvOf(thread).Sources
 	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
 	opts := compileOptions(srcs)
-	opts.Stop = compileStop(thread)
+	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
 	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
 		return nil, compileError(f, err)
 	}
