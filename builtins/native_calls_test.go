@@ -1277,3 +1277,65 @@ func TestNativeTableBudget(t *testing.T) {
 		t.Errorf("compiling in a cancelled run: %v; want the copy stopped", err)
 	}
 }
+
+// TestNativeMappingsLimited: past the limit of memory mappings held for
+// machine code (lowered here rather than making the kernel's 65,530), a
+// plain function stays interpreted and a fused value runs on the
+// evaluator, both with the interpreter's answers.
+func TestNativeMappingsLimited(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	const src = `
+def f0(x):
+    t = 0
+    for i in range(x):
+        t += i ^ 5
+    return t
+
+def f1(x):
+    t = 0
+    for i in range(x):
+        t += i ^ 9
+    return t
+`
+	thread := &starlark.Thread{Name: "maps"}
+	SetEnv(thread, Env{Sources: testSources{"maps.star": src}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "maps.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC() // earlier tests' code given back
+		time.Sleep(5 * time.Millisecond)
+	}
+	defer native.LimitMappings(native.Mappings() + 1)()
+	var nfs []*nativeFunc
+	for i, name := range []string{"f0", "f1"} {
+		fn := g[name].(*starlark.Function)
+		nf, err := compileWait(thread, fn)
+		if (err == nil) != (i == 0) {
+			t.Fatalf("%s with %d mappings held: %v; want code for f0 only (the limit is one more than held before)", name, native.Mappings(), err)
+		}
+		want, err := starlark.Call(thread, fn, ints(100), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nf != nil {
+			nfs = append(nfs, nf)
+			got, ok := nf.call(thread, ints(100)) // its worker past the limit: on the heap
+			if !ok || got.String() != want.String() {
+				t.Errorf("%s(100) = %v, %v as code; %v interpreted", name, got, ok, want)
+			}
+		}
+		v, err := starlark.Call(thread, Predeclared()["fuse"], starlark.Tuple{fn}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := starlark.Call(thread, v, ints(100), nil)
+		if err != nil || got.String() != want.String() {
+			t.Errorf("fuse(%s)(100) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+	runtime.KeepAlive(nfs)
+}
