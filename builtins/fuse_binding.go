@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -715,9 +716,20 @@ func agrees(thread *starlark.Thread, fn *starlark.Function, c *fusedValue) bool 
 	return true
 }
 
-// findFunc finds the def or lambda that starts at p.
+// findFunc finds the def or lambda that starts at p. It walks only the
+// top-level statement that holds p (found by a binary search: a file's
+// statements are in order), so that a file of many thousands of defs does
+// not cost a walk of the whole file for each.
 func findFunc(file *syntax.File, p syntax.Position, name string) (params []*syntax.Ident, body []syntax.Stmt, end syntax.Position, node syntax.Node) {
-	syntax.Walk(file, func(n syntax.Node) bool {
+	before := func(a, b syntax.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
+	i := sort.Search(len(file.Stmts), func(i int) bool {
+		start, _ := file.Stmts[i].Span()
+		return before(p, start)
+	})
+	if i == 0 {
+		return
+	}
+	syntax.Walk(file.Stmts[i-1], func(n syntax.Node) bool {
 		if node != nil {
 			return false
 		}
