@@ -520,7 +520,7 @@ func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
 			continue
 		}
 		params, body, end, node := findFunc(file, p, fn.Name())
-		if node == nil || !sourceFits(fn, file, params) {
+		if node == nil || !sourceFits(fn, file, params, len(texts) > 1) {
 			continue
 		}
 		start, stop := node.Span()
@@ -647,8 +647,14 @@ func identNames(ids []*syntax.Ident) []string {
 }
 
 // sourceFits reports whether a def or lambda found in file can be fn's: the
-// same parameters, and every global of fn's module named in the file.
-func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident) bool {
+// same parameters, and, where several texts were kept under the file's
+// name (REPL inputs, an embedder's snippets), every global of fn's module
+// named in the file. With one text, the def of fn's name and parameters
+// at fn's place is fn's, and the names are not compared: that walks the
+// whole file and reads every global, which, for each of the thousands of
+// defs of a long file offered to run as code, made offering them
+// quadratic in the file.
+func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident, several bool) bool {
 	if len(params) != fn.NumParams() {
 		return false
 	}
@@ -656,6 +662,9 @@ func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident
 		if name, _ := fn.Param(i); name != id.Name {
 			return false
 		}
+	}
+	if !several {
+		return true
 	}
 	idents := map[string]bool{}
 	syntax.Walk(file, func(n syntax.Node) bool {
