@@ -73,7 +73,6 @@ const envKey = "bitsh.env"
 type threadEnv struct {
 	Env
 	budget memory.Budget
-	native int64 // bytes of the workers of functions run as machine code, outside Go's heap
 }
 
 // SetEnv sets the run environment of the builtins called from thread,

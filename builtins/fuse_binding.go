@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/cuda"
 	"github.com/bitsh/bitsh/builtins/fuse/engine"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -116,9 +118,14 @@ type flowRunner struct {
 // workerPool keeps a fused value's workers between its runs: making a
 // worker instantiates its memory (tens of MB where a recursive helper's
 // frames hold arrays), which a run of a few items should not pay again.
+// A new worker's memory, outside Go's heap, must fit in the memory budget
+// of the run that made the fused value (limit, 0: none) beside the heap
+// and everything else held outside it: every worker of every fused value
+// and plain function of the process (memory.InUse).
 type workerPool struct {
-	mu   sync.Mutex
-	idle []*native.Worker
+	mu    sync.Mutex
+	idle  []*native.Worker
+	limit int64
 }
 
 // get returns an idle worker reset for a run polling poll, or a new one.
@@ -127,6 +134,14 @@ func (wp *workerPool) get(p *native.Program, poll func() bool) (fuse.FlowWorker,
 	n := len(wp.idle)
 	if n == 0 {
 		wp.mu.Unlock()
+		if wp.limit > 0 {
+			// A budget of its own: workers are made on several goroutines,
+			// and a fresh budget reads the heap (no allowance to share).
+			b := memory.NewBudget(wp.limit)
+			if err := b.Check("fuse: a worker", int64(p.MemoryBytes())); err != nil {
+				return nil, err
+			}
+		}
 		w, err := p.NewWorker(poll)
 		if err != nil {
 			return nil, err
@@ -386,7 +401,7 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
 			return nil, err
 		}
-		pool := &workerPool{}
+		pool := &workerPool{limit: MaxMemory(thread)}
 		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
 		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
 	} else {
@@ -443,7 +458,7 @@ func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, 
 		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
 	}
 	opts := compileOptions(srcs)
-	opts.Stop = compileStop(thread)
+	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
 	// Snippets may share a file name (an embedder's, all "<stdin>"), so
 	// several kept texts may hold a def or lambda of this name at this line
 	// and column: keep those whose parameters and global names fit, newest
@@ -505,7 +520,7 @@ func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
 			continue
 		}
 		params, body, end, node := findFunc(file, p, fn.Name())
-		if node == nil || !sourceFits(fn, file, params) {
+		if node == nil || !sourceFits(fn, file, params, len(texts) > 1) {
 			continue
 		}
 		start, stop := node.Span()
@@ -526,6 +541,12 @@ func compileStop(thread *starlark.Thread) func() error {
 		}
 		return nil
 	}
+}
+
+// compileReserve is the compiler's Options.Reserve for a run on thread:
+// a table copied from a list or tuple must fit in its memory budget.
+func compileReserve(thread *starlark.Thread) func(int64) error {
+	return func(bytes int64) error { return CheckAlloc(thread, "a table copied from a list", bytes) }
 }
 
 // compileOptions are what the fuse compiler needs of the bindings.
@@ -626,8 +647,14 @@ func identNames(ids []*syntax.Ident) []string {
 }
 
 // sourceFits reports whether a def or lambda found in file can be fn's: the
-// same parameters, and every global of fn's module named in the file.
-func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident) bool {
+// same parameters, and, where several texts were kept under the file's
+// name (REPL inputs, an embedder's snippets), every global of fn's module
+// named in the file. With one text, the def of fn's name and parameters
+// at fn's place is fn's, and the names are not compared: that walks the
+// whole file and reads every global, which, for each of the thousands of
+// defs of a long file offered to run as code, made offering them
+// quadratic in the file.
+func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident, several bool) bool {
 	if len(params) != fn.NumParams() {
 		return false
 	}
@@ -635,6 +662,9 @@ func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident
 		if name, _ := fn.Param(i); name != id.Name {
 			return false
 		}
+	}
+	if !several {
+		return true
 	}
 	idents := map[string]bool{}
 	syntax.Walk(file, func(n syntax.Node) bool {
@@ -695,9 +725,20 @@ func agrees(thread *starlark.Thread, fn *starlark.Function, c *fusedValue) bool 
 	return true
 }
 
-// findFunc finds the def or lambda that starts at p.
+// findFunc finds the def or lambda that starts at p. It walks only the
+// top-level statement that holds p (found by a binary search: a file's
+// statements are in order), so that a file of many thousands of defs does
+// not cost a walk of the whole file for each.
 func findFunc(file *syntax.File, p syntax.Position, name string) (params []*syntax.Ident, body []syntax.Stmt, end syntax.Position, node syntax.Node) {
-	syntax.Walk(file, func(n syntax.Node) bool {
+	before := func(a, b syntax.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
+	i := sort.Search(len(file.Stmts), func(i int) bool {
+		start, _ := file.Stmts[i].Span()
+		return before(p, start)
+	})
+	if i == 0 {
+		return
+	}
+	syntax.Walk(file.Stmts[i-1], func(n syntax.Node) bool {
 		if node != nil {
 			return false
 		}
@@ -797,7 +838,7 @@ func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident,
 	srcs := EnvOf(thread).Sources
 	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
 	opts := compileOptions(srcs)
-	opts.Stop = compileStop(thread)
+	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
 	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
 		return nil, compileError(f, err)
 	}

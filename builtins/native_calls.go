@@ -13,6 +13,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 )
 
@@ -157,13 +158,13 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	hide := sessionNames(thread)
 	src := cands[0].Source
 	var tables []listTable
-	src.Free, src.Builtin = exactFree(src.Free, fn, hide, &tables), exactBuiltin(src.Builtin, hide)
+	src.Free, src.Builtin = exactFree(thread, src.Free, fn, hide, &tables), exactBuiltin(src.Builtin, hide)
 	opts := compileOptions(srcs)
 	opts.Exact = true
 	if len(lists) == fn.NumParams() {
 		opts.Lists, opts.ListBias = lists, bias
 	}
-	opts.Stop = compileStop(thread)
+	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
 	helper := opts.Helper
 	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
 		if err := exactShape(h); err != nil {
@@ -174,7 +175,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 			return nil, err
 		}
 		c := *s
-		c.Free, c.Builtin = exactFree(c.Free, h, hide, &tables), exactBuiltin(c.Builtin, hide)
+		c.Free, c.Builtin = exactFree(thread, c.Free, h, hide, &tables), exactBuiltin(c.Builtin, hide)
 		return &c, nil
 	}
 	f, err := compile.Func(&src, opts)
@@ -269,7 +270,7 @@ func exactShape(fn *starlark.Function) error {
 // word arrays (which never change), functions, builtins and modules pass,
 // and so do lists, which it records in tables: a list may change between
 // calls, so each call first compares it with the words the code holds.
-func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool, tables *[]listTable) func(string) (starlark.Value, bool) {
+func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool, tables *[]listTable) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
 		if hide[name] {
 			if _, global := fn.Globals()[name]; !global {
@@ -284,9 +285,9 @@ func exactFree(free func(string) (starlark.Value, bool), fn *starlark.Function, 
 		case starlark.Bool:
 			return compile.Refused{Reason: "is a bool (True, False), not an int, in Starlark"}, true
 		case *starlark.List:
-			t, ok := snapshot(v)
-			if !ok {
-				return compile.Refused{Reason: "is a list of other values than ints in [0, 2^64) (or lists or tuples of them)"}, true
+			t, why := snapshot(thread, v)
+			if why != "" {
+				return compile.Refused{Reason: why}, true
 			}
 			*tables = append(*tables, t)
 		case starlark.Int:
@@ -384,32 +385,64 @@ type listTable struct {
 // holdsList reports whether l is t's list or one of its rows.
 func (t *listTable) holdsList(l *starlark.List) bool { return slices.Contains(t.lists, l) }
 
-// snapshot records l's words, or reports that l holds something else.
-func snapshot(l *starlark.List) (listTable, bool) {
+// snapshot records l's words, or says why it does not (a reason for
+// compile.Refused): l holds something else, the memory budget of thread's
+// Env has no room for the copies (this one, and the compiler's table), or
+// the run was cancelled meanwhile (it polls every few thousand elements).
+func snapshot(thread *starlark.Thread, l *starlark.List) (listTable, string) {
+	const other = "is a list of other values than ints in [0, 2^64) (or lists or tuples of them)"
 	t := listTable{l: l, lists: []*starlark.List{l}}
-	for i := 0; i < l.Len(); i++ {
+	ctx := Context(thread)
+	n := l.Len()
+	words := n
+	if n > 0 {
+		if _, ok := l.Index(0).(starlark.Int); !ok {
+			for i := 0; i < n; i++ {
+				if i%snapshotPoll == snapshotPoll-1 && ctx.Err() != nil {
+					return t, "is a list being read when the run was cancelled"
+				}
+				if r, ok := l.Index(i).(starlark.Indexable); ok {
+					words += r.Len()
+				}
+			}
+		}
+	}
+	if err := CheckAlloc(thread, "a table copied from a list", memory.AllocSize(int64(words), 16)); err != nil {
+		return t, fmt.Sprintf("is a list of %d words, which the memory budget has no room to copy (%v)", words, err)
+	}
+	for i := 0; i < n; i++ {
+		if i%snapshotPoll == snapshotPoll-1 && ctx.Err() != nil {
+			return t, "is a list being read when the run was cancelled"
+		}
 		switch x := l.Index(i).(type) {
 		case starlark.Int:
 			w, ok := x.Uint64()
 			if !ok || t.rows != nil {
-				return t, false
+				return t, other
+			}
+			if t.flat == nil {
+				t.flat = make([]uint64, 0, n)
 			}
 			t.flat = append(t.flat, w)
 		case *starlark.List, starlark.Tuple:
 			row, ok := rowWords(x)
 			if !ok || t.flat != nil {
-				return t, false
+				return t, other
 			}
 			t.rows = append(t.rows, row)
 			if r, ok := x.(*starlark.List); ok {
 				t.lists = append(t.lists, r)
 			}
 		default:
-			return t, false
+			return t, other
 		}
 	}
-	return t, true
+	return t, ""
 }
+
+// snapshotPoll is how many elements snapshot reads between two polls of
+// the run's context.
+const snapshotPoll = 4096
 
 // rowWords returns the words of a list or tuple of words.
 func rowWords(v starlark.Value) ([]uint64, bool) {
@@ -500,9 +533,9 @@ func (r *nativeRun) poll() bool {
 }
 
 // get returns an idle worker, or a new one. A new worker's memory lies
-// outside Go's heap, which the memory budget of thread's Env reads: it is
-// charged to the budget there with the workers made before, and refused
-// where the budget has no room for it.
+// outside Go's heap: the memory budget of thread's Env refuses it where
+// the heap and what is held outside it (every worker and every function's
+// code of the process, memory.InUse) leave no room for it.
 func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRun, error) {
 	if r := nf.spare.Swap(nil); r != nil {
 		return r, nil
@@ -515,12 +548,8 @@ func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRu
 		return r, nil
 	}
 	nf.mu.Unlock()
-	if e := envOf(thread); e != nil && e.budget.Limit() > 0 {
-		need := int64(p.MemoryBytes())
-		if err := e.budget.Check("a function run as machine code", need+e.native); err != nil {
-			return nil, err
-		}
-		e.native += need
+	if err := CheckAlloc(thread, "a function run as machine code", int64(p.MemoryBytes())); err != nil {
+		return nil, err
 	}
 	r := &nativeRun{}
 	w, err := p.NewWorker(r.poll)

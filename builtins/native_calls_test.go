@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -1196,4 +1197,140 @@ def big(x, d):
 			t.Errorf("big(3, 3) = %v as code, %v interpreted", got, want)
 		}
 	}
+}
+
+// tableScript reads a global list of 2^20 words as a table in a loop.
+const tableScript = `
+T = list(range(1 << 20))
+
+def look(x):
+    s = 0
+    for i in range(x):
+        s += T[(i * 7919) % len(T)]
+    return s
+`
+
+// TestNativeTableBudget: a global list read as a table is copied (by the
+// binding, then by the compiler) only where the memory budget has room for
+// the copies, checked before copying; otherwise the function stays
+// interpreted, with the interpreter's answer. fuse refuses it with the
+// budget's error. A cancelled run stops the copy.
+func TestNativeTableBudget(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	for _, c := range []struct {
+		room  int64
+		coded bool
+	}{{4 << 20, false}, {1 << 30, true}} {
+		thread := &starlark.Thread{Name: "table"}
+		env := Env{Sources: testSources{"table.star": tableScript}, Context: context.Background(), Interpreted: true}
+		SetEnv(thread, env)
+		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "table.star", tableScript, Predeclared())
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC() // the live heap, which the check reads, holds the list
+		env.MaxMemory = memory.InUse() + c.room
+		SetEnv(thread, env)
+		look := g["look"].(*starlark.Function)
+		nf, err := compileWait(thread, look)
+		if (err == nil) != c.coded {
+			t.Fatalf("room %d: compiled: %v; want coded %v", c.room, err, c.coded)
+		}
+		if err != nil && !strings.Contains(err.Error(), "memory budget has no room") {
+			t.Errorf("room %d: %v; want the budget's refusal", c.room, err)
+		}
+		want, err := starlark.Call(thread, look, ints(1000), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nf != nil {
+			got, ok := nf.call(thread, ints(1000))
+			if !ok || got.String() != want.String() {
+				t.Errorf("look(1000) = %v, %v as code; %v interpreted", got, ok, want)
+			}
+		}
+		_, err = starlark.Call(thread, Predeclared()["fuse"], starlark.Tuple{look}, nil)
+		if c.coded != (err == nil) || err != nil && !strings.Contains(err.Error(), "a table copied from a list: memory limit") {
+			t.Errorf("room %d: fuse(look): %v; want coded %v", c.room, err, c.coded)
+		}
+	}
+
+	thread := &starlark.Thread{Name: "table"}
+	env := Env{Sources: testSources{"table.star": tableScript}, Context: context.Background(), Interpreted: true}
+	SetEnv(thread, env)
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "table.star", tableScript, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env.Context = ctx
+	SetEnv(thread, env)
+	if _, err := compileWait(thread, g["look"].(*starlark.Function)); err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Errorf("compiling in a cancelled run: %v; want the copy stopped", err)
+	}
+}
+
+// TestNativeMappingsLimited: past the limit of memory mappings held for
+// machine code (lowered here rather than making the kernel's 65,530), a
+// plain function stays interpreted and a fused value runs on the
+// evaluator, both with the interpreter's answers.
+func TestNativeMappingsLimited(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	const src = `
+def f0(x):
+    t = 0
+    for i in range(x):
+        t += i ^ 5
+    return t
+
+def f1(x):
+    t = 0
+    for i in range(x):
+        t += i ^ 9
+    return t
+`
+	thread := &starlark.Thread{Name: "maps"}
+	SetEnv(thread, Env{Sources: testSources{"maps.star": src}, Context: context.Background(), Interpreted: true})
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "maps.star", src, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC() // earlier tests' code given back
+		time.Sleep(5 * time.Millisecond)
+	}
+	defer native.LimitMappings(native.Mappings() + 1)()
+	var nfs []*nativeFunc
+	for i, name := range []string{"f0", "f1"} {
+		fn := g[name].(*starlark.Function)
+		nf, err := compileWait(thread, fn)
+		if (err == nil) != (i == 0) {
+			t.Fatalf("%s with %d mappings held: %v; want code for f0 only (the limit is one more than held before)", name, native.Mappings(), err)
+		}
+		want, err := starlark.Call(thread, fn, ints(100), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nf != nil {
+			nfs = append(nfs, nf)
+			got, ok := nf.call(thread, ints(100)) // its worker past the limit: on the heap
+			if !ok || got.String() != want.String() {
+				t.Errorf("%s(100) = %v, %v as code; %v interpreted", name, got, ok, want)
+			}
+		}
+		v, err := starlark.Call(thread, Predeclared()["fuse"], starlark.Tuple{fn}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := starlark.Call(thread, v, ints(100), nil)
+		if err != nil || got.String() != want.String() {
+			t.Errorf("fuse(%s)(100) = %v, %v; want %v", name, got, err, want)
+		}
+	}
+	runtime.KeepAlive(nfs)
 }

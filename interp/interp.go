@@ -25,7 +25,6 @@ import (
 
 	"github.com/bitsh/bitsh/builtins"
 	bitshdialect "github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/stdlib"
 	"go.starlark.net/lib/math"
 	"go.starlark.net/lib/time"
@@ -193,7 +192,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if src == nil {
-		data, err := in.readFile(filename)
+		data, err := in.readFile(ctx, filename)
 		if err != nil {
 			return nil, err
 		}
@@ -414,7 +413,7 @@ func (r *run) load(thread *starlark.Thread, from, name string) (starlark.StringD
 	if m, ok := in.modules[key]; ok {
 		return m.globals, m.err
 	}
-	src, err := in.moduleSource(key)
+	src, err := in.moduleSource(r.ctx, key)
 	if err != nil {
 		return nil, err
 	}
@@ -451,16 +450,16 @@ func (in *Interp) ModuleSource(from, name string) (key string, src []byte, err e
 	if err != nil {
 		return "", nil, err
 	}
-	src, err = in.moduleSource(key)
+	src, err = in.moduleSource(context.Background(), key)
 	return key, src, err
 }
 
 // moduleSource reads the module of a key resolve returned.
-func (in *Interp) moduleSource(key string) ([]byte, error) {
+func (in *Interp) moduleSource(ctx context.Context, key string) ([]byte, error) {
 	if file, ok := strings.CutPrefix(key, StdlibPrefix); ok {
 		return fs.ReadFile(stdlib.FS, file)
 	}
-	return in.readFile(key)
+	return in.readFile(ctx, key)
 }
 
 // PredeclaredFor returns the names predeclared to the module of key, as a
@@ -513,16 +512,10 @@ func (in *Interp) clean(name string) string {
 	return filepath.Clean(name)
 }
 
-// readFile reads a script. Under a memory budget it reads at most the
-// budget and refuses a longer file: load("/dev/zero", ...) used to read
-// on, without polling, far past the budget.
-func (in *Interp) readFile(name string) ([]byte, error) {
-	if in.maxMemory <= 0 {
-		if in.fsys != nil {
-			return fs.ReadFile(in.fsys, name)
-		}
-		return os.ReadFile(name)
-	}
+// readFile reads a script, polling ctx, through ReadSource: at most
+// SourceLimit of the budget, a longer file refused (load("/dev/zero", ...)
+// used to read on, without polling, far past the budget).
+func (in *Interp) readFile(ctx context.Context, name string) ([]byte, error) {
 	var f fs.File
 	var err error
 	if in.fsys != nil {
@@ -534,14 +527,7 @@ func (in *Interp) readFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, in.maxMemory+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	if int64(len(data)) > in.maxMemory {
-		return nil, fmt.Errorf("%s is larger than the memory budget of %s", name, memory.FormatSize(in.maxMemory))
-	}
-	return data, nil
+	return ReadSource(ctx, f, name, in.maxMemory)
 }
 
 // stdlibPredeclared adds the private helpers stdlib modules are written

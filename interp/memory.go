@@ -6,11 +6,16 @@ import (
 	"github.com/bitsh/bitsh/builtins/memory"
 )
 
-// WithMaxMemory gives each run a memory budget of n bytes (0: none). A
-// watchdog samples the heap every few milliseconds while the run lasts
-// and cancels it with a *memory.LimitError as cause when the heap goes over
-// n; collecting builtins and word arrays refuse, before allocating, a
-// result that would not fit (builtins.CheckAlloc, memory.Budget).
+// WithMaxMemory gives each run a memory budget of n bytes (0: none). The
+// budget counts the heap and the memory the process holds outside it for
+// its runs (memory.InUse: the machine code of fused and plain functions
+// and their workers' memory, of every interpreter of the process). A
+// watchdog samples that sum every few milliseconds while the run lasts
+// and cancels it with a *memory.LimitError as cause when it goes over n;
+// collecting builtins, word arrays, new workers and the tables copied
+// into machine code refuse, before allocating, a result that would not
+// fit (builtins.CheckAlloc, memory.Budget). Source files are read up to
+// a quarter of n (ReadSource).
 //
 // Under an address-space limit (ulimit -v, RLIMIT_AS; read on Linux) the
 // watchdog also stops a run whose heap holds more than half the budget
@@ -24,8 +29,8 @@ import (
 // stays under half its budget never is.
 //
 // Go cannot attribute memory to a goroutine, so the budget bounds the
-// whole process's heap: interpreters running in parallel each compare the
-// same heap with their own budget. The option does not touch the garbage
+// whole process's heap and what it holds outside it: interpreters running
+// in parallel each compare the same sum with their own budget. The option does not touch the garbage
 // collector, which is process-wide; a program that sets
 // debug.SetMemoryLimit(n) as well (the bitsh command does) makes the
 // collector work harder as the heap nears the budget and lets the

@@ -69,7 +69,8 @@ func NewBudget(limit int64) Budget { return Budget{limit: max(limit, 0)} }
 func (b *Budget) Limit() int64 { return b.limit }
 
 // Check reports an error naming fn when allocating bytes more bytes would
-// exceed the budget (docs/words.md). Without a budget it returns nil.
+// exceed the budget (docs/words.md): the heap and the memory held outside
+// it (InUse) with bytes more. Without a budget it returns nil.
 //
 // Small requests are cheap: after reading the heap, Check grants without
 // reading again up to an eighth of the room it found (at most 4 MiB in
@@ -88,10 +89,11 @@ func (b *Budget) Check(fn string, bytes int64) error {
 	}
 	// Heap objects include garbage not yet collected; only when that sum is
 	// over the budget does the live heap of the last collection decide, so
-	// that garbage alone never fails a request.
-	inUse := HeapBytes()
+	// that garbage alone never fails a request. Memory held outside the
+	// heap (machine code, its workers) counts either way.
+	inUse := InUse()
 	if inUse+bytes > limit {
-		if inUse = heapLive(); inUse+bytes > limit {
+		if inUse = heapLive() + OutsideBytes(); inUse+bytes > limit {
 			b.allowance = 0
 			return allocError(fn, limit, bytes)
 		}
@@ -127,7 +129,7 @@ func allocError(fn string, limit, bytes int64) error {
 		return fmt.Errorf("%s: memory limit of %s exceeded (the result would need more than 2^63 bytes)", fn, FormatSize(limit))
 	}
 	return fmt.Errorf("%s: memory limit of %s exceeded (the result needs about %s, with %s in use)",
-		fn, FormatSize(limit), FormatSize(bytes), FormatSize(HeapBytes()))
+		fn, FormatSize(limit), FormatSize(bytes), FormatSize(InUse()))
 }
 
 // AllocSize returns n * size, or -1 when the product overflows int64, for

@@ -89,7 +89,8 @@ type watchdog struct {
 }
 
 // overBudget returns the error that stops the run, or nil while the heap
-// is within limit. Heap objects include garbage not yet collected. When
+// and the memory held outside it (InUse) are within limit. Heap objects
+// include garbage not yet collected. When
 // the collector's soft limit (debug.SetMemoryLimit) is at or below the
 // budget, it already collects as the heap nears the budget, so objects
 // above the budget mean live data; otherwise the watchdog collects before
@@ -100,16 +101,19 @@ type watchdog struct {
 // the last collection, else by collecting (at most every
 // addressCheckGC).
 func (w *watchdog) overBudget(limit int64) *LimitError {
-	objects := HeapBytes()
+	objects := InUse()
 	if objects <= limit/2 {
 		return nil
 	}
 	if objects > limit {
-		if debug.SetMemoryLimit(-1) <= limit || objects > limit/2*3 {
+		// The soft limit keeps the heap's garbage within the budget, not
+		// within what the memory held outside the heap leaves of it.
+		soft := debug.SetMemoryLimit(-1) <= limit && OutsideBytes() == 0
+		if soft || objects > limit/2*3 {
 			return &LimitError{Limit: limit}
 		}
 		runtime.GC()
-		if objects = HeapBytes(); objects > limit {
+		if objects = InUse(); objects > limit {
 			return &LimitError{Limit: limit}
 		} else if objects <= limit/2 {
 			return nil
@@ -120,7 +124,7 @@ func (w *watchdog) overBudget(limit int64) *LimitError {
 	if room < 0 || !short(objects) {
 		return nil
 	}
-	live := LiveHeapBytes()
+	live := LiveHeapBytes() + OutsideBytes()
 	if !short(live) {
 		if time.Since(w.collected) < addressCheckGC {
 			return nil
@@ -129,7 +133,7 @@ func (w *watchdog) overBudget(limit int64) *LimitError {
 		w.collected = time.Now()
 		// What the collection found live, not the heap now, which holds
 		// what the run allocated meanwhile too.
-		if live = LiveHeapBytes(); !short(live) {
+		if live = LiveHeapBytes() + OutsideBytes(); !short(live) {
 			return nil
 		}
 	}

@@ -48,13 +48,22 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	c := tooling.NewChecker()
 	status := exitOK
 	for _, name := range fs.Args() {
-		src, err := os.ReadFile(name)
+		f, err := os.Open(name)
 		if err != nil {
 			var pe *iofs.PathError
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
 			fmt.Fprintf(stdout, "%s: %v\n", name, err)
+			status = exitError
+			continue
+		}
+		src, code, ok := readSource("check", name, f, 0, budget, stderr)
+		f.Close()
+		if !ok {
+			if code != exitUsage {
+				return code // too large, or stopped: as a run would
+			}
 			status = exitError
 			continue
 		}

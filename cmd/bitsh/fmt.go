@@ -49,9 +49,18 @@ func runFmt(args []string, stdout, stderr io.Writer) int {
 	}
 	status := exitOK
 	for _, name := range fs.Args() {
-		src, err := os.ReadFile(name)
+		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: fmt: %v\n", progName, err)
+			status = exitError
+			continue
+		}
+		src, code, ok := readSource("fmt", name, f, 0, budget, stderr)
+		f.Close()
+		if !ok {
+			if code != exitUsage {
+				return code // too large, or stopped: as a run would
+			}
 			status = exitError
 			continue
 		}

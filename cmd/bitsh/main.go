@@ -171,9 +171,9 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case codeSet:
 		filename, src, argv = cmdLineArg, []byte(*code), append(rest, codeArgs...)
 	case len(rest) > 0 && rest[0] != "-":
-		data, err := os.ReadFile(rest[0])
-		if err != nil {
-			return usageError(stderr, "%v", err)
+		data, status, ok := readSource("", rest[0], nil, *timeout, budget, stderr)
+		if !ok {
+			return status
 		}
 		filename, src, argv = rest[0], data, rest[1:]
 	default:
@@ -181,9 +181,9 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			repl = true
 			break
 		}
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return usageError(stderr, "reading standard input: %v", err)
+		data, status, ok := readSource("", stdinName, stdin, *timeout, budget, stderr)
+		if !ok {
+			return status
 		}
 		filename, src, argv = stdinName, data, rest[min(1, len(rest)):]
 	}

@@ -62,9 +62,14 @@ type Options struct {
 	// Defs returns, with CheckOnly, the def a name of the script binds at
 	// top level, so that its body is checked as fuse would compile it.
 	Defs func(name string) (*Source, bool)
-	// Stop, polled every few hundred statements compiled, returns an
-	// error to end the compilation with (a cancelled run); nil: never.
+	// Stop, polled every few hundred statements compiled (and every few
+	// thousand elements of a table copied), returns an error to end the
+	// compilation with (a cancelled run); nil: never.
 	Stop func() error
+	// Reserve is asked before the compiler copies a table of bytes from
+	// a Starlark list or tuple: an error (the memory budget's) ends the
+	// compilation with it; nil: never refused.
+	Reserve func(bytes int64) error
 	// KeepTailCalls leaves a helper's calls of itself in tail position as
 	// calls (fuse.Func.TailCalls not run): for tests that compare.
 	KeepTailCalls bool
@@ -2021,19 +2026,18 @@ func (c *compiler) rowOf(name string, v starlark.Value) ([]uint64, bool, error) 
 	if ws, ok := c.opt.Words(v); ok {
 		return append([]uint64(nil), ws...), true, nil
 	}
-	var items []starlark.Value
-	switch v := v.(type) {
-	case *starlark.List:
-		for i := 0; i < v.Len(); i++ {
-			items = append(items, v.Index(i))
-		}
-	case starlark.Tuple:
-		items = v
-	default:
+	items, ok := listOrTuple(v)
+	if !ok {
 		return nil, false, nil
 	}
-	row := make([]uint64, len(items))
-	for i, x := range items {
+	row := make([]uint64, items.Len())
+	for i := range row {
+		if i%copyPoll == copyPoll-1 {
+			if err := c.stopCopy(); err != nil {
+				return nil, true, err
+			}
+		}
+		x := items.Index(i)
 		w, ok := WordOf(x)
 		if !ok {
 			if _, isInt := x.(starlark.Int); isInt {
@@ -2046,25 +2050,69 @@ func (c *compiler) rowOf(name string, v starlark.Value) ([]uint64, bool, error) 
 	return row, true, nil
 }
 
+// copyPoll is how many elements of a table the compiler copies between
+// two polls of Options.Stop.
+const copyPoll = 4096
+
+// stopCopy is Options.Stop, for the copy of a table.
+func (c *compiler) stopCopy() error {
+	if c.opt.Stop == nil {
+		return nil
+	}
+	return c.opt.Stop()
+}
+
+// listOrTuple returns v's elements where v is a list or a tuple, read in
+// place (a table is not copied twice).
+func listOrTuple(v starlark.Value) (starlark.Indexable, bool) {
+	switch v := v.(type) {
+	case *starlark.List:
+		return v, true
+	case starlark.Tuple:
+		return v, true
+	}
+	return nil, false
+}
+
+// reserve asks Options.Reserve for the words of a table about to be
+// copied from v's elements, rows and all; the count is bounded by
+// maxTableWords, past which addTable refuses the table anyway.
+func (c *compiler) reserve(items starlark.Indexable) error {
+	if c.opt.Reserve == nil {
+		return nil
+	}
+	words := int64(items.Len())
+	for i := 0; i < items.Len() && words <= maxTableWords; i++ {
+		if i%copyPoll == copyPoll-1 {
+			if err := c.stopCopy(); err != nil {
+				return err
+			}
+		}
+		if r, ok := listOrTuple(items.Index(i)); ok {
+			words += int64(r.Len())
+		}
+	}
+	return c.opt.Reserve(8 * words)
+}
+
 // table reads v as a table: a list, tuple or word array of words, or a
 // list or tuple of those.
 func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
-	var items []starlark.Value
-	switch v := v.(type) {
-	case *starlark.List:
-		for i := 0; i < v.Len(); i++ {
-			items = append(items, v.Index(i))
-		}
-	case starlark.Tuple:
-		items = v
-	default:
+	items, ok := listOrTuple(v)
+	if !ok {
 		if ws, ok := c.opt.Words(v); ok {
 			return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{append([]uint64(nil), ws...)}})
 		}
 		return -1, false, nil
 	}
 	nested := false
-	for i, x := range items {
+	for i := 0; i < items.Len(); i++ {
+		if i%copyPoll == copyPoll-1 {
+			if err := c.stopCopy(); err != nil {
+				return -1, true, err
+			}
+		}
+		x := items.Index(i)
 		if _, ok := WordOf(x); !ok {
 			if _, isInt := x.(starlark.Int); isInt {
 				return -1, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, shortInt(x))
@@ -2073,6 +2121,9 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 			break
 		}
 	}
+	if err := c.reserve(items); err != nil {
+		return -1, true, err
+	}
 	if !nested {
 		row, _, err := c.rowOf(name, v)
 		if err != nil {
@@ -2080,8 +2131,9 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 		}
 		return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{row}})
 	}
-	t := fuse.Table{Name: name}
-	for i, x := range items {
+	t := fuse.Table{Name: name, Rows: make([][]uint64, 0, items.Len())}
+	for i := 0; i < items.Len(); i++ {
+		x := items.Index(i)
 		row, ok, err := c.rowOf(fmt.Sprintf("%s[%d]", name, i), x)
 		if err != nil {
 			return -1, true, err

@@ -13,6 +13,7 @@ package native
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -112,7 +113,8 @@ func EngineNamed(name string) (Engine, error) {
 // CompileWith compiles f with engine e. Auto takes AMD64 where it runs and
 // falls back to WebAssembly where it does not (another machine, a CPU
 // without BMI2, a function it refuses), and to Eval for a function that
-// WebAssembly refuses too.
+// WebAssembly refuses too, or when the package holds as many memory
+// mappings as it may (LimitMappings).
 func CompileWith(f *fuse.Func, e Engine) (*Program, error) {
 	if e == Eval {
 		return compileEval(f), nil
@@ -121,6 +123,10 @@ func CompileWith(f *fuse.Func, e Engine) (*Program, error) {
 		p, err := compileAMD64(f)
 		if err == nil || e == AMD64 {
 			return p, err
+		}
+		if errors.Is(err, errMappings) {
+			// WebAssembly's compiled code is a mapping too.
+			return compileEval(f), nil
 		}
 	}
 	bin, l, err := Module(f)
