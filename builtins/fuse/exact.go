@@ -34,9 +34,11 @@ import "fmt"
 // purpose): they get no check and no typing, and their operands that are
 // not given are typed as exact.
 //
-// at gives the source position ("3:9") of an expression, or "", for the
-// messages.
-func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) string) error {
+// at gives the source position (line and column) of an expression, or
+// 0, 0, for the messages; a check Exact adds carries the position of the
+// expression it checks, so that a failed run can say where its int left
+// the words.
+func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (line, col int)) error {
 	if given == nil {
 		given = map[*Expr]bool{}
 	}
@@ -216,25 +218,50 @@ const (
 type exacter struct {
 	f      *Func
 	given  map[*Expr]bool
-	at     func(*Expr) string
-	checks map[CheckKind]int
+	at     func(*Expr) (line, col int)
+	checks map[checkKey]int
 	bools  map[int]bool // the unit's variables that may hold a bool
 	top    bool         // the unit is the function's body, not a Proc's
 }
 
-// check returns the index of f's check of kind k (Imm imm), made once.
-func (x *exacter) check(k CheckKind, imm uint64) int {
-	key := k
-	if k == CheckFits {
-		key = CheckKind(128 + imm)
+// A checkKey is what makes two exact checks one: their kind, Imm and
+// source position.
+type checkKey struct {
+	kind      CheckKind
+	imm       uint64
+	line, col int
+}
+
+// exactMsg says what a failed exact check found, for reports of the calls
+// the interpreter ran (the interpreter gives the script its own answer).
+func exactMsg(k CheckKind, imm uint64) string {
+	switch k {
+	case CheckAddExact:
+		return "an int beyond 64 bits (+)"
+	case CheckSubExact:
+		return "a negative int (-)"
+	case CheckMulExact:
+		return "an int beyond 64 bits (*)"
+	case CheckShlExact:
+		return "an int beyond 64 bits (<<)"
+	}
+	return fmt.Sprintf("an int of more than %d bits where the code takes fewer (an index, a shift count, a range bound)", imm)
+}
+
+// check returns the index of f's check of kind k (Imm imm) for e, made
+// once for each kind, Imm and position of e.
+func (x *exacter) check(k CheckKind, imm uint64, e *Expr) int {
+	key := checkKey{kind: k, imm: imm}
+	if x.at != nil {
+		key.line, key.col = x.at(e)
 	}
 	if i, ok := x.checks[key]; ok {
 		return i
 	}
 	if x.checks == nil {
-		x.checks = map[CheckKind]int{}
+		x.checks = map[checkKey]int{}
 	}
-	x.f.Checks = append(x.f.Checks, Check{Kind: k, Imm: imm, Msg: "the integer leaves the words (run by the interpreter)"})
+	x.f.Checks = append(x.f.Checks, Check{Kind: k, Imm: imm, Msg: exactMsg(k, imm), Line: key.line, Col: key.col})
 	x.checks[key] = len(x.f.Checks) - 1
 	return len(x.f.Checks) - 1
 }
@@ -246,7 +273,7 @@ func (x *exacter) below(e *Expr, w uint64) *Expr {
 	}
 	// Given: the check's own and, whose operand is typed exact (as a
 	// plain and with a constant, it would read it as modular).
-	b := &Expr{Op: OpAnd, Args: []*Expr{e, {Op: OpConst, Imm: 1<<w - 1, Check: -1}}, Check: x.check(CheckFits, w)}
+	b := &Expr{Op: OpAnd, Args: []*Expr{e, {Op: OpConst, Imm: 1<<w - 1, Check: -1}}, Check: x.check(CheckFits, w, e)}
 	x.given[b] = true
 	return b
 }
@@ -340,11 +367,11 @@ func boolName(op Op) string {
 }
 
 // errAt is an error at e's position, where at knows it.
-func errAt(at func(*Expr) string, e *Expr, format string, args ...any) error {
+func errAt(at func(*Expr) (line, col int), e *Expr, format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	if at != nil {
-		if p := at(e); p != "" {
-			return fmt.Errorf("%s: %w", p, err)
+		if line, col := at(e); line > 0 {
+			return fmt.Errorf("%d:%d: %w", line, col, err)
 		}
 	}
 	return err
@@ -457,7 +484,7 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		kind := map[Op]CheckKind{OpAdd: CheckAddExact, OpSub: CheckSubExact, OpMul: CheckMulExact, OpShl: CheckShlExact}[e.Op]
 		switch {
 		case e.Check < 0:
-			e.Check = x.check(kind, 0)
+			e.Check = x.check(kind, 0, e)
 		case x.f.Checks[e.Check].Kind != kind: // (an expression shared, met again: checked already)
 			return errAt(x.at, e, "%s with a check of its own", e.Op)
 		}

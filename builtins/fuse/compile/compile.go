@@ -388,11 +388,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 	}
 	if opt.Exact {
-		if err := c.f.Exact(c.given, func(e *fuse.Expr) string {
-			if p, ok := c.pos[e]; ok {
-				return fmt.Sprintf("%d:%d", p.Line, p.Col)
-			}
-			return ""
+		if err := c.f.Exact(c.given, func(e *fuse.Expr) (line, col int) {
+			p := c.pos[e]
+			return int(p.Line), int(p.Col)
 		}); err != nil {
 			return nil, err
 		}
