@@ -64,6 +64,17 @@ type Env struct {
 	// interpreted. It may be called from another goroutine (the code is
 	// generated there), at most once per offer.
 	NativeReport func(fn *starlark.Function, err error)
+	// NativeStats, if not nil, counts the calls of the functions offered
+	// to run as machine code: as code, by the interpreter, and why
+	// (NativeStats.WriteReport). An interpreter sets one on all its
+	// threads.
+	NativeStats *NativeStats
+	// NativeStrict makes a function offered to run as machine code that
+	// is not compiled, or a call of it that the interpreter would run,
+	// an error: the thread is cancelled with a reason that starts with
+	// NativeStrictPrefix and names the function and why. Functions of
+	// @stdlib/ modules are exempt.
+	NativeStrict bool
 }
 
 // envKey is the thread-local key of a thread's *threadEnv.

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
@@ -35,13 +37,28 @@ const nativeKey = "go.starlark.net/native"
 // the call that offers fn: a list among them makes that parameter a list
 // of its length, a word array, for every call.
 func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
-	report := EnvOf(thread).NativeReport
+	env := EnvOf(thread)
+	report := env.NativeReport
+	strict := env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix)
+	tally := env.NativeStats.offered(fn)
 	lists, bias := listsOf(args)
-	nf, pending, err := compileNative(thread, fn, lists, bias, report)
+	nf, pending, err := compileNative(thread, fn, lists, bias, report, tally, strict)
 	if report != nil && !pending {
 		report(fn, err)
 	}
 	if err != nil {
+		tally.refuse(fn, err)
+		if strict {
+			thread.Cancel(StrictError(fn, "not compiled: "+withFile(fn, err.Error())))
+		}
+		if tally != nil {
+			// The report counts the calls of a function that stays
+			// interpreted: a form that always declines.
+			return func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
+				tally.why[fbRefused].Add(1)
+				return nil, false
+			}
+		}
 		return nil
 	}
 	return nf.call
@@ -132,12 +149,27 @@ type nativeFunc struct {
 	off         atomic.Bool
 	err         error       // why the code generation failed (set before ready is closed)
 	handoff     atomic.Bool // set by the first of compileNative's wait and the generation to end
+	// fn is the function compiled, tally its counts (nil: no report),
+	// strict whether a call the interpreter runs is an error, offWhy why
+	// off was set.
+	fn     *starlark.Function
+	tally  *nativeTally
+	strict bool
+	offWhy atomic.Pointer[string]
+}
+
+// switchOff leaves the function to the interpreter from now on, for why.
+func (nf *nativeFunc) switchOff(why string) {
+	nf.offWhy.CompareAndSwap(nil, &why)
+	nf.off.Store(true)
 }
 
 // compileNative compiles fn with compile.Options.Exact for the x86-64
 // engine, or says why it cannot. pending: the machine code is still being
-// generated, and report, if not nil, hears how that ends.
-func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, bias []uint64, report func(*starlark.Function, error)) (nf *nativeFunc, pending bool, err error) {
+// generated, and report, if not nil, hears how that ends. tally (nil:
+// none) counts the calls; strict waits for the code (no call is
+// interpreted while it is generated).
+func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, bias []uint64, report func(*starlark.Function, error), tally *nativeTally, strict bool) (nf *nativeFunc, pending bool, err error) {
 	if err := exactShape(fn); err != nil {
 		return nil, false, err
 	}
@@ -199,8 +231,18 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	for _, n := range opts.Lists {
 		words += max(n, 0)
 	}
-	n := &nativeFunc{f: f, lists: opts.Lists, bias: biases, written: written, tables: tables, words: words, ready: make(chan struct{})}
+	n := &nativeFunc{f: f, lists: opts.Lists, bias: biases, written: written, tables: tables, words: words, ready: make(chan struct{}),
+		fn: fn, tally: tally, strict: strict}
+	tally.compiled(n)
 	go n.generate(fn, report)
+	if strict {
+		<-n.ready
+		n.handoff.Store(true)
+		if n.err != nil {
+			return nil, false, n.err
+		}
+		return n, false, nil
+	}
 	t := time.NewTimer(nativeWait)
 	defer t.Stop()
 	select {
@@ -228,11 +270,17 @@ func (nf *nativeFunc) generate(fn *starlark.Function, report func(*starlark.Func
 			nf.err = fmt.Errorf("generating its machine code failed: %v", r)
 		}
 		if nf.err != nil {
-			nf.off.Store(true)
+			nf.switchOff(nf.err.Error())
 		}
 		close(nf.ready)
-		if nf.handoff.Swap(true) && report != nil {
-			report(fn, nf.err) // compileNative returned before: it is ours to say
+		if nf.handoff.Swap(true) {
+			// compileNative returned before: it is ours to say.
+			if nf.err != nil {
+				nf.tally.refuse(fn, nf.err)
+			}
+			if report != nil {
+				report(fn, nf.err)
+			}
 		}
 	}()
 	p, err := native.CompileWith(nf.f, native.AMD64)
@@ -361,7 +409,7 @@ const wasteRatio = 16
 func (nf *nativeFunc) weigh(start, ran, end time.Time) {
 	if ran.Sub(start) > wasteRatio*end.Sub(ran) {
 		if w := nf.wasted.Add(1); w > 8 && w > 4*nf.paid.Load() {
-			nf.off.Store(true)
+			nf.switchOff(fmt.Sprintf("its calls spent more than %d times as long converting lists as running", wasteRatio))
 		}
 		return
 	}
@@ -571,7 +619,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		// A bug of this binding (not of the script) leaves the function
 		// to the interpreter instead of ending the process.
 		if r := recover(); r != nil {
-			nf.off.Store(true)
+			nf.switchOff(fmt.Sprintf("a fault in bitsh's native calls: %v", r))
 			v, ok = nil, false
 		}
 		if !ok && nf.off.Load() {
@@ -579,8 +627,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 	}()
 	p := nf.p.Load()
-	if p == nil || nf.off.Load() || len(args) != nf.f.Params+len(nf.written) {
-		return nil, false // (too few or too many arguments: the interpreter's error)
+	switch {
+	case nf.off.Load():
+		return nf.miss(thread, fbOff)
+	case p == nil:
+		return nf.miss(thread, fbNotReady)
+	case len(args) != nf.f.Params+len(nf.written):
+		return nf.miss(thread, fbArity) // (too few or too many arguments: the interpreter's error)
 	}
 	var ws [compile.MaxExactParams]uint64
 	var ls [compile.MaxExactParams]*starlark.List
@@ -596,8 +649,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for i, a := range args {
 		if nf.lists != nil && nf.lists[i] >= 0 {
 			l, ok := a.(*starlark.List)
-			if !ok || l.Len() != nf.lists[i] || slices.Contains(ls[:nl], l) {
-				return nil, false // (one list passed twice: the code would not see one write in the other)
+			switch {
+			case !ok:
+				return nf.missArg(thread, i, argNotList)
+			case l.Len() != nf.lists[i]:
+				return nf.missArg(thread, i, argLength)
+			case slices.Contains(ls[:nl], l):
+				return nf.missArg(thread, i, argTwice) // (the code would not see one write in the other)
 			}
 			ls[nl] = l
 			nl++
@@ -605,10 +663,10 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		x, ok := a.(starlark.Int)
 		if !ok {
-			return nil, false
+			return nf.missArg(thread, i, argNotInt)
 		}
 		if ws[nw], ok = x.Uint64(); !ok {
-			return nil, false
+			return nf.missArg(thread, i, argNotWord)
 		}
 		nw++
 	}
@@ -616,13 +674,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		t := &nf.tables[i]
 		if !t.holds() {
 			if nf.giveUp.changed(nf.runs.Load()) {
-				nf.off.Store(true)
+				nf.switchOff("a global list it reads as a table had changed before many of its calls")
 			}
-			return nil, false
+			return nf.miss(thread, fbTable)
 		}
-		for _, l := range ls[:nl] {
+		for a, l := range ls[:nl] {
 			if t.holdsList(l) {
-				return nil, false // (the code would not see its writes in the table)
+				return nf.missArg(thread, nf.param(a), argInTable) // (the code would not see its writes in the table)
 			}
 		}
 	}
@@ -631,17 +689,17 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		// (not frozen, not being iterated): setting an element to itself
 		// tells, and changes nothing.
 		if nf.written[a] && l.Len() > 0 && l.SetIndex(0, l.Index(0)) != nil {
-			return nil, false
+			return nf.miss(thread, fbFrozen)
 		}
 	}
 	depth, ok := nf.depth(thread)
 	if !ok {
-		return nil, false // (the interpreter's stack overflow, at the call or in it)
+		return nf.miss(thread, fbStack) // (the interpreter's stack overflow, at the call or in it)
 	}
 	r, err := nf.get(p, thread)
 	if err != nil {
-		nf.off.Store(true) // no room for a worker: the interpreter runs it
-		return nil, false
+		nf.switchOff(err.Error()) // no room for a worker: the interpreter runs it
+		return nf.miss(thread, fbOff)
 	}
 	defer nf.put(r)
 	for a, l := range ls[:nl] {
@@ -649,13 +707,13 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		for j := range buf {
 			var ok bool
 			if buf[j], ok = encode(l.Index(j), nf.bias[a]); !ok {
-				return nil, false
+				return nf.missArg(thread, nf.param(a), argElem)
 			}
 		}
 		r.w.SetArray(a, buf)
 	}
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
-		return nil, false // (an engine that allows its MaxCalls only: not here)
+		return nf.miss(thread, fbStack) // (an engine that allows its MaxCalls only: not here)
 	}
 	r.thread = thread
 	for i := range nw {
@@ -675,10 +733,19 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		// fails there too (with its own message), or the run was
 		// cancelled (the interpreter stops at its next step).
 		f := nf.fails.Add(1)
-		if f > 64 && f > 2*nf.runs.Load() || weighed && nf.giveUp.failed(f, work) {
-			nf.off.Store(true)
+		if f > 64 && f > 2*nf.runs.Load() {
+			nf.switchOff("most of its calls failed in the code")
+		} else if weighed && nf.giveUp.failed(f, work) {
+			nf.switchOff("its calls that failed in the code wasted more work there than the others did")
 		}
-		return nil, false
+		var fe *fuse.FlowError
+		switch {
+		case errors.As(err, &fe):
+			return nf.missCheck(thread, fe.Check)
+		case errors.Is(err, fuse.ErrStopped):
+			return nf.miss(thread, fbStopped)
+		}
+		return nf.miss(thread, fbFailed)
 	}
 	if weighed {
 		nf.giveUp.useful.Add(int64(work) + 1)
@@ -700,6 +767,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 	}
 	nf.runs.Add(1)
+	if t := nf.tally; t != nil {
+		t.code.Add(1)
+	}
 	switch {
 	case nf.f.ReturnsParam > 0:
 		return ls[nf.f.ReturnsParam-1], true // the list given, written back above
@@ -782,6 +852,19 @@ func (nf *nativeFunc) depth(thread *starlark.Thread) (int, bool) {
 		return 0, false
 	}
 	return min(room/(1+nf.f.Inlined), nf.f.MaxCalls()), true
+}
+
+// param returns the parameter of array parameter a (the a-th list).
+func (nf *nativeFunc) param(a int) int {
+	for i, n := range nf.lists {
+		if n >= 0 {
+			if a == 0 {
+				return i
+			}
+			a--
+		}
+	}
+	return 0
 }
 
 // put gives r back to nf's idle workers.

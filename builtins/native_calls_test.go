@@ -624,7 +624,7 @@ def is_magic(i):
 
 // compileWait compiles fn as the hook does and waits for its machine code.
 func compileWait(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc, error) {
-	nf, _, err := compileNative(thread, fn, nil, nil, nil)
+	nf, _, err := compileNative(thread, fn, nil, nil, nil, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -743,7 +743,7 @@ func TestNativeLists(t *testing.T) {
 	// compiled returns fn's code, compiled for args as the hook compiles it.
 	compiled := func(name string, args starlark.Tuple) *nativeFunc {
 		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, g[name].(*starlark.Function), lists, bias, nil)
+		nf, _, err := compileNative(thread, g[name].(*starlark.Function), lists, bias, nil, nil, false)
 		if err != nil {
 			t.Fatalf("%s does not compile: %v", name, err)
 		}
@@ -1084,7 +1084,7 @@ func BenchmarkNativeListCall(b *testing.B) {
 	fn := g["touched"].(*starlark.Function)
 	b.Run("code", func(b *testing.B) {
 		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, fn, lists, bias, nil)
+		nf, _, err := compileNative(thread, fn, lists, bias, nil, nil, false)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -1131,7 +1131,7 @@ func TestNativeListWaste(t *testing.T) {
 	for fn, off := range map[string]bool{"nth": true, "churn": false} {
 		a := args(fn)
 		lists, bias := listsOf(a)
-		nf, _, err := compileNative(thread, g[fn].(*starlark.Function), lists, bias, nil)
+		nf, _, err := compileNative(thread, g[fn].(*starlark.Function), lists, bias, nil, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}

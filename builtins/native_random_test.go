@@ -134,7 +134,7 @@ func TestNativeRandomLists(t *testing.T) {
 		}
 		first := args(0)
 		lists, bias := listsOf(first)
-		nf, _, err := compileNative(thread, fn, lists, bias, nil)
+		nf, _, err := compileNative(thread, fn, lists, bias, nil, nil, false)
 		if err != nil {
 			refused++
 			continue

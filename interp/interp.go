@@ -80,27 +80,66 @@ func WithWorkers(n int) Option { return func(in *Interp) { in.workers = n } }
 // machine code").
 func WithInterpreted(on bool) Option { return func(in *Interp) { in.interpreted = on } }
 
-// WithNativeReport writes to w a line for each function offered to run as
-// machine code: "native: fib (script.star:1:5): machine code", or
-// "native: f (script.star:9:5): interpreted: " and the reason (nil w:
-// none). Lines may come from another goroutine, but whole.
+// WithNativeReport counts what becomes of the calls of the functions
+// offered to run as machine code, and writes the report to w at the end
+// of each ExecFile, whether the script succeeded, failed or was
+// cancelled, in one write (nil w: none): for each function offered so
+// far, whether it was compiled (or why not), its calls run as code and by
+// the interpreter, and the main reasons the interpreter ran them, with
+// their counts and positions (builtins.NativeStats.WriteReport;
+// docs/scripting.md, "Plain functions as machine code").
+// Interp.NativeReport gives the same figures as values.
 func WithNativeReport(w io.Writer) Option {
 	return func(in *Interp) {
-		if w == nil {
-			in.nativeReport = nil
-			return
-		}
-		var mu sync.Mutex
-		in.nativeReport = func(fn *starlark.Function, err error) {
-			line := fmt.Sprintf("native: %s (%s): machine code\n", fn.Name(), fn.Position())
-			if err != nil {
-				line = fmt.Sprintf("native: %s (%s): interpreted: %v\n", fn.Name(), fn.Position(), err)
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			io.WriteString(w, line)
+		in.nativeOut = w
+		if w != nil && in.nativeStats == nil {
+			in.nativeStats = builtins.NewNativeStats()
 		}
 	}
+}
+
+// WithNativeStrict makes the interpreter refuse to run a plain function
+// of the script's that is offered to run as machine code (at its first
+// call where it loops, else at its 1000th) in the interpreter: where the
+// function cannot be compiled, or where a call of it goes back to the
+// interpreter (an argument the code does not take, an int leaving the
+// words, an error), the run fails with an error naming the function, the
+// construct and its position, raised in the function's frame. Calls
+// before the offer, calls with keyword arguments, the functions of
+// @stdlib/ modules, and every call of a run with a step limit
+// (WithMaxSteps), where nothing runs as code, are not checked.
+func WithNativeStrict(on bool) Option { return func(in *Interp) { in.nativeStrict = on } }
+
+// NativeReport returns what became of the functions offered to run as
+// machine code so far, as WithNativeReport writes it; nil without
+// WithNativeReport.
+func (in *Interp) NativeReport() []builtins.NativeFunc {
+	if in.nativeStats == nil {
+		return nil
+	}
+	return in.nativeStats.Funcs()
+}
+
+// writeNativeReport writes the report of WithNativeReport, if any, to
+// its writer.
+func (in *Interp) writeNativeReport() {
+	if in.nativeOut != nil {
+		in.WriteNativeReport(in.nativeOut)
+	}
+}
+
+// WriteNativeReport writes the report of WithNativeReport to w, in one
+// write, as ExecFile does at its end (for Exec, a REPL's inputs, which
+// write none): nothing without WithNativeReport or with WithInterpreted.
+func (in *Interp) WriteNativeReport(w io.Writer) error {
+	if in.nativeStats == nil || in.interpreted {
+		return nil
+	}
+	if in.maxSteps > 0 {
+		_, err := io.WriteString(w, "native: a run with a step limit runs every function in the interpreter\n")
+		return err
+	}
+	return in.nativeStats.WriteReport(w)
 }
 
 // An Interp runs bitsh code. Its globals persist across Exec calls, as in
@@ -111,7 +150,9 @@ type Interp struct {
 	maxMemory      int64
 	workers        int
 	interpreted    bool
-	nativeReport   func(*starlark.Function, error)
+	nativeStats    *builtins.NativeStats // counts for WithNativeReport (nil: none)
+	nativeOut      io.Writer             // where WithNativeReport writes
+	nativeStrict   bool
 	fsys           fs.FS
 	predeclared    starlark.StringDict
 
@@ -199,6 +240,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 		src = data
 	}
 	in.src.keep(filename, src)
+	defer in.writeNativeReport()
 	r := in.newRun(ctx)
 	defer r.close()
 	r.stack = []string{in.clean(filename)}
@@ -346,7 +388,8 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 		ShardCount:   max(in.shard.count, 1),
 		Results:      in.shard.results,
 		Interpreted:  in.interpreted,
-		NativeReport: in.nativeReport,
+		NativeStats:  in.nativeStats,
+		NativeStrict: in.nativeStrict,
 	})
 	if maxSteps > 0 {
 		t.SetMaxExecutionSteps(maxSteps)
@@ -366,6 +409,7 @@ func (r *run) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
+	err = explainStrict(err)
 	err = r.in.explainLoad(err)
 	err = explainLoadChain(err)
 	err = explainHabit(err, r.in.newestSource)
@@ -574,4 +618,19 @@ func matches(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 		return nil, fmt.Errorf("matches: pattern %q: %w", pattern, err)
 	}
 	return starlark.Bool(re.MatchString(s)), nil
+}
+
+// explainStrict gives the error of a run that strict mode
+// (WithNativeStrict) stopped the reason alone: the interpreter words it as
+// a cancellation ("Starlark computation cancelled: native-strict: f
+// (x.star:1:5): ..."), which it is not.
+func explainStrict(err error) error {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		const cancelled = "Starlark computation cancelled: "
+		if msg, ok := strings.CutPrefix(ee.Msg, cancelled+builtins.NativeStrictPrefix); ok {
+			ee.Msg = builtins.NativeStrictPrefix + msg
+		}
+	}
+	return err
 }

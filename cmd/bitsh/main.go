@@ -12,7 +12,7 @@
 //
 // Flags: -timeout DURATION, -max-steps N, -max-memory SIZE, -workers N,
 // -shard I/N, -j N, -o PATH (docs/cluster.md), -profile FILE, -interpret,
-// -native-report, -version. The exit status
+// -native-report, -native-strict, -version. The exit status
 // is 0 on success, 1 on a script error (a timeout or the memory budget
 // included), 2 on bad usage, 3 on an internal error (the process died of
 // a Go fatal error, seen by a supervising parent: package autopsy) and 130
@@ -125,7 +125,8 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		showVer   = fs.Bool("version", false, "print the version and exit")
 		profOut   = fs.String("profile", "", "write a profile of the run's Starlark functions (wall time, pprof format) to `FILE`; go tool pprof -top FILE reads it")
 		interpOn  = fs.Bool("interpret", false, "run every plain function in the interpreter (no function runs as machine code; docs/scripting.md)")
-		natReport = fs.Bool("native-report", false, "print to stderr, for each function offered to run as machine code, whether it does or why it stays interpreted")
+		natReport = fs.Bool("native-report", false, "print to stderr, when the script ends, for each function offered to run as machine code, its calls run as code and by the interpreter, and why")
+		natStrict = fs.Bool("native-strict", false, "make a function offered to run as machine code that is not compiled, or a call of it that the interpreter runs, an error")
 		sh        = addShardFlags(fs) // -shard, -j, -o: shard.go
 	)
 	usage := func() {
@@ -154,6 +155,9 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *workers < 0 {
 		return usageError(stderr, "-workers %d is negative", *workers)
+	}
+	if *natStrict && (*interpOn || *maxSteps > 0 || *profOut != "") {
+		return usageError(stderr, "-native-strict with -interpret, -max-steps or -profile: those runs interpret every function")
 	}
 	budget, err := memoryBudget(*maxMem)
 	if err != nil {
@@ -202,6 +206,7 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithMaxMemory(budget),
 		interp.WithWorkers(*workers),
 		interp.WithInterpreted(*interpOn),
+		interp.WithNativeStrict(*natStrict),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
 	}
 	if *natReport {
@@ -216,7 +221,11 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer stop()
 	}
 	if repl {
-		return runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
+		status := runREPL(in, stdin.(*os.File), stdout, stderr, *timeout)
+		if *natReport {
+			in.WriteNativeReport(stderr)
+		}
+		return status
 	}
 
 	return sh.run(in, opts, filename, src, argv, *timeout, stdout, stderr)

@@ -1,0 +1,375 @@
+package builtins
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"go.starlark.net/starlark"
+)
+
+// What became of the calls of plain functions offered to run as machine
+// code (docs/scripting.md, "Plain functions as machine code"): an
+// interpreter that wants a report (bitsh -native-report) sets a
+// NativeStats in the Env of its threads; each offer of a function gets a
+// nativeTally, whose atomic counters the calls add to, and the report
+// reads them at the end of a run. Without a NativeStats a call counts
+// nothing.
+
+// NativeStats gathers, for one interpreter, the functions offered to run
+// as machine code and what became of their calls: how many ran as code,
+// how many the interpreter ran, and why. It is safe for concurrent use;
+// an interpreter has its own (nothing is shared between interpreters).
+type NativeStats struct {
+	mu      sync.Mutex
+	tallies []*nativeTally
+}
+
+// NewNativeStats returns an empty NativeStats.
+func NewNativeStats() *NativeStats { return &NativeStats{} }
+
+// A fallback is why the interpreter ran a call of a function offered to
+// run as code, where the reason is not one argument's nor one check's.
+type fallback uint8
+
+const (
+	fbNotReady fallback = iota // the code was still being generated
+	fbOff                      // the code was switched off (nativeFunc.offWhy says why)
+	fbArity                    // another number of arguments (the interpreter's error)
+	fbTable                    // a global list read as a table had changed
+	fbFrozen                   // a list the code writes was frozen or being iterated
+	fbStopped                  // the run was cancelled while the code ran
+	fbFailed                   // the code failed without a check to name
+	fbRefused                  // the function was not compiled
+	fbStack                    // the interpreter's stack too deep for the code's calls
+	nFallbacks
+)
+
+// An argFallback is why one argument sent a call to the interpreter.
+type argFallback uint8
+
+const (
+	argNotInt  argFallback = iota // not an int (where the code takes a word)
+	argNotWord                    // an int outside [0, 2^64)
+	argNotList                    // not a list (where the code takes one)
+	argLength                     // a list of another length
+	argTwice                      // the same list as another parameter
+	argElem                       // a list holding values its words cannot (other values, ints out of range)
+	argInTable                    // a list the function also reads as a table
+	nArgFallbacks
+)
+
+// A nativeTally counts the calls of one function after one offer.
+type nativeTally struct {
+	fn      *starlark.Function
+	code    atomic.Int64                  // calls run as code
+	why     [nFallbacks]atomic.Int64      // calls run by the interpreter, by fallback
+	args    [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
+	checks  []atomic.Int64                // ... by the check of the code that failed
+	refused atomic.Pointer[string]        // why it is not run as code (nil: compiled)
+	nf      atomic.Pointer[nativeFunc]    // the compiled function, for its checks
+}
+
+// offered records an offer of fn and returns its tally; s may be nil (no
+// report: nil tally).
+func (s *NativeStats) offered(fn *starlark.Function) *nativeTally {
+	if s == nil {
+		return nil
+	}
+	t := &nativeTally{fn: fn, args: make([][nArgFallbacks]atomic.Int64, fn.NumParams())}
+	s.mu.Lock()
+	s.tallies = append(s.tallies, t)
+	s.mu.Unlock()
+	return t
+}
+
+// refuse records why the function stays interpreted.
+func (t *nativeTally) refuse(fn *starlark.Function, err error) {
+	if t != nil {
+		msg := withFile(fn, err.Error())
+		t.refused.Store(&msg)
+	}
+}
+
+// compiled records nf as the tally's function.
+func (t *nativeTally) compiled(nf *nativeFunc) {
+	if t != nil {
+		t.checks = make([]atomic.Int64, len(nf.f.Checks))
+		t.nf.Store(nf)
+	}
+}
+
+// lineCol matches the "line:col: " a compile error starts with.
+var lineCol = regexp.MustCompile(`^(\d+:\d+: )`)
+
+// withFile puts fn's file name before the line and column a compile
+// error of fn starts with ("12:5: x" -> "f.star:12:5: x").
+func withFile(fn *starlark.Function, msg string) string {
+	if lineCol.MatchString(msg) {
+		return fn.Position().Filename() + ":" + msg
+	}
+	return msg
+}
+
+// A NativeFunc is what a NativeStats reports of one function: its name
+// and position, its calls run as code and by the interpreter, and why.
+type NativeFunc struct {
+	Name     string // the function's name
+	Position string // where its def is, "file:line:col"
+	// Refused says why the function is not run as code ("" where it
+	// is); Compiled counts the times it was compiled (a global it reads
+	// rebound makes it compiled again).
+	Refused  string
+	Compiled int
+	// Code and Interpreted count its calls since it was first offered:
+	// those run as code and those run by the interpreter.
+	Code, Interpreted int64
+	Reasons           []NativeReason // why the interpreter ran calls, most calls first
+}
+
+// A NativeReason is a reason the interpreter ran calls of a function, and
+// how many.
+type NativeReason struct {
+	Why   string
+	Calls int64
+}
+
+// Funcs returns what became of each function offered so far, in the
+// order of their first offers.
+func (s *NativeStats) Funcs() []NativeFunc {
+	s.mu.Lock()
+	tallies := slices.Clone(s.tallies)
+	s.mu.Unlock()
+	var out []NativeFunc
+	index := map[*starlark.Function]int{}
+	reasons := map[*starlark.Function]map[string]int64{}
+	for _, t := range tallies {
+		i, ok := index[t.fn]
+		if !ok {
+			i = len(out)
+			index[t.fn] = i
+			out = append(out, NativeFunc{Name: t.fn.Name(), Position: t.fn.Position().String()})
+			reasons[t.fn] = map[string]int64{}
+		}
+		f := &out[i]
+		rs := reasons[t.fn]
+		f.Refused = ""
+		if r := t.refused.Load(); r != nil {
+			f.Refused = *r
+		} else {
+			f.Compiled++
+		}
+		f.Code += t.code.Load()
+		add := func(why string, n int64) {
+			if n > 0 {
+				rs[why] += n
+				f.Interpreted += n
+			}
+		}
+		nf := t.nf.Load()
+		for k := range t.why {
+			add(fallbackText(fallback(k), t, nf), t.why[k].Load())
+		}
+		for p := range t.args {
+			name, _ := t.fn.Param(p)
+			for k := range t.args[p] {
+				add(argText(argFallback(k), name, nf, p), t.args[p][k].Load())
+			}
+		}
+		for c := range t.checks {
+			add(checkText(t.fn, nf, c), t.checks[c].Load())
+		}
+	}
+	for fn, i := range index {
+		for why, n := range reasons[fn] {
+			out[i].Reasons = append(out[i].Reasons, NativeReason{Why: why, Calls: n})
+		}
+		slices.SortFunc(out[i].Reasons, func(a, b NativeReason) int {
+			return cmp.Or(cmp.Compare(b.Calls, a.Calls), strings.Compare(a.Why, b.Why))
+		})
+	}
+	return out
+}
+
+// WriteReport writes the report of the functions offered so far to w,
+// one paragraph a function:
+//
+//	native: fib (fib.star:1:5): machine code, 1 call as code, 0 by the interpreter
+//	native: g (g.star:4:5): machine code, 12 calls as code, 1000 by the interpreter:
+//	    1000 calls: an int beyond 64 bits (<<) at g.star:7:13
+//
+// or "native: no function was offered to run as machine code".
+func (s *NativeStats) WriteReport(w io.Writer) error {
+	var b strings.Builder
+	funcs := s.Funcs()
+	if len(funcs) == 0 {
+		b.WriteString("native: no function was offered to run as machine code\n")
+	}
+	for _, f := range funcs {
+		fmt.Fprintf(&b, "native: %s (%s): ", f.Name, f.Position)
+		if f.Refused != "" && f.Code == 0 && len(f.Reasons) <= 1 {
+			fmt.Fprintf(&b, "interpreted, %s: not compiled: %s\n", calls(f.Interpreted), f.Refused)
+			continue
+		}
+		b.WriteString("machine code")
+		if f.Compiled > 1 {
+			fmt.Fprintf(&b, " (compiled %d times: a global it reads was rebound)", f.Compiled)
+		}
+		if f.Refused != "" {
+			b.WriteString(" (last offer not compiled: " + f.Refused + ")")
+		}
+		fmt.Fprintf(&b, ", %s as code, %d by the interpreter", calls(f.Code), f.Interpreted)
+		if len(f.Reasons) == 0 {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(":\n")
+		for _, r := range f.Reasons {
+			fmt.Fprintf(&b, "    %s: %s\n", calls(r.Calls), r.Why)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// calls says "1 call" or "n calls".
+func calls(n int64) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmt.Sprintf("%d calls", n)
+}
+
+// fallbackText says why the interpreter ran a call, for k.
+func fallbackText(k fallback, t *nativeTally, nf *nativeFunc) string {
+	switch k {
+	case fbNotReady:
+		return "its machine code was still being generated"
+	case fbOff:
+		why := "off"
+		if nf != nil {
+			if w := nf.offWhy.Load(); w != nil {
+				why = *w
+			}
+		}
+		return "its code was switched off: " + why
+	case fbArity:
+		return "another number of arguments (the interpreter's error)"
+	case fbTable:
+		return "a global list it reads as a table had changed"
+	case fbFrozen:
+		return "a list it writes was frozen or being iterated"
+	case fbStopped:
+		return "the run was cancelled while its code ran"
+	case fbFailed:
+		return "its code failed"
+	case fbStack:
+		return "the call came too deep in the interpreter's stack for its code's calls"
+	case fbRefused:
+		if r := t.refused.Load(); r != nil {
+			return "not compiled: " + *r
+		}
+		return "not compiled"
+	}
+	return fmt.Sprintf("fallback %d", k)
+}
+
+// argText says why the interpreter ran a call, for argument p (named
+// name) and k.
+func argText(k argFallback, name string, nf *nativeFunc, p int) string {
+	switch k {
+	case argNotInt:
+		return "argument " + name + " not an int"
+	case argNotWord:
+		return "argument " + name + " an int outside [0, 2^64)"
+	case argNotList:
+		return "argument " + name + " not a list"
+	case argLength:
+		if nf != nil && nf.lists != nil {
+			return fmt.Sprintf("argument %s a list of another length than %d", name, nf.lists[p])
+		}
+		return "argument " + name + " a list of another length"
+	case argTwice:
+		return "argument " + name + " the same list as another parameter"
+	case argElem:
+		return "argument " + name + " a list holding other values than the ints its code holds"
+	case argInTable:
+		return "argument " + name + " a list it also reads as a table"
+	}
+	return fmt.Sprintf("argument %s: fallback %d", name, k)
+}
+
+// checkText says why the interpreter ran a call whose code failed at
+// check c: the check's message at its position in fn's file.
+func checkText(fn *starlark.Function, nf *nativeFunc, c int) string {
+	ch := nf.f.Checks[c]
+	if ch.Line > 0 {
+		return fmt.Sprintf("%s at %s:%d:%d", ch.Msg, fn.Position().Filename(), ch.Line, ch.Col)
+	}
+	return ch.Msg
+}
+
+// miss counts a call of nf that the interpreter runs, for k, and in
+// strict mode cancels the thread with why, naming the function. It
+// returns the call's (nil, false).
+func (nf *nativeFunc) miss(thread *starlark.Thread, k fallback) (starlark.Value, bool) {
+	if t := nf.tally; t != nil {
+		t.why[k].Add(1)
+	}
+	if nf.strict && k != fbStopped {
+		nf.strictFail(thread, func() string { return fallbackText(k, nf.tally, nf) })
+	}
+	return nil, false
+}
+
+// missArg is miss for argument p and k.
+func (nf *nativeFunc) missArg(thread *starlark.Thread, p int, k argFallback) (starlark.Value, bool) {
+	if t := nf.tally; t != nil && p < len(t.args) {
+		t.args[p][k].Add(1)
+	}
+	if nf.strict {
+		nf.strictFail(thread, func() string {
+			name, _ := nf.fn.Param(p)
+			return argText(k, name, nf, p)
+		})
+	}
+	return nil, false
+}
+
+// missCheck is miss for the code's failed check c.
+func (nf *nativeFunc) missCheck(thread *starlark.Thread, c int) (starlark.Value, bool) {
+	if c < 0 || c >= len(nf.f.Checks) {
+		return nf.miss(thread, fbFailed)
+	}
+	if t := nf.tally; t != nil && c < len(t.checks) {
+		t.checks[c].Add(1)
+	}
+	if nf.strict {
+		nf.strictFail(thread, func() string { return checkText(nf.fn, nf, c) })
+	}
+	return nil, false
+}
+
+// strictFail cancels thread: in strict mode (bitsh -native-strict) a call
+// of a function offered to run as code that the interpreter would run is
+// an error, which the interpreter raises at its next step, in the
+// function's frame.
+func (nf *nativeFunc) strictFail(thread *starlark.Thread, why func() string) {
+	thread.Cancel(StrictError(nf.fn, "a call ran in the interpreter: "+why()))
+}
+
+// NativeStrictPrefix starts the reason with which strict mode cancels a
+// thread: the interpreter's error is "Starlark computation cancelled: "
+// and that reason, which the embedder may show alone.
+const NativeStrictPrefix = "native-strict: "
+
+// StrictError returns the reason strict mode gives for fn: its name and
+// position, then why.
+func StrictError(fn *starlark.Function, why string) string {
+	return fmt.Sprintf("%s%s (%s): %s", NativeStrictPrefix, fn.Name(), fn.Position(), why)
+}
