@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/interp"
@@ -218,8 +217,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestNativeReport: WithNativeReport says which functions run as machine
-// code and why the others stay interpreted; WithInterpreted offers none.
+// TestNativeReport: WithNativeReport writes, at the end of ExecFile, which
+// functions run as machine code, how many of their calls did, and why the
+// others stay interpreted; WithInterpreted offers none.
 func TestNativeReport(t *testing.T) {
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
@@ -246,17 +246,20 @@ r = (fib(22), bump(10), neg(5))
 		t.Errorf("r = %s", got)
 	}
 	want := []string{
-		"native: neg (report.star:9:1): interpreted: 12:12: ~x of a word is a negative int",
-		"native: bump (report.star:5:1): interpreted: 7:11: st is a read-only table",
-		"native: fib (report.star:2:1): machine code", // perhaps from the code's goroutine, later
+		"native: neg (report.star:9:1): interpreted, 1 call: not compiled: report.star:12:12: ~x of a word is a negative int",
+		"native: bump (report.star:5:1): interpreted, 1 call: not compiled: report.star:7:11: st is a read-only table",
+		"native: fib (report.star:2:1): machine code, ",
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	for _, w := range want {
-		for !strings.Contains(report.String(), w) && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
 		if !strings.Contains(report.String(), w) {
 			t.Errorf("report %q lacks %q", report.String(), w)
+		}
+	}
+	// fib is offered at its 1000th call, which runs as code (and its
+	// calls within it) or, while the code is generated, interpreted.
+	for _, f := range in.NativeReport() {
+		if f.Name == "fib" && f.Code+f.Interpreted == 0 {
+			t.Errorf("fib: no call counted")
 		}
 	}
 
@@ -267,6 +270,104 @@ r = (fib(22), bump(10), neg(5))
 	}
 	if none.String() != "" {
 		t.Errorf("interpreted, the report says %q", none.String())
+	}
+}
+
+// TestNativeStrict: with WithNativeStrict, a function offered that is not
+// compiled, or a call of one that goes back to the interpreter, fails the
+// run with an error naming the function, the construct and its position,
+// in the function's frame; functions that run as code, and those of
+// @stdlib/ modules, do not.
+func TestNativeStrict(t *testing.T) {
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	const defs = `
+load("@stdlib/assert.star", "assert")
+def total(xs):
+    s = 0
+    for x in xs:
+        s += x
+    return s
+def neg(x):
+    for i in range(3):
+        x -= i
+    return ~x
+def square(x):
+    for i in range(1):
+        x = x * x
+    return x
+assert.eq(total([1, 2, 3]), 6)
+assert.eq(square(3), 9)
+`
+	for _, c := range []struct{ name, src, want, frame string }{
+		{"fine", "", "", ""},
+		{"refused", "neg(5)", "native-strict: neg (strict.star:8:1): not compiled: strict.star:11:12: ~x of a word is a negative int", "in neg"},
+		{"length", "total([1, 2])", "native-strict: total (strict.star:3:1): a call ran in the interpreter: argument xs a list of another length than 3", "in total"},
+		{"words", "square(1 << 40)", "native-strict: square (strict.star:12:1): a call ran in the interpreter: an int beyond 64 bits (*) at strict.star:14:13", "in square"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := interp.New(interp.WithStdout(io.Discard), interp.WithNativeStrict(true))
+			_, err := in.ExecFile(context.Background(), "strict.star", defs+c.src+"\n")
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(backtrace(err))
+				}
+				return
+			}
+			var ee *starlark.EvalError
+			if !errors.As(err, &ee) {
+				t.Fatalf("error %v, want a Starlark error", err)
+			}
+			if !strings.HasPrefix(ee.Msg, c.want) {
+				t.Errorf("error %q, want %q", ee.Msg, c.want)
+			}
+			if bt := interp.Backtrace(ee); !strings.Contains(bt, c.frame) {
+				t.Errorf("backtrace %q lacks %q", bt, c.frame)
+			}
+			// The same script without strict mode runs.
+			in = interp.New(interp.WithStdout(io.Discard))
+			if _, err := in.ExecFile(context.Background(), "strict.star", defs+c.src+"\n"); err != nil {
+				t.Errorf("without strict mode: %v", backtrace(err))
+			}
+		})
+	}
+}
+
+// TestNativeReportParallel: two interpreters running at once each report
+// their own calls (run under -race by .ci/run).
+func TestNativeReportParallel(t *testing.T) {
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	const src = `
+def total(xs):
+    s = 0
+    for x in xs:
+        s += x
+    return s
+for i in range(N):
+    total([1, 2])
+`
+	var wg sync.WaitGroup
+	ins := make([]*interp.Interp, 2)
+	for k := range ins {
+		ins[k] = interp.New(interp.WithStdout(io.Discard), interp.WithNativeReport(io.Discard),
+			interp.WithPredeclared(starlark.StringDict{"N": starlark.MakeInt(100 * (k + 1))}))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := ins[k].ExecFile(context.Background(), "par.star", src); err != nil {
+				t.Error(backtrace(err))
+			}
+		}()
+	}
+	wg.Wait()
+	for k, in := range ins {
+		fs := in.NativeReport()
+		if len(fs) != 1 || fs[0].Code+fs[0].Interpreted != int64(100*(k+1)) {
+			t.Errorf("interpreter %d: %+v, want total's %d calls", k, fs, 100*(k+1))
+		}
 	}
 }
 
