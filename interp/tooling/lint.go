@@ -245,10 +245,18 @@ func literalValue(e syntax.Expr) starlark.Value {
 			return starlark.MakeBigInt(v)
 		}
 	case *syntax.ListExpr:
+		// Its elements where they are literals fuse reads (a table, rows
+		// of one: len(T[i]) needs them), else an empty list.
+		if elems, ok := literalValues(e.List); ok {
+			return starlark.NewList(elems)
+		}
 		return starlark.NewList(nil)
 	case *syntax.DictExpr:
 		return starlark.NewDict(0)
 	case *syntax.TupleExpr:
+		if elems, ok := literalValues(e.List); ok {
+			return starlark.Tuple(elems)
+		}
 		return starlark.Tuple{}
 	case *syntax.UnaryExpr:
 		if e.Op == syntax.MINUS {
@@ -258,6 +266,42 @@ func literalValue(e syntax.Expr) starlark.Value {
 		}
 	}
 	return nil
+}
+
+// literalValues returns the values of list, each an int literal or a
+// list or tuple of those, or false where one is anything else.
+func literalValues(list []syntax.Expr) ([]starlark.Value, bool) {
+	out := make([]starlark.Value, len(list))
+	for i, x := range list {
+		for {
+			p, ok := x.(*syntax.ParenExpr)
+			if !ok {
+				break
+			}
+			x = p.X
+		}
+		switch x := x.(type) {
+		case *syntax.ListExpr:
+			elems, ok := literalValues(x.List)
+			if !ok {
+				return nil, false
+			}
+			out[i] = starlark.NewList(elems)
+		case *syntax.TupleExpr:
+			elems, ok := literalValues(x.List)
+			if !ok {
+				return nil, false
+			}
+			out[i] = starlark.Tuple(elems)
+		default:
+			v, ok := literalValue(x).(starlark.Int)
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+	}
+	return out, true
 }
 
 // definedNames returns every name the file binds (globals, locals,

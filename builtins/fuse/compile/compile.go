@@ -2598,6 +2598,15 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 				chk := c.check(fuse.CheckIndex, 0, ix.Lbrack, "index out of range of the table %s", tid.Name)
 				return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}, nil
 			}
+			if t >= 0 && c.opt.CheckOnly && c.f.Tables[t].Words() == 0 {
+				// A list the check has not seen filled (T = [], then
+				// T.append(row) at the top level): its rows are known
+				// when the script runs.
+				if _, err := c.word(ix.Y); err != nil {
+					return nil, err
+				}
+				return varExpr(c.newVar()), nil
+			}
 		}
 	}
 	id, ok := arg.(*syntax.Ident)
@@ -2614,7 +2623,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 		case bRow:
 			return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}, nil
 		}
-		if c.opt.CheckOnly {
+		if c.opt.CheckOnly && !c.isParam(id.Name) {
+			// A local the check takes for a word may hold a row of a
+			// global it has not run; a parameter is a word in a run too.
 			return varExpr(c.newVar()), nil
 		}
 		return nil, errAt(id.NamePos, "len of the word %s is not allowed (popcount counts its bits)", id.Name)
@@ -2637,6 +2648,20 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 		return konst(uint64(len(tb.Rows[0]))), nil
 	}
 	return konst(uint64(len(tb.Rows))), nil
+}
+
+// isParam reports whether name is a parameter of the function being
+// compiled (not of a helper, which a caller may pass a row).
+func (c *compiler) isParam(name string) bool {
+	if c.sc.retLabel >= 0 || c.sc.proc {
+		return false
+	}
+	for _, p := range c.sc.src.Params {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error) {
