@@ -236,8 +236,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	tally.compiled(n)
 	go n.generate(fn, report)
 	if strict {
-		<-n.ready
-		n.handoff.Store(true)
+		<-n.ready // (handoff left unset: the generation reports nothing)
 		if n.err != nil {
 			return nil, false, n.err
 		}
@@ -620,7 +619,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		// to the interpreter instead of ending the process.
 		if r := recover(); r != nil {
 			nf.switchOff(fmt.Sprintf("a fault in bitsh's native calls: %v", r))
-			v, ok = nil, false
+			v, ok = nf.miss(thread, fbOff)
 		}
 		if !ok && nf.off.Load() {
 			v = starlark.None // given up
