@@ -59,6 +59,56 @@ import (
 // from zero.
 const nativeKey = "go.starlark.net/native"
 
+// nativeMissKey is the thread-local key under which an application may
+// store a function of type nativeMiss,
+//
+//	func(thread *starlark.Thread, fn *starlark.Function, why string)
+//
+// which hears of each call of fn, on that thread, that the interpreter
+// runs although fn has (or had) a native form, for a reason the hook's
+// form does not see: the call has keyword arguments, the thread may not
+// run native forms (a step limit, OnMaxSteps, a profile, a
+// cancellation), a global fn depends on was rebound and fn is being
+// counted towards its next offer, or fn was given up (by its form, or
+// after nativeDrops rebindings), which a thread with a nativeMiss leaves
+// to it to hear rather than to nativeNever. why says which, in words
+// ("keyword arguments"; "the global K it reads was rebound"; nativeGaveUp;
+// nativeRebound). It is called on the calling goroutine, before the call
+// runs; it must not call Starlark code.
+const nativeMissKey = "go.starlark.net/native.miss"
+
+// nativeMiss is the type of the function stored under nativeMissKey.
+type nativeMiss = func(thread *Thread, fn *Function, why string)
+
+// missNative tells the thread's nativeMiss, if any, that the interpreter
+// runs a call of fn, for why.
+func (fn *Function) missNative(thread *Thread, why string) {
+	if m, ok := thread.Local(nativeMissKey).(nativeMiss); ok {
+		m(thread, fn, why)
+	}
+}
+
+// The reasons nativeMiss hears for a function given up: its calls all run
+// in the interpreter from then on.
+const (
+	nativeGaveUp  = "its native form gave it up"
+	nativeRebound = "the globals it reads were rebound too often: not offered again"
+)
+
+// giveUpNative leaves fn to the interpreter for good. Its state becomes
+// nativeNever, and its calls cost what they cost without a hook; where
+// thread has a nativeMiss, it stays installed with a form with no call,
+// so that nativeMiss hears of each later call, for why.
+func (fn *Function) giveUpNative(thread *Thread, why string) {
+	if _, ok := thread.Local(nativeMissKey).(nativeMiss); ok {
+		fn.native.form.Store(&nativeForm{lost: why})
+		fn.native.state.Store(nativeInstalled)
+		return
+	}
+	fn.native.form.Store(nil)
+	fn.native.state.Store(nativeNever)
+}
+
 // nativeHook is the type of the hook stored under nativeKey.
 type nativeHook = func(thread *Thread, fn *Function, args Tuple) func(thread *Thread, args Tuple) (Value, bool)
 
@@ -89,10 +139,13 @@ type nativeSlot struct {
 }
 
 // A nativeForm is a function's native form and the values of the globals
-// it depends on when it was installed.
+// it depends on when it was installed. A form with no call marks a
+// function whose form was dropped, while it is counted towards its next
+// offer: lost says why.
 type nativeForm struct {
 	call func(thread *Thread, args Tuple) (Value, bool)
 	deps []nativeDep
+	lost string
 }
 
 type nativeDep struct {
@@ -116,16 +169,26 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 			return nil, false
 		case nativeInstalled:
 			nf := slot.form.Load()
-			if nf == nil || !thread.nativeOK() {
+			if nf == nil {
 				return nil, false
 			}
-			if !nf.holds(fn.module.globals) {
+			if nf.call == nil {
+				// Given up, or dropped an instant ago.
+				fn.missNative(thread, nf.lost)
+				return nil, false
+			}
+			if !thread.nativeOK() {
+				fn.missNative(thread, "the thread runs no native code (a step limit, OnMaxSteps, a profile or a cancellation)")
+				return nil, false
+			}
+			if i := nf.changed(fn.module.globals); i >= 0 {
 				// A global it depends on has changed: drop the form and
 				// count this call as the first of a new round, or, after
 				// nativeDrops rounds, never offer the function again.
-				if slot.form.CompareAndSwap(nf, nil) {
+				lost := &nativeForm{lost: "the global " + fn.module.program.compiled.Globals[nf.deps[i].index].Name + " it reads was rebound"}
+				if slot.form.CompareAndSwap(nf, lost) {
 					if slot.drops.Add(1) >= nativeDrops {
-						slot.state.Store(nativeNever)
+						fn.giveUpNative(thread, nativeRebound)
 					} else {
 						slot.state.Store(0)
 					}
@@ -136,7 +199,7 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 			if !ok && v != nil {
 				// The form gives the function up.
 				if slot.form.CompareAndSwap(nf, nil) {
-					slot.state.Store(nativeNever)
+					fn.giveUpNative(thread, nativeGaveUp)
 				}
 				return nil, false
 			}
@@ -148,6 +211,9 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 		}
 		if s+1 < threshold {
 			if slot.state.CompareAndSwap(s, s+1) {
+				if lost := slot.form.Load(); lost != nil && lost.call == nil {
+					fn.missNative(thread, lost.lost)
+				}
 				return nil, false
 			}
 			continue
@@ -164,6 +230,9 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 //go:noinline
 func (fn *Function) callNativeKw(thread *Thread, args Tuple, kwargs []Tuple) (Value, bool) {
 	if len(kwargs) != 0 {
+		if fn.native.state.Load() == nativeInstalled {
+			fn.missNative(thread, "keyword arguments")
+		}
 		return nil, false
 	}
 	return fn.callNative(thread, args)
@@ -228,15 +297,16 @@ func nativeDeps(fn *Function) []nativeDep {
 	return deps
 }
 
-// holds reports whether every global the form depends on still has the
-// value it had when the form was installed.
-func (nf *nativeForm) holds(globals []Value) bool {
-	for _, d := range nf.deps {
+// changed returns the index in nf.deps of the first global the form
+// depends on whose value is not the one it had when the form was
+// installed, or -1 where none changed.
+func (nf *nativeForm) changed(globals []Value) int {
+	for i, d := range nf.deps {
 		if !sameValue(globals[d.index], d.v) {
-			return false
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // sameValue reports whether x and y are the same interface value: the

@@ -827,3 +827,118 @@ q_offers, q_runs = offers("quit"), runs("quit")
 		}
 	}
 }
+
+// TestNativeMiss: the function under nativeMissKey hears of the calls of
+// a function with a native form that the interpreter runs for reasons of
+// its own (keyword arguments, a thread with a step limit, a rebound
+// global until the next offer), and of no other call.
+func TestNativeMiss(t *testing.T) {
+	const src = `
+def g(x):
+    return x + 1
+
+K = 3
+def k(x):
+    return x + K
+
+a = [g(i) for i in range(1000)]   # the 1000th call installs g's form
+b = [g(x = i) for i in range(5)]  # keyword arguments
+c = [k(i) for i in range(1000)]   # k's form installed
+K = 4
+d = [k(i) for i in range(10)]     # counted towards the next offer
+`
+	h := newFakeNative()
+	h.impls["k"] = func(fn *Function) func(*Thread, Tuple) (Value, bool) {
+		K, _ := fn.Module().Globals()["K"].(Int).Int64()
+		return intFunc(func(n int64) (int64, bool) { return n + K, true })
+	}
+	misses := map[string]int{}
+	thread := h.thread()
+	thread.SetLocal(nativeMissKey, func(_ *Thread, fn *Function, why string) {
+		misses[fn.Name()+": "+why]++
+	})
+	globals := execNative(t, thread, src, h)
+	want := map[string]int{
+		"g: keyword arguments":                 5,
+		"k: the global K it reads was rebound": 10, // the 1st drops the form and is the 1st of the new round
+	}
+	if fmt.Sprint(misses) != fmt.Sprint(want) {
+		t.Errorf("misses %v, want %v", misses, want)
+	}
+	if got := globals["d"].String(); got != "[4, 5, 6, 7, 8, 9, 10, 11, 12, 13]" {
+		t.Errorf("d = %s", got)
+	}
+
+	// A thread with a step limit runs no form: each call is a miss.
+	limited := h.thread()
+	limited.SetMaxExecutionSteps(1 << 40)
+	n := 0
+	limited.SetLocal(nativeMissKey, func(_ *Thread, fn *Function, why string) {
+		if fn.Name() == "g" && strings.HasPrefix(why, "the thread runs no native code") {
+			n++
+		}
+	})
+	if _, err := Call(limited, globals["g"], Tuple{MakeInt(1)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("a thread with a step limit: %d misses, want 1", n)
+	}
+}
+
+// TestNativeMissGivenUp: with a nativeMiss, a function given up (by its
+// form, or after nativeDrops rebindings) is left installed with no call,
+// and nativeMiss hears of each of its later calls; results are the
+// interpreter's.
+func TestNativeMissGivenUp(t *testing.T) {
+	const src = `
+def quit(n):
+    t = 0
+    for i in range(n):
+        t += i
+    return t
+r = [quit(i) for i in range(100)]
+
+K = 3
+def helper(x):
+    return x * K
+def hsum(n):
+    t = 0
+    for i in range(n):
+        t += helper(i)
+    return t
+s = []
+for i in range(20):
+    K = i
+    s.append(hsum(4))
+`
+	h := newFakeNative()
+	h.impls["quit"] = func(fn *Function) func(*Thread, Tuple) (Value, bool) {
+		return func(thread *Thread, args Tuple) (Value, bool) {
+			n, ok := intArg(args)
+			if !ok || n >= 10 {
+				return None, false // give up
+			}
+			return MakeInt64(n * (n - 1) / 2), true
+		}
+	}
+	misses := map[string]int{}
+	thread := h.thread()
+	thread.SetLocal(nativeMissKey, func(_ *Thread, fn *Function, why string) {
+		misses[fn.Name()+": "+why]++
+	})
+	globals := execNative(t, thread, src, h)
+	want := map[string]int{
+		"quit: " + nativeGaveUp:  89, // quit(11) to quit(99); quit(10) gave it up
+		"hsum: " + nativeRebound: 20 - nativeDrops,
+	}
+	if fmt.Sprint(misses) != fmt.Sprint(want) {
+		t.Errorf("misses %v, want %v", misses, want)
+	}
+	if got := globals["r"].(*List).Index(99).String(); got != "4851" {
+		t.Errorf("quit(99) = %s", got)
+	}
+	if got := globals["s"].(*List).Index(19).String(); got != "114" {
+		t.Errorf("hsum(4) with K = 19 gave %s, want 114", got)
+	}
+}
