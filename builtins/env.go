@@ -101,6 +101,11 @@ func SetEnv(thread *starlark.Thread, env Env) {
 	} else {
 		thread.SetLocal(nativeKey, nil)
 	}
+	if env.NativeStats != nil || env.NativeStrict {
+		thread.SetLocal(nativeMissKey, nativeMiss)
+	} else {
+		thread.SetLocal(nativeMissKey, nil)
+	}
 }
 
 // EnvOf returns the run environment set on thread by SetEnv (the zero Env

@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/bitsh/bitsh/builtins/dialect"
 	"go.starlark.net/starlark"
 )
 
@@ -28,10 +30,46 @@ import (
 type NativeStats struct {
 	mu      sync.Mutex
 	tallies []*nativeTally
+	latest  map[*starlark.Function]*nativeTally // each function's last offer
 }
 
 // NewNativeStats returns an empty NativeStats.
-func NewNativeStats() *NativeStats { return &NativeStats{} }
+func NewNativeStats() *NativeStats {
+	return &NativeStats{latest: map[*starlark.Function]*nativeTally{}}
+}
+
+// nativeMissKey is the thread-local key under which bitsh's fork of
+// go.starlark.net looks for a function that hears of the calls the
+// interpreter runs without asking a function's native form: calls with
+// keyword arguments, on a thread with a step limit, and those of a
+// function whose global was rebound until it is offered again
+// (third_party/starlark/README.bitsh.md, change 16). SetEnv installs
+// nativeMiss there.
+const nativeMissKey = "go.starlark.net/native.miss"
+
+// nativeMissKeywords is the fork's why for a call with keyword
+// arguments.
+const nativeMissKeywords = "keyword arguments"
+
+// nativeMiss counts, on fn's last tally, a call of fn that the
+// interpreter runs without asking its form, for why; in strict mode a
+// call with keyword arguments is an error.
+func nativeMiss(thread *starlark.Thread, fn *starlark.Function, why string) {
+	env := EnvOf(thread)
+	if s := env.NativeStats; s != nil {
+		s.mu.Lock()
+		if t := s.latest[fn]; t != nil {
+			if t.fork == nil {
+				t.fork = map[string]int64{}
+			}
+			t.fork[why]++
+		}
+		s.mu.Unlock()
+	}
+	if why == nativeMissKeywords && env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix) {
+		thread.Cancel(StrictError(fn, "a call ran in the interpreter: a call with keyword arguments"))
+	}
+}
 
 // A fallback is why the interpreter ran a call of a function offered to
 // run as code, where the reason is not one argument's nor one check's.
@@ -72,6 +110,7 @@ type nativeTally struct {
 	args    [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
 	checks  []atomic.Int64                // ... by the check of the code that failed
 	refused atomic.Pointer[string]        // why it is not run as code (nil: compiled)
+	fork    map[string]int64              // ... by the fork's why (nativeMiss; NativeStats.mu)
 	nf      atomic.Pointer[nativeFunc]    // the compiled function, for its checks
 }
 
@@ -84,6 +123,7 @@ func (s *NativeStats) offered(fn *starlark.Function) *nativeTally {
 	t := &nativeTally{fn: fn, args: make([][nArgFallbacks]atomic.Int64, fn.NumParams())}
 	s.mu.Lock()
 	s.tallies = append(s.tallies, t)
+	s.latest[fn] = t
 	s.mu.Unlock()
 	return t
 }
@@ -144,11 +184,15 @@ type NativeReason struct {
 func (s *NativeStats) Funcs() []NativeFunc {
 	s.mu.Lock()
 	tallies := slices.Clone(s.tallies)
+	fork := make([]map[string]int64, len(tallies))
+	for i, t := range tallies {
+		fork[i] = maps.Clone(t.fork)
+	}
 	s.mu.Unlock()
 	var out []NativeFunc
 	index := map[*starlark.Function]int{}
 	reasons := map[*starlark.Function]map[string]int64{}
-	for _, t := range tallies {
+	for ti, t := range tallies {
 		i, ok := index[t.fn]
 		if !ok {
 			i = len(out)
@@ -183,6 +227,12 @@ func (s *NativeStats) Funcs() []NativeFunc {
 		}
 		for c := range t.checks {
 			add(checkText(t.fn, nf, c), t.checks[c].Load())
+		}
+		for why, n := range fork[ti] {
+			if why == nativeMissKeywords {
+				why = "a call with keyword arguments"
+			}
+			add(why, n)
 		}
 	}
 	for fn, i := range index {

@@ -46,14 +46,17 @@ def addk(x):
         x += K
     return x
 
+def plusk(x):
+    return x + K
+
 def neg(x):
     for i in range(3):
         x -= i
     return ~x
 
-drive("first", total, square, at, down, addk, neg)
+drive("first", total, square, at, down, addk, plusk, neg)
 K = 4
-drive("rebound", addk)
+drive("rebound", addk, plusk)
 `
 
 // reportAt returns "report.star:L:C", where the L-th line of reportScript holds
@@ -70,10 +73,10 @@ func reportAt(t *testing.T, text string) string {
 }
 
 // TestNativeReportCounts: each kind of call the interpreter runs (a list
-// of another length, an int past 64 bits, an error raised in the code, a
-// recursion too deep for it, a function not compiled) is in the report
-// with the number of calls made, and a rebound global makes the function
-// compiled again.
+// of another length, keyword arguments, an int past 64 bits, an error
+// raised in the code, a recursion too deep for it, a rebound global, a
+// function not compiled) is in the report with the number of calls made,
+// and a rebound global makes a function with a loop compiled again.
 func TestNativeReportCounts(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
@@ -106,6 +109,13 @@ func TestNativeReportCounts(t *testing.T) {
 			}
 			return err
 		}
+		callKw := func(name string, times int, param string, arg starlark.Value) error {
+			var err error
+			for range times {
+				_, err = starlark.Call(thread, fns[name], nil, []starlark.Tuple{{starlark.String(param), arg}})
+			}
+			return err
+		}
 		word := func(x uint64) starlark.Value { return starlark.MakeUint64(x) }
 		list := func(xs ...int) starlark.Value {
 			l := make([]starlark.Value, len(xs))
@@ -117,6 +127,9 @@ func TestNativeReportCounts(t *testing.T) {
 		if args[0] == starlark.String("rebound") {
 			call("addk", 1, word(1)) // offered again, compiled again
 			waitReady()
+			if err := call("plusk", 10, word(1)); err != nil { // counted towards plusk's next offer
+				return nil, err
+			}
 			return starlark.None, call("addk", 8, word(1))
 		}
 		// One call each, to compile them, then the code is waited for:
@@ -127,6 +140,7 @@ func TestNativeReportCounts(t *testing.T) {
 		call("down", 1, word(0))
 		call("addk", 1, word(1))
 		call("neg", 1, word(1))
+		call("plusk", 1000, word(1)) // offered at its 1000th call
 		waitReady()
 		stats.mu.Lock()
 		for _, tl := range stats.tallies {
@@ -137,6 +151,8 @@ func TestNativeReportCounts(t *testing.T) {
 		stats.mu.Unlock()
 		for _, err := range []error{
 			call("total", 5, list(1, 2, 3)),
+			callKw("total", 2, "xs", list(1, 2, 3)), // keyword arguments
+			call("plusk", 3, word(1)),
 			call("total", 7, list(1, 2)), // another length
 			call("square", 20, word(3)),
 			call("square", 10, word(1<<40)), // 2^80
@@ -207,7 +223,9 @@ func TestNativeReportCounts(t *testing.T) {
 			t.Errorf("%s: %d calls for %q, want none", name, n, why)
 		}
 	}
-	check("total", 1, 1+5, 1, map[string]int64{"argument xs a list of another length than 3": 7})
+	check("total", 1, 1+5, 1, map[string]int64{"argument xs a list of another length than 3": 7, "a call with keyword arguments": 2})
+	// plusk: the 1000th call and 3 more, then 10 after K is rebound.
+	check("plusk", 1, 1+3, 1, map[string]int64{"the global K it reads was rebound": 10})
 	check("square", 1, 1+20, 1, map[string]int64{"an int beyond 64 bits (*) at " + reportAt(t, "x * x"): 10})
 	check("at", 1, 1+4, 1, map[string]int64{"index out of range of the scratch array t at " + reportAt(t, "[i] = 1"): 3})
 	deep := fmt.Sprintf("recursion deeper than %d calls (down -> down -> ...) at %s", depth, reportAt(t, "(n - 1)"))

@@ -104,10 +104,11 @@ func WithNativeReport(w io.Writer) Option {
 // function cannot be compiled, or where a call of it goes back to the
 // interpreter (an argument the code does not take, an int leaving the
 // words, an error), the run fails with an error naming the function, the
-// construct and its position, raised in the function's frame. Calls
-// before the offer, calls with keyword arguments, the functions of
-// @stdlib/ modules, and every call of a run with a step limit
-// (WithMaxSteps), where nothing runs as code, are not checked.
+// construct and its position, raised in the function's frame; a call
+// with keyword arguments too. Calls before the offer, the calls of a
+// function whose global was rebound until it is offered again, the
+// functions of @stdlib/ modules, and every call of a run with a step
+// limit (WithMaxSteps), where nothing runs as code, are not checked.
 func WithNativeStrict(on bool) Option { return func(in *Interp) { in.nativeStrict = on } }
 
 // NativeReport returns what became of the functions offered to run as
@@ -134,10 +135,6 @@ func (in *Interp) writeNativeReport() {
 func (in *Interp) WriteNativeReport(w io.Writer) error {
 	if in.nativeStats == nil || in.interpreted {
 		return nil
-	}
-	if in.maxSteps > 0 {
-		_, err := io.WriteString(w, "native: a run with a step limit runs every function in the interpreter\n")
-		return err
 	}
 	return in.nativeStats.WriteReport(w)
 }

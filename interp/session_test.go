@@ -304,6 +304,7 @@ assert.eq(square(3), 9)
 		{"fine", "", "", ""},
 		{"refused", "neg(5)", "native-strict: neg (strict.star:8:1): not compiled: strict.star:11:12: ~x of a word is a negative int", "in neg"},
 		{"length", "total([1, 2])", "native-strict: total (strict.star:3:1): a call ran in the interpreter: argument xs a list of another length than 3", "in total"},
+		{"keywords", "total(xs = [1, 2, 3])", "native-strict: total (strict.star:3:1): a call ran in the interpreter: a call with keyword arguments", "in total"},
 		{"words", "square(1 << 40)", "native-strict: square (strict.star:12:1): a call ran in the interpreter: an int beyond 64 bits (*) at strict.star:14:13", "in square"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -159,9 +159,6 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *natStrict && (*interpOn || *maxSteps > 0 || *profOut != "") {
 		return usageError(stderr, "-native-strict with -interpret, -max-steps or -profile: those runs interpret every function")
 	}
-	if *natReport && *profOut != "" {
-		return usageError(stderr, "-native-report with -profile: a profiled run interprets every function")
-	}
 	budget, err := memoryBudget(*maxMem)
 	if err != nil {
 		return usageError(stderr, "%v", err)
