@@ -163,7 +163,7 @@ type NativeFunc struct {
 	Position string // where its def is, "file:line:col"
 	// Refused says why the function is not run as code ("" where it
 	// is); Compiled counts the times it was compiled (a global it reads
-	// rebound makes it compiled again).
+	// rebound, or its def run again, makes it compiled again).
 	Refused  string
 	Compiled int
 	// Code and Interpreted count its calls since it was first offered:
@@ -190,18 +190,22 @@ func (s *NativeStats) Funcs() []NativeFunc {
 	}
 	s.mu.Unlock()
 	var out []NativeFunc
-	index := map[*starlark.Function]int{}
-	reasons := map[*starlark.Function]map[string]int64{}
+	// One entry for each def: the functions a def makes each time it
+	// runs (a nested def) are one, as are a function's offers.
+	type def struct{ name, pos string }
+	index := map[def]int{}
+	reasons := map[def]map[string]int64{}
 	for ti, t := range tallies {
-		i, ok := index[t.fn]
+		d := def{t.fn.Name(), t.fn.Position().String()}
+		i, ok := index[d]
 		if !ok {
 			i = len(out)
-			index[t.fn] = i
+			index[d] = i
 			out = append(out, NativeFunc{Name: t.fn.Name(), Position: t.fn.Position().String()})
-			reasons[t.fn] = map[string]int64{}
+			reasons[d] = map[string]int64{}
 		}
 		f := &out[i]
-		rs := reasons[t.fn]
+		rs := reasons[d]
 		f.Refused = ""
 		if r := t.refused.Load(); r != nil {
 			f.Refused = *r
@@ -235,8 +239,8 @@ func (s *NativeStats) Funcs() []NativeFunc {
 			add(why, n)
 		}
 	}
-	for fn, i := range index {
-		for why, n := range reasons[fn] {
+	for d, i := range index {
+		for why, n := range reasons[d] {
 			out[i].Reasons = append(out[i].Reasons, NativeReason{Why: why, Calls: n})
 		}
 		slices.SortFunc(out[i].Reasons, func(a, b NativeReason) int {
@@ -268,7 +272,7 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 		}
 		b.WriteString("machine code")
 		if f.Compiled > 1 {
-			fmt.Fprintf(&b, " (compiled %d times: a global it reads was rebound)", f.Compiled)
+			fmt.Fprintf(&b, " (compiled %d times: a global it reads was rebound, or its def ran again)", f.Compiled)
 		}
 		if f.Refused != "" {
 			b.WriteString(" (last offer not compiled: " + f.Refused + ")")

@@ -388,3 +388,29 @@ func forkOffers() bool {
 	}
 	return offered
 }
+
+// TestNativeReportNested: the functions a nested def makes, one each time
+// it runs, are one entry of the report.
+func TestNativeReportNested(t *testing.T) {
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	const src = `
+def outer(n):
+    def inner(x):
+        s = 0
+        for i in range(x):
+            s += i
+        return s
+    return inner(n) + inner(n + 1)
+r = [outer(i) for i in range(5)]
+`
+	in := interp.New(interp.WithStdout(io.Discard), interp.WithNativeReport(io.Discard))
+	if _, err := in.ExecFile(context.Background(), "nested.star", src); err != nil {
+		t.Fatal(backtrace(err))
+	}
+	fs := in.NativeReport()
+	if len(fs) != 1 || fs[0].Name != "inner" || fs[0].Compiled != 5 || fs[0].Code+fs[0].Interpreted != 10 {
+		t.Errorf("report %+v, want inner compiled 5 times, its 10 calls", fs)
+	}
+}
