@@ -625,12 +625,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			v = starlark.None // given up
 		}
 	}()
-	p := nf.p.Load()
 	switch {
 	case nf.off.Load():
 		return nf.miss(thread, fbOff)
-	case p == nil:
-		return nf.miss(thread, fbNotReady)
 	case len(args) != nf.f.Params+len(nf.written):
 		return nf.miss(thread, fbArity) // (too few or too many arguments: the interpreter's error)
 	}
@@ -690,6 +687,12 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		if nf.written[a] && l.Len() > 0 && l.SetIndex(0, l.Index(0)) != nil {
 			return nf.miss(thread, fbFrozen)
 		}
+	}
+	// The code is generated on another goroutine: a call that comes
+	// before it is ready (and that it would take) is interpreted.
+	p := nf.p.Load()
+	if p == nil {
+		return nf.miss(thread, fbNotReady)
 	}
 	depth, ok := nf.depth(thread)
 	if !ok {
