@@ -359,11 +359,16 @@ func argText(k argFallback, name string, nf *nativeFunc, p int) string {
 }
 
 // checkText says why the interpreter ran a call whose code failed at
-// check c: the check's message at its position in fn's file.
+// check c: the check's message at its position (in fn's file unless the
+// check names another).
 func checkText(fn *starlark.Function, nf *nativeFunc, c int) string {
 	ch := nf.f.Checks[c]
 	if ch.Line > 0 {
-		return fmt.Sprintf("%s at %s:%d:%d", ch.Msg, fn.Position().Filename(), ch.Line, ch.Col)
+		file := ch.File
+		if file == "" {
+			file = fn.Position().Filename()
+		}
+		return fmt.Sprintf("%s at %s:%d:%d", ch.Msg, file, ch.Line, ch.Col)
 	}
 	return ch.Msg
 }

@@ -34,11 +34,11 @@ import "fmt"
 // purpose): they get no check and no typing, and their operands that are
 // not given are typed as exact.
 //
-// at gives the source position (line and column) of an expression, or
-// 0, 0, for the messages; a check Exact adds carries the position of the
-// expression it checks, so that a failed run can say where its int left
-// the words.
-func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (line, col int)) error {
+// at gives the source position (file, line and column; the file "" for
+// the function's own) of an expression, or "", 0, 0, for the messages; a
+// check Exact adds carries the position of the expression it checks, so
+// that a failed run can say where its int left the words.
+func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, col int)) error {
 	if given == nil {
 		given = map[*Expr]bool{}
 	}
@@ -218,7 +218,7 @@ const (
 type exacter struct {
 	f      *Func
 	given  map[*Expr]bool
-	at     func(*Expr) (line, col int)
+	at     func(*Expr) (file string, line, col int)
 	checks map[checkKey]int
 	bools  map[int]bool // the unit's variables that may hold a bool
 	top    bool         // the unit is the function's body, not a Proc's
@@ -229,6 +229,7 @@ type exacter struct {
 type checkKey struct {
 	kind      CheckKind
 	imm       uint64
+	file      string
 	line, col int
 }
 
@@ -253,7 +254,7 @@ func exactMsg(k CheckKind, imm uint64) string {
 func (x *exacter) check(k CheckKind, imm uint64, e *Expr) int {
 	key := checkKey{kind: k, imm: imm}
 	if x.at != nil {
-		key.line, key.col = x.at(e)
+		key.file, key.line, key.col = x.at(e)
 	}
 	if i, ok := x.checks[key]; ok {
 		return i
@@ -261,7 +262,7 @@ func (x *exacter) check(k CheckKind, imm uint64, e *Expr) int {
 	if x.checks == nil {
 		x.checks = map[checkKey]int{}
 	}
-	x.f.Checks = append(x.f.Checks, Check{Kind: k, Imm: imm, Msg: exactMsg(k, imm), Line: key.line, Col: key.col})
+	x.f.Checks = append(x.f.Checks, Check{Kind: k, Imm: imm, Msg: exactMsg(k, imm), File: key.file, Line: key.line, Col: key.col})
 	x.checks[key] = len(x.f.Checks) - 1
 	return len(x.f.Checks) - 1
 }
@@ -367,10 +368,10 @@ func boolName(op Op) string {
 }
 
 // errAt is an error at e's position, where at knows it.
-func errAt(at func(*Expr) (line, col int), e *Expr, format string, args ...any) error {
+func errAt(at func(*Expr) (file string, line, col int), e *Expr, format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	if at != nil {
-		if line, col := at(e); line > 0 {
+		if _, line, col := at(e); line > 0 {
 			return fmt.Errorf("%d:%d: %w", line, col, err)
 		}
 	}

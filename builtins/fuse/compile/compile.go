@@ -388,9 +388,12 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 	}
 	if opt.Exact {
-		if err := c.f.Exact(c.given, func(e *fuse.Expr) (line, col int) {
-			p := c.pos[e]
-			return int(p.Line), int(p.Col)
+		if err := c.f.Exact(c.given, func(e *fuse.Expr) (file string, line, col int) {
+			p, ok := c.pos[e]
+			if !ok {
+				return "", 0, 0
+			}
+			return p.Filename(), int(p.Line), int(p.Col)
 		}); err != nil {
 			return nil, err
 		}
