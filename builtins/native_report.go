@@ -55,7 +55,10 @@ const nativeMissKeywords = "keyword arguments"
 // interpreter runs without asking its form, for why; in strict mode a
 // call with keyword arguments is an error.
 func nativeMiss(thread *starlark.Thread, fn *starlark.Function, why string) {
-	env := EnvOf(thread)
+	env := envOf(thread)
+	if env == nil {
+		return
+	}
 	if s := env.NativeStats; s != nil {
 		s.mu.Lock()
 		if t := s.latest[fn]; t != nil {
