@@ -232,8 +232,10 @@ func (s *NativeStats) Funcs() []NativeFunc {
 				add(argText(argFallback(k), name, nf, p), t.args[p][k].Load())
 			}
 		}
-		for c := range t.checks {
-			add(checkText(t.fn, nf, c), t.checks[c].Load())
+		if nf != nil { // (checks is set before nf is stored)
+			for c := range t.checks {
+				add(checkText(t.fn, nf, c), t.checks[c].Load())
+			}
 		}
 		for why, n := range fork[ti] {
 			if why == nativeMissKeywords {
