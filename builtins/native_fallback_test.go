@@ -131,7 +131,7 @@ func recordingHook(t *testing.T, thread *starlark.Thread) (map[string]*nativeFun
 	got, tried := map[string]*nativeFunc{}, map[string]int{}
 	thread.SetLocal(nativeKey, func(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, fn, lists, bias, nil)
+		nf, _, err := compileNative(thread, fn, lists, bias, nil, nil, false)
 		if err != nil {
 			return nil
 		}

@@ -47,9 +47,14 @@ func NewNativeStats() *NativeStats {
 // nativeMiss there.
 const nativeMissKey = "go.starlark.net/native.miss"
 
-// nativeMissKeywords is the fork's why for a call with keyword
-// arguments.
-const nativeMissKeywords = "keyword arguments"
+// The fork's whys (third_party/starlark/starlark/native.go) that the
+// report words its own way: a call with keyword arguments, and the calls
+// of a function its form gave up (nativeGaveUp there), which are the
+// calls of a function whose code was switched off (fbOff).
+const (
+	nativeMissKeywords = "keyword arguments"
+	nativeMissGaveUp   = "its native form gave it up"
+)
 
 // nativeMiss counts, on fn's last tally, a call of fn that the
 // interpreter runs without asking its form, for why; in strict mode a
@@ -61,7 +66,9 @@ func nativeMiss(thread *starlark.Thread, fn *starlark.Function, why string) {
 	}
 	if s := env.NativeStats; s != nil {
 		s.mu.Lock()
-		if t := s.latest[fn]; t != nil {
+		if t := s.latest[fn]; t != nil && why == nativeMissGaveUp {
+			t.why[fbOff].Add(1)
+		} else if t != nil {
 			if t.fork == nil {
 				t.fork = map[string]int64{}
 			}
