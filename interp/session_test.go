@@ -279,9 +279,7 @@ r = (fib(22), bump(10), neg(5))
 // in the function's frame; functions that run as code, and those of
 // @stdlib/ modules, do not.
 func TestNativeStrict(t *testing.T) {
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const defs = `
 load("@stdlib/assert.star", "assert")
 def total(xs):
@@ -338,9 +336,7 @@ assert.eq(square(3), 9)
 // TestNativeReportParallel: two interpreters running at once each report
 // their own calls (run under -race by .ci/run).
 func TestNativeReportParallel(t *testing.T) {
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 def total(xs):
     s = 0
@@ -392,9 +388,7 @@ func forkOffers() bool {
 // TestNativeReportNested: the functions a nested def makes, one each time
 // it runs, are one entry of the report.
 func TestNativeReportNested(t *testing.T) {
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 def outer(n):
     def inner(x):
