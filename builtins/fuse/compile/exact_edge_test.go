@@ -19,22 +19,22 @@ func TestExactEdgeCases(t *testing.T) {
 		{"masked shift by a difference", "def f(x, y): return (x << (y - 70)) & 0xff", map[[2]uint64]bool{{3, 71}: true, {3, 69}: false, {3, 0}: false}},
 		{"tested shift", "def f(x, y):\n    if (x << y) & 1:\n        return 1\n    return 2", map[[2]uint64]bool{{3, 0}: true, {3, 512}: false}},
 		{"rotation", "U64 = (1 << 64) - 1\ndef f(x, y): return (x >> y) | ((x << (64 - y)) & U64)", map[[2]uint64]bool{{3, 1}: true, {3, 64}: true, {3, 65}: false, {3, 600}: false}},
-		{"shift of a constant masked", "def f(x, y): return ((1 << 600) & x) | ((3 << y) & 1)", map[[2]uint64]bool{{3, 1}: false}},
+		{"shift of a constant masked", "def f(x, y): return x if y != 3 else ((1 << 600) & x) | ((3 << y) & 1)", map[[2]uint64]bool{{3, 3}: false, {3, 1}: true}},
 		{"shift in a comparison", "def f(x, y):\n    if (x << y) & 0xff == 0:\n        return 1\n    return 2", map[[2]uint64]bool{{3, 8}: true, {3, 512}: false}},
 		// x & (x - 1) and x & -x where x leaves the words, either order.
 		{"lowest bit cleared, x - 1 first", "def f(x, y): return ((x + y) - 1) & (x + y)", map[[2]uint64]bool{{12, 0}: true, {1 << 63, 1 << 63}: false}},
 		{"lowest bit cleared, x first", "def f(x, y): return (x + y) & ((x + y) - 1)", map[[2]uint64]bool{{1 << 63, 1 << 63}: false}},
 		{"lowest bit, -x first", "def f(x, y): return -(x * y) & (x * y)", map[[2]uint64]bool{{12, 1}: true, {1 << 63, 2}: false}},
-		{"lowest bit of a constant", "def f(x, y): return (((9 << 65) - 1) & (9 << 65)) | x", map[[2]uint64]bool{{1, 0}: false}},
+		{"lowest bit of a constant", "def f(x, y): return x if y != 3 else (((9 << 65) - 1) & (9 << 65)) | x", map[[2]uint64]bool{{1, 3}: false, {1, 0}: true}},
 		{"lowest bit of a shift", "def f(x, y): return (-(x << y) & (x << y)) | 1", map[[2]uint64]bool{{1, 3}: true, {1, 64}: false}},
 		// abs of a constant is the constant.
 		{"abs of a big literal", "def f(x, y): return abs(0x9e3779b97f4a7c15) ^ x", map[[2]uint64]bool{{0, 0}: true}},
-		{"abs of a global", "C = 1 << 63\ndef f(x, y): return abs(C) | x", map[[2]uint64]bool{{0, 0}: true}},
+		{"abs of a global", "C = 0x9e3779b97f4a7c15\ndef f(x, y): return abs(C) | x", map[[2]uint64]bool{{0, 0}: true}},
 		{"abs of a constant expression", "def f(x, y): return abs((1 << 63) + 5) + (x & 0)", map[[2]uint64]bool{{0, 0}: true}},
 		{"abs of a negative constant", "def f(x, y): return abs(-5) + x", map[[2]uint64]bool{{2, 0}: true}},
 		// A constant shifted right by a constant count that Starlark refuses.
-		{"constant shifted right by 2^31", "def f(x, y): return (5 >> (1 << 31)) + x", map[[2]uint64]bool{{1, 0}: false}},
-		{"constant shifted right by 2^32 + 3", "def f(x, y): return (5 >> 4294967299) + x", map[[2]uint64]bool{{1, 0}: false}},
+		{"constant shifted right by 2^31", "def f(x, y): return x if y != 3 else (5 >> (1 << 31)) + x", map[[2]uint64]bool{{1, 3}: false, {1, 0}: true}},
+		{"constant shifted right by 2^32 + 3", "def f(x, y): return x if y != 3 else (5 >> 4294967299) + x", map[[2]uint64]bool{{1, 3}: false, {1, 0}: true}},
 		{"constant shifted right by 2^31 - 1", "def f(x, y): return (5 >> 2147483647) + x", map[[2]uint64]bool{{1, 0}: true}},
 	}
 	runExactCases(t, cases, counts)
