@@ -16,8 +16,10 @@ import "fmt"
 //     the others); & needs one exact operand, the other may be modular; ~
 //     and unary - are refused (their integer is negative);
 //   - modular (the other operand of such an &, and the operands of + - *
-//     << | ^ & ~ and unary - within it): the word equals the integer mod
-//     2^64, which is all an & with an exact word reads;
+//     | ^ & ~ and unary - within it, and the shifted operand of <<): the
+//     word equals the integer mod 2^64, which is all an & with an exact
+//     word reads; the count of a << is exact and below 512 even there
+//     (Starlark fails on any other, whatever the & would read);
 //   - a condition (if, while, and, or, not, a conditional's test):
 //     comparisons and not, which Starlark types as bools, are allowed only
 //     there (x and y, x or y of ints are ints), and so are the variables
@@ -451,6 +453,16 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		}
 		return x.all(e.Args[1:], t)
 	case OpAdd, OpSub, OpMul, OpShl:
+		if t == modular && e.Op == OpShl {
+			// The word is x << n mod 2^64, but the count is Starlark's
+			// own: below 0, at 512 or more or at 2^31 or more x << n
+			// fails, whatever an & of it would read.
+			e.Args[1] = x.below(e.Args[1], 9)
+			if err := x.expr(e.Args[0], modular); err != nil {
+				return err
+			}
+			return x.expr(e.Args[1], exactly)
+		}
 		if t == modular {
 			return x.all(e.Args, modular)
 		}
