@@ -2016,9 +2016,12 @@ func lowBitOf(e *fuse.Expr) (lowBitOp, *fuse.Expr) {
 	return 0, nil
 }
 
-// sameExpr reports whether x and y are the same expression.
+// sameExpr reports whether x and y are the same expression, with the
+// same checks: under fuse.Func.Exact, the copy of x in x - 1 or -x of a
+// lowest-bit idiom is modular, without the checks of the exact copy (an
+// x of 2^64 or more must fail, not give its low word's answer).
 func sameExpr(x, y *fuse.Expr) bool {
-	if x.Op != y.Op || x.Imm != y.Imm || len(x.Args) != len(y.Args) {
+	if x.Op != y.Op || x.Imm != y.Imm || x.Check != y.Check || len(x.Args) != len(y.Args) {
 		return false
 	}
 	for i := range x.Args {
