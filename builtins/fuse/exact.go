@@ -356,10 +356,11 @@ func errAt(at func(*Expr) string, e *Expr, format string, args ...any) error {
 // != c as a < b or (a - b) != c, with the subtraction on words: the
 // integer a - b may be negative (to - fr == 16 or fr - to == 16 tests a
 // double pawn push), and then it equals no word c. Only where a and b are
-// variables or constants: they are read twice.
+// variables or constants, which are read twice, and where c cannot fail:
+// Starlark evaluates c also where a < b, and fails there if c does.
 func (x *exacter) difference(e *Expr) {
 	for i, d := range e.Args {
-		if d.Op != OpSub || x.given[d] || !simple(d.Args[0]) || !simple(d.Args[1]) {
+		if d.Op != OpSub || x.given[d] || !simple(d.Args[0]) || !simple(d.Args[1]) || !x.cannotFail(e.Args[1-i]) {
 			continue
 		}
 		a, b := d.Args[0], d.Args[1]
@@ -379,6 +380,23 @@ func (x *exacter) difference(e *Expr) {
 }
 
 func simple(e *Expr) bool { return e.Op == OpVar || e.Op == OpConst }
+
+// cannotFail reports whether e, typed exact, gets no check and holds none:
+// variables (not bools), constants, and | ^ of them, & of them, >> of them
+// by a constant count of an int32 (the words of such ints are the ints).
+func (x *exacter) cannotFail(e *Expr) bool {
+	switch e.Op {
+	case OpVar:
+		return !x.bools[int(e.Imm)]
+	case OpConst:
+		return true
+	case OpAnd, OpOr, OpXor:
+		return e.Check < 0 && !x.given[e] && x.cannotFail(e.Args[0]) && x.cannotFail(e.Args[1])
+	case OpShr:
+		return e.Check < 0 && !x.given[e] && e.Args[1].Op == OpConst && e.Args[1].Imm < 1<<31 && x.cannotFail(e.Args[0])
+	}
+	return false
+}
 
 // exactFree reports whether e's word is exact with no check of its own
 // (so that the other operand of an & may be modular).
