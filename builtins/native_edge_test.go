@@ -99,7 +99,7 @@ func (g *edgeGen) expr(d int, locals bool) string {
 		return g.leaf(locals)
 	}
 	sub := func() string { return g.expr(d-1, locals) }
-	switch g.r.IntN(13) {
+	switch g.r.IntN(14) {
 	case 0, 1:
 		ops := []string{"+", "-", "*", "//", "%", "&", "|", "^"}
 		return fmt.Sprintf("(%s %s %s)", sub(), ops[g.r.IntN(len(ops))], sub())
@@ -129,8 +129,34 @@ func (g *edgeGen) expr(d int, locals bool) string {
 		return fmt.Sprintf("%s(%s, %s)", []string{"min", "max"}[g.r.IntN(2)], sub(), sub())
 	case 11:
 		return fmt.Sprintf("((%s << %s) & %s)", sub(), g.count(), []string{"U64", "1", "0xff"}[g.r.IntN(3)])
+	case 12:
+		return g.call(sub)
 	}
 	return g.leaf(locals)
+}
+
+// call is a call of one of bitsh's word builtins, of the helper h, or
+// an and or or of ints.
+func (g *edgeGen) call(sub func() string) string {
+	widths := []string{"8", "16", "32", "64", "7", "x", "y"}
+	switch g.r.IntN(10) {
+	case 0:
+		return fmt.Sprintf("%s(%s)", []string{"popcount", "bsf", "bsr", "lsb", "parity", "gray", "gray_inverse"}[g.r.IntN(7)], sub())
+	case 1:
+		return fmt.Sprintf("%s(%s, %s)", []string{"rotl", "rotr"}[g.r.IntN(2)], sub(), g.count())
+	case 2:
+		return fmt.Sprintf("%s(%s, %s, %s)", []string{"rotl", "rotr"}[g.r.IntN(2)], sub(), g.count(), widths[g.r.IntN(len(widths))])
+	case 3:
+		return fmt.Sprintf("%s(%s, %s)", []string{"reverse_bits", "swap_bytes"}[g.r.IntN(2)], sub(), widths[g.r.IntN(len(widths))])
+	case 4:
+		return fmt.Sprintf("%s(%s, %s)", []string{"pdep", "pext"}[g.r.IntN(2)], sub(), sub())
+	case 5:
+		return fmt.Sprintf("delta_swap(%s, %s, %s)", sub(), sub(), g.count())
+	case 6, 7:
+		return fmt.Sprintf("h(%s, %s)", sub(), g.count())
+	}
+	return fmt.Sprintf("((%s %s %s) %s %s)", sub(), []string{"and", "or"}[g.r.IntN(2)], sub(),
+		[]string{"+", "&", "|", "<<"}[g.r.IntN(4)], g.leaf(false))
 }
 
 // cond is a condition: a comparison, an int's truth, not.
@@ -155,6 +181,8 @@ func edgeFunc(r *rand.Rand, loop bool) string {
 	for i := range 4 {
 		fmt.Fprintf(b, "G%d = %s\n", i, g.constant())
 	}
+	hs := []string{"v << n", "(v << n) & U64", "v >> n", "v - n", "(v + n) & 0xff", "v if n else -v", "abs(v - n)"}
+	fmt.Fprintf(b, "\ndef h(v, n):\n    return %s\n", hs[r.IntN(len(hs))])
 	b.WriteString("\ndef f(x, y):\n")
 	ind := "    "
 	if loop {
@@ -181,7 +209,11 @@ func edgeFunc(r *rand.Rand, loop bool) string {
 // short loop.
 func (g *edgeGen) stmt(ind string) {
 	b, r := &g.b, g.r
-	switch r.IntN(7) {
+	switch r.IntN(9) {
+	case 7:
+		fmt.Fprintf(b, "%sfor i in range(%s, %s):\n%s    a = %s\n%s    break\n", ind, g.constant(), g.leaf(true), ind, g.expr(1, true), ind)
+	case 8:
+		fmt.Fprintf(b, "%sn = 0\n%swhile %s and n < 3:\n%s    a = %s\n%s    n += 1\n", ind, ind, g.cond(1, true), ind, g.expr(1, true), ind)
 	case 0:
 		fmt.Fprintf(b, "%sif %s:\n%s    a = %s\n", ind, g.cond(1, true), ind, g.expr(1+r.IntN(2), true))
 	case 1:
@@ -295,7 +327,14 @@ func TestNativeEdges(t *testing.T) {
 			continue
 		}
 		reports := make(chan error, 1)
-		fn, thread, err := edgeExec(src, false, func(_ *starlark.Function, err error) { reports <- err })
+		fn, thread, err := edgeExec(src, false, func(fn *starlark.Function, err error) {
+			if fn.Name() == "f" { // (not its helper h)
+				select {
+				case reports <- err:
+				default:
+				}
+			}
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
