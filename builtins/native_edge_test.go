@@ -285,85 +285,169 @@ func TestNativeEdges(t *testing.T) {
 		n, forked = 300000, 3000
 	}
 	args := edgeArgs()
-	coded, refused, forkCoded, wrong := 0, 0, 0, 0
+	var sum edgeResult
+	wrong, refused := 0, 0
 	for seed := uint64(0); seed < uint64(n) && wrong < 20; seed++ {
 		r := rand.New(rand.NewPCG(seed, 0xed6e))
-		src := edgeFunc(r, seed%2 == 1)
-		plain, plainThread, err := edgeExec(src, true, nil)
+		loop := seed%2 == 1
+		src := edgeFunc(r, loop)
+		res, err := edgeDiff(src, args, loop, seed%uint64(n/forked) == 0)
 		if err != nil {
-			continue // a global that fails (G0 = 1 << -1)
+			t.Fatalf("seed %d: %v", seed, err)
 		}
-		want := make([]string, len(args))
-		for i, a := range args {
-			want[i] = edgeOutcome(starlark.Call(plainThread, plain, a, nil))
+		if res.wrong != "" {
+			t.Errorf("seed %d: %s\n%s", seed, res.wrong, src)
+			wrong++
 		}
-
-		// As code, called directly.
-		code, codeThread, err := edgeExec(src, true, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nf, err := compileWait(codeThread, code)
-		if err != nil {
+		sum.coded += res.coded
+		sum.forkCoded += res.forkCoded
+		if res.refused {
 			refused++
-		} else {
-			for i, a := range args {
-				v, ok := nf.call(codeThread, a)
-				if !ok {
-					continue
-				}
-				coded++
-				if got := edgeOutcome(v, nil); got != want[i] {
-					t.Errorf("seed %d f%v = %s as code; the interpreter gives %s\n%s", seed, a, got, want[i], src)
-					wrong++
-					break // one wrong answer a function
-				}
-			}
 		}
+	}
+	t.Logf("%d functions (%d refused): %d calls as code, %d calls through the fork as code", n, refused, sum.coded, sum.forkCoded)
+	if sum.coded < 2*n || sum.forkCoded == 0 {
+		t.Errorf("%d calls as code, %d through the fork, %d functions refused: the test tests little", sum.coded, sum.forkCoded, refused)
+	}
+}
 
-		// Through the fork: each call as the interpreter would answer it,
-		// before and after the function is offered.
-		if seed%uint64(n/forked) != 0 {
+// edgeResult is what edgeDiff found of a function: its calls answered as
+// code, directly and through the fork, whether the compiler refused it,
+// and its first answer as code that is not the interpreter's ("" where
+// none).
+type edgeResult struct {
+	coded, forkCoded int
+	refused          bool
+	wrong            string
+}
+
+// edgeDiff runs the f(x, y) of src on each of args interpreted, then as
+// code (where the compiler takes f), and, with fork, through the fork's
+// hook on every call from the first to past the 1000th (loop: f loops,
+// and is offered at its first call), comparing the outcomes. err is a
+// failure of the test itself (src does not run; the offer is not heard).
+func edgeDiff(src string, args []starlark.Tuple, loop, fork bool) (res edgeResult, err error) {
+	plain, plainThread, err := edgeExec(src, true, nil)
+	if err != nil {
+		return res, nil // a global that fails (G0 = 1 << -1): nothing to compare
+	}
+	want := make([]string, len(args))
+	for i, a := range args {
+		want[i] = edgeOutcome(starlark.Call(plainThread, plain, a, nil))
+	}
+
+	// As code, called directly.
+	code, codeThread, err := edgeExec(src, true, nil)
+	if err != nil {
+		return res, err
+	}
+	nf, err := compileWait(codeThread, code)
+	res.refused = err != nil
+	for i, a := range args {
+		if res.refused {
+			break
+		}
+		v, ok := nf.call(codeThread, a)
+		if !ok {
 			continue
 		}
-		reports := make(chan error, 1)
-		fn, thread, err := edgeExec(src, false, func(fn *starlark.Function, err error) {
-			if fn.Name() == "f" { // (not its helper h)
-				select {
-				case reports <- err:
-				default:
-				}
-			}
-		})
-		if err != nil {
-			t.Fatal(err)
+		res.coded++
+		if got := edgeOutcome(v, nil); got != want[i] {
+			res.wrong = fmt.Sprintf("f%v = %s as code; the interpreter gives %s", a, got, want[i])
+			return res, nil
 		}
-		offered := false
-		for k := 0; k < 1000+len(args); k++ {
-			a := args[k%len(args)]
-			steps := thread.ExecutionSteps()
-			got := edgeOutcome(starlark.Call(thread, fn, a, nil))
-			if got != want[k%len(args)] {
-				t.Fatalf("seed %d call %d: f%v = %s through the fork; the interpreter gives %s\n%s", seed, k+1, a, got, want[k%len(args)], src)
+	}
+	if !fork {
+		return res, nil
+	}
+
+	// Through the fork: each call as the interpreter would answer it,
+	// before and after the function is offered.
+	reports := make(chan error, 1)
+	fn, thread, err := edgeExec(src, false, func(fn *starlark.Function, err error) {
+		if fn.Name() == "f" { // (not its helper h)
+			select {
+			case reports <- err:
+			default:
 			}
-			if thread.ExecutionSteps() == steps {
-				forkCoded++
-			}
-			if !offered && (k == 0 && seed%2 == 1 || k == 999) {
-				// The offer's report, which may come once the code is
-				// generated: later calls then run as code.
-				select {
-				case <-reports:
-					offered = true
-				case <-time.After(5 * time.Second):
-					t.Fatalf("seed %d: no report of the offer at call %d", seed, k+1)
-				}
+		}
+	})
+	if err != nil {
+		return res, err
+	}
+	offered := false
+	for k := 0; k < 1000+len(args); k++ {
+		a := args[k%len(args)]
+		steps := thread.ExecutionSteps()
+		got := edgeOutcome(starlark.Call(thread, fn, a, nil))
+		if got != want[k%len(args)] {
+			res.wrong = fmt.Sprintf("call %d: f%v = %s through the fork; the interpreter gives %s", k+1, a, got, want[k%len(args)])
+			return res, nil
+		}
+		if thread.ExecutionSteps() == steps {
+			res.forkCoded++
+		}
+		if !offered && (k == 0 && loop || k == 999) {
+			// The offer's report, which may come once the code is
+			// generated: later calls then run as code.
+			select {
+			case <-reports:
+				offered = true
+			case <-time.After(5 * time.Second):
+				return res, fmt.Errorf("no report of the offer at call %d", k+1)
 			}
 		}
 	}
-	t.Logf("%d functions (%d refused): %d calls as code, %d calls through the fork as code", n, refused, coded, forkCoded)
-	if coded < 2*n || forkCoded == 0 {
-		t.Errorf("%d calls as code, %d through the fork, %d functions refused: the test tests little", coded, forkCoded, refused)
+	return res, nil
+}
+
+// TestNativeEdgeCases: the wrong answers the edge tester found, as plain
+// scripts write them, each run through the fork to past its 1000th call
+// and directly as code on every pair of edge ints: each call gives the
+// interpreter's answer or error.
+func TestNativeEdgeCases(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	head := "U64 = (1 << 64) - 1\nPHI = 0x9e3779b97f4a7c15\n"
+	cases := []string{
+		"def f(x, y): return (x << y) & U64",
+		"def f(x, y):\n    if (x << y) & 1:\n        return 1\n    return 2",
+		"def f(x, y): return (x >> y) | ((x << (64 - y)) & U64)",
+		"def f(x, y): return ((x + y) - 1) & (x + y)",
+		"def f(x, y): return -(x * y) & (x * y)",
+		"def f(x, y): return x if y != 2 else (((9 << 65) - 1) & (9 << 65)) | x",
+		"def f(x, y): return x if y != 2 else (-(y << 65) & (y << 65)) | x",
+		"def f(x, y): return abs(0x9e3779b97f4a7c15) ^ x",
+		"def f(x, y): return abs(PHI) + x",
+		"def f(x, y): return abs(PHI ^ 1) + x",
+		"def f(x, y): return x if y != 2 else (5 >> (1 << 31)) + x",
+		"def f(x, y): return x if y != 2 else (U64 >> 2147483648) | y",
+		"def f(x, y): return 1 if x - y == (x << (64 - y)) & 0xff else 2",
+		"def f(x, y): return 1 if (x - 1) != (5 % y) else 2",
+	}
+	args := edgeArgs()
+	for i, c := range cases {
+		for _, loop := range []bool{false, true} {
+			body := strings.TrimPrefix(c, "def f(x, y):")
+			if !strings.HasPrefix(body, "\n") {
+				body = "\n    return" + strings.TrimPrefix(body, " return")
+			}
+			if loop {
+				body = "\n    for _ in range(1):\n        pass" + body
+			}
+			src := head + "def f(x, y):" + body
+			res, err := edgeDiff(src, args, loop, true)
+			if err != nil {
+				t.Fatalf("case %d: %v", i, err)
+			}
+			if res.wrong != "" {
+				t.Errorf("case %d: %s\n%s", i, res.wrong, src)
+			}
+			if res.refused || res.coded == 0 {
+				t.Errorf("case %d: no call as code (refused: %v)\n%s", i, res.refused, src)
+			}
+		}
 	}
 }
 
