@@ -168,6 +168,9 @@ func (g *edgeGen) cond(d int, locals bool) string {
 		return "not " + g.expr(d, locals)
 	}
 	ops := []string{"<", "<=", ">", ">=", "==", "!="}
+	if g.r.IntN(4) == 0 {
+		return fmt.Sprintf("%s %s -%s", g.expr(d, locals), ops[g.r.IntN(len(ops))], edgeInts[g.r.IntN(len(edgeInts))])
+	}
 	return fmt.Sprintf("%s %s %s", g.expr(d, locals), ops[g.r.IntN(len(ops))], g.expr(d, locals))
 }
 
@@ -223,8 +226,11 @@ func (g *edgeGen) stmt(ind string) {
 		fmt.Fprintf(b, "%sa %s %s\n", ind, []string{"<<=", ">>="}[r.IntN(2)], g.count())
 	case 3:
 		// A local holding a negative constant or a word.
-		fmt.Fprintf(b, "%sd = -%s if %s else %s\n%sa = %s\n", ind, g.literal(), g.cond(0, true), g.leaf(true), ind,
-			[]string{"a + d", "a - d", "(a + d) & 0xff", "a if a + d >= 0 else d", "d + a"}[r.IntN(5)])
+		uses := []string{"a + d", "a - d", "(a + d) & 0xff", "a if a + d >= 0 else d", "d + a", "d - a", "d * 2 + a",
+			"(d // 3) + a", "(d % 7) + a", "abs(d)", "-d", "(d >> 1) + a", "d & 0xff", "d & a", "a ^ d", "d | 1",
+			"1 if d < x else 2", "1 if d == -1 else 2", "max(d, a)", "min(d, 0)", "a if d > -64 else 3", "~d", "d << 1"}
+		fmt.Fprintf(b, "%sd = -%s if %s else %s\n%sa = %s\n", ind, edgeInts[r.IntN(len(edgeInts)-1)], g.cond(0, true), g.leaf(true), ind,
+			uses[r.IntN(len(uses))])
 	case 4:
 		fmt.Fprintf(b, "%sfor i in range(%s):\n%s    a = %s\n", ind, []string{"3", "y & 7", "x % 5"}[r.IntN(3)], ind,
 			[]string{"a + i", "(a << i) & U64", "a * 3 + i", "a ^ (a >> 1)", "(a - i) & a"}[r.IntN(5)])
@@ -425,6 +431,7 @@ func TestNativeEdgeCases(t *testing.T) {
 		"def f(x, y): return x if y != 2 else (U64 >> 2147483648) | y",
 		"def f(x, y): return 1 if x - y == (x << (64 - y)) & 0xff else 2",
 		"def f(x, y): return 1 if (x - 1) != (5 % y) else 2",
+		"def f(x, y):\n    a = (x + y) & 0xff\n    if rotl(a, y - 1, 8) != ((x and 65) & y):\n        a = abs(y)\n    return (a & x) & 0xff",
 	}
 	args := edgeArgs()
 	for i, c := range cases {

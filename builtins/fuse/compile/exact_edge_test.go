@@ -39,6 +39,9 @@ func TestExactEdgeCases(t *testing.T) {
 		// a - b == c where a < b: Starlark evaluates c, which may fail.
 		{"difference against a failing shift", "def f(x, y):\n    if x - y == (x << (64 - y)) & 0xff:\n        return 1\n    return 2", map[[2]uint64]bool{{0, 65}: false, {70, 65}: false, {70, 3}: true}},
 		{"difference against a division", "def f(x, y): return 1 if (x - 1) != (5 % y) else 2", map[[2]uint64]bool{{0, 0}: false, {0, 3}: false, {5, 3}: true}},
+		// A check in an if's condition shows that a fits in 8 bits; the
+		// if's body assigns a, after which it need not.
+		{"a check's fact past an assignment", "def f(x, y):\n    a = (x + y) & 0xff\n    if rotl(a, y, 8) != 65:\n        a = y\n    return a & 0xff", map[[2]uint64]bool{{511, 511}: true, {0, 65}: true}},
 	}
 	runExactCases(t, cases, counts)
 }
