@@ -100,7 +100,7 @@ func (g *edgeGen) expr(d int, locals bool) string {
 		return g.leaf(locals)
 	}
 	sub := func() string { return g.expr(d-1, locals) }
-	switch g.r.IntN(14) {
+	switch g.r.IntN(15) {
 	case 0, 1:
 		ops := []string{"+", "-", "*", "//", "%", "&", "|", "^"}
 		return fmt.Sprintf("(%s %s %s)", sub(), ops[g.r.IntN(len(ops))], sub())
@@ -132,6 +132,11 @@ func (g *edgeGen) expr(d int, locals bool) string {
 		return fmt.Sprintf("((%s << %s) & %s)", sub(), g.count(), []string{"U64", "1", "0xff"}[g.r.IntN(3)])
 	case 12:
 		return g.call(sub)
+	case 13:
+		// Tables of edge ints, read at edge indices (Starlark's
+		// negative ones count from the end).
+		idx := []string{"y", "x % 5", "(x - 1)", "-1", "2", "(y & 3)", sub(), "len(T) - 1"}[g.r.IntN(8)]
+		return fmt.Sprintf("%s[%s]", []string{"T", "L"}[g.r.IntN(2)], idx)
 	}
 	return g.leaf(locals)
 }
@@ -185,6 +190,7 @@ func edgeFunc(r *rand.Rand, loop bool) string {
 	for i := range 4 {
 		fmt.Fprintf(b, "G%d = %s\n", i, g.constant())
 	}
+	fmt.Fprintf(b, "T = (%s, %s, %s, %s, 7)\nL = [%s, 1, 2, 3, %s]\n", g.literal(), g.literal(), g.literal(), g.literal(), g.literal(), g.literal())
 	hs := []string{"v << n", "(v << n) & U64", "v >> n", "v - n", "(v + n) & 0xff", "v if n else -v", "abs(v - n)"}
 	fmt.Fprintf(b, "\ndef h(v, n):\n    return %s\n", hs[r.IntN(len(hs))])
 	b.WriteString("\ndef f(x, y):\n")
