@@ -190,7 +190,15 @@ func edgeFunc(r *rand.Rand, loop bool) string {
 	for i := range 4 {
 		fmt.Fprintf(b, "G%d = %s\n", i, g.constant())
 	}
-	fmt.Fprintf(b, "T = (%s, %s, %s, %s, 7)\nL = [%s, 1, 2, 3, %s]\n", g.literal(), g.literal(), g.literal(), g.literal(), g.literal(), g.literal())
+	// Tables of words (a negative int or 2^64 in one keeps f interpreted,
+	// now and then).
+	word := func() string {
+		if r.IntN(30) == 0 {
+			return g.literal()
+		}
+		return edgeInts[r.IntN(len(edgeInts)-1)]
+	}
+	fmt.Fprintf(b, "T = (%s, %s, %s, %s, 7)\nL = [%s, 1, 2, 3, %s]\n", word(), word(), word(), word(), word(), word())
 	hs := []string{"v << n", "(v << n) & U64", "v >> n", "v - n", "(v + n) & 0xff", "v if n else -v", "abs(v - n)"}
 	fmt.Fprintf(b, "\ndef h(v, n):\n    return %s\n", hs[r.IntN(len(hs))])
 	b.WriteString("\ndef f(x, y):\n")
@@ -242,7 +250,8 @@ func (g *edgeGen) stmt(ind string) {
 		fmt.Fprintf(b, "%sfor i in range(%s):\n%s    a = %s\n", ind, []string{"3", "y & 7", "x % 5"}[r.IntN(3)], ind,
 			[]string{"a + i", "(a << i) & U64", "a * 3 + i", "a ^ (a >> 1)", "(a - i) & a"}[r.IntN(5)])
 	case 5:
-		fmt.Fprintf(b, "%sa = %s(%s)\n", ind, []string{"abs", "-", "~"}[r.IntN(3)], g.expr(1, true))
+		form := []string{"abs(%s)", "-(%s) & U64", "~(%s) & 0xff", "-(%s)"}[r.IntN(4)]
+		fmt.Fprintf(b, "%sa = %s\n", ind, fmt.Sprintf(form, g.expr(1, true)))
 	default:
 		fmt.Fprintf(b, "%sa = %s\n", ind, g.expr(1+r.IntN(2), true))
 	}
