@@ -16,8 +16,10 @@ import "fmt"
 //     the others); & needs one exact operand, the other may be modular; ~
 //     and unary - are refused (their integer is negative);
 //   - modular (the other operand of such an &, and the operands of + - *
-//     << | ^ & ~ and unary - within it): the word equals the integer mod
-//     2^64, which is all an & with an exact word reads;
+//     | ^ & ~ and unary - within it, and the shifted operand of <<): the
+//     word equals the integer mod 2^64, which is all an & with an exact
+//     word reads; the count of a << is exact and below 512 even there
+//     (Starlark fails on any other, whatever the & would read);
 //   - a condition (if, while, and, or, not, a conditional's test):
 //     comparisons and not, which Starlark types as bools, are allowed only
 //     there (x and y, x or y of ints are ints), and so are the variables
@@ -382,10 +384,11 @@ func errAt(at func(*Expr) (file string, line, col int), e *Expr, format string, 
 // != c as a < b or (a - b) != c, with the subtraction on words: the
 // integer a - b may be negative (to - fr == 16 or fr - to == 16 tests a
 // double pawn push), and then it equals no word c. Only where a and b are
-// variables or constants: they are read twice.
+// variables or constants, which are read twice, and where c cannot fail:
+// Starlark evaluates c also where a < b, and fails there if c does.
 func (x *exacter) difference(e *Expr) {
 	for i, d := range e.Args {
-		if d.Op != OpSub || x.given[d] || !simple(d.Args[0]) || !simple(d.Args[1]) {
+		if d.Op != OpSub || x.given[d] || !simple(d.Args[0]) || !simple(d.Args[1]) || !x.cannotFail(e.Args[1-i]) {
 			continue
 		}
 		a, b := d.Args[0], d.Args[1]
@@ -405,6 +408,23 @@ func (x *exacter) difference(e *Expr) {
 }
 
 func simple(e *Expr) bool { return e.Op == OpVar || e.Op == OpConst }
+
+// cannotFail reports whether e, typed exact, gets no check and holds none:
+// variables (not bools), constants, and | ^ of them, & of them, >> of them
+// by a constant count of an int32 (the words of such ints are the ints).
+func (x *exacter) cannotFail(e *Expr) bool {
+	switch e.Op {
+	case OpVar:
+		return !x.bools[int(e.Imm)]
+	case OpConst:
+		return true
+	case OpAnd, OpOr, OpXor:
+		return e.Check < 0 && !x.given[e] && x.cannotFail(e.Args[0]) && x.cannotFail(e.Args[1])
+	case OpShr:
+		return e.Check < 0 && !x.given[e] && e.Args[1].Op == OpConst && e.Args[1].Imm < 1<<31 && x.cannotFail(e.Args[0])
+	}
+	return false
+}
 
 // exactFree reports whether e's word is exact with no check of its own
 // (so that the other operand of an & may be modular).
@@ -479,6 +499,16 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		}
 		return x.all(e.Args[1:], t)
 	case OpAdd, OpSub, OpMul, OpShl:
+		if t == modular && e.Op == OpShl {
+			// The word is x << n mod 2^64, but the count is Starlark's
+			// own: below 0, at 512 or more or at 2^31 or more x << n
+			// fails, whatever an & of it would read.
+			e.Args[1] = x.below(e.Args[1], 9)
+			if err := x.expr(e.Args[0], modular); err != nil {
+				return err
+			}
+			return x.expr(e.Args[1], exactly)
+		}
 		if t == modular {
 			return x.all(e.Args, modular)
 		}

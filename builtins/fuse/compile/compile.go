@@ -1961,6 +1961,11 @@ func (c *compiler) mk(op fuse.Op, args ...*fuse.Expr) *fuse.Expr {
 		if konsts && !fuse.CheckOK(kind, args[0].Imm, args[1].Imm, 0) {
 			return e
 		}
+	case fuse.OpShr:
+		// Starlark's count of >> is an int32: c >> (1 << 31) fails.
+		if konsts && args[1].Imm >= 1<<31 {
+			return e
+		}
 	}
 	return mk(op, args...)
 }
@@ -2682,6 +2687,16 @@ func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error
 	if name == "abs" {
 		if len(args) != 1 {
 			return nil, errAt(pos(e.Fn), "abs takes one argument")
+		}
+		if c.opt.Exact {
+			// A constant is the int itself, below 2^64 (a word of 2^63
+			// or more is not negative), or -k.
+			if args[0].Op == fuse.OpConst {
+				return args[0], nil
+			}
+			if k, ok := negConstant(args[0]); ok {
+				return konst(k), nil
+			}
 		}
 		if args[0].Op == fuse.OpConst {
 			if int64(args[0].Imm) < 0 {

@@ -1054,8 +1054,13 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		els, end := a.newLabel(), a.newLabel()
 		g.branchFresh(s.X, els, false, fresh)
 		// The condition ran, whichever way it went: what its checks
-		// showed holds in both branches and after the if.
+		// showed holds in both branches, and after the if for the
+		// variables neither branch assigns (the deferred restore).
+		fitsCond := maps.Clone(g.fits)
 		fitsBefore = maps.Clone(g.fits)
+		if len(fitsBefore) > 0 { // (walked only then, as above)
+			forAssigned(s, func(v int) { delete(fitsBefore, v) })
+		}
 		known := maps.Clone(g.nonzero)
 		if v := nonzeroVar(s.X); v >= 0 {
 			g.nonzero[v] = true
@@ -1067,7 +1072,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		}
 		g.stmts(s.Body)
 		g.nonzero = maps.Clone(known)
-		g.fits = maps.Clone(fitsBefore)
+		g.fits = maps.Clone(fitsCond)
 		if len(s.Else) > 0 {
 			switch {
 			case fuse.Leaves(s.Body):
@@ -2016,9 +2021,12 @@ func lowBitOf(e *fuse.Expr) (lowBitOp, *fuse.Expr) {
 	return 0, nil
 }
 
-// sameExpr reports whether x and y are the same expression.
+// sameExpr reports whether x and y are the same expression, with the
+// same checks: under fuse.Func.Exact, the copy of x in x - 1 or -x of a
+// lowest-bit idiom is modular, without the checks of the exact copy (an
+// x of 2^64 or more must fail, not give its low word's answer).
 func sameExpr(x, y *fuse.Expr) bool {
-	if x.Op != y.Op || x.Imm != y.Imm || len(x.Args) != len(y.Args) {
+	if x.Op != y.Op || x.Imm != y.Imm || x.Check != y.Check || len(x.Args) != len(y.Args) {
 		return false
 	}
 	for i := range x.Args {
