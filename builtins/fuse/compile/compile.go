@@ -6,6 +6,7 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -92,6 +93,10 @@ type Options struct {
 	// its elements may hold, negated (k: ints from -k, as the biased words
 	// x + k of fuse.Scratch.Bias), or 0 for words.
 	ListBias []uint64
+	// Globals, with Exact, are the module-level lists the function (or a
+	// helper it calls) writes, each an array parameter after those of
+	// Lists (Global).
+	Globals []Global
 	// visits, where not nil, counts the syntax nodes looked at to find
 	// expressions' positions (the test that compiling is linear).
 	visits *int
@@ -100,7 +105,12 @@ type Options struct {
 // A Refused value stands, among Source.Free's answers, for a free name
 // that the compiler must not read, with the reason, which completes a
 // sentence after the name ("is a list, which may change between calls").
-type Refused struct{ Reason string }
+// Value, where not nil, is the value refused (a list the function may
+// write: GlobalWrite).
+type Refused struct {
+	Reason string
+	Value  starlark.Value
+}
 
 func (r Refused) String() string        { return "<refused: " + r.Reason + ">" }
 func (r Refused) Type() string          { return "refused" }
@@ -234,6 +244,15 @@ type compiler struct {
 	own       map[*fuse.Expr]bool // the arrays among them no other name holds
 	aliased   map[arrayOf]bool    // arrays two names may hold (bindArray)
 	iterating map[arrayOf]bool
+	// garr maps each of Options.Globals to the unit's array parameter
+	// that holds it (-1: the unit reaches no use of it), procGlobals the
+	// Globals each Proc takes, in order (globals.go); tableLists the
+	// module-level list each table read from one was (a write to it is a
+	// GlobalWrite).
+	garr        []int
+	procGlobals map[int][]int
+	usesGlobals map[any][]int
+	tableLists  map[int]*starlark.List
 }
 
 // arrayOf names a scratch array of a unit.
@@ -284,7 +303,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
-		unit: -1, varNames: map[[2]int]string{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
+		unit: -1, varNames: map[[2]int]string{}, procGlobals: map[int][]int{}, usesGlobals: map[any][]int{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
 		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, own: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
@@ -309,6 +328,21 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		sc.names[p.Name] = binding{kind: bVar, id: c.newVar()}
 	}
 	c.f.Params = c.u.Vars
+	if len(opt.Globals) > 0 && !opt.Exact {
+		return nil, fmt.Errorf("Options.Globals takes Exact")
+	}
+	all := make([]int, len(opt.Globals))
+	for i := range all {
+		all[i] = i
+	}
+	garr, err := c.globalParams(c.u, all)
+	if err != nil {
+		return nil, err
+	}
+	c.garr = garr
+	if err := c.bindGlobals(sc, c.garr); err != nil {
+		return nil, err
+	}
 	if opt.Exact {
 		r := returnsOf(src.Body)
 		n, err := returnedList(src, r, opt.Lists)
@@ -552,6 +586,16 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 					if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {
 						return c.appendTo(id, b, call)
 					}
+					if b, ok := c.sc.names[id.Name]; ok && b.kind == bLog {
+						return c.logAppend(id, b, call)
+					}
+					if _, _, ok := c.freeList(c.sc, id); ok && c.opt.Exact {
+						_, err := c.expr(s.X)
+						if err == nil {
+							err = errAt(call.Lparen, "%s.append on a module's list", id.Name)
+						}
+						return c.globalWrite(id, true, err)
+					}
 				}
 			}
 		}
@@ -737,8 +781,14 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	}
 	if !isID || (name != "range" && name != "subsets" && name != "bits") {
 		if tid, ok := s.X.(*syntax.Ident); ok {
-			if b, ok := c.lookupTable(tid); ok == nil && b >= 0 {
-				return errAt(pos(s.X), "a for loop over the table %s is not allowed in a fused function (use for i in range(len(%s)) and %s[i])", tid.Name, tid.Name, tid.Name)
+			b, err := c.lookupTable(tid)
+			if err != nil {
+				if gw := (*GlobalWrite)(nil); errors.As(err, &gw) {
+					return err // a module's list with a sentinel: an array loops
+				}
+			}
+			if err == nil && b >= 0 {
+				return c.loopedTable(tid, errAt(pos(s.X), "a for loop over the table %s is not allowed in a fused function (use for i in range(len(%s)) and %s[i])", tid.Name, tid.Name, tid.Name))
 			}
 		}
 		return errAt(pos(s.X), "a for loop over %s is not allowed in a fused function (%s)", describe(s.X), hint)
@@ -853,6 +903,8 @@ func kindName(b binding) string {
 		return "a scratch array"
 	case bRow:
 		return "a table row"
+	case bLog:
+		return "a module's list appended to"
 	}
 	return "a word"
 }
@@ -1682,9 +1734,9 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	b, ok := c.sc.names[aid.Name]
 	if !ok || b.kind != bScratch {
 		if t, err := c.lookupTable(aid); err == nil && t >= 0 || ok && b.kind == bRow {
-			return errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name)
+			return c.globalWrite(aid, false, errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name))
 		}
-		return errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name)
+		return c.globalWrite(aid, false, errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name))
 	}
 	if c.iterating[arrayOf{c.u, b.id}] {
 		return errAt(lhs.Lbrack, "%s is being iterated over; changing it there is an error in Starlark", aid.Name)
@@ -2014,7 +2066,7 @@ func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
 		return -1, nil
 	}
 	if r, ok := v.(Refused); ok {
-		return -1, errAt(id.NamePos, "%s %s", id.Name, r.Reason)
+		return -1, c.refusedList(id, r)
 	}
 	t, isTable, err := c.table(id.Name, v)
 	if err != nil {
@@ -2024,6 +2076,12 @@ func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
 		return -1, nil
 	}
 	c.sc.tables[id.Name] = t
+	if l, ok := v.(*starlark.List); ok {
+		if c.tableLists == nil {
+			c.tableLists = map[int]*starlark.List{}
+		}
+		c.tableLists[t] = l
+	}
 	return t, nil
 }
 
@@ -2343,6 +2401,8 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 			return nil, errAt(e.NamePos, "%s is a scratch array, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
 		case bRow:
 			return nil, errAt(e.NamePos, "%s is a table row, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
+		case bLog:
+			return nil, errAt(e.NamePos, "%s", logOnly(e.Name))
 		}
 	}
 	if c.sc.locals[e.Name] {
@@ -2778,6 +2838,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
 	}
 	sc := c.newScope(src)
+	if err := c.bindGlobals(sc, c.garr); err != nil {
+		return nil, err
+	}
 	vals := make([]*fuse.Expr, len(src.Params))
 	for i, a := range e.Args {
 		// An array or a table is passed by reference: the helper's
@@ -3039,8 +3102,8 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 		}
 	}
 	p = &c.f.Procs[id]
-	if len(e.Args) != p.Params+p.Arrays+strings.Count(key.args, "t") {
-		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, p.Params+p.Arrays, len(e.Args))
+	if explicit := p.Arrays - len(c.procGlobals[id]); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
+		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, p.Params+explicit, len(e.Args))
 	}
 	var words, arrays []*fuse.Expr
 	for _, a := range e.Args {
@@ -3063,6 +3126,11 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 		}
 		words = append(words, x)
 	}
+	globals, err := c.globalArgs(e, c.procGlobals[id])
+	if err != nil {
+		return nil, err
+	}
+	arrays = append(arrays, globals...)
 	chk := c.check(fuse.CheckDepth, 0, e.Lparen, "recursion too deep")
 	chain := append(append([]string(nil), c.calls...), c.sc.src.Name, name)
 	c.depths = append(c.depths, depthCheck{check: chk, chain: strings.Join(chain, " -> ")})
@@ -3102,11 +3170,19 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 			delete(sc.locals, p.Name)
 		}
 	}
+	c.procGlobals[id] = c.reachedGlobals(key.fn, src)
+	garr, err := c.globalParams(u, c.procGlobals[id])
+	if err != nil {
+		return 0, err
+	}
+	if err := c.bindGlobals(sc, garr); err != nil {
+		return 0, err
+	}
 	c.f.Procs[id] = *u // the parameters, for the calls in its body
 	saved := *c
-	c.u, c.sc, c.calls, c.inlined, c.unit = u, sc, nil, 0, id
+	c.u, c.sc, c.calls, c.inlined, c.unit, c.garr = u, sc, nil, 0, id, garr
 	body, err := c.body(src)
-	c.u, c.sc, c.calls, c.inlined, c.out, c.unit = saved.u, saved.sc, saved.calls, saved.inlined, saved.out, saved.unit
+	c.u, c.sc, c.calls, c.inlined, c.out, c.unit, c.garr = saved.u, saved.sc, saved.calls, saved.inlined, saved.out, saved.unit, saved.garr
 	if err != nil {
 		return 0, err
 	}
