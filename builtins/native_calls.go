@@ -125,9 +125,14 @@ const nativeWait = 2 * time.Millisecond
 
 // nativeFunc is a plain function compiled to machine code.
 type nativeFunc struct {
-	f     *fuse.Func
-	lists []int    // the length of each parameter that is a list, or -1 (nil: none)
-	bias  []uint64 // each array parameter's bias (encode)
+	f      *fuse.Func
+	lists  []int    // the length of each parameter that is a list, or -1 (nil: none)
+	nlists int      // the parameters that are lists: the array parameters before globals'
+	bias   []uint64 // each array parameter's bias (encode)
+	// globals are the module's lists the code writes (compile.Global):
+	// array parameters nlists on, passed and written back as lists
+	// given, or, where appended to only, appended to after the run.
+	globals []compile.Global
 	// written says which array parameters the code may write: their lists
 	// must be mutable, and are written back.
 	written []bool
@@ -190,7 +195,8 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	hide := sessionNames(thread)
 	src := cands[0].Source
 	var tables []listTable
-	src.Free, src.Builtin = exactFree(thread, src.Free, fn, hide, &tables), exactBuiltin(src.Builtin, hide)
+	var globals []compile.Global
+	src.Free, src.Builtin = exactFree(thread, src.Free, fn, hide, &tables, &globals), exactBuiltin(src.Builtin, hide)
 	opts := compileOptions(srcs)
 	opts.Exact = true
 	if len(lists) == fn.NumParams() {
@@ -207,10 +213,27 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 			return nil, err
 		}
 		c := *s
-		c.Free, c.Builtin = exactFree(thread, c.Free, h, hide, &tables), exactBuiltin(c.Builtin, hide)
+		c.Free, c.Builtin = exactFree(thread, c.Free, h, hide, &tables, &globals), exactBuiltin(c.Builtin, hide)
 		return &c, nil
 	}
-	f, err := compile.Func(&src, opts)
+	// A module's list the function writes is compiled again as an array
+	// of its own (writtenGlobal), until none is left or one cannot be.
+	var f *fuse.Func
+	for {
+		tables = nil
+		opts.Globals = globals
+		f, err = compile.Func(&src, opts)
+		var gw *compile.GlobalWrite
+		if !errors.As(err, &gw) {
+			break
+		}
+		g, gerr := writtenGlobal(gw, globals)
+		if gerr != nil {
+			err = gerr
+			break
+		}
+		globals = append(globals, g)
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -218,7 +241,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 		return nil, false, fmt.Errorf("it reads lists of %d words as tables, which each call would compare (%d without a loop or a recursion)", w, maxCheckedWords)
 	}
 	written := f.WrittenArrays()
-	if f.Results > 0 {
+	if f.Results > 0 || f.ReturnsList {
 		written = written[:len(written)-1] // the returned tuple's, not a list's
 	}
 	var biases []uint64 // of the array parameters
@@ -227,11 +250,18 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 			biases = append(biases, opts.ListBias[i])
 		}
 	}
+	nlists := len(biases)
 	words := tableWords(tables)
 	for _, n := range opts.Lists {
 		words += max(n, 0)
 	}
-	n := &nativeFunc{f: f, lists: opts.Lists, bias: biases, written: written, tables: tables, words: words, ready: make(chan struct{}),
+	for _, g := range globals {
+		biases = append(biases, g.Bias)
+		if !g.Log {
+			words += g.Len
+		}
+	}
+	n := &nativeFunc{f: f, lists: opts.Lists, nlists: nlists, bias: biases, written: written, tables: tables, globals: globals, words: words, ready: make(chan struct{}),
 		fn: fn, tally: tally, strict: strict}
 	tally.compiled(n)
 	go n.generate(fn, report)
@@ -317,7 +347,7 @@ func exactShape(fn *starlark.Function) error {
 // word arrays (which never change), functions, builtins and modules pass,
 // and so do lists, which it records in tables: a list may change between
 // calls, so each call first compares it with the words the code holds.
-func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool, tables *[]listTable) func(string) (starlark.Value, bool) {
+func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool), fn *starlark.Function, hide map[string]bool, tables *[]listTable, globals *[]compile.Global) func(string) (starlark.Value, bool) {
 	return func(name string) (starlark.Value, bool) {
 		if hide[name] {
 			if _, global := fn.Globals()[name]; !global {
@@ -332,7 +362,16 @@ func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool)
 		case starlark.Bool:
 			return compile.Refused{Reason: "is a bool (True, False), not an int, in Starlark"}, true
 		case *starlark.List:
+			for _, g := range *globals {
+				if g.List == v {
+					return v, true // an array of the code's (compile.Global)
+				}
+			}
 			t, why := snapshot(thread, v)
+			if why == otherValues {
+				// An array may hold it (compile.GlobalWrite).
+				return compile.Refused{Reason: why, Value: v}, true
+			}
 			if why != "" {
 				return compile.Refused{Reason: why}, true
 			}
@@ -432,12 +471,16 @@ type listTable struct {
 // holdsList reports whether l is t's list or one of its rows.
 func (t *listTable) holdsList(l *starlark.List) bool { return slices.Contains(t.lists, l) }
 
+// otherValues is why a list is no table of words: it holds other values
+// (which an array of the code's may hold: negative ints).
+const otherValues = "is a list of other values than ints in [0, 2^64) (or lists or tuples of them)"
+
 // snapshot records l's words, or says why it does not (a reason for
 // compile.Refused): l holds something else, the memory budget of thread's
 // Env has no room for the copies (this one, and the compiler's table), or
 // the run was cancelled meanwhile (it polls every few thousand elements).
 func snapshot(thread *starlark.Thread, l *starlark.List) (listTable, string) {
-	const other = "is a list of other values than ints in [0, 2^64) (or lists or tuples of them)"
+	const other = otherValues
 	t := listTable{l: l, lists: []*starlark.List{l}}
 	ctx := Context(thread)
 	n := l.Len()
@@ -628,11 +671,11 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	switch {
 	case nf.off.Load():
 		return nf.miss(thread, fbOff)
-	case len(args) != nf.f.Params+len(nf.written):
+	case len(args) != nf.f.Params+nf.nlists:
 		return nf.miss(thread, fbArity) // (too few or too many arguments: the interpreter's error)
 	}
 	var ws [compile.MaxExactParams]uint64
-	var ls [compile.MaxExactParams]*starlark.List
+	var ls [compile.MaxExactParams + maxGlobals]*starlark.List
 	nw, nl := 0, 0
 	// A call with many words to convert or compare is timed: where the
 	// conversions take much longer than the code, the interpreter would
@@ -666,6 +709,21 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		nw++
 	}
+	for _, g := range nf.globals {
+		// A module's list the code writes: of its length still (else
+		// changed as a table is), and not passed as well.
+		if !g.Log && g.List.Len() != g.Len {
+			if nf.giveUp.changed(nf.runs.Load()) {
+				nf.switchOff("a list of its module that it writes or loops over had another length before many of its calls")
+			}
+			return nf.miss(thread, fbGlobalLength)
+		}
+		if slices.Contains(ls[:nl], g.List) {
+			return nf.miss(thread, fbGlobalShared)
+		}
+		ls[nl] = g.List
+		nl++
+	}
 	for i := range nf.tables {
 		t := &nf.tables[i]
 		if !t.holds() {
@@ -676,15 +734,17 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		for a, l := range ls[:nl] {
 			if t.holdsList(l) {
+				if a >= nf.nlists {
+					return nf.miss(thread, fbGlobalShared)
+				}
 				return nf.missArg(thread, nf.param(a), argInTable) // (the code would not see its writes in the table)
 			}
 		}
 	}
 	for a, l := range ls[:nl] {
 		// A list the code may write must be one Starlark lets it write
-		// (not frozen, not being iterated): setting an element to itself
-		// tells, and changes nothing.
-		if nf.written[a] && l.Len() > 0 && l.SetIndex(0, l.Index(0)) != nil {
+		// (not frozen, not being iterated).
+		if nf.written[a] && !mutable(l) {
 			return nf.miss(thread, fbFrozen)
 		}
 	}
@@ -705,10 +765,17 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	}
 	defer nf.put(r)
 	for a, l := range ls[:nl] {
+		if nf.isLog(a) {
+			r.w.SetArray(a, []uint64{0}) // nothing appended yet
+			continue
+		}
 		buf := r.words(l.Len())
 		for j := range buf {
 			var ok bool
 			if buf[j], ok = encode(l.Index(j), nf.bias[a]); !ok {
+				if a >= nf.nlists {
+					return nf.miss(thread, fbGlobalElem)
+				}
 				return nf.missArg(thread, nf.param(a), argElem)
 			}
 		}
@@ -758,6 +825,10 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		if !nf.written[a] {
 			continue
 		}
+		if nf.isLog(a) {
+			nf.appendLog(r, a, l)
+			continue
+		}
 		buf := r.words(l.Len())
 		r.w.Array(a, buf)
 		for j, w := range buf {
@@ -777,7 +848,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		return ls[nf.f.ReturnsParam-1], true // the list given, written back above
 	case nf.f.ReturnsNone:
 		return starlark.None, true
-	case nf.f.Results > 0:
+	case nf.f.Results > 0 || nf.f.ReturnsList: // (a list of 0 words: return [])
 		buf := r.words(nf.f.Results)
 		r.w.Array(nf.f.Arrays-1, buf)
 		if nf.f.ReturnsList {
@@ -885,4 +956,82 @@ func (r *nativeRun) words(n int) []uint64 {
 		r.buf = make([]uint64, n)
 	}
 	return r.buf[:n]
+}
+
+// maxGlobals bounds the module's lists a function run as code may write.
+const maxGlobals = 8
+
+// writtenGlobal returns the compile.Global of the list gw names, or the
+// error that leaves the function interpreted: a list of more than
+// compile.MaxScratch elements, or of other values than ints in [-2^63,
+// 2^64) where it is not appended to only, one that Starlark does not let
+// the function change (frozen: a loaded module's), one compiled already
+// (a list appended to and read or written by index, or a list of two
+// names), or one too many.
+func writtenGlobal(gw *compile.GlobalWrite, globals []compile.Global) (compile.Global, error) {
+	l := gw.List
+	refuse := func(format string, args ...any) (compile.Global, error) {
+		return compile.Global{}, &compile.Error{Pos: gw.Err.Pos, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(globals) >= maxGlobals {
+		return refuse("%s is one of more than %d lists of its module that the function writes or loops over", gw.Name, maxGlobals)
+	}
+	for _, g := range globals {
+		if g.List == l {
+			return refuse("%s is a list of its module that the function both appends to and reads (or that it names twice)", gw.Name)
+		}
+	}
+	g := compile.Global{Name: gw.Name, List: l, Log: gw.Append}
+	if !gw.Read && !mutable(l) {
+		return refuse("%s is a list Starlark does not let the function change (frozen: a loaded module's)", gw.Name)
+	}
+	if g.Log {
+		return g, nil
+	}
+	if l.Len() > compile.MaxScratch {
+		return refuse("%s is a list of %d elements; a list of its module that a function run as machine code writes or loops over has at most %d", gw.Name, l.Len(), compile.MaxScratch)
+	}
+	g.Len = l.Len()
+	_, bias := listsOf(starlark.Tuple{l})
+	for i := 0; i < l.Len(); i++ {
+		if _, ok := encode(l.Index(i), bias[0]); !ok {
+			return refuse("%s is a list of other values than ints in [-2^63, 2^64)", gw.Name)
+		}
+	}
+	g.Bias = bias[0]
+	return g, nil
+}
+
+// mutable reports whether Starlark lets l be changed now (it is not
+// frozen, nor being iterated), changing nothing: one of its elements set
+// to itself, or, empty, cleared.
+func mutable(l *starlark.List) bool {
+	if l.Len() == 0 {
+		return l.Clear() == nil
+	}
+	return l.SetIndex(0, l.Index(0)) == nil
+}
+
+// isLog reports whether the array parameter a is the append log of a
+// module's list (compile.Global.Log).
+func (nf *nativeFunc) isLog(a int) bool {
+	return a >= nf.nlists && nf.globals[a-nf.nlists].Log
+}
+
+// appendLog appends to l the values the run appended, which the append
+// log a holds (compile.Global.Log).
+func (nf *nativeFunc) appendLog(r *nativeRun, a int, l *starlark.List) {
+	buf := r.words(compile.LogLen)
+	r.w.Array(a, buf[:1])
+	n := buf[0]
+	if n == 0 {
+		return
+	}
+	buf = buf[:1+n]
+	r.w.Array(a, buf)
+	for _, w := range buf[1:] {
+		if err := l.Append(starlark.MakeUint64(w)); err != nil {
+			panic(err) // checked mutable above
+		}
+	}
 }

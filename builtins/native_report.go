@@ -86,15 +86,18 @@ func nativeMiss(thread *starlark.Thread, fn *starlark.Function, why string) {
 type fallback uint8
 
 const (
-	fbNotReady fallback = iota // the code was still being generated
-	fbOff                      // the code was switched off (nativeFunc.offWhy says why)
-	fbArity                    // another number of arguments (the interpreter's error)
-	fbTable                    // a global list read as a table had changed
-	fbFrozen                   // a list the code writes was frozen or being iterated
-	fbStopped                  // the run was cancelled while the code ran
-	fbFailed                   // the code failed without a check to name
-	fbRefused                  // the function was not compiled
-	fbStack                    // the interpreter's stack too deep for the code's calls
+	fbNotReady     fallback = iota // the code was still being generated
+	fbOff                          // the code was switched off (nativeFunc.offWhy says why)
+	fbArity                        // another number of arguments (the interpreter's error)
+	fbTable                        // a global list read as a table had changed
+	fbFrozen                       // a list the code writes was frozen or being iterated
+	fbStopped                      // the run was cancelled while the code ran
+	fbFailed                       // the code failed without a check to name
+	fbRefused                      // the function was not compiled
+	fbStack                        // the interpreter's stack too deep for the code's calls
+	fbGlobalLength                 // a list of its module the code writes had another length
+	fbGlobalElem                   // ... held values its words cannot (other values, ints out of range)
+	fbGlobalShared                 // ... was passed as an argument too, or is a row of a table it reads
 	nFallbacks
 )
 
@@ -336,6 +339,12 @@ func fallbackText(k fallback, t *nativeTally, nf *nativeFunc) string {
 		return "its code failed"
 	case fbStack:
 		return "the call came too deep in the interpreter's stack for its code's calls"
+	case fbGlobalLength:
+		return "a list of its module that it writes or loops over had another length"
+	case fbGlobalElem:
+		return "a list of its module that it writes or loops over held a value its code cannot"
+	case fbGlobalShared:
+		return "a list of its module that it writes or loops over was passed as an argument too, or is a row of a list it reads as a table"
 	case fbRefused:
 		if r := t.refused.Load(); r != nil {
 			return "not compiled: " + *r

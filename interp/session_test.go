@@ -234,7 +234,12 @@ def neg(x):
     for i in range(3):
         x -= i
     return ~x
-r = (fib(22), bump(10), neg(5))
+names = ["a", 0]
+def label(x):
+    for i in range(x):
+        names[1] += i
+    return names[1]
+r = (fib(22), bump(10), neg(5), label(4))
 `
 	var report syncBuffer
 	in := interp.New(interp.WithStdout(io.Discard), interp.WithNativeReport(&report))
@@ -242,12 +247,13 @@ r = (fib(22), bump(10), neg(5))
 	if err != nil {
 		t.Fatal(backtrace(err))
 	}
-	if got := g["r"].String(); got != "(17711, 45, -3)" {
+	if got := g["r"].String(); got != "(17711, 45, -3, 6)" {
 		t.Errorf("r = %s", got)
 	}
 	want := []string{
 		"native: neg (report.star:9:1): interpreted, 1 call: not compiled: report.star:12:12: ~x of a word is a negative int",
-		"native: bump (report.star:5:1): interpreted, 1 call: not compiled: report.star:7:11: st is a read-only table",
+		"native: bump (report.star:5:1): machine code, ", // a list of its module, written
+		"native: label (report.star:14:1): interpreted, 1 call: not compiled: report.star:16:9: names is a list of other values than ints",
 		"native: fib (report.star:2:1): machine code, ",
 	}
 	for _, w := range want {
