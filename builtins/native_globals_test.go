@@ -221,7 +221,8 @@ func TestNativeGlobals(t *testing.T) {
 // TestNativeGlobalsThroughTheFork: bench/natural's De Bruijn generator and
 // xorshift generator, whose state lives in lists of their module, give
 // the interpreter's answers with their calls run as code, also where the
-// module's top level changes the lists between calls.
+// module's top level changes the lists between calls or binds their names
+// to new lists.
 func TestNativeGlobalsThroughTheFork(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
@@ -234,6 +235,12 @@ find(0, 64 - 6, 0, 6, 3000)
 first = (state[1], found[0])
 state[1] = 0
 find(1, 64 - 6, 0, 6, 2000)
+second = (state[1], found[1])
+old_state, old_found = state, found
+state = [1 << 32, 0]
+found = []
+find(0, 64 - 6, 0, 6, 1000)
+third = (state[1], found[0], old_state[1], len(old_found))
 draws = [rand64() for _ in range(3000)]
 seed[0] = 12345
 draws2 = [rand64() for _ in range(3000)]
@@ -252,7 +259,7 @@ sums = [bumps(i % 9) for i in range(3000)]
 	}
 	code, codeSteps := run(false)
 	plain, plainSteps := run(true)
-	for _, name := range []string{"first", "state", "found", "draws", "draws2", "seed", "sums", "acc"} {
+	for _, name := range []string{"first", "second", "third", "state", "found", "draws", "draws2", "seed", "sums", "acc"} {
 		if eq, err := starlark.Equal(code[name], plain[name]); err != nil || !eq {
 			t.Errorf("%s = %v with code, %v interpreted", name, code[name], plain[name])
 		}
