@@ -766,7 +766,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	defer nf.put(r)
 	for a, l := range ls[:nl] {
 		if nf.isLog(a) {
-			r.w.SetArray(a, []uint64{0}) // nothing appended yet
+			r.w.SetElem(a, 0, 0) // nothing appended yet
 			continue
 		}
 		buf := r.words(l.Len())

@@ -81,6 +81,13 @@ func (st *FlowState) SetArray(a int, vals []uint64) {
 	}
 }
 
+// SetElem sets element i of f's array parameter a to v for the next
+// runs, leaving the other elements as they are.
+func (st *FlowState) SetElem(a, i int, v uint64) {
+	arr := st.top.arrs[a]
+	arr.vals[i], arr.epochs[i] = v, arr.cur
+}
+
 // Array copies the elements of f's array parameter a into out, as the
 // last run left them.
 func (st *FlowState) Array(a int, out []uint64) {

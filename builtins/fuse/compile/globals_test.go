@@ -9,6 +9,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"go.starlark.net/starlark"
 )
@@ -253,6 +254,42 @@ func TestExactGlobals(t *testing.T) {
 				}
 			}
 		}
+	}
+
+	// An append log set up by its count alone (Worker.SetElem), run after
+	// run on one worker: each run logs its own values.
+	f, globals, err := compileGlobals(s, "squares")
+	if err != nil || len(globals) != 1 || !globals[0].Log {
+		t.Fatalf("squares: %v, %+v", err, globals)
+	}
+	for _, e := range []native.Engine{native.Eval, native.AMD64} {
+		p, err := native.CompileWith(f, e)
+		if err != nil {
+			if e == native.Eval {
+				t.Fatal(err)
+			}
+			continue
+		}
+		w, err := p.NewWorker(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []uint64{5, 3, 0, 7} {
+			w.SetElem(0, 0, 0)
+			w.Params(0)[0] = n
+			if _, _, err := w.Run(1, false); err != nil {
+				t.Fatal(err)
+			}
+			log := make([]uint64, 1+n)
+			w.Array(0, log)
+			for i := range n {
+				if log[0] != n || log[1+i] != i*i {
+					t.Fatalf("squares(%d) on %s logs %v; want %d values, the squares", n, e, log, n)
+				}
+			}
+		}
+		w.Close()
+		p.Close()
 	}
 
 	// A list it appends to and reads is not a log.

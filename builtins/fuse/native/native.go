@@ -412,6 +412,18 @@ func (w *Worker) SetArray(a int, vals []uint64) {
 	}
 }
 
+// SetElem sets element i of the function's array parameter a to v for
+// the next runs, leaving the other elements as they are (an append log's
+// count: a run reads no other element before it writes it).
+func (w *Worker) SetElem(a, i int, v uint64) {
+	if w.st != nil {
+		w.st.SetElem(a, i, v)
+		return
+	}
+	vs, eps, epoch := w.array(a)
+	vs[i], eps[i] = v, epoch
+}
+
 // Array copies the elements of the function's array parameter a into
 // out, as the last run left them.
 func (w *Worker) Array(a int, out []uint64) {
