@@ -83,6 +83,19 @@ def flip(x):
 def reads_t(n):
     acc[2] = n
     return T[0][2]
+
+def down(n):
+    if n == 0:
+        return 0
+    r = down(n - 1)
+    acc[n % 3] += 1
+    return r
+
+def loop_down(n):
+    s = 0
+    for v in acc:
+        s += v + down(n)
+    return s
 `
 
 // globalsModule runs src without freezing its globals (as a module is while
@@ -166,6 +179,15 @@ func TestNativeGlobals(t *testing.T) {
 				t.Errorf("%s: the code changed %s from %s to %v", what, g, before[i], code[g])
 			}
 		}
+	}
+
+	// A recursion that writes a list while a loop runs over it is an
+	// error in Starlark: the function stays interpreted, which says so.
+	if _, _, err := compileNative(thread, code["loop_down"].(*starlark.Function), nil, nil, nil, nil, false); err == nil || !strings.Contains(err.Error(), "a loop over acc is running") {
+		t.Errorf("loop_down compiles (%v); want the loop's refusal", err)
+	}
+	if _, err := starlark.Call(thread, plain["loop_down"], ints(2), nil); err == nil {
+		t.Errorf("loop_down(2) interpreted: no error")
 	}
 
 	rand64 := compiled("rand64", nil)
