@@ -223,7 +223,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 		tables = nil
 		opts.Globals = globals
 		f, err = compile.Func(&src, opts)
-		var gw *compile.GlobalWrite
+		var gw *compile.GlobalArray
 		if !errors.As(err, &gw) {
 			break
 		}
@@ -369,7 +369,7 @@ func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool)
 			}
 			t, why := snapshot(thread, v)
 			if why == otherValues {
-				// An array may hold it (compile.GlobalWrite).
+				// An array may hold it (compile.GlobalArray).
 				return compile.Refused{Reason: why, Value: v}, true
 			}
 			if why != "" {
@@ -968,7 +968,7 @@ const maxGlobals = 8
 // the function change (frozen: a loaded module's), one compiled already
 // (a list appended to and read or written by index, or a list of two
 // names), or one too many.
-func writtenGlobal(gw *compile.GlobalWrite, globals []compile.Global) (compile.Global, error) {
+func writtenGlobal(gw *compile.GlobalArray, globals []compile.Global) (compile.Global, error) {
 	l := gw.List
 	refuse := func(format string, args ...any) (compile.Global, error) {
 		return compile.Global{}, &compile.Error{Pos: gw.Err.Pos, Msg: fmt.Sprintf(format, args...)}

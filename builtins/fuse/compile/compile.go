@@ -106,7 +106,7 @@ type Options struct {
 // that the compiler must not read, with the reason, which completes a
 // sentence after the name ("is a list, which may change between calls").
 // Value, where not nil, is the value refused (a list the function may
-// write: GlobalWrite).
+// write: GlobalArray).
 type Refused struct {
 	Reason string
 	Value  starlark.Value
@@ -248,7 +248,7 @@ type compiler struct {
 	// that holds it (-1: the unit reaches no use of it), procGlobals the
 	// Globals each Proc takes, in order (globals.go); tableLists the
 	// module-level list each table read from one was (a write to it is a
-	// GlobalWrite).
+	// GlobalArray).
 	garr        []int
 	procGlobals map[int][]int
 	usesGlobals map[any][]int
@@ -594,7 +594,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 						if err == nil {
 							err = errAt(call.Lparen, "%s.append on a module's list", id.Name)
 						}
-						return c.globalWrite(id, true, err)
+						return c.globalArrayOf(id, true, err)
 					}
 				}
 			}
@@ -783,7 +783,7 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 		if tid, ok := s.X.(*syntax.Ident); ok {
 			b, err := c.lookupTable(tid)
 			if err != nil {
-				if gw := (*GlobalWrite)(nil); errors.As(err, &gw) {
+				if gw := (*GlobalArray)(nil); errors.As(err, &gw) {
 					return err // a module's list with a sentinel: an array loops
 				}
 			}
@@ -1734,9 +1734,9 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	b, ok := c.sc.names[aid.Name]
 	if !ok || b.kind != bScratch {
 		if t, err := c.lookupTable(aid); err == nil && t >= 0 || ok && b.kind == bRow {
-			return c.globalWrite(aid, false, errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name))
+			return c.globalArrayOf(aid, false, errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name))
 		}
-		return c.globalWrite(aid, false, errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name))
+		return c.globalArrayOf(aid, false, errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name))
 	}
 	if c.iterating[arrayOf{c.u, b.id}] {
 		return errAt(lhs.Lbrack, "%s is being iterated over; changing it there is an error in Starlark", aid.Name)

@@ -13,11 +13,13 @@ import (
 // (found.append(x)). A list the function only reads is a table (its words
 // copied into the code); one it writes is an implicit array parameter
 // instead, as a list passed as an argument is: the caller fills it before
-// each run and writes back what changed after it (Options.Globals).
+// each run and writes back what changed after it (Options.Globals). So is
+// a list it reads that a table cannot be: one holding a negative int (a
+// sentinel -1), one it loops over.
 
 // A Global is a module-level list that a function compiled with
-// Options.Exact writes, given to the compiler in Options.Globals after it
-// reported the write (GlobalWrite). Its free name Name, wherever it
+// Options.Exact takes as an array, given to the compiler in
+// Options.Globals after it reported the list (GlobalArray). Its free name Name, wherever it
 // resolves to List (in the function and in its helpers), stands for one
 // array parameter of the Func, after the parameters' lists
 // (fuse.Func.Arrays): Globals[i] is array parameter NumLists + i, where
@@ -43,15 +45,15 @@ type Global struct {
 // LogLen is the length of a Global's array where it is a Log.
 const LogLen = 1 + ListCap
 
-// A GlobalWrite is the error of a function compiled with Options.Exact
-// that writes a module-level list that Options.Globals does not list:
-// List[i] = x (or an update such as List[i] += x) where Append is false,
-// List.append(x) where it is true; or that reads a list that Source.Free
-// refused as a table (Refused.Value), which an array may hold where its
-// ints are all in [-2^63, 2^64) (a sentinel -1), or that loops over one
-// (for x in List), which an array may do. The caller may compile
-// the function again with the list in Options.Globals.
-type GlobalWrite struct {
+// A GlobalArray is the error of a function compiled with Options.Exact
+// that needs as an array a module-level list that Options.Globals does
+// not list: it writes it (List[i] = x, an update such as List[i] += x;
+// List.append(x) where Append is set), or reads it where a table cannot
+// be read (Read set): Source.Free refused it as a table (Refused.Value),
+// which an array may hold where its ints are all in [-2^63, 2^64) (a
+// sentinel -1), or it loops over it (for x in List). The caller may
+// compile the function again with the list in Options.Globals.
+type GlobalArray struct {
 	Err    *Error // the message where the caller does not compile again
 	Name   string
 	List   *starlark.List
@@ -65,10 +67,10 @@ type GlobalWrite struct {
 // array id, to which the name may only append.
 const bLog = bRow + 1
 
-// globalWrite returns the GlobalWrite of a write of the free name id
+// globalArrayOf returns the GlobalArray of a write to the free name id
 // (append: by name.append) where it is a module-level list and the
 // compilation is exact, else err.
-func (c *compiler) globalWrite(id *syntax.Ident, append bool, err error) error {
+func (c *compiler) globalArrayOf(id *syntax.Ident, append bool, err error) error {
 	if !c.opt.Exact {
 		return err
 	}
@@ -80,13 +82,13 @@ func (c *compiler) globalWrite(id *syntax.Ident, append bool, err error) error {
 	if !ok {
 		e = &Error{Pos: id.NamePos, Msg: err.Error()}
 	}
-	return &GlobalWrite{Err: e, Name: name, List: l, Append: append}
+	return &GlobalArray{Err: e, Name: name, List: l, Append: append}
 }
 
-func (g *GlobalWrite) Error() string { return g.Err.Error() }
+func (g *GlobalArray) Error() string { return g.Err.Error() }
 
-// Unwrap returns the Error at the write's position.
-func (g *GlobalWrite) Unwrap() error { return g.Err }
+// Unwrap returns the Error at the position where the list was found.
+func (g *GlobalArray) Unwrap() error { return g.Err }
 
 // freeList returns the module-level list a name of the scope reads, and
 // the free name it has where it was read: the name itself, where it is
@@ -166,7 +168,7 @@ func (c *compiler) bindGlobals(sc *scope, garr []int) error {
 	// a list with a sentinel -1).
 	for _, id := range writes {
 		if name, l, ok := c.freeList(sc, id); ok {
-			return &GlobalWrite{Err: &Error{Pos: id.NamePos, Msg: fmt.Sprintf("%s is a module's list the function writes", id.Name)},
+			return &GlobalArray{Err: &Error{Pos: id.NamePos, Msg: fmt.Sprintf("%s is a module's list the function writes", id.Name)},
 				Name: name, List: l, Append: appends[id]}
 		}
 	}
@@ -317,7 +319,7 @@ func (c *compiler) globalArgs(e *syntax.CallExpr, listed []int) ([]*fuse.Expr, e
 	return xs, nil
 }
 
-// loopedTable is the error of a for loop over the table id: a GlobalWrite
+// loopedTable is the error of a for loop over the table id: a GlobalArray
 // where the table is a module's list and the compilation exact (an array
 // may be looped over), else err.
 func (c *compiler) loopedTable(id *syntax.Ident, err error) error {
@@ -328,7 +330,7 @@ func (c *compiler) loopedTable(id *syntax.Ident, err error) error {
 	if !ok {
 		return err
 	}
-	return &GlobalWrite{Err: err.(*Error), Name: name, List: l, Read: true}
+	return &GlobalArray{Err: err.(*Error), Name: name, List: l, Read: true}
 }
 
 // logAppend compiles name.append(x) for a Global that is a Log: the count
@@ -363,12 +365,12 @@ func logOnly(name string) string {
 }
 
 // refusedList is the error of a read of the free name id, which Free
-// refused (r): a GlobalWrite where the value refused is a list and the
+// refused (r): a GlobalArray where the value refused is a list and the
 // compilation exact (an array may hold it), else r's reason.
 func (c *compiler) refusedList(id *syntax.Ident, r Refused) error {
 	err := errAt(id.NamePos, "%s %s", id.Name, r.Reason)
 	if l, ok := r.Value.(*starlark.List); ok && c.opt.Exact {
-		return &GlobalWrite{Err: err.(*Error), Name: id.Name, List: l, Read: true}
+		return &GlobalArray{Err: err.(*Error), Name: id.Name, List: l, Read: true}
 	}
 	return err
 }

@@ -121,7 +121,7 @@ func compileGlobals(s *fusescript.Script, name string) (*fuse.Func, []compile.Gl
 	var globals []compile.Global
 	for {
 		f, err := s.CompileWith(name, func(o *compile.Options) { o.Exact, o.Globals = true, globals })
-		var gw *compile.GlobalWrite
+		var gw *compile.GlobalArray
 		if !errors.As(err, &gw) {
 			return f, globals, err
 		}
@@ -298,7 +298,7 @@ func TestExactGlobals(t *testing.T) {
 	}
 	// Without Exact, a write is the error it was.
 	_, err = s.Compile("bump")
-	var gw *compile.GlobalWrite
+	var gw *compile.GlobalArray
 	if err == nil || errors.As(err, &gw) || !strings.Contains(err.Error(), "read-only table") {
 		t.Errorf("fused bump: %v; want the read-only table's error", err)
 	}
