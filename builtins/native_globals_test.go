@@ -84,6 +84,16 @@ def reads_t(n):
     acc[2] = n
     return T[0][2]
 
+weights = [3, 1, 4]
+
+def walk(n):
+    if n == 0:
+        return 0
+    s = 0
+    for w in weights:
+        s += w * n
+    return walk(n - 1) + s
+
 def down(n):
     if n == 0:
         return 0
@@ -220,6 +230,15 @@ func TestNativeGlobals(t *testing.T) {
 	same("with_list")
 	thenFails := compiled("then_fails", ints(10))
 	agree("then_fails", thenFails, ints(10))
+
+	// A list only read (looped over), also by a recursion, needs not be
+	// mutable: a frozen one runs as code.
+	walk := compiled("walk", ints(3))
+	if walk.written[0] {
+		t.Errorf("walk's list is taken as written")
+	}
+	code["weights"].Freeze()
+	agree("walk", walk, ints(5))
 
 	gaveBack("a failure after the writes", "then_fails", thenFails, ints(7))
 	gaveBack("an append past the log's capacity", "squares", squares, ints(2000))

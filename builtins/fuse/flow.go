@@ -260,27 +260,60 @@ func (f *Func) Loops() bool {
 }
 
 // WrittenArrays says, for each of f's array parameters, whether a run may
-// write it: its body stores into it or passes it to a Proc.
+// write it: its body stores into it, or passes it to a Proc that may
+// write that parameter (and so on through the Procs' calls).
 func (f *Func) WrittenArrays() []bool {
-	written := make([]bool, f.Arrays)
-	eachStmt(f.Body, func(s *Stmt) {
-		if s.Kind == SStore && s.Arr < f.Arrays {
-			written[s.Arr] = true
+	// procs[p][k]: Proc p may write its array parameter k. Grown to a
+	// fixed point: a Proc writes a parameter that it stores into or
+	// passes where a Proc writes it.
+	procs := make([][]bool, len(f.Procs))
+	for p := range f.Procs {
+		procs[p] = make([]bool, f.Procs[p].Arrays)
+	}
+	writes := func(body []Stmt, arrays int, written []bool) bool {
+		grew := false
+		mark := func(a uint64) {
+			if a < uint64(arrays) && !written[a] {
+				written[a], grew = true, true
+			}
 		}
-	})
-	var expr func(x *Expr)
-	expr = func(x *Expr) {
-		if x == nil {
-			return
+		var expr func(x *Expr)
+		expr = func(x *Expr) {
+			if x == nil {
+				return
+			}
+			if x.Op == OpCall && int(x.Imm) < len(f.Procs) {
+				callee := &f.Procs[x.Imm]
+				for k := 0; k < callee.Arrays; k++ {
+					if a := x.Args[callee.Params+k]; a.Op == OpArray && procs[x.Imm][k] {
+						mark(a.Imm)
+					}
+				}
+			}
+			for _, a := range x.Args {
+				expr(a)
+			}
 		}
-		if x.Op == OpArray && x.Imm < uint64(f.Arrays) {
-			written[x.Imm] = true
-		}
-		for _, a := range x.Args {
-			expr(a)
+		eachStmt(body, func(s *Stmt) {
+			if s.Kind == SStore {
+				mark(uint64(s.Arr))
+			}
+			expr(s.X)
+			expr(s.Y)
+			expr(s.Z)
+		})
+		return grew
+	}
+	for grew := true; grew; {
+		grew = false
+		for p := range f.Procs {
+			if writes(f.Procs[p].Body, f.Procs[p].Arrays, procs[p]) {
+				grew = true
+			}
 		}
 	}
-	eachStmt(f.Body, func(s *Stmt) { expr(s.X); expr(s.Y); expr(s.Z) })
+	written := make([]bool, f.Arrays)
+	writes(f.Body, f.Arrays, written)
 	return written
 }
 

@@ -2,6 +2,7 @@ package compile_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,6 +95,20 @@ def tally(n):
     acc[0] += 1
     return fib(n) + acc[0]
 
+# Loops over a list in a recursion, never writing it.
+weights = [3, 1, 4]
+
+def walk(n):
+    if n == 0:
+        return 0
+    s = 0
+    for w in weights:
+        s += w * n
+    return walk(n - 1) + s
+
+def walk_from(n):
+    return walk(n) + 1
+
 def reads_log(x):
     found.append(x)
     return len(found)
@@ -156,17 +171,19 @@ func TestExactGlobals(t *testing.T) {
 	cases := []struct {
 		fn      string
 		args    []uint64
-		globals string // the lists written, in the order the compiler reports them
+		globals string // the lists taken as arrays, in the order the compiler reports them
+		written string // WrittenArrays
 	}{
-		{"find", []uint64{0, 58, 0, 6, 500}, "state found"},
-		{"find", []uint64{0, 58, 0, 6, 1}, "state found"},
-		{"rand64", nil, "seed"},
-		{"draws", []uint64{3}, "seed"},
-		{"bumps", []uint64{7}, "acc"},
-		{"through_param", []uint64{9}, "acc"},
-		{"flip", []uint64{12}, "signed"},
-		{"squares", []uint64{30}, "found"},
-		{"tally", []uint64{15}, "acc"},
+		{"find", []uint64{0, 58, 0, 6, 500}, "state found", "[true true]"},
+		{"find", []uint64{0, 58, 0, 6, 1}, "state found", "[true true]"},
+		{"rand64", nil, "seed", "[true]"},
+		{"draws", []uint64{3}, "seed", "[true]"},
+		{"bumps", []uint64{7}, "acc", "[true]"},
+		{"through_param", []uint64{9}, "acc", "[true]"},
+		{"flip", []uint64{12}, "signed", "[true]"},
+		{"squares", []uint64{30}, "found", "[true]"},
+		{"tally", []uint64{15}, "acc", "[true]"},
+		{"walk_from", []uint64{6}, "weights", "[false]"},
 	}
 	for _, c := range cases {
 		f, globals, err := compileGlobals(s, c.fn)
@@ -179,6 +196,9 @@ func TestExactGlobals(t *testing.T) {
 		}
 		if got := strings.Join(names, " "); got != c.globals {
 			t.Errorf("%s writes %q; want %q", c.fn, got, c.globals)
+		}
+		if got := fmt.Sprint(f.WrittenArrays()); got != c.written {
+			t.Errorf("%s writes its arrays %s; want %s", c.fn, got, c.written)
 		}
 		if f.Arrays != len(globals) {
 			t.Errorf("%s has %d array parameters; want its %d lists", c.fn, f.Arrays, len(globals))
