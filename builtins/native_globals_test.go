@@ -9,6 +9,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -268,9 +269,7 @@ func TestNativeGlobalsThroughTheFork(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = globalsScript + `
 find(0, 64 - 6, 0, 6, 3000)
 first = (state[1], found[0])
