@@ -342,8 +342,10 @@ func exactShape(fn *starlark.Function) error {
 
 // exactFree hides from the compiler the free values whose meaning as words
 // is not their meaning in Starlark: bools (1 and 0 as words), negative
-// ints, tuples holding anything but non-negative ints (or tuples of them).
-// What it hides, the compiler refuses; ints in [0, 2^64), such tuples,
+// ints, tuples holding anything but ints (or tuples of them: tableTuple).
+// What it hides, the compiler refuses; ints in [0, 2^64), such tuples
+// (which the compiler reads as tables, biased where they hold negative
+// ints),
 // word arrays (which never change), functions, builtins and modules pass,
 // and so do lists, which it records in tables: a list may change between
 // calls, so each call first compares it with the words the code holds.
@@ -369,6 +371,13 @@ func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool)
 			}
 			t, why := snapshot(thread, v)
 			if why == otherValues {
+				// Rows holding negative ints or tuples: a table still
+				// (native_tables.go).
+				if dt, dwhy, nested := deepSnapshot(thread, v); nested {
+					t, why = dt, dwhy
+				}
+			}
+			if why == otherValues {
 				// An array may hold it (compile.GlobalArray).
 				return compile.Refused{Reason: why, Value: v}, true
 			}
@@ -381,8 +390,8 @@ func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool)
 				return compile.Refused{Reason: "is a negative int, not a word"}, true
 			}
 		case starlark.Tuple:
-			if !wordTuple(v, 2) {
-				return compile.Refused{Reason: "is a tuple of other values than ints in [0, 2^64) (or tuples of them)"}, true
+			if !tableTuple(v, 1) {
+				return compile.Refused{Reason: "is a tuple of other values than ints in [-2^63, 2^64) (or tuples of them, three deep)"}, true
 			}
 		}
 		return v, true
@@ -411,26 +420,6 @@ func sessionNames(thread *starlark.Thread) map[string]bool {
 // own binding of a builtin's name).
 func exactBuiltin(builtin func(string) bool, hide map[string]bool) func(string) bool {
 	return func(name string) bool { return !hide[name] && builtin(name) }
-}
-
-// wordTuple reports whether t holds non-negative ints only, or (depth 2)
-// tuples of them: a table whose words are its ints.
-func wordTuple(t starlark.Tuple, depth int) bool {
-	for _, x := range t {
-		switch x := x.(type) {
-		case starlark.Int:
-			if x.Sign() < 0 {
-				return false
-			}
-		case starlark.Tuple:
-			if depth < 2 || !wordTuple(x, depth-1) {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // timedWords is the words of lists above which a call is timed (weigh).
@@ -466,6 +455,9 @@ type listTable struct {
 	flat  []uint64
 	rows  [][]uint64
 	lists []*starlark.List // l and the rows that are lists
+	// deep, where not nil, is the walk of a list snapshot does not take
+	// (deepSnapshot), which holds compares instead of flat and rows.
+	deep []tableToken
 }
 
 // holdsList reports whether l is t's list or one of its rows.
@@ -555,6 +547,9 @@ func rowWords(v starlark.Value) ([]uint64, bool) {
 
 // holds reports whether t's list still holds the words recorded.
 func (t *listTable) holds() bool {
+	if t.deep != nil {
+		return t.holdsDeep()
+	}
 	l := t.l
 	if t.rows == nil {
 		if l.Len() != len(t.flat) {
@@ -597,7 +592,7 @@ func isWord(x starlark.Int, w uint64) bool {
 func tableWords(tables []listTable) int {
 	n := len(tables)
 	for _, t := range tables {
-		n += len(t.flat)
+		n += len(t.flat) + len(t.deep)
 		for _, r := range t.rows {
 			n += len(r)
 		}

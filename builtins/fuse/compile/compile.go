@@ -253,6 +253,9 @@ type compiler struct {
 	procGlobals map[int][]int
 	usesGlobals map[any][]int
 	tableLists  map[int]*starlark.List
+	// shapes are the tables' biases and strides, where not zero
+	// (tuples.go).
+	shapes map[int]tableShape
 }
 
 // arrayOf names a scratch array of a unit.
@@ -449,6 +452,11 @@ func (c *compiler) newScope(src *Source) *scope {
 				markLocals(sc.locals, n.LHS)
 			case *syntax.ForStmt:
 				markLocals(sc.locals, n.Vars)
+				if unpacksTable(n) {
+					// Assigned as other locals are (forTable), so
+					// that they may hold a biased table's ints.
+					break
+				}
 				markLocals(sc.loopVars, n.Vars)
 			case *syntax.LambdaExpr, *syntax.DefStmt:
 				return false
@@ -764,6 +772,9 @@ func (c *compiler) loopBody(label int, body []syntax.Stmt) ([]fuse.Stmt, error) 
 
 func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forEnumerate(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
 	id, ok := s.Vars.(*syntax.Ident)
@@ -2085,35 +2096,6 @@ func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
 	return t, nil
 }
 
-// rowOf reads a list, tuple or word array of words.
-func (c *compiler) rowOf(name string, v starlark.Value) ([]uint64, bool, error) {
-	if ws, ok := c.opt.Words(v); ok {
-		return append([]uint64(nil), ws...), true, nil
-	}
-	items, ok := listOrTuple(v)
-	if !ok {
-		return nil, false, nil
-	}
-	row := make([]uint64, items.Len())
-	for i := range row {
-		if i%copyPoll == copyPoll-1 {
-			if err := c.stopCopy(); err != nil {
-				return nil, true, err
-			}
-		}
-		x := items.Index(i)
-		w, ok := WordOf(x)
-		if !ok {
-			if _, isInt := x.(starlark.Int); isInt {
-				return nil, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, shortInt(x))
-			}
-			return nil, true, fmt.Errorf("%s[%d] is a %s; a table holds words", name, i, x.Type())
-		}
-		row[i] = w
-	}
-	return row, true, nil
-}
-
 // copyPoll is how many elements of a table the compiler copies between
 // two polls of Options.Stop.
 const copyPoll = 4096
@@ -2157,57 +2139,6 @@ func (c *compiler) reserve(items starlark.Indexable) error {
 		}
 	}
 	return c.opt.Reserve(8 * words)
-}
-
-// table reads v as a table: a list, tuple or word array of words, or a
-// list or tuple of those.
-func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
-	items, ok := listOrTuple(v)
-	if !ok {
-		if ws, ok := c.opt.Words(v); ok {
-			return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{append([]uint64(nil), ws...)}})
-		}
-		return -1, false, nil
-	}
-	nested := false
-	for i := 0; i < items.Len(); i++ {
-		if i%copyPoll == copyPoll-1 {
-			if err := c.stopCopy(); err != nil {
-				return -1, true, err
-			}
-		}
-		x := items.Index(i)
-		if _, ok := WordOf(x); !ok {
-			if _, isInt := x.(starlark.Int); isInt {
-				return -1, true, fmt.Errorf("%s[%d] = %s does not fit in a word", name, i, shortInt(x))
-			}
-			nested = true
-			break
-		}
-	}
-	if err := c.reserve(items); err != nil {
-		return -1, true, err
-	}
-	if !nested {
-		row, _, err := c.rowOf(name, v)
-		if err != nil {
-			return -1, true, err
-		}
-		return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{row}})
-	}
-	t := fuse.Table{Name: name, Rows: make([][]uint64, 0, items.Len())}
-	for i := 0; i < items.Len(); i++ {
-		x := items.Index(i)
-		row, ok, err := c.rowOf(fmt.Sprintf("%s[%d]", name, i), x)
-		if err != nil {
-			return -1, true, err
-		}
-		if !ok {
-			return -1, true, fmt.Errorf("%s[%d] is a %s; a table holds words, or rows of words", name, i, x.Type())
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return c.addTable(t)
 }
 
 func (c *compiler) addTable(t fuse.Table) (int, bool, error) {
@@ -2519,6 +2450,9 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 				return nil, err
 			}
 			if t >= 0 && !c.f.Tables[t].Flat {
+				if k := c.shapeOf(t).stride; k > 0 {
+					return nil, errAt(e.Lbrack, "%s[i][j] is a tuple of %d values; a fused function unpacks them in a loop (for a, b in %s[i])", tid.Name, k, tid.Name)
+				}
 				i, err := c.word(inner.Y)
 				if err != nil {
 					return nil, err
@@ -2528,7 +2462,7 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 					return nil, err
 				}
 				chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the table %s", tid.Name)
-				return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(t), Args: []*fuse.Expr{i, j}, Check: chk}, nil
+				return c.tableRead(t, &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(t), Args: []*fuse.Expr{i, j}, Check: chk}), nil
 			}
 		}
 	}
@@ -2555,8 +2489,11 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 			}
 			return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{i}, Check: chk}), nil
 		case bRow:
+			if k := c.shapeOf(b.table).stride; k > 0 {
+				return nil, errAt(e.Lbrack, "%s[j] is a tuple of %d values; a fused function unpacks them in a loop (for a, b in %s)", id.Name, k, id.Name)
+			}
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the row %s of %s", id.Name, c.f.Tables[b.table].Name)
-			return &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id), i}, Check: chk}, nil
+			return c.tableRead(b.table, &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id), i}, Check: chk}), nil
 		}
 		if c.opt.CheckOnly {
 			return varExpr(c.newVar()), nil
@@ -2583,7 +2520,7 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		return nil, errAt(e.Lbrack, "%s[i] is a row of the table %s: index it (%s[i][j]) or name it (row = %s[i])", id.Name, id.Name, id.Name, id.Name)
 	}
 	chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the table %s", id.Name)
-	return &fuse.Expr{Op: fuse.OpLoad, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}, nil
+	return c.tableRead(t, &fuse.Expr{Op: fuse.OpLoad, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}), nil
 }
 
 // call compiles a call of a word builtin, len, min, max, abs, or a helper.
@@ -2664,7 +2601,7 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 					return nil, err
 				}
 				chk := c.check(fuse.CheckIndex, 0, ix.Lbrack, "index out of range of the table %s", tid.Name)
-				return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}, nil
+				return c.tuplesOf(t, &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(t), Args: []*fuse.Expr{i}, Check: chk}), nil
 			}
 			if t >= 0 && c.opt.CheckOnly && c.f.Tables[t].Words() == 0 {
 				// A list the check has not seen filled (T = [], then
@@ -2689,7 +2626,7 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 			}
 			return konst(uint64(c.u.Scratch[b.id].Len)), nil
 		case bRow:
-			return &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}, nil
+			return c.tuplesOf(b.table, &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}), nil
 		}
 		if c.opt.CheckOnly && !c.isParam(id.Name) {
 			// A local the check takes for a word may hold a row of a

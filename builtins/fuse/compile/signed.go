@@ -144,7 +144,7 @@ func (c *compiler) nameBias(name string, v *fuse.Expr) (b binding, bound bool, k
 	}
 	k = c.sc.negBias[name]
 	if v != nil {
-		if raw, kv := c.biasOf(v); kv != 0 && (raw.Op == fuse.OpVar || raw.Op == fuse.OpScratch || raw.Op == fuse.OpConst) {
+		if raw, kv := c.biasOf(v); kv != 0 && (raw.Op == fuse.OpVar || raw.Op == fuse.OpScratch || raw.Op == fuse.OpConst || raw.Op == fuse.OpLoad || raw.Op == fuse.OpLoad2) {
 			k = max(k, kv)
 		}
 	}
