@@ -307,6 +307,8 @@ func (c *compiler) forTable(s *syntax.ForStmt) (bool, error) {
 	// row; 1 otherwise: a word, or a row of the table, which is one step).
 	step := 1
 	switch {
+	case row == nil && tb.Flat && unpack:
+		return true, errAt(at, "the elements of %s are words; a loop over them takes one name", name)
 	case row == nil && tb.Flat:
 	case row == nil:
 		// The rows are the elements: each must be a tuple of the names'
