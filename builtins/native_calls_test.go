@@ -193,6 +193,8 @@ func TestNativeCallsAgree(t *testing.T) {
 		{"gives_bool", ints(2), true},
 		{"weigh", ints(1 << 62), false}, // 2^62 * 5 leaves the words
 		{"no_params", ints(), true},
+		{"uses_signed", ints(0), true},  // SIGNED, holding -2, is a table biased by 2
+		{"uses_signed", ints(1), false}, // -2, no word: the interpreter
 	}
 	for _, c := range cases {
 		fn := g[c.fn].(*starlark.Function)
@@ -242,14 +244,13 @@ func TestNativeCallsAgree(t *testing.T) {
 func TestNativeRefused(t *testing.T) {
 	g, thread := nativeFixture(t)
 	for name, why := range map[string]string{
-		"uses_mixed":  "MIXED is a list of other values",
-		"uses_signed": "SIGNED is a tuple of other values",
-		"uses_flag":   "FLAG is a bool",
-		"uses_neg":    "NEG is a negative int",
-		"mixed":       "a bool on some paths and an int on others",
-		"prints":      "print is not allowed",
-		"defaulted":   "its parameter y has a default value",
-		"closure":     "it reads x, a variable of the function that defines it",
+		"uses_mixed": "MIXED is a list of other values",
+		"uses_flag":  "FLAG is a bool",
+		"uses_neg":   "NEG is a negative int",
+		"mixed":      "a bool on some paths and an int on others",
+		"prints":     "print is not allowed",
+		"defaulted":  "its parameter y has a default value",
+		"closure":    "it reads x, a variable of the function that defines it",
 	} {
 		fn := g[name].(*starlark.Function)
 		if _, err := compileWait(thread, fn); err == nil || !strings.Contains(err.Error(), why) {

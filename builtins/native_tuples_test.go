@@ -1,0 +1,157 @@
+package builtins
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"go.starlark.net/starlark"
+)
+
+// tuplesScript reads tables of tuples and of negative ints as Python
+// programmers write them: (piece, mask) pairs listed by cell for an exact
+// cover (bench/natural/cover.star's shape, on a small box), direction
+// pairs holding -1 (bench/natural/magic.star's rook walk), and ints at the
+// ends of what a table may hold. It changes a row of the table between
+// calls, and result gathers every answer.
+const tuplesScript = `
+H, W = 4, 4
+PLACEMENTS = [[] for _ in range(H * W)]
+for c0 in range(W):
+    for r0 in range(H):
+        cell = c0 * H + r0
+        if r0 + 1 < H:
+            PLACEMENTS[cell].append((0, (1 << cell) | (1 << (cell + 1))))
+        if c0 + 1 < W:
+            PLACEMENTS[cell].append((1, (1 << cell) | (1 << (cell + H))))
+FULL = (1 << (H * W)) - 1
+
+def tilings(board, used):
+    if board == FULL:
+        return 1
+    cell = 0
+    while (board >> cell) & 1:
+        cell += 1
+    n = 0
+    for kind, mask in PLACEMENTS[cell]:
+        if not board & mask:
+            n += tilings(board | mask, used + kind)
+    return n
+
+DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+def attacks(sq, occ):
+    r, f = sq // 8, sq % 8
+    a = 0
+    for dr, df in DIRS:
+        rr, ff = r + dr, f + df
+        while 0 <= rr and rr < 8 and 0 <= ff and ff < 8:
+            a |= 1 << (rr * 8 + ff)
+            if (occ >> (rr * 8 + ff)) & 1:
+                break
+            rr += dr
+            ff += df
+    return a
+
+EDGES = [(-(1 << 63), 1), ((1 << 63) - 1, 2), (-1, 3), (0, 4)]
+TOP = [((1 << 64) - 1, 1), (5, 0)]
+
+def edges(x):
+    n = 0
+    for v, w in EDGES:
+        if v < 0:
+            n += w
+        if v == -1:
+            n += 100
+        if v == -(1 << 63):
+            n += 1000
+        if v > (x & 0xff) - 1:
+            n += 10000
+    # Other names: v holds EDGES's ints, biased by 2^63, and so could not
+    # hold TOP's 2^64 - 1 (the call would go back to the interpreter).
+    for a, b in TOP:
+        n = n * 3 + (a & 0xff) + b
+    return n
+
+def low(x):
+    for v, w in EDGES:
+        if w == x % 5:
+            return v + x
+    return x
+
+r1 = [tilings(0, 0) for _ in range(3)]
+r2 = [attacks(sq, occ) for sq in range(64) for occ in (0, 0x0000001008000000, (1 << 64) - 1)]
+r3 = [edges(x) for x in range(8)]
+r4 = [low(x) for x in range(20)]
+PLACEMENTS[0].append((1, 3))
+r5 = [tilings(0, 0) for _ in range(3)]
+result = (r1, r2, r3, r4, r5)
+`
+
+// TestNativeTuples: tuplesScript's functions run as code and answer as the
+// interpreter does, before and after a row of their table changes.
+func TestNativeTuples(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	if !forkOffers() {
+		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
+	}
+	thread := &starlark.Thread{Name: "tuples"}
+	SetEnv(thread, Env{Sources: testSources{"tuples.star": tuplesScript}, Context: context.Background()})
+	nfs, _ := recordingHook(t, thread)
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "tuples.star", tuplesScript, Predeclared())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := runNative(t, tuplesScript, false)
+	if got := g["result"].String(); got != want {
+		t.Errorf("result = %s with code, %s interpreted", got, want)
+	}
+	for _, name := range []string{"tilings", "attacks", "edges", "low"} {
+		nf := nfs[name]
+		if nf == nil {
+			t.Errorf("%s was not compiled", name)
+			continue
+		}
+		if nf.runs.Load() == 0 {
+			t.Errorf("%s: no call ran as code", name)
+		}
+	}
+	if nf := nfs["tilings"]; nf != nil && nf.giveUp.tableChanged.Load() == 0 {
+		t.Errorf("tilings: no call saw PLACEMENTS changed")
+	}
+}
+
+// TestNativeTuplesErrors: a tuple of another length put into a table
+// after its function was compiled, or there from the start, and a table
+// no word can bias, give the interpreter's error or answer.
+func TestNativeTuplesErrors(t *testing.T) {
+	const search = `
+def walk(x):
+    s = 0
+    for a, b in P[x % len(P)]:
+        s += a * b + x
+    return s
+`
+	for _, src := range []string{
+		"P = [[(1, 2), (3, 4)], [(5, 6)]]" + search + "r = [walk(x) for x in range(50)]\nP[1][0] = (1, 2, 3)\nresult = [walk(x) for x in range(50)]\n",
+		"P = [[(1, 2), (3, 4)], [(5, 6)]]" + search + "r = [walk(x) for x in range(50)]\nP[1][0] = (1,)\nresult = [walk(x) for x in range(50)]\n",
+		"P = [[(1, 2), (3, 4)], [(5, 6)]]" + search + "r = [walk(x) for x in range(50)]\nP[0].append(7)\nresult = [walk(x) for x in range(50)]\n",
+		"P = [[(1, 2), (3, 4, 0)], [(5, 6)]]" + search + "result = [walk(x) for x in range(50)]\n",
+		"P = [[(1, 2), (3, 4)], [(-1, 6)]]" + search + "result = [walk(x) for x in range(50)]\n",
+		"P = [[(1, 2), (3, 4)], [(-1, (1 << 64) - 1)]]" + search + "result = [walk(x) for x in range(50)]\n",
+		"P = [[(1, 2), (3, 4)], [(-(1 << 63), 0), ((1 << 63) - 1, 1)]]" + search + "result = [walk(x) for x in range(50)]\n",
+	} {
+		got, _ := runNative(t, src, true)
+		want, _ := runNative(t, src, false)
+		if got != want {
+			t.Errorf("%s\ngot %s with code, %s interpreted", src, got, want)
+		}
+		if strings.Contains(src, "(1, 2, 3)") && !strings.Contains(want, "unpack") {
+			t.Errorf("%s\ngave %s; want the interpreter's error on unpacking", src, want)
+		}
+	}
+}
