@@ -445,6 +445,7 @@ func (c *compiler) newScope(src *Source) *scope {
 		sc.locals[p.Name] = true
 	}
 	sc.appended = appendedNames(src.Body)
+	var fors []*syntax.ForStmt
 	for _, s := range src.Body {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
@@ -452,17 +453,20 @@ func (c *compiler) newScope(src *Source) *scope {
 				markLocals(sc.locals, n.LHS)
 			case *syntax.ForStmt:
 				markLocals(sc.locals, n.Vars)
-				if unpacksTable(n) {
-					// Assigned as other locals are (forTable), so
-					// that they may hold a biased table's ints.
-					break
-				}
-				markLocals(sc.loopVars, n.Vars)
+				fors = append(fors, n)
 			case *syntax.LambdaExpr, *syntax.DefStmt:
 				return false
 			}
 			return true
 		})
+	}
+	for _, n := range fors {
+		if !overTable(n, sc.locals) {
+			// The names a loop over a table binds are assigned as
+			// other locals are (forTable), so that they may hold a
+			// biased table's ints.
+			markLocals(sc.loopVars, n.Vars)
+		}
 	}
 	if c.opt.Exact {
 		sc.negBias = c.signedLocals(sc)

@@ -372,14 +372,6 @@ func (c *compiler) forTable(s *syntax.ForStmt) (bool, error) {
 	}
 	head, err := c.nested(func() error {
 		for m, id := range names {
-			if !unpack {
-				v, err := c.bindVar(id)
-				if err != nil {
-					return err
-				}
-				c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: elem(m)})
-				continue
-			}
 			if err := c.assignVar(id, elem(m)); err != nil {
 				return err
 			}
@@ -444,17 +436,23 @@ func (c *compiler) tuplesOf(t int, n *fuse.Expr) *fuse.Expr {
 	return c.mk(fuse.OpDiv, n, konst(uint64(k)))
 }
 
-// unpacksTable reports whether s is a for loop that unpacks its elements
-// into names (for a, b in T), other than enumerate's (for i, v in
-// enumerate(a)): its names are assigned as other locals are (forTable).
-func unpacksTable(s *syntax.ForStmt) bool {
-	if _, ok := unparen(s.Vars).(*syntax.Ident); ok {
-		return false
-	}
-	if call, ok := unparen(s.X).(*syntax.CallExpr); ok {
-		if name, ok := callee(call); ok && name == "enumerate" {
-			return false
+// overTable reports whether s may be a for loop over a table that
+// forTable compiles: one that unpacks its elements into names (for a, b in
+// X), other than enumerate's, or one over a free name or a row of one (for
+// d in T, for x in T[i]); locals are the function's local names.
+func overTable(s *syntax.ForStmt, locals map[string]bool) bool {
+	if _, ok := unparen(s.Vars).(*syntax.Ident); !ok {
+		call, ok := unparen(s.X).(*syntax.CallExpr)
+		if !ok {
+			return true
 		}
+		name, ok := callee(call)
+		return !ok || name != "enumerate"
 	}
-	return true
+	x := unparen(s.X)
+	if ix, ok := x.(*syntax.IndexExpr); ok {
+		x = unparen(ix.X)
+	}
+	id, ok := x.(*syntax.Ident)
+	return ok && !locals[id.Name]
 }
