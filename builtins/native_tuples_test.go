@@ -2,11 +2,14 @@ package builtins
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -153,5 +156,164 @@ def walk(x):
 		if strings.Contains(src, "(1, 2, 3)") && !strings.Contains(want, "unpack") {
 			t.Errorf("%s\ngave %s; want the interpreter's error on unpacking", src, want)
 		}
+	}
+}
+
+// randomTupleFunc writes random global tables (P: a list of rows of
+// k-tuples, some rows empty; D: a tuple of k-tuples; F: a flat list),
+// their ints small and signed, at times at the ends of what a table holds
+// (-2^63, 2^63 - 1, 2^64 - 1), and a plain function f(x, y) that loops
+// over them unpacking their tuples, compares, adds and reads their ints,
+// and returns a word.
+func randomTupleFunc(r *rand.Rand) string {
+	var b strings.Builder
+	k := 2 + r.IntN(2)
+	val := func() string {
+		switch r.IntN(24) {
+		case 0:
+			return "-(1 << 63)"
+		case 1:
+			return "(1 << 63) - 1"
+		case 2:
+			if r.IntN(3) == 0 {
+				return "(1 << 64) - 1"
+			}
+		}
+		return fmt.Sprint(r.IntN(30) - 9)
+	}
+	tuple := func() string {
+		var vs []string
+		for range k {
+			vs = append(vs, val())
+		}
+		return "(" + strings.Join(vs, ", ") + ")"
+	}
+	b.WriteString("P = [")
+	for i := range 1 + r.IntN(4) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("[")
+		for j := range r.IntN(4) {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(tuple())
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("]\nD = (")
+	for range 1 + r.IntN(4) {
+		b.WriteString(tuple() + ", ")
+	}
+	b.WriteString(")\nF = [")
+	for range 1 + r.IntN(5) {
+		b.WriteString(val() + ", ")
+	}
+	b.WriteString("]\n\ndef f(x, y):\n    s = 0\n")
+	names := func(depth int) (string, []string) {
+		var ns []string
+		for m := range k {
+			ns = append(ns, fmt.Sprintf("%c%d", 'a'+m, depth))
+		}
+		return strings.Join(ns, ", "), ns
+	}
+	var stmt func(ind string, depth int, vars []string)
+	stmt = func(ind string, depth int, vars []string) {
+		word := func() string {
+			opts := []string{"x", "(y & 15)", "s", fmt.Sprint(r.IntN(9))}
+			opts = append(opts, vars...)
+			return opts[r.IntN(len(opts))]
+		}
+		switch c := r.IntN(10); {
+		case c == 0 && depth < 2:
+			list, ns := names(depth)
+			fmt.Fprintf(&b, "%sfor %s in P[(x + %d) %% len(P)]:\n", ind, list, r.IntN(3))
+			stmt(ind+"    ", depth+1, append(vars, ns...))
+			stmt(ind+"    ", depth+1, append(vars, ns...))
+		case c == 1 && depth < 2:
+			list, ns := names(depth)
+			fmt.Fprintf(&b, "%sfor %s in D:\n", ind, list)
+			stmt(ind+"    ", depth+1, append(vars, ns...))
+		case c == 2 && depth < 2:
+			v := fmt.Sprintf("e%d", depth)
+			fmt.Fprintf(&b, "%sfor %s in F:\n", ind, v)
+			stmt(ind+"    ", depth+1, append(vars, v))
+		case c == 3:
+			fmt.Fprintf(&b, "%sif %s < %s:\n", ind, word(), word())
+			stmt(ind+"    ", depth+1, vars)
+		case c == 4:
+			fmt.Fprintf(&b, "%sif %s == -1:\n%s    s += 1\n", ind, word(), ind)
+		case c == 5:
+			fmt.Fprintf(&b, "%ss = (s * 3 + (%s & 0xff)) & 0xffffffff\n", ind, word())
+		case c == 6:
+			fmt.Fprintf(&b, "%sif %s + %s >= 0:\n%s    s += %s + %s\n", ind, word(), word(), ind, word(), word())
+		case c == 7:
+			fmt.Fprintf(&b, "%ss += len(P[x %% len(P)]) + F[y %% len(F)] + D[x %% len(D)][%d]\n", ind, r.IntN(k))
+		default:
+			fmt.Fprintf(&b, "%ss += %s\n", ind, word())
+		}
+	}
+	for n := 2 + r.IntN(4); n > 0; n-- {
+		stmt("    ", 0, nil)
+	}
+	b.WriteString("    return s\n")
+	return b.String()
+}
+
+// TestNativeRandomTuples: random plain functions over tables of tuples
+// and of negative ints give, as code, the interpreter's result wherever
+// the code gives one; where the interpreter fails or gives no word, the
+// code gives the call back.
+func TestNativeRandomTuples(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	n := 300
+	if testscale.Short() {
+		n = 80
+	}
+	coded, given, refused := 0, 0, 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 0x7091e5))
+		src := randomTupleFunc(r)
+		thread := &starlark.Thread{Name: "random", Print: func(*starlark.Thread, string) {}}
+		SetEnv(thread, Env{Sources: testSources{"random.star": src}, Context: context.Background(), Interpreted: true})
+		thread.SetMaxExecutionSteps(1 << 20)
+		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "random.star", src, Predeclared())
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		fn := g["f"].(*starlark.Function)
+		nf, _, err := compileNative(thread, fn, nil, nil, nil, nil, false)
+		if err != nil {
+			refused++
+			continue
+		}
+		<-nf.ready
+		if nf.err != nil {
+			t.Fatalf("%v\n%s", nf.err, src)
+		}
+		for k := range 8 {
+			in := rand.New(rand.NewPCG(seed, uint64(k)))
+			args := ints(in.Uint64N(1<<uint(1+in.IntN(63))), in.Uint64())
+			got, ok := nf.call(thread, args)
+			want, perr := starlark.Call(thread, fn, args, nil)
+			if !ok {
+				given++
+				continue
+			}
+			coded++
+			if perr != nil {
+				t.Fatalf("seed %d: f%v = %v as code; the interpreter fails: %v\n%s", seed, args, got, perr, src)
+			}
+			if got.String() != want.String() || got.Type() != want.Type() {
+				t.Fatalf("seed %d: f%v = %v (%s) as code, %v (%s) interpreted\n%s", seed, args, got, got.Type(), want, want.Type(), src)
+			}
+		}
+	}
+	t.Logf("%d functions: %d calls as code, %d given back, %d functions refused", n, coded, given, refused)
+	if coded < 2*n {
+		t.Errorf("%d calls as code, %d given back, %d refused: the test tests little", coded, given, refused)
 	}
 }
