@@ -21,6 +21,17 @@ def f(x, y):
         if not (y >> piece) & 1 and not x & mask:
             n = n * 7 + piece + 1
     return n * 10 + len(P[x % len(P)])`, map[[2]uint64]bool{{0, 0}: true, {1, 0}: true, {2, 1}: true, {6, 0}: true, {3, 2}: true}},
+		{"break and continue", `
+P = [[(1, 2), (3, 4), (5, 6), (7, 8)], [(9, 10)]]
+def f(x, y):
+    s = 0
+    for a, b in P[x & 1]:
+        if a == (y & 7):
+            continue
+        if b > (x & 15):
+            break
+        s = s * 10 + a
+    return s`, map[[2]uint64]bool{{0, 3}: true, {8, 1}: true, {1, 0}: true}},
 		{"a row named", `
 P = ([(5, 1), (6, 2), (7, 3)], [(8, 4)])
 def f(x, y):
