@@ -9,6 +9,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -99,9 +100,7 @@ func TestNativeTuples(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
 	}
-	if !forkOffers() {
-		t.Skip("this go.starlark.net has no native hook (upstream's, not bitsh's fork)")
-	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	thread := &starlark.Thread{Name: "tuples"}
 	SetEnv(thread, Env{Sources: testSources{"tuples.star": tuplesScript}, Context: context.Background()})
 	nfs, _ := recordingHook(t, thread)
