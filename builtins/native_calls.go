@@ -341,11 +341,10 @@ func exactShape(fn *starlark.Function) error {
 }
 
 // exactFree hides from the compiler the free values whose meaning as words
-// is not their meaning in Starlark: bools (1 and 0 as words), negative
-// ints, tuples holding anything but ints (or tuples of them: tableTuple).
+// is not their meaning in Starlark: negative ints, tuples holding anything but ints (or tuples of them: tableTuple).
 // What it hides, the compiler refuses; ints in [0, 2^64), such tuples
 // (which the compiler reads as tables, biased where they hold negative
-// ints),
+// ints), bools (which the compiler reads as True and False),
 // word arrays (which never change), functions, builtins and modules pass,
 // and so do lists, which it records in tables: a list may change between
 // calls, so each call first compares it with the words the code holds.
@@ -361,8 +360,6 @@ func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool)
 			return nil, false
 		}
 		switch v := v.(type) {
-		case starlark.Bool:
-			return compile.Refused{Reason: "is a bool (True, False), not an int, in Starlark"}, true
 		case *starlark.List:
 			for _, g := range *globals {
 				if g.List == v {

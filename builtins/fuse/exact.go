@@ -73,6 +73,10 @@ func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, co
 // only conditions may read, then every statement.
 func (x *exacter) unit(body []Stmt) error {
 	x.boolVars(body)
+	x.only = map[int]bool{}
+	if x.top {
+		x.only = x.boolOnly(body)
+	}
 	return x.stmts(body)
 }
 
@@ -223,6 +227,7 @@ type exacter struct {
 	at     func(*Expr) (file string, line, col int)
 	checks map[checkKey]int
 	bools  map[int]bool // the unit's variables that may hold a bool
+	only   map[int]bool // the function's variables that hold bools only (none in a Proc)
 	top    bool         // the unit is the function's body, not a Proc's
 }
 
@@ -455,6 +460,15 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		return nil
 	}
 	if t == condition {
+		switch e.Op {
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			// Bools compared with bools (white == WHITE, a < b): their
+			// words are 0 and 1, ordered as Starlark orders False and
+			// True.
+			if x.certainBool(e.Args[0], x.only) && x.certainBool(e.Args[1], x.only) {
+				return x.all(e.Args, condition)
+			}
+		}
 		switch e.Op {
 		case OpEq, OpNe:
 			x.difference(e)

@@ -2357,6 +2357,10 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 		return nil, errAt(e.NamePos, "%s is not defined", e.Name)
 	}
 	w, ok := WordOf(v)
+	if _, isBool := v.(starlark.Bool); isBool && c.opt.Exact {
+		// A global True or False: a bool, as the literal is.
+		return &fuse.Expr{Op: fuse.OpBool, Args: []*fuse.Expr{konst(w)}, Check: -1}, nil
+	}
 	if ok {
 		return konst(w), nil
 	}
@@ -2571,6 +2575,10 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		return c.length(e)
 	case "min", "max", "abs":
 		return c.minMaxAbs(name, e)
+	case "bool":
+		if c.opt.Exact {
+			return c.boolOf(e)
+		}
 	}
 	if !isWordBuiltin(name) {
 		switch name {
@@ -2586,6 +2594,23 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		return nil, errAt(pos(e.Fn), "%s is not allowed in a fused function", name)
 	}
 	return c.wordBuiltin(name, e)
+}
+
+// boolOf compiles bool(x), with Options.Exact, as not not x: a bool, the
+// truth of x (an int's, or a bool's), which fuse.Func.Exact types as a
+// condition.
+func (c *compiler) boolOf(e *syntax.CallExpr) (*fuse.Expr, error) {
+	if len(e.Args) != 1 {
+		return nil, errAt(pos(e.Fn), "bool takes one argument in a function run as machine code")
+	}
+	if _, ok := e.Args[0].(*syntax.BinaryExpr); ok && e.Args[0].(*syntax.BinaryExpr).Op == syntax.EQ {
+		return nil, errAt(pos(e.Args[0]), "bool: keyword arguments are not allowed")
+	}
+	x, err := c.word(e.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	return c.mk(fuse.OpLNot, c.mk(fuse.OpLNot, x)), nil
 }
 
 func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
