@@ -105,6 +105,20 @@ def uses_neg(x):
 def gives_bool(x):
     return x > 3
 
+WHITE = True
+BLACK = False
+
+def attacked(sq, occ, pawns):
+    a = chess.pawn_attacks(sq, WHITE) & pawns
+    white = (occ >> sq) & 1 == 1
+    b = chess.pawn_attacks(sq, white) & occ
+    if white == BLACK:
+        return bool(a and b)
+    return bool(a or b) == WHITE
+
+def any_set(x, y):
+    return bool(x or y)
+
 # No parameters: a loop over a global constant.
 STEPS = 40
 
@@ -191,7 +205,15 @@ func TestNativeCallsAgree(t *testing.T) {
 		{"total", ints(100), true},
 		{"gives_bool", ints(5), true},
 		{"gives_bool", ints(2), true},
-		{"weigh", ints(1 << 62), false}, // 2^62 * 5 leaves the words
+		{"uses_flag", ints(7), true},
+		{"any_set", ints(0, 0), true},
+		{"any_set", ints(0, 4), true},
+		{"attacked", ints(20, 0, 0), true},
+		{"attacked", ints(20, 1<<20, 1<<27|1<<29), true},
+		{"attacked", ints(20, 1<<20|1<<11, 0), true},
+		{"attacked", ints(20, 1<<11, 1<<13), true},
+		{"attacked", ints(70, 0, 0), false}, // not a square: the interpreter's error
+		{"weigh", ints(1 << 62), false},     // 2^62 * 5 leaves the words
 		{"no_params", ints(), true},
 		{"uses_signed", ints(0), true},  // SIGNED, holding -2, is a table biased by 2
 		{"uses_signed", ints(1), false}, // -2, no word: the interpreter
@@ -245,7 +267,6 @@ func TestNativeRefused(t *testing.T) {
 	g, thread := nativeFixture(t)
 	for name, why := range map[string]string{
 		"uses_mixed": "MIXED is a list of other values",
-		"uses_flag":  "FLAG is a bool",
 		"uses_neg":   "NEG is a negative int",
 		"mixed":      "a bool on some paths and an int on others",
 		"prints":     "print is not allowed",
