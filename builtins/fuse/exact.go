@@ -44,7 +44,7 @@ func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, co
 	if given == nil {
 		given = map[*Expr]bool{}
 	}
-	x := exacter{f: f, given: given, at: at}
+	x := exacter{f: f, given: given, at: at, top: true}
 	x.bools = map[int]bool{}
 	x.boolVars(f.Body)
 	switch x.returns(f.Body) {
@@ -53,7 +53,6 @@ func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, co
 	case allBool:
 		f.ReturnsBool = true
 	}
-	x.top = true
 	if err := x.unit(f.Body); err != nil {
 		return err
 	}
@@ -140,13 +139,19 @@ func (x *exacter) certainBool(e *Expr, only map[int]bool) bool {
 
 // boolOnly returns the variables of the function's body that hold bools
 // only: every assignment to them is a comparison, a not, True, False, or
-// another such variable, and they are neither parameters nor loop
-// variables (which hold ints: x = x keeps one).
+// another such variable, and they are neither parameters (but those of
+// BoolParams) nor loop variables (which hold ints: x = x keeps one).
 func (x *exacter) boolOnly(body []Stmt) map[int]bool {
 	only := map[int]bool{}
 	ints := map[int]bool{}
 	for v := 0; v < x.f.Params; v++ {
 		ints[v] = true
+	}
+	for v, b := range x.f.BoolParams {
+		if b {
+			delete(ints, v)
+			only[v] = true
+		}
 	}
 	var assigns []*Stmt
 	var scan func(ss []Stmt)
@@ -178,9 +183,17 @@ func (x *exacter) boolOnly(body []Stmt) map[int]bool {
 	return only
 }
 
-// boolVars sets x.bools to the variables of body that may hold a bool.
+// boolVars sets x.bools to the variables of body that may hold a bool
+// (the function's bool parameters among them).
 func (x *exacter) boolVars(body []Stmt) {
 	x.bools = map[int]bool{}
+	if x.top {
+		for v, b := range x.f.BoolParams {
+			if b {
+				x.bools[v] = true
+			}
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		var scan func(ss []Stmt)

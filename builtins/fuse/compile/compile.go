@@ -89,6 +89,10 @@ type Options struct {
 	// (fuse.Func.Arrays, in the order of the parameters), or -1 for a
 	// word; nil: every parameter is a word.
 	Lists []int
+	// Bools, with Exact, where not nil, says for each parameter whether
+	// the caller passes a bool (True or False, as the word 1 or 0): the
+	// function reads it as a variable holding a bool (fuse.Func.BoolParams).
+	Bools []bool
 	// ListBias, where not nil, gives for each list of Lists the least int
 	// its elements may hold, negated (k: ints from -k, as the biased words
 	// x + k of fuse.Scratch.Bias), or 0 for words.
@@ -314,6 +318,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if opt.Lists != nil && (!opt.Exact || len(opt.Lists) != len(src.Params)) || opt.ListBias != nil && len(opt.ListBias) != len(opt.Lists) {
 		return nil, fmt.Errorf("Options.Lists takes Exact and a length for each of the %d parameters (and ListBias a bias)", len(src.Params))
 	}
+	if opt.Bools != nil && (!opt.Exact || len(opt.Bools) != len(src.Params)) {
+		return nil, fmt.Errorf("Options.Bools takes Exact and a flag for each of the %d parameters", len(src.Params))
+	}
 	for i, p := range src.Params {
 		if opt.Lists != nil && opt.Lists[i] >= 0 {
 			if opt.Lists[i] > MaxScratch {
@@ -328,7 +335,14 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			c.u.Arrays++
 			continue
 		}
-		sc.names[p.Name] = binding{kind: bVar, id: c.newVar()}
+		v := c.newVar()
+		sc.names[p.Name] = binding{kind: bVar, id: v}
+		if opt.Bools != nil && opt.Bools[i] {
+			for len(c.f.BoolParams) <= v {
+				c.f.BoolParams = append(c.f.BoolParams, false)
+			}
+			c.f.BoolParams[v] = true
+		}
 	}
 	c.f.Params = c.u.Vars
 	if len(opt.Globals) > 0 && !opt.Exact {
