@@ -465,8 +465,19 @@ func (x *exacter) all(args []*Expr, t typing) error {
 
 func (x *exacter) expr(e *Expr, t typing) error {
 	if x.given[e] {
+		// The operands of a given not, or comparison of bools (a pawn
+		// attack's white), are conditions: their truth is all it reads.
+		at := exactly
+		switch e.Op {
+		case OpLNot:
+			at = condition
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			if x.certainBool(e.Args[0], x.only) && x.certainBool(e.Args[1], x.only) {
+				at = condition
+			}
+		}
 		for _, a := range e.Args {
-			if err := x.expr(a, exactly); err != nil {
+			if err := x.expr(a, at); err != nil {
 				return err
 			}
 		}

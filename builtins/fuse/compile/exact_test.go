@@ -669,3 +669,59 @@ def f(x, y):
 		}
 	}
 }
+
+// TestExactBoolParams: a function compiled with a bool parameter
+// (Options.Bools) gives, on each engine and for True and False, plain
+// Starlark's result, a bool where Starlark's is a bool; one that uses the
+// bool as an int is refused.
+func TestExactBoolParams(t *testing.T) {
+	srcs := []string{
+		"WHITE = True\ndef f(turn, x):\n    white = turn == WHITE\n    a = chess.pawn_attacks(x & 63, white) & x\n    return bool(a or (x >> 60))",
+		"def f(turn, x):\n    if turn and x > 3:\n        return x\n    return chess.pawn_attacks(x & 63, turn) | chess.pawn_attacks(x & 63, not turn) ^ chess.pawn_attacks(x & 63, turn == True)",
+		"def f(b, x):\n    c = b\n    if x & 1:\n        c = not b\n    return c != b or (b < c)",
+		"def f(b, x): return b if x > 5 else bool(x)",
+	}
+	for _, src := range srcs {
+		s := load(t, src)
+		f, err := s.CompileWith("f", func(o *compile.Options) { o.Exact, o.Bools = true, []bool{true, false} })
+		if err != nil {
+			t.Fatalf("does not compile: %v\n%s", err, src)
+		}
+		thread := &starlark.Thread{Name: "plain"}
+		for _, b := range []bool{false, true} {
+			for _, x := range exactWords {
+				v, perr := starlark.Call(thread, s.Globals["f"], starlark.Tuple{starlark.Bool(b), starlark.MakeUint64(x)}, nil)
+				bw := uint64(0)
+				if b {
+					bw = 1
+				}
+				for engine, run := range exactRuns(t, f) {
+					got, ferr := run([]uint64{bw, x})
+					if ferr != nil {
+						if perr == nil {
+							t.Errorf("f(%v, %#x) fails on %s (%v); plain Starlark gives %v\n%s", b, x, engine, ferr, v, src)
+						}
+						continue
+					}
+					if perr != nil {
+						t.Fatalf("f(%v, %#x) = %#x on %s; plain Starlark fails: %v\n%s", b, x, got, engine, perr, src)
+					}
+					want, _ := compile.WordOf(v)
+					if _, isBool := v.(starlark.Bool); isBool != f.ReturnsBool || got != want {
+						t.Fatalf("f(%v, %#x) = %#x on %s (a bool: %v); plain Starlark gives %v\n%s", b, x, got, engine, f.ReturnsBool, v, src)
+					}
+				}
+			}
+		}
+	}
+	for _, src := range []string{
+		"def f(b, x): return x + b",
+		"def f(b, x): return 1 if b == x else 2",
+		"def f(b, x):\n    c = b\n    return c * 2",
+	} {
+		s := load(t, src)
+		if _, err := s.CompileWith("f", func(o *compile.Options) { o.Exact, o.Bools = true, []bool{true, false} }); err == nil || !strings.Contains(err.Error(), "bool") {
+			t.Errorf("%q: got %v, want an error saying it uses a bool as an int", src, err)
+		}
+	}
+}
