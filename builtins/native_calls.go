@@ -42,7 +42,7 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tu
 	strict := env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix)
 	tally := env.NativeStats.offered(fn)
 	lists, bias := listsOf(args)
-	nf, pending, err := compileNative(thread, fn, lists, bias, report, tally, strict)
+	nf, pending, err := compileNativeBools(thread, fn, lists, bias, boolsOf(args), report, tally, strict)
 	if report != nil && !pending {
 		report(fn, err)
 	}
@@ -62,6 +62,21 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tu
 		return nil
 	}
 	return nf.call
+}
+
+// boolsOf gives, for each argument, whether it is a bool; nil where none
+// is.
+func boolsOf(args starlark.Tuple) []bool {
+	var bools []bool
+	for i, a := range args {
+		if _, ok := a.(starlark.Bool); ok {
+			if bools == nil {
+				bools = make([]bool, len(args))
+			}
+			bools[i] = true
+		}
+	}
+	return bools
 }
 
 // listsOf gives, for each argument, the length of a list, or -1, and the
@@ -127,6 +142,7 @@ const nativeWait = 2 * time.Millisecond
 type nativeFunc struct {
 	f      *fuse.Func
 	lists  []int    // the length of each parameter that is a list, or -1 (nil: none)
+	bools  []bool   // the parameters that take bools (nil: none)
 	nlists int      // the parameters that are lists: the array parameters before globals'
 	bias   []uint64 // each array parameter's bias (encode)
 	// globals are the module's lists the code writes (compile.Global):
@@ -175,6 +191,13 @@ func (nf *nativeFunc) switchOff(why string) {
 // none) counts the calls; strict waits for the code (no call is
 // interpreted while it is generated).
 func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, bias []uint64, report func(*starlark.Function, error), tally *nativeTally, strict bool) (nf *nativeFunc, pending bool, err error) {
+	return compileNativeBools(thread, fn, lists, bias, nil, report, tally, strict)
+}
+
+// compileNativeBools is compileNative where bools (nil: none) says which
+// parameters take bools (boolsOf the call that offers fn): those take
+// True and False at every call, as the words 1 and 0.
+func compileNativeBools(thread *starlark.Thread, fn *starlark.Function, lists []int, bias []uint64, bools []bool, report func(*starlark.Function, error), tally *nativeTally, strict bool) (nf *nativeFunc, pending bool, err error) {
 	if err := exactShape(fn); err != nil {
 		return nil, false, err
 	}
@@ -201,6 +224,9 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 	opts.Exact = true
 	if len(lists) == fn.NumParams() {
 		opts.Lists, opts.ListBias = lists, bias
+	}
+	if len(bools) == fn.NumParams() {
+		opts.Bools = bools
 	}
 	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
 	helper := opts.Helper
@@ -261,7 +287,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, lists []int, 
 			words += g.Len
 		}
 	}
-	n := &nativeFunc{f: f, lists: opts.Lists, nlists: nlists, bias: biases, written: written, tables: tables, globals: globals, words: words, ready: make(chan struct{}),
+	n := &nativeFunc{f: f, lists: opts.Lists, bools: opts.Bools, nlists: nlists, bias: biases, written: written, tables: tables, globals: globals, words: words, ready: make(chan struct{}),
 		fn: fn, tally: tally, strict: strict}
 	tally.compiled(n)
 	go n.generate(fn, report)
@@ -341,11 +367,10 @@ func exactShape(fn *starlark.Function) error {
 }
 
 // exactFree hides from the compiler the free values whose meaning as words
-// is not their meaning in Starlark: bools (1 and 0 as words), negative
-// ints, tuples holding anything but ints (or tuples of them: tableTuple).
+// is not their meaning in Starlark: negative ints, tuples holding anything but ints (or tuples of them: tableTuple).
 // What it hides, the compiler refuses; ints in [0, 2^64), such tuples
 // (which the compiler reads as tables, biased where they hold negative
-// ints),
+// ints), bools (which the compiler reads as True and False),
 // word arrays (which never change), functions, builtins and modules pass,
 // and so do lists, which it records in tables: a list may change between
 // calls, so each call first compares it with the words the code holds.
@@ -361,8 +386,6 @@ func exactFree(thread *starlark.Thread, free func(string) (starlark.Value, bool)
 			return nil, false
 		}
 		switch v := v.(type) {
-		case starlark.Bool:
-			return compile.Refused{Reason: "is a bool (True, False), not an int, in Starlark"}, true
 		case *starlark.List:
 			for _, g := range *globals {
 				if g.List == v {
@@ -693,6 +716,18 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			}
 			ls[nl] = l
 			nl++
+			continue
+		}
+		if nf.bools != nil && nf.bools[i] {
+			b, ok := a.(starlark.Bool)
+			if !ok {
+				return nf.missArg(thread, i, argNotBool)
+			}
+			ws[nw] = 0
+			if b {
+				ws[nw] = 1
+			}
+			nw++
 			continue
 		}
 		x, ok := a.(starlark.Int)

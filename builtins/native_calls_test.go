@@ -105,6 +105,37 @@ def uses_neg(x):
 def gives_bool(x):
     return x > 3
 
+WHITE = True
+BLACK = False
+
+def attacked(sq, occ, pawns):
+    a = chess.pawn_attacks(sq, WHITE) & pawns
+    white = (occ >> sq) & 1 == 1
+    b = chess.pawn_attacks(sq, white) & occ
+    if white == BLACK:
+        return bool(a and b)
+    return bool(a or b) == WHITE
+
+def any_set(x, y):
+    return bool(x or y)
+
+def attacked_by(sq, turn, occ, pawns):
+    white = turn == WHITE
+    a = chess.pawn_attacks(sq, white) & pawns
+    b = (occ >> sq) & 1
+    return bool(a or b)
+
+def pick(b, x):
+    return b if x else not b
+
+def side(turn, n):
+    if turn:
+        return n
+    return chess.pawn_attacks(n, turn)
+
+def adds_bool(b, x):
+    return x + b
+
 # No parameters: a loop over a global constant.
 STEPS = 40
 
@@ -191,7 +222,15 @@ func TestNativeCallsAgree(t *testing.T) {
 		{"total", ints(100), true},
 		{"gives_bool", ints(5), true},
 		{"gives_bool", ints(2), true},
-		{"weigh", ints(1 << 62), false}, // 2^62 * 5 leaves the words
+		{"uses_flag", ints(7), true},
+		{"any_set", ints(0, 0), true},
+		{"any_set", ints(0, 4), true},
+		{"attacked", ints(20, 0, 0), true},
+		{"attacked", ints(20, 1<<20, 1<<27|1<<29), true},
+		{"attacked", ints(20, 1<<20|1<<11, 0), true},
+		{"attacked", ints(20, 1<<11, 1<<13), true},
+		{"attacked", ints(70, 0, 0), false}, // not a square: the interpreter's error
+		{"weigh", ints(1 << 62), false},     // 2^62 * 5 leaves the words
 		{"no_params", ints(), true},
 		{"uses_signed", ints(0), true},  // SIGNED, holding -2, is a table biased by 2
 		{"uses_signed", ints(1), false}, // -2, no word: the interpreter
@@ -239,13 +278,75 @@ func TestNativeCallsAgree(t *testing.T) {
 	}
 }
 
+// TestNativeBoolParams: a function compiled at a call passing bools takes
+// them as words 1 and 0, and gives the interpreter's result, of its type,
+// or gives the call back to it (an int where it took a bool, a bool where
+// it took an int, the interpreter's error); one that adds a bool to an int
+// is not compiled.
+func TestNativeBoolParams(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine:", native.Ready(native.AMD64))
+	}
+	g, thread := nativeFixture(t)
+	T, F := starlark.True, starlark.False
+	i := func(x int) starlark.Value { return starlark.MakeInt(x) }
+	for _, c := range []struct {
+		fn    string
+		first starlark.Tuple   // the call that compiles it
+		calls []starlark.Tuple // then these, the first among them
+		coded []bool
+	}{
+		{"attacked_by", starlark.Tuple{i(20), T, i(0), i(0)},
+			[]starlark.Tuple{{i(20), T, i(0), i(0)}, {i(20), T, i(0), i(1 << 27)}, {i(20), F, i(0), i(1 << 11)}, {i(20), F, i(1 << 20), i(0)},
+				{i(20), i(1), i(0), i(0)}, {i(70), T, i(0), i(0)}},
+			[]bool{true, true, true, true, false, false}},
+		{"pick", starlark.Tuple{T, i(1)},
+			[]starlark.Tuple{{T, i(1)}, {F, i(1)}, {T, i(0)}, {F, i(0)}, {i(1), i(0)}},
+			[]bool{true, true, true, true, false}},
+		{"side", starlark.Tuple{F, i(9)},
+			[]starlark.Tuple{{T, i(9)}, {F, i(9)}, {F, i(64)}, {i(0), i(9)}},
+			[]bool{true, true, false, false}},
+		{"uses_flag", starlark.Tuple{i(3)},
+			[]starlark.Tuple{{i(3)}, {T}},
+			[]bool{true, false}},
+	} {
+		fn := g[c.fn].(*starlark.Function)
+		nf, _, err := compileNativeBools(thread, fn, nil, nil, boolsOf(c.first), nil, nil, false)
+		if err != nil {
+			t.Fatalf("%s does not compile: %v", c.fn, err)
+		}
+		if <-nf.ready; nf.err != nil {
+			t.Fatal(nf.err)
+		}
+		for k, args := range c.calls {
+			want, werr := starlark.Call(thread, fn, args, nil)
+			got, ok := nf.call(thread, args)
+			if ok != c.coded[k] {
+				t.Errorf("%s%v: run as code %v, want %v (the interpreter: %v, %v)", c.fn, args, ok, c.coded[k], want, werr)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			if werr != nil {
+				t.Fatalf("%s%v = %v as code; the interpreter fails: %v", c.fn, args, got, werr)
+			}
+			if eq, _ := starlark.Equal(got, want); !eq || got.Type() != want.Type() {
+				t.Errorf("%s%v = %v (%s) as code, %v (%s) interpreted", c.fn, args, got, got.Type(), want, want.Type())
+			}
+		}
+	}
+	if _, _, err := compileNativeBools(thread, g["adds_bool"].(*starlark.Function), nil, nil, boolsOf(starlark.Tuple{T, i(1)}), nil, nil, false); err == nil || !strings.Contains(err.Error(), "bool") {
+		t.Errorf("adds_bool(True, 1): got %v, want a refusal saying it uses a bool as an int", err)
+	}
+}
+
 // TestNativeRefused: functions whose meaning as words is not Starlark's, or
 // whose free values may change, are not compiled.
 func TestNativeRefused(t *testing.T) {
 	g, thread := nativeFixture(t)
 	for name, why := range map[string]string{
 		"uses_mixed": "MIXED is a list of other values",
-		"uses_flag":  "FLAG is a bool",
 		"uses_neg":   "NEG is a negative int",
 		"mixed":      "a bool on some paths and an int on others",
 		"prints":     "print is not allowed",

@@ -112,6 +112,7 @@ const (
 	argTwice                      // the same list as another parameter
 	argElem                       // a list holding values its words cannot (other values, ints out of range)
 	argInTable                    // a list the function also reads as a table
+	argNotBool                    // not a bool (where the code takes one)
 	nArgFallbacks
 )
 
@@ -360,6 +361,8 @@ func argText(k argFallback, name string, nf *nativeFunc, p int) string {
 	switch k {
 	case argNotInt:
 		return "argument " + name + " not an int"
+	case argNotBool:
+		return "argument " + name + " not a bool"
 	case argNotWord:
 		return "argument " + name + " an int outside [0, 2^64)"
 	case argNotList:

@@ -44,7 +44,7 @@ func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, co
 	if given == nil {
 		given = map[*Expr]bool{}
 	}
-	x := exacter{f: f, given: given, at: at}
+	x := exacter{f: f, given: given, at: at, top: true}
 	x.bools = map[int]bool{}
 	x.boolVars(f.Body)
 	switch x.returns(f.Body) {
@@ -53,7 +53,6 @@ func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, co
 	case allBool:
 		f.ReturnsBool = true
 	}
-	x.top = true
 	if err := x.unit(f.Body); err != nil {
 		return err
 	}
@@ -73,6 +72,10 @@ func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, co
 // only conditions may read, then every statement.
 func (x *exacter) unit(body []Stmt) error {
 	x.boolVars(body)
+	x.only = map[int]bool{}
+	if x.top {
+		x.only = x.boolOnly(body)
+	}
 	return x.stmts(body)
 }
 
@@ -136,13 +139,19 @@ func (x *exacter) certainBool(e *Expr, only map[int]bool) bool {
 
 // boolOnly returns the variables of the function's body that hold bools
 // only: every assignment to them is a comparison, a not, True, False, or
-// another such variable, and they are neither parameters nor loop
-// variables (which hold ints: x = x keeps one).
+// another such variable, and they are neither parameters (but those of
+// BoolParams) nor loop variables (which hold ints: x = x keeps one).
 func (x *exacter) boolOnly(body []Stmt) map[int]bool {
 	only := map[int]bool{}
 	ints := map[int]bool{}
 	for v := 0; v < x.f.Params; v++ {
 		ints[v] = true
+	}
+	for v, b := range x.f.BoolParams {
+		if b {
+			delete(ints, v)
+			only[v] = true
+		}
 	}
 	var assigns []*Stmt
 	var scan func(ss []Stmt)
@@ -174,9 +183,17 @@ func (x *exacter) boolOnly(body []Stmt) map[int]bool {
 	return only
 }
 
-// boolVars sets x.bools to the variables of body that may hold a bool.
+// boolVars sets x.bools to the variables of body that may hold a bool
+// (the function's bool parameters among them).
 func (x *exacter) boolVars(body []Stmt) {
 	x.bools = map[int]bool{}
+	if x.top {
+		for v, b := range x.f.BoolParams {
+			if b {
+				x.bools[v] = true
+			}
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		var scan func(ss []Stmt)
@@ -223,6 +240,7 @@ type exacter struct {
 	at     func(*Expr) (file string, line, col int)
 	checks map[checkKey]int
 	bools  map[int]bool // the unit's variables that may hold a bool
+	only   map[int]bool // the function's variables that hold bools only (none in a Proc)
 	top    bool         // the unit is the function's body, not a Proc's
 }
 
@@ -447,14 +465,34 @@ func (x *exacter) all(args []*Expr, t typing) error {
 
 func (x *exacter) expr(e *Expr, t typing) error {
 	if x.given[e] {
+		// The operands of a given not, or comparison of bools (a pawn
+		// attack's white), are conditions: their truth is all it reads.
+		at := exactly
+		switch e.Op {
+		case OpLNot:
+			at = condition
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			if x.certainBool(e.Args[0], x.only) && x.certainBool(e.Args[1], x.only) {
+				at = condition
+			}
+		}
 		for _, a := range e.Args {
-			if err := x.expr(a, exactly); err != nil {
+			if err := x.expr(a, at); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	if t == condition {
+		switch e.Op {
+		case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+			// Bools compared with bools (white == WHITE, a < b): their
+			// words are 0 and 1, ordered as Starlark orders False and
+			// True.
+			if x.certainBool(e.Args[0], x.only) && x.certainBool(e.Args[1], x.only) {
+				return x.all(e.Args, condition)
+			}
+		}
 		switch e.Op {
 		case OpEq, OpNe:
 			x.difference(e)

@@ -33,6 +33,10 @@ type Func struct {
 	// ReturnsBool, set by Exact, says that the function's Starlark results
 	// are bools: 1 stands for True, 0 for False.
 	ReturnsBool bool
+	// BoolParams, where not nil, says which of the parameters (variables
+	// 0 .. Params-1) hold bools, 1 for True and 0 for False; Exact types
+	// them as the variables that hold bools.
+	BoolParams []bool
 	// Arrays are the function's array parameters: Scratch[:Arrays] are the
 	// caller's, filled before a run (FlowState.SetArray, the native
 	// Worker's SetArray), read and written in place, never made fresh,

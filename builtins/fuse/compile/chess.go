@@ -106,8 +106,8 @@ func sliderTables(magic func(int) (uint64, uint64, uint, []uint64)) (mask, mul, 
 // chessCall compiles chess.NAME(args) for an attack function. With
 // Options.Exact, the expressions the lowering makes (the magic multiply
 // wraps on purpose) are given to fuse.Func.Exact as exact, the arguments'
-// own expressions are typed as any others, and white must be a bool: a
-// comparison or a not.
+// own expressions are typed as any others, and white must be a bool (a
+// comparison, a not, True or False) or a variable.
 func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr, error) {
 	if !c.opt.Exact {
 		r, _, _, err := c.chessLower(e, fn)
@@ -124,10 +124,12 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 	}
 	if fn.Name.Name == "pawn_attacks" && args[1] != nil {
 		switch args[1].Op {
-		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool:
+		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool, fuse.OpVar:
+			// A variable holds a bool (its word 0 or 1) or an int (the
+			// builtin takes 0 and 1, the check of fits fails on others).
 			c.given[args[1]] = true
 		default:
-			return nil, errAt(pos(argAt[1]), "chess.pawn_attacks: white must be a bool (a comparison, a not, True or False) in a function run as machine code")
+			return nil, errAt(pos(argAt[1]), "chess.pawn_attacks: white must be a bool (a comparison, a not, True or False, bool(x) or a variable) in a function run as machine code")
 		}
 	}
 	var mark func(x *fuse.Expr)

@@ -89,6 +89,10 @@ type Options struct {
 	// (fuse.Func.Arrays, in the order of the parameters), or -1 for a
 	// word; nil: every parameter is a word.
 	Lists []int
+	// Bools, with Exact, where not nil, says for each parameter whether
+	// the caller passes a bool (True or False, as the word 1 or 0): the
+	// function reads it as a variable holding a bool (fuse.Func.BoolParams).
+	Bools []bool
 	// ListBias, where not nil, gives for each list of Lists the least int
 	// its elements may hold, negated (k: ints from -k, as the biased words
 	// x + k of fuse.Scratch.Bias), or 0 for words.
@@ -314,6 +318,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if opt.Lists != nil && (!opt.Exact || len(opt.Lists) != len(src.Params)) || opt.ListBias != nil && len(opt.ListBias) != len(opt.Lists) {
 		return nil, fmt.Errorf("Options.Lists takes Exact and a length for each of the %d parameters (and ListBias a bias)", len(src.Params))
 	}
+	if opt.Bools != nil && (!opt.Exact || len(opt.Bools) != len(src.Params)) {
+		return nil, fmt.Errorf("Options.Bools takes Exact and a flag for each of the %d parameters", len(src.Params))
+	}
 	for i, p := range src.Params {
 		if opt.Lists != nil && opt.Lists[i] >= 0 {
 			if opt.Lists[i] > MaxScratch {
@@ -328,7 +335,14 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			c.u.Arrays++
 			continue
 		}
-		sc.names[p.Name] = binding{kind: bVar, id: c.newVar()}
+		v := c.newVar()
+		sc.names[p.Name] = binding{kind: bVar, id: v}
+		if opt.Bools != nil && opt.Bools[i] {
+			for len(c.f.BoolParams) <= v {
+				c.f.BoolParams = append(c.f.BoolParams, false)
+			}
+			c.f.BoolParams[v] = true
+		}
 	}
 	c.f.Params = c.u.Vars
 	if len(opt.Globals) > 0 && !opt.Exact {
@@ -2357,6 +2371,10 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 		return nil, errAt(e.NamePos, "%s is not defined", e.Name)
 	}
 	w, ok := WordOf(v)
+	if _, isBool := v.(starlark.Bool); isBool && c.opt.Exact {
+		// A global True or False: a bool, as the literal is.
+		return &fuse.Expr{Op: fuse.OpBool, Args: []*fuse.Expr{konst(w)}, Check: -1}, nil
+	}
 	if ok {
 		return konst(w), nil
 	}
@@ -2571,6 +2589,10 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		return c.length(e)
 	case "min", "max", "abs":
 		return c.minMaxAbs(name, e)
+	case "bool":
+		if c.opt.Exact {
+			return c.boolOf(e)
+		}
 	}
 	if !isWordBuiltin(name) {
 		switch name {
@@ -2586,6 +2608,23 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		return nil, errAt(pos(e.Fn), "%s is not allowed in a fused function", name)
 	}
 	return c.wordBuiltin(name, e)
+}
+
+// boolOf compiles bool(x), with Options.Exact, as not not x: a bool, the
+// truth of x (an int's, or a bool's), which fuse.Func.Exact types as a
+// condition.
+func (c *compiler) boolOf(e *syntax.CallExpr) (*fuse.Expr, error) {
+	if len(e.Args) != 1 {
+		return nil, errAt(pos(e.Fn), "bool takes one argument in a function run as machine code")
+	}
+	if _, ok := e.Args[0].(*syntax.BinaryExpr); ok && e.Args[0].(*syntax.BinaryExpr).Op == syntax.EQ {
+		return nil, errAt(pos(e.Args[0]), "bool: keyword arguments are not allowed")
+	}
+	x, err := c.word(e.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	return c.mk(fuse.OpLNot, c.mk(fuse.OpLNot, x)), nil
 }
 
 func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {

@@ -148,6 +148,12 @@ func TestExactCases(t *testing.T) {
 		{"fib", "def f(x, y): return x if x < 2 else f(x - 1, y) + f(x - 2, y)"},
 		{"no return", "def f(x, y):\n    if x:\n        return y"},
 		{"loop", "def f(x, y):\n    for _ in range(100):\n        x = (x + y) ^ 0x5555555555555\n    return x"},
+		{"bool of a word", "def f(x, y): return bool(x & y)"},
+		{"bool of or", "def f(x, y):\n    a = (x & 3) or (y >> 60)\n    return bool(a) or bool(y and x >> 62)"},
+		{"bools compared", "def f(x, y):\n    a = x > 3\n    b = not (y & 1)\n    if a == b:\n        return 1\n    return 2 if a < b else (3 if bool(x) >= (y > x) else 4)"},
+		{"bool compared with True", "def f(x, y): return (x > y) == True or (x == y) != False"},
+		{"bool globals", "WHITE = True\nBLACK = False\ndef f(x, y):\n    w = (x & 1) == 1\n    if w == WHITE:\n        return chess.pawn_attacks(y & 63, w)\n    return chess.pawn_attacks(y & 63, BLACK) | chess.pawn_attacks(x & 63, WHITE)"},
+		{"white a variable", "def f(x, y):\n    w = y > 3\n    b = not w\n    return chess.pawn_attacks(x & 63, w) | chess.pawn_attacks(y & 63, x) ^ chess.pawn_attacks(x & 63, white = b)"},
 		{"a parameter or loop variable assigned itself", "def f(x, y):\n    x = x\n    if y & 1:\n        return x\n    for i in range(y & 7):\n        i = i\n    return i"},
 	}
 	pairs := [][]uint64{}
@@ -186,8 +192,15 @@ func TestExactCases(t *testing.T) {
 		{"def f(x):\n    a = [False] * 3\n    return a[x]", "constant"},
 		{"def f(x):\n    a = [-((1 << 63) + 1)] * 3\n    return a[x]", "at least -2^63"},
 		{"def f(x):\n    a = [-x] * 3\n    return a[x]", "constant"},
-		{"def f(x): return chess.pawn_attacks(x & 63, x)", "white must be"},
-		{"def f(x): return chess.pawn_attacks(x & 63, white = x)", "white must be"},
+		{"def f(x): return chess.pawn_attacks(x & 63, x + 1)", "white must be"},
+		{"def f(x): return chess.pawn_attacks(x & 63, white = x & 1)", "white must be"},
+		{"def f(x): return bool(x) + 1", "bool"},
+		{"def f(x):\n    b = bool(x)\n    return b * 2", "bool"},
+		{"def f(x): return bool(x, x)", "one argument"},
+		{"def f(x): return x if bool(x) else bool(x)", "a bool on some paths"},
+		{"WHITE = True\ndef f(x): return x + WHITE", "bool"},
+		{"WHITE = True\ndef f(x): return 1 if x == WHITE else 2", "bool"},
+		{"def f(x): return 1 if (x > 1) == x else 2", "bool"},
 		{"def f(x): return chess.pawn_attacks(x & 63, black = x > 1)", "has no parameter black"},
 		{"def f(x): return chess.rook_attacks(x & 63, x, occupied = x)", "occupied given twice"},
 		{"def f(x): return (x < 3) and 4", "bool"},
@@ -653,6 +666,62 @@ def f(x, y):
 			if got, err := run([]uint64{x}); err != nil || got != want {
 				t.Errorf("plain fuse on %s: f(%d) = %#x, %v; want %#x (modulo 2^64)", engine, x, got, err, want)
 			}
+		}
+	}
+}
+
+// TestExactBoolParams: a function compiled with a bool parameter
+// (Options.Bools) gives, on each engine and for True and False, plain
+// Starlark's result, a bool where Starlark's is a bool; one that uses the
+// bool as an int is refused.
+func TestExactBoolParams(t *testing.T) {
+	srcs := []string{
+		"WHITE = True\ndef f(turn, x):\n    white = turn == WHITE\n    a = chess.pawn_attacks(x & 63, white) & x\n    return bool(a or (x >> 60))",
+		"def f(turn, x):\n    if turn and x > 3:\n        return x\n    return chess.pawn_attacks(x & 63, turn) | chess.pawn_attacks(x & 63, not turn) ^ chess.pawn_attacks(x & 63, turn == True)",
+		"def f(b, x):\n    c = b\n    if x & 1:\n        c = not b\n    return c != b or (b < c)",
+		"def f(b, x): return b if x > 5 else bool(x)",
+	}
+	for _, src := range srcs {
+		s := load(t, src)
+		f, err := s.CompileWith("f", func(o *compile.Options) { o.Exact, o.Bools = true, []bool{true, false} })
+		if err != nil {
+			t.Fatalf("does not compile: %v\n%s", err, src)
+		}
+		thread := &starlark.Thread{Name: "plain"}
+		for _, b := range []bool{false, true} {
+			for _, x := range exactWords {
+				v, perr := starlark.Call(thread, s.Globals["f"], starlark.Tuple{starlark.Bool(b), starlark.MakeUint64(x)}, nil)
+				bw := uint64(0)
+				if b {
+					bw = 1
+				}
+				for engine, run := range exactRuns(t, f) {
+					got, ferr := run([]uint64{bw, x})
+					if ferr != nil {
+						if perr == nil {
+							t.Errorf("f(%v, %#x) fails on %s (%v); plain Starlark gives %v\n%s", b, x, engine, ferr, v, src)
+						}
+						continue
+					}
+					if perr != nil {
+						t.Fatalf("f(%v, %#x) = %#x on %s; plain Starlark fails: %v\n%s", b, x, got, engine, perr, src)
+					}
+					want, _ := compile.WordOf(v)
+					if _, isBool := v.(starlark.Bool); isBool != f.ReturnsBool || got != want {
+						t.Fatalf("f(%v, %#x) = %#x on %s (a bool: %v); plain Starlark gives %v\n%s", b, x, got, engine, f.ReturnsBool, v, src)
+					}
+				}
+			}
+		}
+	}
+	for _, src := range []string{
+		"def f(b, x): return x + b",
+		"def f(b, x): return 1 if b == x else 2",
+		"def f(b, x):\n    c = b\n    return c * 2",
+	} {
+		s := load(t, src)
+		if _, err := s.CompileWith("f", func(o *compile.Options) { o.Exact, o.Bools = true, []bool{true, false} }); err == nil || !strings.Contains(err.Error(), "bool") {
+			t.Errorf("%q: got %v, want an error saying it uses a bool as an int", src, err)
 		}
 	}
 }
