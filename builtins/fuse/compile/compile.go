@@ -1561,7 +1561,7 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 			return true, err
 		}
 		if k.Op != fuse.OpConst {
-			return true, errAt(pos(count), "the length N of a scratch array [V] * N must be a constant after free names are read")
+			return true, c.runLenAssign(id, k, initVal, bias, pos(count))
 		}
 		if int64(k.Imm) < 0 {
 			n = 0
@@ -1645,6 +1645,50 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
 	}
 	return true, nil
+}
+
+// RunLenCap is the capacity of a scratch array [V] * N whose length N
+// is known only at run time: a length of RunLenCap or more (or a
+// negative one, which is not a word) fails the item, and the interpreter
+// runs the call.
+const RunLenCap = 1 << 16
+
+// runLenAssign compiles name = [V] * N where N (the word k) is not a
+// constant: a scratch array of RunLenCap elements and a variable holding
+// its length, N, as a list built by append has. Its reads, stores, len,
+// loops and copies use that length.
+func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias uint64, at syntax.Position) error {
+	b, ok := c.sc.names[id.Name]
+	switch {
+	case ok && c.sc.byRef[id.Name]:
+		return errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
+	case ok && (b.kind != bScratch || b.count == 0 || b.id < c.u.Arrays):
+		return errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	case ok:
+		if s := c.u.Scratch[b.id]; s.Len != RunLenCap || s.Init != initVal || s.Bias != bias {
+			return errAt(id.NamePos, "%s is already a list of another capacity or value; use another name for a list [V] * N of another value", id.Name)
+		}
+	default:
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: RunLenCap, Init: initVal, Bias: bias})
+		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
+		if total := c.scratchWords(); total > MaxScratchWords {
+			return errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
+		}
+		c.sc.names[id.Name] = b
+	}
+	if c.iterating[arrayOf{c.u, b.id}] {
+		return errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
+	}
+	// The length first (it may read the list the name held before: a =
+	// [0] * len(a)), checked below RunLenCap, then the fresh list.
+	const w = 16 // RunLenCap is 1 << w
+	n := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{k, konst(1<<w - 1)},
+		Check: c.check(fuse.CheckFits, w, at, "a list [V] * N of a function run as machine code has fewer than %d elements", RunLenCap)}
+	t := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: n})
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: varExpr(t)})
+	return nil
 }
 
 // negConstant reports whether e is a negative constant as exact
