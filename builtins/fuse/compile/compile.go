@@ -153,8 +153,23 @@ type binding struct {
 }
 
 // ListCap is the capacity of a list a fused function builds by append
-// (name = [], name.append(x)): an append past it fails the item.
-const ListCap = 1024
+// (name = [], name.append(x)) in its body or a helper inlined there: an
+// append past it fails the item. A helper run as a call (a Proc, whose
+// every frame holds its own lists) builds lists of ProcListCap.
+const (
+	ListCap     = 1 << 16
+	ProcListCap = 1 << 10
+)
+
+// listCap returns the capacity of the lists the unit being compiled
+// builds by append, and of its lists [V] * N of a length known at run
+// time (1 << listBits of it).
+func (c *compiler) listCap() (capacity int, listBits uint64) {
+	if c.unit < 0 {
+		return ListCap, 16
+	}
+	return ProcListCap, 10
+}
 
 const (
 	bVar = iota
@@ -1077,8 +1092,9 @@ func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	if !ok || !c.sc.appended[id.Name] {
 		return false, nil
 	}
-	if len(l.List) > ListCap {
-		return true, errAt(pos(rhs), "a list built by append holds at most %d elements in a fused function", ListCap)
+	listCap, _ := c.listCap()
+	if len(l.List) > listCap {
+		return true, errAt(pos(rhs), "a list built by append holds at most %d elements in a fused function", listCap)
 	}
 	b, ok := c.sc.names[id.Name]
 	switch {
@@ -1087,7 +1103,7 @@ func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	case ok && (b.kind != bScratch || b.count == 0):
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case !ok:
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: ListCap})
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: listCap})
 		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
@@ -1136,7 +1152,7 @@ func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) 
 		return err
 	}
 	n := varExpr(b.count - 1)
-	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, ListCap)
+	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.u.Scratch[b.id].Len)
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: n, Y: x, Check: chk})
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.mk(fuse.OpAdd, varExpr(b.count-1), konst(1))})
 	return nil
@@ -1647,17 +1663,15 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 	return true, nil
 }
 
-// RunLenCap is the capacity of a scratch array [V] * N whose length N
-// is known only at run time: a length of RunLenCap or more (or a
+// runLenAssign compiles name = [V] * N where N (the word k) is not a
+// constant: a scratch array of the unit's listCap elements (ListCap in the
+// function's body, ProcListCap in a helper run as a call) and a variable holding
+// its length, N, as a list built by append has. Its reads, stores, len,
+// loops and copies use that length. A length N of listCap or more (or a
 // negative one, which is not a word) fails the item, and the interpreter
 // runs the call.
-const RunLenCap = 1 << 16
-
-// runLenAssign compiles name = [V] * N where N (the word k) is not a
-// constant: a scratch array of RunLenCap elements and a variable holding
-// its length, N, as a list built by append has. Its reads, stores, len,
-// loops and copies use that length.
 func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias uint64, at syntax.Position) error {
+	listCap, w := c.listCap()
 	b, ok := c.sc.names[id.Name]
 	switch {
 	case ok && c.sc.byRef[id.Name]:
@@ -1665,11 +1679,11 @@ func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias ui
 	case ok && (b.kind != bScratch || b.count == 0 || b.id < c.u.Arrays):
 		return errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case ok:
-		if s := c.u.Scratch[b.id]; s.Len != RunLenCap || s.Init != initVal || s.Bias != bias {
+		if s := c.u.Scratch[b.id]; s.Len != listCap || s.Init != initVal || s.Bias != bias {
 			return errAt(id.NamePos, "%s is already a list of another capacity or value; use another name for a list [V] * N of another value", id.Name)
 		}
 	default:
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: RunLenCap, Init: initVal, Bias: bias})
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: listCap, Init: initVal, Bias: bias})
 		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
@@ -1680,10 +1694,9 @@ func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias ui
 		return errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	}
 	// The length first (it may read the list the name held before: a =
-	// [0] * len(a)), checked below RunLenCap, then the fresh list.
-	const w = 16 // RunLenCap is 1 << w
+	// [0] * len(a)), checked below listCap, then the fresh list.
 	n := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{k, konst(1<<w - 1)},
-		Check: c.check(fuse.CheckFits, w, at, "a list [V] * N of a function run as machine code has fewer than %d elements", RunLenCap)}
+		Check: c.check(fuse.CheckFits, w, at, "a list [V] * N of a function run as machine code has fewer than %d elements", listCap)}
 	t := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: n})
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
