@@ -1429,6 +1429,9 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 							if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok && appended[id.Name] && len(l.List) <= ListCap {
 								m = ListCap
 							}
+							if m < 0 && isRepeat(n.RHS) {
+								m = ListCap // [V] * N, N read at run time (runLenAssign)
+							}
 							set(id.Name, m)
 						} else {
 							set(id.Name, -1)
@@ -1518,6 +1521,17 @@ func listLen(e syntax.Expr, known map[string]int) int {
 		}
 	}
 	return -1
+}
+
+// isRepeat reports whether e is [V] * N or N * [V].
+func isRepeat(e syntax.Expr) bool {
+	b, ok := unparen(e).(*syntax.BinaryExpr)
+	if !ok || b.Op != syntax.STAR {
+		return false
+	}
+	_, l := unparen(b.X).(*syntax.ListExpr)
+	_, r := unparen(b.Y).(*syntax.ListExpr)
+	return l || r
 }
 
 // scratchAssign compiles name = [V] * N or name = [V, W, ...].
