@@ -152,10 +152,11 @@ type binding struct {
 	count int
 }
 
-// ListCap is the capacity of a list a fused function builds by append
-// (name = [], name.append(x)) in its body or a helper inlined there: an
-// append past it fails the item. A helper run as a call (a Proc, whose
-// every frame holds its own lists) builds lists of ProcListCap.
+// ListCap is the capacity of a list a function compiled with
+// Options.Exact builds by append (name = [], name.append(x)) in its body
+// or a helper inlined there: an append past it fails the item. A helper
+// run as a call (a Proc, whose every frame holds its own lists), and a
+// function compiled for fuse, build lists of ProcListCap.
 const (
 	ListCap     = 1 << 16
 	ProcListCap = 1 << 10
@@ -165,7 +166,7 @@ const (
 // builds by append, and of its lists [V] * N of a length known at run
 // time (1 << listBits of it).
 func (c *compiler) listCap() (capacity int, listBits uint64) {
-	if c.unit < 0 {
+	if c.unit < 0 && c.opt.Exact {
 		return ListCap, 16
 	}
 	return ProcListCap, 10
@@ -1590,8 +1591,11 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		if err != nil {
 			return true, err
 		}
-		if k.Op != fuse.OpConst {
+		if k.Op != fuse.OpConst && c.opt.Exact {
 			return true, c.runLenAssign(id, k, initVal, bias, pos(count))
+		}
+		if k.Op != fuse.OpConst {
+			return true, errAt(pos(count), "the length N of a scratch array [V] * N must be a constant after free names are read")
 		}
 		if int64(k.Imm) < 0 {
 			n = 0
@@ -1678,12 +1682,12 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 }
 
 // runLenAssign compiles name = [V] * N where N (the word k) is not a
-// constant: a scratch array of the unit's listCap elements (ListCap in the
-// function's body, ProcListCap in a helper run as a call) and a variable holding
-// its length, N, as a list built by append has. Its reads, stores, len,
-// loops and copies use that length. A length N of listCap or more (or a
-// negative one, which is not a word) fails the item, and the interpreter
-// runs the call.
+// constant, in a function compiled with Options.Exact: a scratch array
+// of the unit's listCap elements and a variable holding its length, N,
+// as a list built by append has. Its reads, stores, len, loops and copies
+// use that length. A length N of listCap or more (or a negative one,
+// which is not a word) fails the item, and the interpreter runs the
+// call.
 func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias uint64, at syntax.Position) error {
 	listCap, w := c.listCap()
 	b, ok := c.sc.names[id.Name]
