@@ -34,6 +34,9 @@ func TestNativeRunTimeLengths(t *testing.T) {
 		// A sentinel list, a length that may be negative (x - y: an
 		// empty list in Starlark, the interpreter's answer here).
 		"def f(x, y):\n    a = [-1] * (x - y)\n    n = 0\n    for i in range(len(a)):\n        if a[i] == -1:\n            n += 1\n    return n",
+		// A sentinel list appended to: the appended ints are biased as
+		// its elements are.
+		"def f(x, y):\n    a = [-1] * (x % 9)\n    a.append(y)\n    a.append(-1)\n    n = 0\n    for i in range(len(a)):\n        if a[i] != -1:\n            n = n * 7 + a[i] + 1\n    return n * 100 + len(a)",
 		// Rebound in a loop to lists of other lengths.
 		"def f(x, y):\n    t = 0\n    for m in range(x % 50):\n        a = [2] * (m + y % 7)\n        a[0] = m\n        for v in a:\n            t += v\n    return t",
 		// A list built by append past 1024 elements, returned.
@@ -62,7 +65,7 @@ func TestNativeRunTimeLengths(t *testing.T) {
 	for i, c := range []struct {
 		src   string
 		coded int
-	}{{cases[1], 1}, {cases[4], 2}} {
+	}{{cases[1], 1}, {cases[5], 2}} {
 		src := c.src
 		res, err := edgeDiff(src, big, strings.Contains(src, "for "), false)
 		if err != nil {

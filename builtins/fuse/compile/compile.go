@@ -1152,6 +1152,9 @@ func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) 
 	if err != nil {
 		return err
 	}
+	// A list [V] * N of a negative V (runLenAssign) is biased: it holds
+	// x + bias.
+	x = c.biasedTo(x, c.u.Scratch[b.id].Bias)
 	n := varExpr(b.count - 1)
 	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.u.Scratch[b.id].Len)
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: n, Y: x, Check: chk})
