@@ -156,9 +156,25 @@ type binding struct {
 	count int
 }
 
-// ListCap is the capacity of a list a fused function builds by append
-// (name = [], name.append(x)): an append past it fails the item.
-const ListCap = 1024
+// ListCap is the capacity of a list a function compiled with
+// Options.Exact builds by append (name = [], name.append(x)) in its body
+// or a helper inlined there: an append past it fails the item. A helper
+// run as a call (a Proc, whose every frame holds its own lists), and a
+// function compiled for fuse, build lists of ProcListCap.
+const (
+	ListCap     = 1 << 16
+	ProcListCap = 1 << 10
+)
+
+// listCap returns the capacity of the lists the unit being compiled
+// builds by append, and of its lists [V] * N of a length known at run
+// time (1 << listBits of it).
+func (c *compiler) listCap() (capacity int, listBits uint64) {
+	if c.unit < 0 && c.opt.Exact {
+		return ListCap, 16
+	}
+	return ProcListCap, 10
+}
 
 const (
 	bVar = iota
@@ -1091,8 +1107,9 @@ func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	if !ok || !c.sc.appended[id.Name] {
 		return false, nil
 	}
-	if len(l.List) > ListCap {
-		return true, errAt(pos(rhs), "a list built by append holds at most %d elements in a fused function", ListCap)
+	listCap, _ := c.listCap()
+	if len(l.List) > listCap {
+		return true, errAt(pos(rhs), "a list built by append holds at most %d elements in a fused function", listCap)
 	}
 	b, ok := c.sc.names[id.Name]
 	switch {
@@ -1101,7 +1118,7 @@ func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	case ok && (b.kind != bScratch || b.count == 0):
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case !ok:
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: ListCap})
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: listCap})
 		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
@@ -1149,8 +1166,11 @@ func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) 
 	if err != nil {
 		return err
 	}
+	// A list [V] * N of a negative V (runLenAssign) is biased: it holds
+	// x + bias.
+	x = c.biasedTo(x, c.u.Scratch[b.id].Bias)
 	n := varExpr(b.count - 1)
-	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, ListCap)
+	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.u.Scratch[b.id].Len)
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: n, Y: x, Check: chk})
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.mk(fuse.OpAdd, varExpr(b.count-1), konst(1))})
 	return nil
@@ -1427,6 +1447,9 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 							if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok && appended[id.Name] && len(l.List) <= ListCap {
 								m = ListCap
 							}
+							if m < 0 && isRepeat(n.RHS) {
+								m = ListCap // [V] * N, N read at run time (runLenAssign)
+							}
 							set(id.Name, m)
 						} else {
 							set(id.Name, -1)
@@ -1518,6 +1541,17 @@ func listLen(e syntax.Expr, known map[string]int) int {
 	return -1
 }
 
+// isRepeat reports whether e is [V] * N or N * [V].
+func isRepeat(e syntax.Expr) bool {
+	b, ok := unparen(e).(*syntax.BinaryExpr)
+	if !ok || b.Op != syntax.STAR {
+		return false
+	}
+	_, l := unparen(b.X).(*syntax.ListExpr)
+	_, r := unparen(b.Y).(*syntax.ListExpr)
+	return l || r
+}
+
 // scratchAssign compiles name = [V] * N or name = [V, W, ...].
 //
 // With Options.Exact, where V or one of the values is a negative constant
@@ -1573,6 +1607,9 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		k, err := c.word(count)
 		if err != nil {
 			return true, err
+		}
+		if k.Op != fuse.OpConst && c.opt.Exact {
+			return true, c.runLenAssign(id, k, initVal, bias, pos(count))
 		}
 		if k.Op != fuse.OpConst {
 			return true, errAt(pos(count), "the length N of a scratch array [V] * N must be a constant after free names are read")
@@ -1659,6 +1696,47 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
 	}
 	return true, nil
+}
+
+// runLenAssign compiles name = [V] * N where N (the word k) is not a
+// constant, in a function compiled with Options.Exact: a scratch array
+// of the unit's listCap elements and a variable holding its length, N,
+// as a list built by append has. Its reads, stores, len, loops and copies
+// use that length. A length N of listCap or more (or a negative one,
+// which is not a word) fails the item, and the interpreter runs the
+// call.
+func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias uint64, at syntax.Position) error {
+	listCap, w := c.listCap()
+	b, ok := c.sc.names[id.Name]
+	switch {
+	case ok && c.sc.byRef[id.Name]:
+		return errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
+	case ok && (b.kind != bScratch || b.count == 0 || b.id < c.u.Arrays):
+		return errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
+	case ok:
+		if s := c.u.Scratch[b.id]; s.Len != listCap || s.Init != initVal || s.Bias != bias {
+			return errAt(id.NamePos, "%s is already a list of another capacity or value; use another name for a list [V] * N of another value", id.Name)
+		}
+	default:
+		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: listCap, Init: initVal, Bias: bias})
+		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
+		if total := c.scratchWords(); total > MaxScratchWords {
+			return errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
+		}
+		c.sc.names[id.Name] = b
+	}
+	if c.iterating[arrayOf{c.u, b.id}] {
+		return errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
+	}
+	// The length first (it may read the list the name held before: a =
+	// [0] * len(a)), checked below listCap, then the fresh list.
+	n := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{k, konst(1<<w - 1)},
+		Check: c.check(fuse.CheckFits, w, at, "a list [V] * N of a function run as machine code has fewer than %d elements", listCap)}
+	t := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: n})
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: varExpr(t)})
+	return nil
 }
 
 // negConstant reports whether e is a negative constant as exact

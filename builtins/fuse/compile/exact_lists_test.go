@@ -153,6 +153,40 @@ def sum_into(a, b, n):
     for i in range(n):
         b[i] = a[i] + b[i]
     return b[0], n
+
+def run_len(bits, k):
+    used = [3] * (1 << bits)
+    used[k] = 7
+    s = 0
+    for v in used:
+        s += v
+    return len(used) * 100000 + s * 10 + used[k]
+
+def run_len_again(n):
+    t = 0
+    for m in range(n):
+        a = [2] * m
+        t += len(a)
+        for x in a:
+            t += x
+        a = [2] * (n - m)
+        t += len(a) * 1000
+    return t
+
+def run_len_sentinel(n, i):
+    a = [-1] * n
+    a[i] = 5
+    c = 0
+    for j in range(len(a)):
+        if a[j] == -1:
+            c += 1
+    return c * 10 + a[i]
+
+def run_len_append(n):
+    a = [1] * n
+    a.append(2)
+    a[0] = 4
+    return len(a) * 100 + a[n] * 10 + a[0]
 `
 
 // runLists runs f on the engines that take array parameters: args are
@@ -434,7 +468,25 @@ func TestExactLists(t *testing.T) {
 		{"use_bump", []any{[]uint64{1<<64 - 5, 2, 3}, uint64(10)}, true},
 		{"chain", []any{[]uint64{4, 5, 6}, uint64(1)}, false},
 		{"filled", []any{uint64(1000)}, false},
-		{"filled", []any{uint64(1025)}, true}, // past ListCap: the interpreter builds it
+		{"filled", []any{uint64(compile.ListCap)}, false},
+		{"filled", []any{uint64(compile.ListCap + 1)}, true}, // past ListCap: the interpreter builds it
+		// [V] * N of a length known at run time: len, loops, reads and
+		// stores use that length; an index past it, or a length of the
+		// capacity or more, goes back to the interpreter.
+		{"run_len", []any{uint64(3), uint64(2)}, false},
+		{"run_len", []any{uint64(0), uint64(0)}, false},
+		{"run_len", []any{uint64(15), uint64(32767)}, false},
+		{"run_len", []any{uint64(3), uint64(8)}, true},  // past the length, within the capacity
+		{"run_len", []any{uint64(16), uint64(0)}, true}, // ListCap elements: the interpreter makes them
+		{"run_len", []any{uint64(70), uint64(0)}, true}, // too long for memory
+		{"run_len_again", []any{uint64(0)}, false},
+		{"run_len_again", []any{uint64(9)}, false},
+		{"run_len_sentinel", []any{uint64(5), uint64(3)}, false},
+		{"run_len_sentinel", []any{uint64(5), uint64(5)}, true},
+		{"run_len_sentinel", []any{uint64(0), uint64(0)}, true},
+		{"run_len_append", []any{uint64(0)}, false},
+		{"run_len_append", []any{uint64(6)}, false},
+		{"run_len_append", []any{uint64(compile.ListCap - 1)}, false}, // the append fills the capacity
 		{"given_back", []any{[]uint64{1, 2, 3}, uint64(5)}, false},
 		{"given_back", []any{[]uint64{1 << 62, 2, 3}, uint64(5)}, true},
 		{"longer", []any{[]uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}}, false},

@@ -35,15 +35,19 @@ type Global struct {
 	Len  int
 	Bias uint64
 	// Log says that the function only appends to the list (name.append(x)),
-	// and never reads it: the array is an append log of 1 + ListCap words,
+	// and never reads it: the array is an append log of 1 + LogCap words,
 	// word 0 the count of values appended by the run (0 when it starts),
-	// words 1 to count the values, in order. An append past ListCap fails
+	// words 1 to count the values, in order. An append past LogCap fails
 	// the run.
 	Log bool
 }
 
-// LogLen is the length of a Global's array where it is a Log.
-const LogLen = 1 + ListCap
+// LogCap is the most values a run appends to a module's list it only
+// appends to (a Global's Log), and LogLen the length of the log's array.
+const (
+	LogCap = 1 << 10
+	LogLen = 1 + LogCap
+)
 
 // A GlobalArray is the error of a function compiled with Options.Exact
 // that needs as an array a module-level list that Options.Globals does
@@ -353,7 +357,7 @@ func (c *compiler) logAppend(id *syntax.Ident, b binding, call *syntax.CallExpr)
 		Check: c.check(fuse.CheckIndex, 0, call.Lparen, "index out of range")}})
 	next := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: next, X: c.mk(fuse.OpAdd, varExpr(n), konst(1))})
-	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a run as machine code appends at most %d values to a module's list", id.Name, ListCap)
+	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a run as machine code appends at most %d values to a module's list", id.Name, LogCap)
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: varExpr(next), Y: varExpr(xv), Check: chk})
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(0), Y: varExpr(next), Check: -1})
 	return nil
