@@ -578,6 +578,9 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		}
 		return errAt(x.at, e, "%s of a word is a negative int in Starlark (an & with a word reads its low 64 bits: y & ~x)", map[Op]string{OpNot: "~x", OpNeg: "-x"}[e.Op])
 	case OpShr:
+		if mulHi(e) {
+			return x.expr(e, t)
+		}
 		e.Args[1] = x.below(e.Args[1], 31)
 		return x.all(e.Args, exactly)
 	case OpAbs:
@@ -588,10 +591,31 @@ func (x *exacter) expr(e *Expr, t typing) error {
 			e.Args[i] = x.below(e.Args[i], 63)
 		}
 		return x.all(e.Args, exactly)
-	case OpDiv, OpMod, OpMin, OpMax, OpCall,
+	case OpDiv, OpMod, OpMin, OpMax, OpCall, OpMulHi,
 		OpPopcount, OpBsf, OpBsr, OpLsb, OpRotl, OpRotr, OpReverse, OpSwapBytes,
 		OpPdep, OpPext, OpDeltaSwap, OpParity, OpGray, OpGrayInv:
 		return x.all(e.Args, exactly)
 	}
 	return errAt(x.at, e, "%s is not run as machine code", e.Op)
+}
+
+// mulHi rewrites e, (a * b) >> k with a constant k >= 64 and a product
+// that has no check yet, as the high word of the 128-bit product shifted
+// right by k - 64 (OpMulHi; e itself when k is 64), and reports whether it
+// did. The operands are typed exact, so they are words, and the integer
+// product of two words is below 2^128: its bits from k up are the result,
+// with no check (a shift by 64 or more gives 0, as k >= 128 does in
+// Starlark). The operands stay computed, with their own checks.
+func mulHi(e *Expr) bool {
+	m, k := e.Args[0], e.Args[1]
+	if e.Check >= 0 || m.Op != OpMul || m.Check >= 0 || k.Op != OpConst || k.Imm < 64 {
+		return false
+	}
+	hi := &Expr{Op: OpMulHi, Args: []*Expr{m.Args[0], m.Args[1]}, Check: -1}
+	if k.Imm == 64 {
+		*e = *hi
+		return true
+	}
+	e.Args = []*Expr{hi, {Op: OpConst, Imm: k.Imm - 64, Check: -1}}
+	return true
 }

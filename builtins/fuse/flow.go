@@ -160,6 +160,7 @@ const (
 	OpCall                   // call Procs[Imm]: Args are the word arguments, then the array arguments (Check: the depth check)
 	OpArray                  // scratch array Imm, passed to a call (an argument of OpCall only)
 	OpDepth                  // the calls in progress: 0 in the Func's body, in a Proc's the caller's and 1
+	OpMulHi                  // the high word of the 128-bit product Args[0] * Args[1] (math/bits.Mul64)
 )
 
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]

@@ -61,7 +61,7 @@ const (
 )
 
 // numDefs bounds the ops of opDefs (the Func ops come last).
-const numDefs = OpDepth + 1
+const numDefs = OpMulHi + 1
 
 // opDefs declares every op (see opDef); the entries between the executor's
 // own ops and the Func ops are unused.
@@ -164,6 +164,10 @@ var opDefs = [numDefs]opDef{
 	OpCall:  {name: "call", imm: ImmIndex},
 	OpArray: {name: "array", imm: ImmIndex},
 	OpDepth: {name: "depth"},
+	OpMulHi: {name: "mul_hi", arity: 2, eval: func(a, b, c, k uint64) uint64 {
+		hi, _ := bits.Mul64(a, b)
+		return hi
+	}, c: "FUSE_MULHI($a, $b)"},
 }
 
 // def returns o's declaration (a zero opDef for an undeclared op).

@@ -30,6 +30,7 @@ const preludeC = `typedef unsigned long long u64;
 #define FUSE_POPC(x) ((u64)__builtin_popcountll(x))
 #define FUSE_CTZ(x) ((x) ? (u64)__builtin_ctzll(x) : 64ULL)
 #define FUSE_CLZ(x) ((x) ? (u64)__builtin_clzll(x) : 64ULL)
+#define FUSE_MULHI(a, b) ((u64)(((unsigned __int128)(a) * (b)) >> 64))
 `
 
 const preludeCUDA = `typedef unsigned long long u64;
@@ -37,6 +38,7 @@ const preludeCUDA = `typedef unsigned long long u64;
 #define FUSE_POPC(x) ((u64)__popcll(x))
 #define FUSE_CTZ(x) ((x) ? (u64)(__ffsll((long long)(x)) - 1) : 64ULL)
 #define FUSE_CLZ(x) ((u64)__clzll((long long)(x)))
+#define FUSE_MULHI(a, b) ((u64)__umul64hi((a), (b)))
 `
 
 // helpers are the builtins as small C functions on u64, shared by both

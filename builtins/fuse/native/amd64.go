@@ -2456,6 +2456,11 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		a.movRR(rAX, d)
 		a.neg(rAX)
 		a.cmov(ccNS, d, rAX)
+	case fuse.OpMulHi:
+		// MUL: RDX:RAX = RAX * rs[1]; the high word is RDX.
+		a.movRR(rAX, d)
+		a.mul(rs[1])
+		a.movRR(d, rDX)
 	case fuse.OpSelect:
 		// rs[0] != 0 ? rs[1] : rs[2], into rs[1]; rs[0] is given back
 		// and rs[1] kept instead.
@@ -2513,7 +2518,7 @@ func amd64Supports(f *fuse.Func) error {
 	}
 	var bad error
 	f.EachExpr(func(x *fuse.Expr) {
-		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpDepth) {
+		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpMulHi) {
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
 	})

@@ -210,6 +210,9 @@ func Module(f *fuse.Func) ([]byte, *layout, error) {
 	if err := procsSupported(f); err != nil {
 		return nil, nil, err
 	}
+	if err := wasmOpsSupported(f); err != nil {
+		return nil, nil, err
+	}
 	e := &emitter{f: f, l: l, proc: -1, scratch: f.Scratch,
 		lFuel: lFuel, lStatus: lStatus, lCheck: lCheck, lValue: lValue, lRes: lRes, i64s: lValue, lVars: lVars}
 	e.nI64 = 2 + f.Vars // value, res, the variables
@@ -1318,4 +1321,18 @@ func rangeLenBody() []byte {
 	c.byte(opI64Add, opReturn, opEnd)
 	c.i64(0)
 	return funcBody(c.b)
+}
+
+// wasmOpsSupported says why f holds an op that WebAssembly has no
+// instruction for, if it does: the high word of a 128-bit product
+// (fuse.OpMulHi; wasm's i64.mul keeps the low word only), which the
+// x86-64 code and the evaluator run instead.
+func wasmOpsSupported(f *fuse.Func) error {
+	var bad error
+	f.EachExpr(func(x *fuse.Expr) {
+		if bad == nil && x.Op == fuse.OpMulHi {
+			bad = fmt.Errorf("wasm: op %v (no 128-bit product)", x.Op)
+		}
+	})
+	return bad
 }
