@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -105,6 +106,29 @@ func TestOpTableZeroOne(t *testing.T) {
 				if v := d.eval(word(), word(), word(), 0); v > 1 {
 					t.Fatalf("%s is declared 0/1 but gives %#x", o, v)
 				}
+			}
+		}
+	}
+}
+
+// TestOpMulHi: mul_hi's meaning is the high word of the integer product,
+// computed with math/big, on edge words and random ones.
+func TestOpMulHi(t *testing.T) {
+	words := []uint64{0, 1, 2, 3, 1<<32 - 1, 1 << 32, 1<<32 + 1, 1<<63 - 1, 1 << 63, 1<<64 - 1, 0x9e3779b97f4a7c15}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		words = append(words, r.Uint64())
+	}
+	mean := OpMulHi.Meaning()
+	for _, a := range words {
+		for _, b := range words {
+			p := new(big.Int).Mul(new(big.Int).SetUint64(a), new(big.Int).SetUint64(b))
+			want := p.Rsh(p, 64).Uint64()
+			if got := mean(a, b, 0, 0); got != want {
+				t.Errorf("mul_hi(%#x, %#x) = %#x, want %#x", a, b, got, want)
+			}
+			if got := Eval1(Instr{Op: OpMulHi}, a, b, 0); got != want {
+				t.Errorf("Eval1 mul_hi(%#x, %#x) = %#x, want %#x", a, b, got, want)
 			}
 		}
 	}

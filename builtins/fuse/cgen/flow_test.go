@@ -224,7 +224,7 @@ func opCases() []cCase {
 		oc{op: fuse.OpDiv, check: fuse.CheckNonZero, ary: 2}, oc{op: fuse.OpMod, check: fuse.CheckNonZero, ary: 2},
 		oc{op: fuse.OpBsf, check: fuse.CheckNonZero, ary: 1}, oc{op: fuse.OpBsr, check: fuse.CheckNonZero, ary: 1},
 		oc{op: fuse.OpDeltaSwap, check: fuse.CheckDelta, ary: 3},
-		oc{op: fuse.OpMin, check: none, ary: 2}, oc{op: fuse.OpMax, check: none, ary: 2}, oc{op: fuse.OpAbs, check: none, ary: 1},
+		oc{op: fuse.OpMin, check: none, ary: 2}, oc{op: fuse.OpMax, check: none, ary: 2}, oc{op: fuse.OpAbs, check: none, ary: 1}, oc{op: fuse.OpMulHi, check: none, ary: 2},
 		oc{op: fuse.OpAndThen, check: none, ary: 2}, oc{op: fuse.OpOrElse, check: none, ary: 2}, oc{op: fuse.OpCond, check: none, ary: 3})
 	r := rand.New(rand.NewPCG(7, 8))
 	var cases []cCase
@@ -503,6 +503,12 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, 90, 2)})
 	}
 	cases = append(cases, recursiveCases(t, 90)...)
+	for _, c := range opCases() {
+		if c.name == fmt.Sprintf("flow op %d", fuse.OpMulHi) {
+			// The CUDA prelude's own spelling (__umul64hi).
+			cases = append(cases, c)
+		}
+	}
 	for seed := uint64(0); seed < 6; seed++ {
 		r := rand.New(rand.NewPCG(seed, 0xdeeb))
 		src := randfunc.RecursiveSource(r)

@@ -29,6 +29,7 @@ static unsigned long long atomicOr(unsigned long long *p, unsigned long long v) 
 #define __popcll(x) __builtin_popcountll(x)
 #define __ffsll(x) __builtin_ffsll(x)
 #define __clzll(x) ((x) ? __builtin_clzll(x) : 64)
+#define __umul64hi(a, b) ((unsigned long long)(((unsigned __int128)(a) * (b)) >> 64))
 `
 
 // TestCUDAKernelAsC runs the CUDA kernel of random programs, compiled as C
