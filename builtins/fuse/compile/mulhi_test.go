@@ -26,6 +26,15 @@ func TestExactMulHi(t *testing.T) {
 		exactCase{"inside a sum", "def f(x, y): return ((x * y) >> 64) + ((x * 3) >> 70) + (y & 1)", map[[2]uint64]bool{{top, top}: true, {5, 7}: true}},
 		exactCase{"range reduction", "def f(x, y): return (x * (y | 1)) >> 64", map[[2]uint64]bool{{top, 10}: true}},
 		exactCase{"an operand that may leave the words", "def f(x, y): return ((x + y) * y) >> 64", map[[2]uint64]bool{{top, 1}: false, {top - 1, 1}: true, {1 << 63, 1 << 63}: false}},
+		exactCase{"a signed local", `
+def f(x, y):
+    step = 8 if y == 0 else -8
+    return (step * x) >> 64`, map[[2]uint64]bool{{top, 0}: true, {top, 1}: false}},
+		exactCase{"a signed local's word", `
+def f(x, y):
+    step = 8 if y == 0 else -8
+    s = step + 8
+    return ((s * x) >> 64) + ((x * (y - 1)) >> 65)`, map[[2]uint64]bool{{top, 0}: false, {top, 1}: true, {top, top}: true}},
 		exactCase{"in a loop", `
 def f(x, y):
     s = x
