@@ -492,6 +492,13 @@ func TestFuncCRandom(t *testing.T) {
 func TestFuncCUDAKernelAsC(t *testing.T) {
 	cc := needCC(t)
 	var cases []cCase
+	for _, c := range opCases() {
+		if c.name == fmt.Sprintf("flow op %d", fuse.OpMulHi) {
+			// The CUDA prelude's own spelling (__umul64hi); first, so
+			// that the short scale runs it too.
+			cases = append(cases, c)
+		}
+	}
 	for _, tc := range fusescript.Constructs {
 		if tc.Params <= 3 {
 			cases = append(cases, cCase{tc.Name, compileScript(t, tc.Src), fusescript.Inputs(90, tc.Params, tc.Small)})
@@ -503,12 +510,6 @@ func TestFuncCUDAKernelAsC(t *testing.T) {
 		cases = append(cases, cCase{fmt.Sprintf("seed %d", seed), compileScript(t, src), edgeInputs(r, 90, 2)})
 	}
 	cases = append(cases, recursiveCases(t, 90)...)
-	for _, c := range opCases() {
-		if c.name == fmt.Sprintf("flow op %d", fuse.OpMulHi) {
-			// The CUDA prelude's own spelling (__umul64hi).
-			cases = append(cases, c)
-		}
-	}
 	for seed := uint64(0); seed < 6; seed++ {
 		r := rand.New(rand.NewPCG(seed, 0xdeeb))
 		src := randfunc.RecursiveSource(r)
