@@ -13,9 +13,10 @@ import (
 // TestNativeMulHi: (a * b) >> k, the high word of a 64x64 product, runs
 // as code and gives the interpreter's answer or error, directly and
 // through the fork: at k of 64 and more every call on words runs as code
-// (the product past 2^64 is no longer a reason to give the call back); at
-// 63, and where an operand may leave the words (a sum), the check stays
-// and those calls go back to the interpreter.
+// (the product past 2^64 is no longer a reason to give the call back);
+// below 64, the calls whose result leaves the words, and where an operand
+// may leave the words (a sum), those whose sum or product does, go back to
+// the interpreter.
 func TestNativeMulHi(t *testing.T) {
 	if native.Ready(native.AMD64) != nil {
 		t.Skip("no x86-64 code on this machine")
@@ -41,13 +42,15 @@ func TestNativeMulHi(t *testing.T) {
 		allWord bool // every call on two words runs as code
 	}
 	var cases []mulHiCase
-	for _, k := range []int{63, 64, 65, 127, 128, 200} {
+	for _, k := range []int{1, 32, 63, 64, 65, 127, 128, 200} {
 		cases = append(cases, mulHiCase{fmt.Sprintf("def f(x, y): return (x * y) >> %d", k), k >= 64})
 	}
 	cases = append(cases,
 		mulHiCase{"def f(x, y): return ((x * y) >> 64) & 0xffff", true},
 		mulHiCase{"def f(x, y): return ((x * y) >> 70) ^ ((y * 0x9e3779b97f4a7c15) >> 64)", true},
 		mulHiCase{"def f(x, y): return ((x + y) * y) >> 64", false},
+		mulHiCase{"def f(x, y): return ((x + 1) * y) >> 32", false},
+		mulHiCase{"def f(x, y): return ((x * y) >> 32) & 0xffffffff", false},
 		mulHiCase{"def f(x, y):\n    s = x\n    for i in range(4):\n        s = ((s * 0x9e3779b97f4a7c15) >> 64) ^ (y >> 1)\n    return s", true},
 	)
 	for i, c := range cases {

@@ -242,6 +242,8 @@ type exacter struct {
 	bools  map[int]bool // the unit's variables that may hold a bool
 	only   map[int]bool // the function's variables that hold bools only (none in a Proc)
 	top    bool         // the unit is the function's body, not a Proc's
+	// done holds the expressions mulShr made: typed and checked already.
+	done map[*Expr]bool
 }
 
 // A checkKey is what makes two exact checks one: their kind, Imm and
@@ -464,6 +466,9 @@ func (x *exacter) all(args []*Expr, t typing) error {
 }
 
 func (x *exacter) expr(e *Expr, t typing) error {
+	if x.done[e] {
+		return nil // (rewritten by mulShr, its operands typed)
+	}
 	if x.given[e] {
 		// The operands of a given not, or comparison of bools (a pawn
 		// attack's white), are conditions: their truth is all it reads.
@@ -581,6 +586,9 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		if mulHi(e) {
 			return x.expr(e, t)
 		}
+		if m := x.mulShr(e); m != nil {
+			return x.all(m.Args, exactly)
+		}
 		e.Args[1] = x.below(e.Args[1], 31)
 		return x.all(e.Args, exactly)
 	case OpAbs:
@@ -618,4 +626,40 @@ func mulHi(e *Expr) bool {
 	}
 	e.Args = []*Expr{hi, {Op: OpConst, Imm: k.Imm - 64, Check: -1}}
 	return true
+}
+
+// mulShr rewrites e, (a * b) >> k with a constant k from 1 to 63, a
+// product that has no check yet and operands that are variables or
+// constants (cheap to read twice), as the bits from k up of the 128-bit
+// product: (hi << (64 - k)) | (lo >> k), hi and lo its high and low words,
+// with a check that hi < 2^k, which holds exactly where Starlark's result
+// is a word. It returns the product, whose operands are still to be typed,
+// or nil where it rewrote nothing.
+func (x *exacter) mulShr(e *Expr) *Expr {
+	m, k := e.Args[0], e.Args[1]
+	if e.Check >= 0 || m.Op != OpMul || m.Check >= 0 || k.Op != OpConst || k.Imm == 0 || k.Imm >= 64 {
+		return nil
+	}
+	for _, a := range m.Args {
+		if a.Op != OpVar && a.Op != OpConst {
+			return nil
+		}
+	}
+	c := Check{Kind: CheckFits, Imm: k.Imm, Msg: fmt.Sprintf("an int beyond 64 bits ((a * b) >> %d)", k.Imm)}
+	if x.at != nil {
+		c.File, c.Line, c.Col = x.at(e)
+	}
+	x.f.Checks = append(x.f.Checks, c)
+	hi := &Expr{Op: OpMulHi, Args: []*Expr{m.Args[0], m.Args[1]}, Check: -1}
+	up := &Expr{Op: OpShl, Args: []*Expr{hi, {Op: OpConst, Imm: 64 - k.Imm, Check: -1}}, Check: len(x.f.Checks) - 1}
+	lo := &Expr{Op: OpMul, Args: []*Expr{m.Args[0], m.Args[1]}, Check: -1}
+	down := &Expr{Op: OpShr, Args: []*Expr{lo, {Op: OpConst, Imm: k.Imm, Check: -1}}, Check: -1}
+	*e = Expr{Op: OpOr, Args: []*Expr{up, down}, Check: -1}
+	if x.done == nil {
+		x.done = map[*Expr]bool{}
+	}
+	for _, d := range []*Expr{e, up, down, hi, lo} {
+		x.done[d] = true
+	}
+	return m
 }

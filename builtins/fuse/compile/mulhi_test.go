@@ -9,18 +9,23 @@ import (
 
 // TestExactMulHi: (a * b) >> k with a constant k of 64 or more compiles
 // to the high word of the 128-bit product, with no check on the product,
-// and agrees with plain Starlark on every pair of words, on the evaluator
-// and the x86-64 code; operands that may leave the words keep their own
-// checks.
+// and with k from 1 to 63 and operands that are variables or constants to
+// the product's bits from k up, checked to fit in a word; each agrees with
+// plain Starlark on every pair of words, on the evaluator and the x86-64
+// code; operands that may leave the words keep their own checks.
 func TestExactMulHi(t *testing.T) {
 	top := uint64(1<<64 - 1)
 	more := []uint64{1<<32 - 1, 1 << 32, 1 << 63, top, 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9}
 	var cases []exactCase
-	for _, k := range []int{63, 64, 65, 70, 127, 128, 200} {
+	for _, k := range []int{1, 32, 63, 64, 65, 70, 127, 128, 200} {
 		cases = append(cases, exactCase{fmt.Sprintf("shift by %d", k),
 			fmt.Sprintf("def f(x, y): return (x * y) >> %d", k),
-			map[[2]uint64]bool{{top, top}: k >= 64, {3, 5}: true, {1 << 63, 2}: k >= 64}})
+			map[[2]uint64]bool{{top, top}: k >= 64, {3, 5}: true, {1 << 63, 2}: true, {1 << 63, 4}: k >= 2, {top, 1 << 32}: k >= 32}})
 	}
+	// The product keeps its check: a count below 64 with an operand that
+	// is not a variable or a constant (a signed local is read through its
+	// bias).
+	checked := map[string]bool{"below 64, an operand computed": true, "below 64, a signed local": true}
 	cases = append(cases,
 		exactCase{"masked", "def f(x, y): return ((x * y) >> 64) & 0xff", map[[2]uint64]bool{{top, top}: true}},
 		exactCase{"inside a sum", "def f(x, y): return ((x * y) >> 64) + ((x * 3) >> 70) + (y & 1)", map[[2]uint64]bool{{top, top}: true, {5, 7}: true}},
@@ -35,6 +40,12 @@ def f(x, y):
     step = 8 if y == 0 else -8
     s = step + 8
     return ((s * x) >> 64) + ((x * (y - 1)) >> 65)`, map[[2]uint64]bool{{top, 0}: false, {top, 1}: true, {top, top}: true}},
+		exactCase{"below 64, a signed local", `
+def f(x, y):
+    step = 8 if y == 0 else -8
+    return (step * x) >> 3`, map[[2]uint64]bool{{5, 0}: true, {top, 0}: false, {top, 1}: false}},
+		exactCase{"below 64, masked", "def f(x, y): return ((x * y) >> 32) & 0xffffffff", map[[2]uint64]bool{{top, top}: false, {1 << 40, 1 << 40}: true}},
+		exactCase{"below 64, an operand computed", "def f(x, y): return ((x + 1) * y) >> 32", map[[2]uint64]bool{{top - 1, 1 << 40}: false, {5, 7}: true}},
 		exactCase{"in a loop", `
 def f(x, y):
     s = x
@@ -59,13 +70,17 @@ def f(x, y):
 					hi++
 				}
 			})
-			if want := c.name != "shift by 63"; (hi > 0) != want {
+			if want := !checked[c.name]; (hi > 0) != want {
 				t.Errorf("%d mul_hi ops, want them %v", hi, want)
 			}
+			muls := 0
 			for _, ch := range f.Checks {
-				if ch.Kind == fuse.CheckMulExact && c.name != "shift by 63" {
-					t.Errorf("a product's check remains: %s", ch.Msg)
+				if ch.Kind == fuse.CheckMulExact {
+					muls++
 				}
+			}
+			if (muls > 0) != checked[c.name] {
+				t.Errorf("%d checks of a product, want them %v", muls, checked[c.name])
 			}
 			if _, ok := exactRuns(t, f)["amd64"]; !ok {
 				t.Errorf("the x86-64 code refuses the function")
