@@ -55,13 +55,15 @@ type tableReader struct {
 }
 
 // word reads x: its word, whether it is an int at all, and an error where
-// it is an int outside the words (and, exact, below -2^63).
-func (r *tableReader) word(name string, x starlark.Value) (uint64, bool, error) {
+// it is an int outside the words (and, exact, below -2^63). The error
+// names x by name(), called only then: a table of many words is read
+// without formatting a name for each.
+func (r *tableReader) word(name func() string, x starlark.Value) (uint64, bool, error) {
 	if !r.exact {
 		w, ok := WordOf(x)
 		if !ok {
 			if _, isInt := x.(starlark.Int); isInt {
-				return 0, true, fmt.Errorf("%s = %s does not fit in a word", name, shortInt(x))
+				return 0, true, fmt.Errorf("%s = %s does not fit in a word", name(), shortInt(x))
 			}
 			return 0, false, nil
 		}
@@ -79,7 +81,12 @@ func (r *tableReader) word(name string, x starlark.Value) (uint64, bool, error) 
 		r.neg, r.any = max(r.neg, uint64(-(s+1))+1), true
 		return uint64(s), true, nil
 	}
-	return 0, true, fmt.Errorf("%s = %s does not fit in a word", name, shortInt(x))
+	return 0, true, fmt.Errorf("%s = %s does not fit in a word", name(), shortInt(x))
+}
+
+// elem names the element i of the value named base: "T[3]".
+func elem(base string, i int) func() string {
+	return func() string { return fmt.Sprintf("%s[%d]", base, i) }
 }
 
 // bias returns the bias the ints read need, or an error where they span
@@ -112,7 +119,7 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 				return -1, true, err
 			}
 		}
-		_, isInt, err := r.word(fmt.Sprintf("%s[%d]", name, i), items.Index(i))
+		_, isInt, err := r.word(elem(name, i), items.Index(i))
 		if err != nil {
 			return -1, true, err
 		}
@@ -134,7 +141,7 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 					return -1, true, err
 				}
 			}
-			row[i], _, _ = r.word("", items.Index(i)) // read above
+			row[i], _, _ = r.word(nil, items.Index(i)) // read above: no error
 		}
 		t.Flat, t.Rows = true, [][]uint64{row}
 	} else {
@@ -224,40 +231,39 @@ func (c *compiler) tableRow(r *tableReader, name string, v starlark.Value) (row 
 			}
 		}
 		x := items.Index(j)
-		en := fmt.Sprintf("%s[%d]", name, j)
-		w, isInt, err := r.word(en, x)
+		w, isInt, err := r.word(elem(name, j), x)
 		if err != nil {
 			return nil, 0, err
 		}
 		if isInt {
 			if stride > 0 {
-				return nil, 0, fmt.Errorf("%s is an int and %s[0] a tuple; a row holds words, or tuples of words", en, name)
+				return nil, 0, fmt.Errorf("%s is an int and %s[0] a tuple; a row holds words, or tuples of words", elem(name, j)(), name)
 			}
 			row = append(row, w)
 			continue
 		}
 		tuple, ok := listOrTuple(x)
 		if !ok {
-			return nil, 0, fmt.Errorf("%s is a %s; a table holds words", en, x.Type())
+			return nil, 0, fmt.Errorf("%s is a %s; a table holds words", elem(name, j)(), x.Type())
 		}
 		if j > 0 && stride == 0 {
-			return nil, 0, fmt.Errorf("%s is a %s and %s[0] an int; a row holds words, or tuples of words", en, x.Type(), name)
+			return nil, 0, fmt.Errorf("%s is a %s and %s[0] an int; a row holds words, or tuples of words", elem(name, j)(), x.Type(), name)
 		}
 		if tuple.Len() == 0 {
-			return nil, 0, fmt.Errorf("%s is an empty %s; a table's tuples hold words", en, x.Type())
+			return nil, 0, fmt.Errorf("%s is an empty %s; a table's tuples hold words", elem(name, j)(), x.Type())
 		}
 		if j > 0 && tuple.Len() != stride {
-			return nil, 0, fmt.Errorf("%s holds %d values and %s[0] %d; a table's tuples hold one number of values", en, tuple.Len(), name, stride)
+			return nil, 0, fmt.Errorf("%s holds %d values and %s[0] %d; a table's tuples hold one number of values", elem(name, j)(), tuple.Len(), name, stride)
 		}
 		stride = tuple.Len()
 		for m := 0; m < stride; m++ {
 			y := tuple.Index(m)
-			w, isInt, err := r.word(fmt.Sprintf("%s[%d]", en, m), y)
+			w, isInt, err := r.word(func() string { return fmt.Sprintf("%s[%d][%d]", name, j, m) }, y)
 			if err != nil {
 				return nil, 0, err
 			}
 			if !isInt {
-				return nil, 0, fmt.Errorf("%s[%d] is a %s; a table's tuples hold words", en, m, y.Type())
+				return nil, 0, fmt.Errorf("%s[%d] is a %s; a table's tuples hold words", elem(name, j)(), m, y.Type())
 			}
 			row = append(row, w)
 		}
