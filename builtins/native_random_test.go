@@ -93,6 +93,21 @@ func randomListFunc(r *rand.Rand) string {
 	return b.String()
 }
 
+// randomModule runs src, a random program's module, interpreted under a
+// step limit, and returns its function f and the thread, whose calls then
+// stay interpreted unless the test compiles f itself.
+func randomModule(t *testing.T, src string) (*starlark.Function, *starlark.Thread) {
+	t.Helper()
+	thread := &starlark.Thread{Name: "random", Print: func(*starlark.Thread, string) {}}
+	SetEnv(thread, Env{Sources: testSources{"random.star": src}, Context: context.Background(), Interpreted: true})
+	thread.SetMaxExecutionSteps(1 << 20)
+	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "random.star", src, Predeclared())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	return g["f"].(*starlark.Function), thread
+}
+
 // TestNativeRandomLists: random plain functions on lists give, as code,
 // the interpreter's result and leave its lists, wherever the code gives a
 // result; where the interpreter fails, the code gives the call back.
@@ -108,14 +123,7 @@ func TestNativeRandomLists(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 0x1157))
 		src := randomListFunc(r)
-		thread := &starlark.Thread{Name: "random", Print: func(*starlark.Thread, string) {}}
-		SetEnv(thread, Env{Sources: testSources{"random.star": src}, Context: context.Background(), Interpreted: true})
-		thread.SetMaxExecutionSteps(1 << 20)
-		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "random.star", src, Predeclared())
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		fn := g["f"].(*starlark.Function)
+		fn, thread := randomModule(t, src)
 		args := func(k int) starlark.Tuple {
 			in := rand.New(rand.NewPCG(seed, uint64(k)))
 			var elems []starlark.Value

@@ -276,14 +276,7 @@ func TestNativeRandomTuples(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 0x7091e5))
 		src := randomTupleFunc(r)
-		thread := &starlark.Thread{Name: "random", Print: func(*starlark.Thread, string) {}}
-		SetEnv(thread, Env{Sources: testSources{"random.star": src}, Context: context.Background(), Interpreted: true})
-		thread.SetMaxExecutionSteps(1 << 20)
-		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "random.star", src, Predeclared())
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		fn := g["f"].(*starlark.Function)
+		fn, thread := randomModule(t, src)
 		nf, _, err := compileNative(thread, fn, nil, nil, nil, nil, false)
 		if err != nil {
 			refused++
