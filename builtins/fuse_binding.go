@@ -5,19 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
 
-	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
-	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
-	"github.com/bitsh/bitsh/builtins/fuse/cuda"
-	"github.com/bitsh/bitsh/builtins/fuse/engine"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
-	"github.com/bitsh/bitsh/builtins/memory"
+	"github.com/bitsh/bitsh/builtins/machine"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -63,166 +55,20 @@ compiler (NVRTC) is usable. The first call looks for them.`},
 	)
 }
 
-// Sources gives the source texts bitsh ran under a file name (newest last),
-// so that fuse can find a function's def or lambda by its position. The
-// interpreter keeps them (interp/sources.go) and hands them over in Env.Sources.
-type Sources interface {
-	Texts(filename string) []string
-}
+// Sources gives the source texts bitsh ran under a file name (newest
+// last), so that the compiler finds a function's def or lambda by its
+// position: machine.Sources, which the interpreter implements
+// (interp/sources.go).
+type Sources = machine.Sources
 
-// ParsedSources are Sources that also keep each text parsed in bitsh's
-// dialect (nil where a text does not parse), in the order of Texts, so
-// that fuse does not parse a text again for every function it compiles.
-type ParsedSources interface {
-	Sources
-	Files(filename string) []*syntax.File
-}
-
-// fusedValue is what fuse returns.
+// fusedValue is what fuse returns: its compiled code, and the engines it
+// runs on.
 type fusedValue struct {
-	name   string // the def's name, or "lambda"
-	where  string // file:line:col of the def or lambda
-	params []string
-	src    string        // the def or lambda's text
-	prog   *fuse.Program // a straight-line function, for the block executor and the GPU
-	flow   *fuse.Func    // the function with control flow (nil where the block executor runs prog)
-	cpu    cpuRunner
-	device string // "cpu", "gpu" or "auto"
-	gpu    gpuRunner
+	code   *machine.Code
+	cpu    machine.CPUEngine // code.CPU (a test's stand-in)
+	device string            // "cpu", "gpu" or "auto"
+	gpu    machine.Engine
 	auto   *autoGPU // device="auto": the GPU, prepared when a run pays for it
-}
-
-// cpuRunner runs a fused function on the CPU: a Program on the block
-// executor, a Func as machine code.
-type cpuRunner interface {
-	call(ctx context.Context, ws []uint64) (uint64, error)
-	run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error)
-}
-
-type programRunner struct{ c *block.Executor }
-
-func (r programRunner) call(_ context.Context, ws []uint64) (uint64, error) { return r.c.Call(ws) }
-
-func (r programRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-	return r.c.Run(ctx, spaces, method, opt)
-}
-
-// flowRunner runs a Func: a space as machine code, one call as machine code
-// where the x86-64 generator compiled it, else on the evaluator.
-type flowRunner struct {
-	f    *fuse.Func
-	p    *native.Program
-	idle *workerPool
-}
-
-// workerPool keeps a fused value's workers between its runs: making a
-// worker instantiates its memory (tens of MB where a recursive helper's
-// frames hold arrays), which a run of a few items should not pay again.
-// A new worker's memory, outside Go's heap, must fit in the memory budget
-// of the run that made the fused value (limit, 0: none) beside the heap
-// and everything else held outside it: every worker of every fused value
-// and plain function of the process (memory.InUse).
-type workerPool struct {
-	mu    sync.Mutex
-	idle  []*native.Worker
-	limit int64
-}
-
-// get returns an idle worker reset for a run polling poll, or a new one.
-func (wp *workerPool) get(p *native.Program, poll func() bool) (fuse.FlowWorker, error) {
-	wp.mu.Lock()
-	n := len(wp.idle)
-	if n == 0 {
-		wp.mu.Unlock()
-		if wp.limit > 0 {
-			// A budget of its own: workers are made on several goroutines,
-			// and a fresh budget reads the heap (no allowance to share).
-			b := memory.NewBudget(wp.limit)
-			if err := b.Check("fuse: a worker", int64(p.MemoryBytes())); err != nil {
-				return nil, err
-			}
-		}
-		w, err := p.NewWorker(poll)
-		if err != nil {
-			return nil, err
-		}
-		return pooledWorker{w, wp}, nil
-	}
-	w := wp.idle[n-1]
-	wp.idle = wp.idle[:n-1]
-	wp.mu.Unlock()
-	w.Reset(poll)
-	return pooledWorker{w, wp}, nil
-}
-
-// closeAll closes the idle workers (the fused value is gone).
-func (wp *workerPool) closeAll() {
-	wp.mu.Lock()
-	defer wp.mu.Unlock()
-	for _, w := range wp.idle {
-		w.Close()
-	}
-	wp.idle = nil
-}
-
-// pooledWorker is a worker that goes back to its pool when the run closes it.
-type pooledWorker struct {
-	*native.Worker
-	pool *workerPool
-}
-
-func (w pooledWorker) Close() {
-	w.pool.mu.Lock()
-	w.pool.idle = append(w.pool.idle, w.Worker)
-	w.pool.mu.Unlock()
-}
-
-// call runs one call: as machine code on a pooled worker where the amd64
-// engine compiled the function (a worker costs little to make, and a call
-// may be a whole search), else on the evaluator, which needs no worker.
-func (r flowRunner) call(ctx context.Context, ws []uint64) (uint64, error) {
-	poll := func() bool { return ctx.Err() != nil }
-	var v uint64
-	var err error
-	if r.idle != nil && r.p != nil && r.p.Engine() == native.AMD64 {
-		v, err = r.callWorker(poll, ws)
-	} else {
-		v, err = r.f.NewState(poll).Eval(ws)
-	}
-	var fe *fuse.FlowError
-	if errors.As(err, &fe) {
-		return 0, &fuse.ItemError{Params: ws, Check: &r.f.Checks[fe.Check], Value: fe.Value, Valued: true}
-	}
-	if errors.Is(err, fuse.ErrStopped) {
-		return 0, ctx.Err()
-	}
-	return v, err
-}
-
-// callWorker runs one call on a worker of the pool.
-func (r flowRunner) callWorker(poll func() bool, ws []uint64) (uint64, error) {
-	w, err := r.idle.get(r.p, poll)
-	if err != nil {
-		return 0, err
-	}
-	defer w.Close()
-	for i, x := range ws {
-		w.Params(i)[0] = x
-	}
-	_, res, err := w.Run(1, false)
-	if err != nil {
-		return 0, err
-	}
-	return res[0], nil
-}
-
-func (r flowRunner) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-	return fuse.RunFunc(ctx, r.f, spaces, method, opt, native.Block, func(poll func() bool) (fuse.FlowWorker, error) {
-		if r.idle == nil {
-			return r.p.NewWorker(poll)
-		}
-		return r.idle.get(r.p, poll)
-	})
 }
 
 var (
@@ -231,17 +77,17 @@ var (
 )
 
 func (f *fusedValue) String() string {
-	return fmt.Sprintf("<fused %s(%s) on %s>", f.name, strings.Join(f.params, ", "), f.device)
+	return fmt.Sprintf("<fused %s(%s) on %s>", f.code.Name, strings.Join(f.code.Params, ", "), f.device)
 }
 func (f *fusedValue) Type() string          { return "fused" }
 func (f *fusedValue) Freeze()               {}
 func (f *fusedValue) Truth() starlark.Bool  { return true }
 func (f *fusedValue) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: fused") }
-func (f *fusedValue) Name() string          { return f.name }
+func (f *fusedValue) Name() string          { return f.code.Name }
 
 // HelpText is what help(f) prints: the source the value was compiled from.
 func (f *fusedValue) HelpText() string {
-	return fmt.Sprintf("%s, compiled from %s:\n%s", f.String(), f.where, f.src)
+	return fmt.Sprintf("%s, compiled from %s:\n%s", f.String(), f.code.Where, f.code.Text)
 }
 
 var fusedMethods = []string{"count", "filter", "first", "map", "max", "min", "sum"}
@@ -262,18 +108,18 @@ func (f *fusedValue) Attr(name string) (starlark.Value, error) {
 
 // CallInternal runs the function once on words.
 func (f *fusedValue) CallInternal(thread *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if len(kwargs) > 0 || len(args) != len(f.params) {
-		return nil, fmt.Errorf("%s: got %d arguments, want %d (%s)", f.fname(), len(args), len(f.params), strings.Join(f.params, ", "))
+	if len(kwargs) > 0 || len(args) != len(f.code.Params) {
+		return nil, fmt.Errorf("%s: got %d arguments, want %d (%s)", f.fname(), len(args), len(f.code.Params), strings.Join(f.code.Params, ", "))
 	}
 	ws := make([]uint64, len(args))
 	for i, a := range args {
-		w, err := toWord(f.fname(), f.params[i], a)
+		w, err := toWord(f.fname(), f.code.Params[i], a)
 		if err != nil {
 			return nil, err
 		}
 		ws[i] = uint64(w)
 	}
-	v, err := f.cpu.call(Context(thread), ws)
+	v, err := f.cpu.Call(Context(thread), ws)
 	if err != nil {
 		if ctx := Context(thread); ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: cancelled", f.fname())
@@ -284,10 +130,10 @@ func (f *fusedValue) CallInternal(thread *starlark.Thread, args starlark.Tuple, 
 }
 
 func (f *fusedValue) fname() string {
-	if f.name == "lambda" {
+	if f.code.Name == "lambda" {
 		return "fused lambda"
 	}
-	return "fused " + f.name
+	return "fused " + f.code.Name
 }
 
 // itemError words a failed check: the function, the construct, the item
@@ -303,7 +149,7 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 	}
 	var items []string
 	for i, p := range ie.Params {
-		items = append(items, fmt.Sprintf("%s = %#x", f.params[i], p))
+		items = append(items, fmt.Sprintf("%s = %#x", f.code.Params[i], p))
 	}
 	where := ""
 	if method != "call" {
@@ -343,7 +189,7 @@ func compileError(f *fusedValue, err error) error {
 }
 
 func (f *fusedValue) file() string {
-	file, _, _ := strings.Cut(f.where, ":")
+	file, _, _ := strings.Cut(f.code.Where, ":")
 	return file
 }
 
@@ -376,37 +222,26 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if device != "cpu" && device != "gpu" && device != "auto" {
 		return nil, fmt.Errorf("fuse: device = %q is not \"cpu\", \"gpu\" or \"auto\"", device)
 	}
-	var f *fusedValue
+	var code *machine.Code
 	var err error
 	switch fn := args[0].(type) {
 	case *starlark.Function:
 		if len(free) > 0 {
 			return nil, fmt.Errorf("fuse: free names as keywords are for the source-text form; %s already has its free names", fn.Name())
 		}
-		f, err = fuseFunction(thread, fn)
+		code, err = machine.Compile(fn, machine.Fused, machineEnv(thread))
 	case starlark.String:
-		f, err = fuseText(thread, string(fn), free)
+		code, err = fuseText(thread, string(fn), free)
 	default:
 		return nil, fmt.Errorf("fuse: fn: got %s, want a def or lambda, or its source text", args[0].Type())
 	}
 	if err != nil {
-		return nil, err
-	}
-	f.device = "cpu"
-	eng, err := engine.ChooseCPU(f.name, f.prog, f.flow)
-	if err != nil {
 		return nil, fmt.Errorf("fuse: %w", err)
 	}
-	if p := eng.Native; p != nil {
-		if err := CheckAlloc(thread, "fuse", int64(p.MemoryBytes())*int64(max(Workers(thread), 1))); err != nil {
-			return nil, err
-		}
-		pool := &workerPool{limit: MaxMemory(thread)}
-		f.cpu = flowRunner{f: f.flow, p: p, idle: pool}
-		runtime.AddCleanup(f, (*workerPool).closeAll, pool)
-	} else {
-		f.cpu, f.flow = programRunner{eng.Block}, nil
+	if err := CheckAlloc(thread, "fuse", code.WorkerBytes()*int64(max(Workers(thread), 1))); err != nil {
+		return nil, err
 	}
+	f := &fusedValue{code: code, cpu: code.CPU, device: "cpu"}
 	if device == "cpu" {
 		return f, nil
 	}
@@ -425,365 +260,12 @@ func fuseFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	return f, nil
 }
 
-// prepareGPU opens the GPU and compiles f for it, as engine.ChooseGPU
-// chooses; what the device keeps for f is released when f is collected.
-func (f *fusedValue) prepareGPU() (gpuRunner, error) {
-	var cpu cuda.CPURun
-	if f.flow != nil {
-		cpu = f.cpu.run // the items a GPU thread's stack cannot hold
-	}
-	g, err := engine.ChooseGPU(f.prog, f.flow, cpu)
-	if err != nil {
-		return nil, err
-	}
-	runtime.AddCleanup(f, engine.GPU.Close, g)
-	return cudaRunner{g}, nil
-}
+// prepareGPU opens the GPU and compiles f for it (machine.Code.GPU).
+func (f *fusedValue) prepareGPU() (machine.Engine, error) { return f.code.GPU() }
 
-// fuseFunction finds fn's def or lambda in the source bitsh kept and
-// compiles it.
-func fuseFunction(thread *starlark.Thread, fn *starlark.Function) (*fusedValue, error) {
-	p := fn.Position()
-	if fn.HasVarargs() || fn.HasKwargs() || fn.NumKwonlyParams() > 0 {
-		return nil, fmt.Errorf("fuse: %s: *args, **kwargs and keyword-only parameters are not allowed in a fused function", fn.Name())
-	}
-	for i := 0; i < fn.NumParams(); i++ {
-		if fn.ParamDefault(i) != nil {
-			name, _ := fn.Param(i)
-			return nil, fmt.Errorf("fuse: %s: parameter %s has a default value; a fused function's parameters take words from the space", fn.Name(), name)
-		}
-	}
-	srcs := EnvOf(thread).Sources
-	if srcs == nil {
-		return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
-	}
-	opts := compileOptions(srcs)
-	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
-	// Snippets may share a file name (an embedder's, all "<stdin>"), so
-	// several kept texts may hold a def or lambda of this name at this line
-	// and column: keep those whose parameters and global names fit, newest
-	// first, and when several remain, the first that agrees with fn on a
-	// few probe items.
-	var cands []*fusedValue
-	var firstErr error
-	for _, src := range sourcesOf(srcs, fn) {
-		f := &fusedValue{name: fn.Name(), where: p.String(), params: identNames(src.Params), src: src.text}
-		var err error
-		if f.prog, f.flow, err = compileForms(&src.Source, opts); err != nil {
-			if firstErr == nil {
-				firstErr = compileError(f, err)
-			}
-			continue
-		}
-		cands = append(cands, f)
-	}
-	switch {
-	case len(cands) == 1:
-		return cands[0], nil
-	case len(cands) > 1:
-		for _, c := range cands {
-			if agrees(thread, fn, c) {
-				return c, nil
-			}
-		}
-		return cands[0], nil
-	case firstErr != nil:
-		return nil, firstErr
-	}
-	return nil, fmt.Errorf("fuse: the source of %s (%s) was not kept by this interpreter; pass its text: fuse(\"lambda ...\", name=value)", fn.Name(), p)
-}
-
-// keptSource is a def or lambda found in a kept text.
-type keptSource struct {
-	compile.Source
-	text string
-}
-
-// sourcesOf returns the defs or lambdas in the kept texts that can be fn's,
-// newest first.
-func sourcesOf(srcs Sources, fn *starlark.Function) []keptSource {
-	p := fn.Position()
-	var out []keptSource
-	texts := srcs.Texts(p.Filename())
-	var files []*syntax.File
-	if ps, ok := srcs.(ParsedSources); ok {
-		files = ps.Files(p.Filename())
-	}
-	for i := len(texts) - 1; i >= 0; i-- {
-		var file *syntax.File
-		if i < len(files) {
-			file = files[i]
-		} else {
-			file, _ = dialect.FileOptions().Parse(p.Filename(), texts[i], 0)
-		}
-		if file == nil {
-			continue
-		}
-		params, body, end, node := findFunc(file, p, fn.Name())
-		if node == nil || !sourceFits(fn, file, params, len(texts) > 1) {
-			continue
-		}
-		start, stop := node.Span()
-		out = append(out, keptSource{Source: compile.Source{Name: fn.Name(), Params: params, Body: body, End: end,
-			Free: freeOf(fn), Builtin: builtinOf(fn)}, text: sliceText(texts[i], start, stop)})
-	}
-	return out
-}
-
-// compileStop ends a compilation when the run is cancelled (Ctrl-C,
-// -timeout): a fused function of many thousands of statements is compiled
-// within the run's time, as the run is.
-func compileStop(thread *starlark.Thread) func() error {
-	ctx := Context(thread)
-	return func() error {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("compiling stopped: %w", err)
-		}
-		return nil
-	}
-}
-
-// compileReserve is the compiler's Options.Reserve for a run on thread:
-// a table copied from a list or tuple must fit in its memory budget.
-func compileReserve(thread *starlark.Thread) func(int64) error {
-	return func(bytes int64) error { return CheckAlloc(thread, "a table copied from a list", bytes) }
-}
-
-// compileOptions are what the fuse compiler needs of the bindings.
-func compileOptions(srcs Sources) compile.Options {
-	return compile.Options{
-		Helper: func(h *starlark.Function) (*compile.Source, error) {
-			if h.HasVarargs() || h.HasKwargs() || h.NumKwonlyParams() > 0 {
-				return nil, fmt.Errorf("*args, **kwargs and keyword-only parameters are not allowed in a helper of a fused function")
-			}
-			for i := 0; i < h.NumParams(); i++ {
-				if h.ParamDefault(i) != nil {
-					name, _ := h.Param(i)
-					return nil, fmt.Errorf("parameter %s has a default value; a helper of a fused function is called with every argument", name)
-				}
-			}
-			if srcs == nil {
-				return nil, fmt.Errorf("the source of %s was not kept by this interpreter", h.Name())
-			}
-			ss := sourcesOf(srcs, h)
-			if len(ss) == 0 {
-				return nil, fmt.Errorf("the source of %s (%s) was not kept by this interpreter", h.Name(), h.Position())
-			}
-			return &ss[0].Source, nil
-		},
-		Words: func(v starlark.Value) ([]uint64, bool) {
-			if a, ok := v.(*Words); ok {
-				return a.Uint64s(), true
-			}
-			return nil, false
-		},
-		Known: func(name string) bool { _, ok := Lookup(name); return ok },
-	}
-}
-
-// freeOf resolves the names fn does not bind: its free variables, its
-// module's globals and predeclared names, then bitsh's builtins.
-func freeOf(fn *starlark.Function) func(string) (starlark.Value, bool) {
-	return func(name string) (starlark.Value, bool) {
-		for j := 0; j < fn.NumFreeVars(); j++ {
-			if b, v := fn.FreeVar(j); b.Name == name {
-				return v, true
-			}
-		}
-		if v, ok := moduleName(fn, name); ok {
-			return v, true
-		}
-		if b, ok := Lookup(name); ok && b.Value != nil {
-			return b.Value, true
-		}
-		return nil, false
-	}
-}
-
-// builtinOf reports whether name, called in fn, is bitsh's builtin (and not
-// a script's own function of the same name).
-func builtinOf(fn *starlark.Function) func(string) bool {
-	return func(name string) bool {
-		for j := 0; j < fn.NumFreeVars(); j++ {
-			if b, _ := fn.FreeVar(j); b.Name == name {
-				return false
-			}
-		}
-		if v, ok := moduleName(fn, name); ok {
-			bi, isB := v.(*starlark.Builtin)
-			return isB && bi.Name() == name
-		}
-		return true
-	}
-}
-
-// moduleName looks name up in fn's module: its globals, then the names
-// predeclared for it, leaving out a predeclared builtin of that very name
-// (bitsh's own, which the fuse compiler knows by its name). A lambda of a
-// REPL input that is an expression (an interactive session evaluates
-// those with starlark.EvalExprOptions) has the session's globals as its
-// module's predeclared names, not as its globals.
-func moduleName(fn *starlark.Function, name string) (starlark.Value, bool) {
-	if v, ok := fn.Globals()[name]; ok {
-		return v, true
-	}
-	if m := fn.Module(); m != nil {
-		if v, ok := m.Predeclared()[name]; ok {
-			if b, isB := v.(*starlark.Builtin); isB && b.Name() == name {
-				return nil, false
-			}
-			return v, true
-		}
-	}
-	return nil, false
-}
-
-func identNames(ids []*syntax.Ident) []string {
-	names := make([]string, len(ids))
-	for j, id := range ids {
-		names[j] = id.Name
-	}
-	return names
-}
-
-// sourceFits reports whether a def or lambda found in file can be fn's: the
-// same parameters, and, where several texts were kept under the file's
-// name (REPL inputs, an embedder's snippets), every global of fn's module
-// named in the file. With one text, the def of fn's name and parameters
-// at fn's place is fn's, and the names are not compared: that walks the
-// whole file and reads every global, which, for each of the thousands of
-// defs of a long file offered to run as code, made offering them
-// quadratic in the file.
-func sourceFits(fn *starlark.Function, file *syntax.File, params []*syntax.Ident, several bool) bool {
-	if len(params) != fn.NumParams() {
-		return false
-	}
-	for i, id := range params {
-		if name, _ := fn.Param(i); name != id.Name {
-			return false
-		}
-	}
-	if !several {
-		return true
-	}
-	idents := map[string]bool{}
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if id, ok := n.(*syntax.Ident); ok {
-			idents[id.Name] = true
-		}
-		return true
-	})
-	for name := range fn.Globals() {
-		// Names that are not identifiers (the interpreter's own, such as
-		// the guard it puts on [x] * n) are never in a text.
-		if !idents[name] && !strings.Contains(name, ".") {
-			return false
-		}
-	}
-	return true
-}
-
-// agrees runs fn and the candidate on probe items and reports whether they
-// agree wherever fn returns a word.
-func agrees(thread *starlark.Thread, fn *starlark.Function, c *fusedValue) bool {
-	probes := []uint64{0, 1, 2, 3, 5, 0x80, 0xff, 0x12345, 1 << 63, ^uint64(0), 0x2a5a5a, 0xdeadbeef}
-	var st *fuse.FlowState
-	if c.flow != nil {
-		polls := 0
-		st = c.flow.NewState(func() bool { polls++; return polls > 16 })
-	}
-	for i := range probes {
-		args := make(starlark.Tuple, fn.NumParams())
-		ws := make([]uint64, fn.NumParams())
-		for j := range args {
-			ws[j] = probes[(i+j*5)%len(probes)]
-			args[j] = starlark.MakeUint64(ws[j])
-		}
-		v, err := starlark.Call(thread, fn, args, nil)
-		if err != nil {
-			continue
-		}
-		w, ok := compile.WordOf(v)
-		if !ok {
-			continue
-		}
-		if c.flow != nil {
-			got, err := st.Eval(ws)
-			if errors.Is(err, fuse.ErrStopped) {
-				continue
-			}
-			if err != nil || got != w {
-				return false
-			}
-			continue
-		}
-		got, fail := c.prog.Eval(ws)
-		if fail >= 0 || got != w {
-			return false
-		}
-	}
-	return true
-}
-
-// findFunc finds the def or lambda that starts at p. It walks only the
-// top-level statement that holds p (found by a binary search: a file's
-// statements are in order), so that a file of many thousands of defs does
-// not cost a walk of the whole file for each.
-func findFunc(file *syntax.File, p syntax.Position, name string) (params []*syntax.Ident, body []syntax.Stmt, end syntax.Position, node syntax.Node) {
-	before := func(a, b syntax.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col }
-	i := sort.Search(len(file.Stmts), func(i int) bool {
-		start, _ := file.Stmts[i].Span()
-		return before(p, start)
-	})
-	if i == 0 {
-		return
-	}
-	syntax.Walk(file.Stmts[i-1], func(n syntax.Node) bool {
-		if node != nil {
-			return false
-		}
-		switch n := n.(type) {
-		case *syntax.DefStmt:
-			if n.Def.Line == p.Line && n.Def.Col == p.Col && n.Name.Name == name {
-				node, body = n, n.Body
-				params = identParams(n.Params)
-				_, end = n.Span()
-			}
-		case *syntax.LambdaExpr:
-			if n.Lambda.Line == p.Line && n.Lambda.Col == p.Col && name == "lambda" {
-				node = n
-				params = identParams(n.Params)
-				body = []syntax.Stmt{&syntax.ReturnStmt{Return: pos(n.Body), Result: n.Body}}
-				_, end = n.Span()
-			}
-		}
-		return true
-	})
-	return
-}
-
-func identParams(ps []syntax.Expr) []*syntax.Ident {
-	var out []*syntax.Ident
-	for _, p := range ps {
-		if id, ok := p.(*syntax.Ident); ok {
-			out = append(out, id)
-		} else {
-			out = append(out, &syntax.Ident{Name: "?"}) // defaults were refused before
-		}
-	}
-	return out
-}
-
-// sliceText returns the text between two positions of src (columns in
-// runes, as go.starlark.net counts them).
-func sliceText(src string, start, end syntax.Position) string {
-	b := []byte(src)
-	from, to := dialect.Offset(b, start), dialect.Offset(b, end)
-	return strings.TrimRight(src[from:max(from, to)], "\n")
-}
-
-// fuseText compiles the source text of a lambda or a def.
-func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*fusedValue, error) {
+// fuseText compiles the source text of a lambda or a def: free names
+// resolve to the keywords given, then to bitsh's builtins.
+func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*machine.Code, error) {
 	lookup := func(name string) (starlark.Value, bool) {
 		if v, ok := free[name]; ok {
 			return v, true
@@ -794,83 +276,7 @@ func fuseText(thread *starlark.Thread, src string, free starlark.StringDict) (*f
 		return nil, false
 	}
 	callable := func(name string) bool { _, shadowed := free[name]; return !shadowed }
-	opts := dialect.FileOptions()
-	if e, err := opts.ParseExpr("<fuse>", src, 0); err == nil {
-		lam, ok := e.(*syntax.LambdaExpr)
-		if !ok {
-			return nil, fmt.Errorf("fuse: fn: the text is not a lambda or a def")
-		}
-		for _, p := range lam.Params {
-			if _, ok := p.(*syntax.Ident); !ok {
-				return nil, plainParamsError(p)
-			}
-		}
-		_, end := lam.Span()
-		f := &fusedValue{name: "lambda", where: "<fuse>:1:1", params: paramNames(lam.Params), src: src}
-		return compileText(thread, f, identParams(lam.Params), []syntax.Stmt{&syntax.ReturnStmt{Return: pos(lam.Body), Result: lam.Body}}, end, lookup, callable)
-	}
-	file, err := opts.Parse("<fuse>", src, 0)
-	if err != nil {
-		return nil, fmt.Errorf("fuse: fn: %v", err)
-	}
-	if len(file.Stmts) != 1 {
-		return nil, fmt.Errorf("fuse: fn: the text is not one lambda or def")
-	}
-	def, ok := file.Stmts[0].(*syntax.DefStmt)
-	if !ok {
-		return nil, fmt.Errorf("fuse: fn: the text is not a lambda or a def")
-	}
-	for _, p := range def.Params {
-		if _, ok := p.(*syntax.Ident); !ok {
-			return nil, plainParamsError(p)
-		}
-	}
-	_, end := def.Span()
-	f := &fusedValue{name: def.Name.Name, where: "<fuse>:1:1", params: paramNames(def.Params), src: src}
-	return compileText(thread, f, identParams(def.Params), def.Body, end, lookup, callable)
-}
-
-// compileText compiles a def or lambda given as text into f: as a
-// straight line when it is one, else as a function with control flow.
-func compileText(thread *starlark.Thread, f *fusedValue, params []*syntax.Ident, body []syntax.Stmt, end syntax.Position,
-	free func(string) (starlark.Value, bool), builtin func(string) bool) (*fusedValue, error) {
-	var err error
-	srcs := EnvOf(thread).Sources
-	src := &compile.Source{Name: f.name, Params: params, Body: body, End: end, Free: free, Builtin: builtin}
-	opts := compileOptions(srcs)
-	opts.Stop, opts.Reserve = compileStop(thread), compileReserve(thread)
-	if f.prog, f.flow, err = compileForms(src, opts); err != nil {
-		return nil, compileError(f, err)
-	}
-	return f, nil
-}
-
-// compileForms compiles src into a function with control flow (flow) and,
-// where that is a straight line, lowers it to one (prog; nil where it is
-// not one).
-func compileForms(src *compile.Source, opts compile.Options) (prog *fuse.Program, flow *fuse.Func, err error) {
-	flow, err = compile.Func(src, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if opts.Stop != nil {
-		if err := opts.Stop(); err != nil {
-			return nil, nil, err
-		}
-	}
-	prog, perr := flow.StraightLine()
-	if perr != nil {
-		prog = nil
-	}
-	return prog, flow, nil
-}
-
-func paramNames(ps []syntax.Expr) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, p.(*syntax.Ident).Name)
-	}
-	return out
+	return machine.CompileText(src, lookup, callable, machineEnv(thread))
 }
 
 // maxSpace bounds the spaces a fused function runs over (item positions
@@ -941,8 +347,8 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 		}
 		limit = n
 	}
-	if len(args) != len(f.params) {
-		return nil, fmt.Errorf("%s: got %d spaces, want %d (one for each parameter: %s)", fn, len(args), len(f.params), strings.Join(f.params, ", "))
+	if len(args) != len(f.code.Params) {
+		return nil, fmt.Errorf("%s: got %d spaces, want %d (one for each parameter: %s)", fn, len(args), len(f.code.Params), strings.Join(f.code.Params, ", "))
 	}
 	spaces := make([]fuse.Space, len(args))
 	for i, a := range args {
@@ -952,7 +358,7 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 		}
 		if s == nil {
 			if i > 0 {
-				return nil, fmt.Errorf("%s: %s: got %s, want a word array, a range or subsets of the same length as the space", fn, f.params[i], a.Type())
+				return nil, fmt.Errorf("%s: %s: got %s, want a word array, a range or subsets of the same length as the space", fn, f.code.Params[i], a.Type())
 			}
 			if _, ok := a.(starlark.Iterable); !ok {
 				return nil, fmt.Errorf("%s: space: got %s, want a word array, a range or a lazy value", fn, a.Type())
@@ -969,7 +375,7 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 	n := spaces[0].Len()
 	for i, s := range spaces[1:] {
 		if s.Len() != n {
-			return nil, fmt.Errorf("%s: %s has %d items, the space %d", fn, f.params[i+1], s.Len(), n)
+			return nil, fmt.Errorf("%s: %s has %d items, the space %d", fn, f.code.Params[i+1], s.Len(), n)
 		}
 	}
 	opt := fuse.Options{Workers: Workers(thread), Limit: limit}
@@ -990,11 +396,11 @@ func (f *fusedValue) run(thread *starlark.Thread, method fuse.Method, args starl
 	var err error
 	switch {
 	case f.gpu != nil && n >= gpuMinItems:
-		res, err = f.gpu.run(ctx, spaces, method, opt)
+		res, err = f.gpu.Run(ctx, spaces, method, opt)
 	case f.auto != nil:
 		res, err = f.auto.run(ctx, f.cpu, spaces, method, opt)
 	default:
-		res, err = f.cpu.run(ctx, spaces, method, opt)
+		res, err = f.cpu.Run(ctx, spaces, method, opt)
 	}
 	if err != nil {
 		return nil, f.runError(ctx, mname, err, nil)
@@ -1085,7 +491,7 @@ func (f *fusedValue) stream(thread *starlark.Thread, fn string, method fuse.Meth
 			}
 			opt.Out = make([]uint64, len(chunk))
 		}
-		res, err := f.cpu.run(ctx, []fuse.Space{fuse.Array(chunk)}, method, opt)
+		res, err := f.cpu.Run(ctx, []fuse.Space{fuse.Array(chunk)}, method, opt)
 		if err != nil {
 			var le *fuse.LimitError
 			if errors.As(err, &le) {
@@ -1185,7 +591,7 @@ func devicesFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, err
 	}
 	list := []starlark.Value{starlark.String("cpu")}
-	if name, err := gpuName(); err == nil {
+	if name, err := machine.GPUName(); err == nil {
 		list = append(list, starlark.String("gpu: "+name))
 	}
 	return starlark.NewList(list), nil

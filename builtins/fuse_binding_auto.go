@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/machine"
 )
 
 // device="auto": a run starts on the CPU at once. Once a run is long
@@ -60,13 +61,13 @@ func (p *autoPolicy) prepareAt(workers int) time.Duration {
 
 // autoGPU is the GPU side of a value fused with device="auto".
 type autoGPU struct {
-	prepare func() (gpuRunner, error)
+	prepare func() (machine.Engine, error)
 	policy  *autoPolicy
 
 	once  sync.Once
 	begun atomic.Bool
 	ready chan struct{} // closed when prepare returned
-	r     gpuRunner
+	r     machine.Engine
 	err   error
 
 	mu      sync.Mutex
@@ -74,7 +75,7 @@ type autoGPU struct {
 	gpuRate [2]float64 // items per second on the GPU by gpuKind; 0: not yet, < 0: the GPU loses
 }
 
-func newAutoGPU(prepare func() (gpuRunner, error), policy *autoPolicy) *autoGPU {
+func newAutoGPU(prepare func() (machine.Engine, error), policy *autoPolicy) *autoGPU {
 	return &autoGPU{prepare: prepare, policy: policy, ready: make(chan struct{})}
 }
 
@@ -91,7 +92,7 @@ func (a *autoGPU) start() {
 
 // poll returns the prepared runner; ready is false while preparing (or
 // before), and r is nil when the GPU is not usable.
-func (a *autoGPU) poll() (r gpuRunner, ready bool) {
+func (a *autoGPU) poll() (r machine.Engine, ready bool) {
 	select {
 	case <-a.ready:
 		if a.err != nil {
@@ -259,12 +260,12 @@ func (a *autoGPU) measured(kind int, m uint64, el time.Duration, err error, cpuR
 // measuredSlice runs items [base, base+m) on the GPU g, abandoning them
 // (for the CPU to redo) when they take longer than limit, and records how
 // fast the GPU went where it finished or was abandoned.
-func (a *autoGPU) measuredSlice(ctx context.Context, part *partial, g gpuRunner, kind int, spaces []fuse.Space, base, m uint64,
+func (a *autoGPU) measuredSlice(ctx context.Context, part *partial, g machine.Engine, kind int, spaces []fuse.Space, base, m uint64,
 	limit time.Duration, cpuRate float64) (done, abandoned bool, err error) {
 	pctx, cancel := context.WithCancel(ctx)
 	timer := time.AfterFunc(limit, cancel)
 	t0 := a.policy.now()
-	done, err = part.slice(pctx, g.run, spaces, base, m)
+	done, err = part.slice(pctx, g.Run, spaces, base, m)
 	el := a.policy.now().Sub(t0)
 	timer.Stop()
 	cancel()
@@ -277,10 +278,10 @@ func (a *autoGPU) measuredSlice(ctx context.Context, part *partial, g gpuRunner,
 
 // run computes method over the spaces with cpu, and with the GPU where the
 // policy finds it pays (see above).
-func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+func (a *autoGPU) run(ctx context.Context, cpu machine.CPUEngine, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
 	n := spaces[0].Len()
 	if g, ready := a.poll(); n < gpuMinItems || ready && g == nil {
-		return cpu.run(ctx, spaces, method, opt)
+		return cpu.Run(ctx, spaces, method, opt)
 	}
 	p := a.policy
 	kind := gpuKind(spaces, method)
@@ -300,13 +301,13 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 		}
 		switch step {
 		case stepCPURest:
-			if _, err := part.slice(ctx, cpu.run, spaces, base, rest); err != nil {
+			if _, err := part.slice(ctx, cpu.Run, spaces, base, rest); err != nil {
 				return nil, err
 			}
 			return &part.res, nil
 		case stepGPURest, stepProbe:
 			if step == stepGPURest && p.gpuPiece <= 0 {
-				if _, err := part.slice(ctx, g.run, spaces, base, rest); err != nil {
+				if _, err := part.slice(ctx, g.Run, spaces, base, rest); err != nil {
 					return nil, err
 				}
 				return &part.res, nil
@@ -339,7 +340,7 @@ func (a *autoGPU) run(ctx context.Context, cpu cpuRunner, spaces []fuse.Space, m
 			}
 			m = min(m, rest)
 			t0 := p.now()
-			done, err := part.slice(ctx, cpu.run, spaces, base, m)
+			done, err := part.slice(ctx, cpu.Run, spaces, base, m)
 			el := p.now().Sub(t0)
 			if err != nil {
 				return nil, err

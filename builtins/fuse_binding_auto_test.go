@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/machine"
 	"go.starlark.net/starlark"
 )
 
@@ -41,7 +42,7 @@ func (c *vclock) advance(d time.Duration) {
 // context's end instead (a GPU that never finishes).
 type fakeDevice struct {
 	name    string
-	inner   cpuRunner
+	inner   machine.CPUEngine
 	clock   *vclock
 	perItem time.Duration
 	waitAt  int
@@ -53,11 +54,13 @@ type fakeDevice struct {
 	slices []string // "base+len" of each slice, base being the first item
 }
 
-func (d *fakeDevice) call(ctx context.Context, ws []uint64) (uint64, error) {
-	return d.inner.call(ctx, ws)
+func (d *fakeDevice) Name() string { return d.name }
+
+func (d *fakeDevice) Call(ctx context.Context, ws []uint64) (uint64, error) {
+	return d.inner.Call(ctx, ws)
 }
 
-func (d *fakeDevice) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+func (d *fakeDevice) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
 	d.mu.Lock()
 	calls := len(d.slices)
 	first := make([]uint64, 1)
@@ -78,7 +81,7 @@ func (d *fakeDevice) run(ctx context.Context, spaces []fuse.Space, method fuse.M
 		per = d.later
 	}
 	d.clock.advance(time.Duration(spaces[0].Len()) * per)
-	return d.inner.run(ctx, spaces, method, opt)
+	return d.inner.Run(ctx, spaces, method, opt)
 }
 
 func (d *fakeDevice) count() int {
@@ -105,7 +108,7 @@ func testPolicy(c *vclock) *autoPolicy {
 
 // autoCase is a fused function, a CPU for it, the spaces to run it over.
 type autoCase struct {
-	cpu    cpuRunner
+	cpu    machine.CPUEngine
 	spaces map[string]fuse.Space
 }
 
@@ -182,14 +185,14 @@ func TestAutoHandOver(t *testing.T) {
 					if m == fuse.Map {
 						want.Out = make([]uint64, n)
 					}
-					wres, werr := c.cpu.run(context.Background(), []fuse.Space{space}, m, want)
+					wres, werr := c.cpu.Run(context.Background(), []fuse.Space{space}, m, want)
 					w := resultString(wres, werr, want.Out)
 
 					clock := &vclock{}
 					cpu := &fakeDevice{name: "cpu", inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
 					gpu := &fakeDevice{name: "gpu", inner: c.cpu, clock: clock, perItem: time.Nanosecond}
 					var prepared atomic.Int64
-					a := newAutoGPU(func() (gpuRunner, error) { prepared.Add(1); return gpu, nil }, testPolicy(clock))
+					a := newAutoGPU(func() (machine.Engine, error) { prepared.Add(1); return gpu, nil }, testPolicy(clock))
 					cpu.auto = a
 					var progress []int64
 					var pmu sync.Mutex // workers report concurrently
@@ -237,10 +240,10 @@ func TestAutoGPULoses(t *testing.T) {
 	clock := &vclock{}
 	cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
 	gpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 11 * time.Nanosecond}
-	a := newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, testPolicy(clock))
+	a := newAutoGPU(func() (machine.Engine, error) { return gpu, nil }, testPolicy(clock))
 	cpu.auto = a
 	space := []fuse.Space{c.spaces["a"]}
-	want, _ := c.cpu.run(context.Background(), space, fuse.Sum, fuse.Options{Workers: 2})
+	want, _ := c.cpu.Run(context.Background(), space, fuse.Sum, fuse.Options{Workers: 2})
 	for run := 0; run < 2; run++ {
 		res, err := a.run(context.Background(), cpu, space, fuse.Sum, fuse.Options{Workers: 2})
 		if err != nil || res.SumLo != want.SumLo || res.SumHi != want.SumHi {
@@ -262,10 +265,10 @@ func TestAutoNoGPU(t *testing.T) {
 	clock := &vclock{}
 	cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
 	prepared := 0
-	a := newAutoGPU(func() (gpuRunner, error) { prepared++; return nil, errors.New("no GPU: libcuda.so.1 not found") }, testPolicy(clock))
+	a := newAutoGPU(func() (machine.Engine, error) { prepared++; return nil, errors.New("no GPU: libcuda.so.1 not found") }, testPolicy(clock))
 	cpu.auto = a
 	space := []fuse.Space{c.spaces["r"]}
-	want, _ := c.cpu.run(context.Background(), space, fuse.Count, fuse.Options{Workers: 2})
+	want, _ := c.cpu.Run(context.Background(), space, fuse.Count, fuse.Options{Workers: 2})
 	for run := 0; run < 2; run++ {
 		res, err := a.run(context.Background(), cpu, space, fuse.Count, fuse.Options{Workers: 2})
 		if err != nil || res.Count != want.Count {
@@ -286,7 +289,7 @@ func TestAutoShortRuns(t *testing.T) {
 	prepared := 0
 	p := testPolicy(clock)
 	p.worthAt = time.Second // 2^17 items take 1.3 ms
-	a := newAutoGPU(func() (gpuRunner, error) { prepared++; return nil, errors.New("unused") }, p)
+	a := newAutoGPU(func() (machine.Engine, error) { prepared++; return nil, errors.New("unused") }, p)
 	for _, sp := range []fuse.Space{fuse.Range{Step: 1, N: 1000}, c.spaces["r"], c.spaces["r"]} {
 		if _, err := a.run(context.Background(), cpu, []fuse.Space{sp}, fuse.Count, fuse.Options{Workers: 2}); err != nil {
 			t.Fatal(err)
@@ -311,12 +314,12 @@ func TestAutoProbeAbandoned(t *testing.T) {
 	gpu := &fakeDevice{inner: c.cpu, clock: clock, block: true}
 	p := testPolicy(clock)
 	p.probeLimit = 5 * time.Millisecond
-	a := newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, p)
+	a := newAutoGPU(func() (machine.Engine, error) { return gpu, nil }, p)
 	cpu.auto = a
 	space := []fuse.Space{c.spaces["s"]}
 	opt := fuse.Options{Workers: 2, Out: make([]uint64, space[0].Len())}
 	want := fuse.Options{Workers: 2, Out: make([]uint64, space[0].Len())}
-	c.cpu.run(context.Background(), space, fuse.Map, want)
+	c.cpu.Run(context.Background(), space, fuse.Map, want)
 	res, err := a.run(context.Background(), cpu, space, fuse.Map, opt)
 	if got, w := resultString(res, err, opt.Out), resultString(&fuse.Result{}, nil, want.Out); got != w {
 		t.Fatalf("auto %s, CPU %s", got, w)
@@ -333,7 +336,7 @@ func TestAutoCancel(t *testing.T) {
 	cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond}
 	never := make(chan struct{})
 	defer close(never)
-	a := newAutoGPU(func() (gpuRunner, error) { <-never; return nil, errors.New("ended") }, testPolicy(clock)) // not ready during the test
+	a := newAutoGPU(func() (machine.Engine, error) { <-never; return nil, errors.New("ended") }, testPolicy(clock)) // not ready during the test
 	ctx, cancel := context.WithCancel(context.Background())
 	cpu.inner = cancelAfter{c.cpu, cancel}
 	_, err := a.run(ctx, cpu, []fuse.Space{c.spaces["r"]}, fuse.Count, fuse.Options{Workers: 2})
@@ -343,12 +346,12 @@ func TestAutoCancel(t *testing.T) {
 }
 
 type cancelAfter struct {
-	cpuRunner
+	machine.CPUEngine
 	cancel func()
 }
 
-func (c cancelAfter) run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-	res, err := c.cpuRunner.run(ctx, spaces, method, opt)
+func (c cancelAfter) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	res, err := c.CPUEngine.Run(ctx, spaces, method, opt)
 	c.cancel()
 	return res, err
 }
@@ -428,7 +431,7 @@ r2 = range(0x31000, 0x31000 + (1 << 18))
 	cpu := &fakeDevice{inner: f.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
 	gpu := &fakeDevice{inner: f.cpu, clock: clock, perItem: time.Nanosecond}
 	auto := *f
-	auto.cpu, auto.auto = cpu, newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, testPolicy(clock))
+	auto.cpu, auto.auto = cpu, newAutoGPU(func() (machine.Engine, error) { return gpu, nil }, testPolicy(clock))
 	cpu.auto = auto.auto
 	thread := &starlark.Thread{Name: "auto"}
 	SetEnv(thread, Env{Workers: 2})
@@ -467,7 +470,7 @@ func TestAutoRecursion(t *testing.T) {
 		t.Fatal(err)
 	}
 	fa := g["a"].(*fusedValue)
-	if fa.auto == nil || fa.flow == nil || len(fa.flow.Procs) == 0 {
+	if fa.auto == nil || fa.code.Func == nil || len(fa.code.Func.Procs) == 0 {
 		t.Fatalf("%s: not a recursive function fused with device=\"auto\"", fa)
 	}
 	if _, err := fa.prepareGPU(); err != nil && !strings.HasPrefix(err.Error(), "no GPU") {
@@ -485,11 +488,11 @@ func TestAutoRecursion(t *testing.T) {
 			if m == fuse.Map {
 				wopt.Out, opt.Out = make([]uint64, n), make([]uint64, n)
 			}
-			wres, werr := c.cpu.run(context.Background(), space, m, wopt)
+			wres, werr := c.cpu.Run(context.Background(), space, m, wopt)
 			clock := &vclock{}
 			cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
 			gpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: tc.gpuPerItem}
-			a := newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, testPolicy(clock))
+			a := newAutoGPU(func() (machine.Engine, error) { return gpu, nil }, testPolicy(clock))
 			cpu.auto = a
 			res, err := a.run(context.Background(), cpu, space, m, opt)
 			if got, want := resultString(res, err, opt.Out), resultString(wres, werr, wopt.Out); got != want {
@@ -522,13 +525,13 @@ func TestAutoGPUSlowsDown(t *testing.T) {
 			if m == fuse.Map {
 				wopt.Out, opt.Out = make([]uint64, n), make([]uint64, n)
 			}
-			wres, werr := c.cpu.run(context.Background(), space, m, wopt)
+			wres, werr := c.cpu.Run(context.Background(), space, m, wopt)
 			clock := &vclock{}
 			cpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: 10 * time.Nanosecond, waitAt: 2}
 			gpu := &fakeDevice{inner: c.cpu, clock: clock, perItem: time.Nanosecond, later: later}
 			policy := testPolicy(clock)
 			policy.gpuPiece = 20 * time.Microsecond // 20000 items at the probe's speed
-			a := newAutoGPU(func() (gpuRunner, error) { return gpu, nil }, policy)
+			a := newAutoGPU(func() (machine.Engine, error) { return gpu, nil }, policy)
 			cpu.auto = a
 			res, err := a.run(context.Background(), cpu, space, m, opt)
 			if g, w := resultString(res, err, opt.Out), resultString(wres, werr, wopt.Out); g != w {

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/machine"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -27,7 +28,7 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 		params, body = n.Params, n.Body
 	case *syntax.LambdaExpr:
 		params = n.Params
-		body = []syntax.Stmt{&syntax.ReturnStmt{Return: pos(n.Body), Result: n.Body}}
+		body = machine.LambdaBody(n)
 	default:
 		return syntax.Position{}, errors.New("fuse: fn: not a lambda or a def")
 	}
@@ -37,8 +38,7 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 		}
 	}
 	_, end := fn.Span()
-	opts := compileOptions(nil)
-	opts.CheckOnly = true
+	opts := machine.CheckOptions(builtinValue, wordsOf)
 	if defs != nil {
 		opts.Defs = func(name string) (*compile.Source, bool) {
 			d, ok := defs(name)
@@ -51,10 +51,10 @@ func CheckFuse(fn syntax.Node, free func(name string) (starlark.Value, bool), ca
 				}
 			}
 			_, end := d.Span()
-			return &compile.Source{Name: name, Params: identParams(d.Params), Body: d.Body, End: end, Free: free, Builtin: callable}, true
+			return &compile.Source{Name: name, Params: machine.IdentParams(d.Params), Body: d.Body, End: end, Free: free, Builtin: callable}, true
 		}
 	}
-	src := &compile.Source{Name: "fn", Params: identParams(params), Body: body, End: end, Free: free, Builtin: callable}
+	src := &compile.Source{Name: "fn", Params: machine.IdentParams(params), Body: body, End: end, Free: free, Builtin: callable}
 	_, err := compile.Func(src, opts)
 	if err == nil {
 		return syntax.Position{}, nil

@@ -15,10 +15,10 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse"
-	"github.com/bitsh/bitsh/builtins/fuse/block"
 	"github.com/bitsh/bitsh/builtins/fuse/cgen"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/machine"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -244,9 +244,9 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 	// Where the CPU runs the straight line as machine code, the block
 	// executor is checked beside it.
 	runners := []*fusedValue{fused}
-	if _, ok := fused.cpu.(flowRunner); ok && fused.prog != nil {
+	if fused.cpu.Name() != "block" && fused.code.Line != nil {
 		onBlocks := *fused
-		onBlocks.flow, onBlocks.cpu = nil, programRunner{block.New(fused.prog)}
+		onBlocks.cpu = machine.BlockEngine(fused.code.Line)
 		runners = append(runners, &onBlocks)
 	}
 	thread := &starlark.Thread{Name: "check"}
@@ -260,7 +260,7 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 		for _, fused := range runners {
 			got := starOutcome(thread, fused, items[j])
 			if got != want[j] {
-				t.Fatalf("seed %d: f%v: Starlark gives %+v, fused (%T) %+v\n%s\n%s", seed, items[j], want[j], fused.cpu, got, src, fused.prog)
+				t.Fatalf("seed %d: f%v: Starlark gives %+v, fused (%T) %+v\n%s\n%s", seed, items[j], want[j], fused.cpu, got, src, fused.code.Line)
 			}
 		}
 	}
@@ -286,7 +286,7 @@ func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uin
 			}
 		}
 	}
-	return fused.prog, items, want
+	return fused.code.Line, items, want
 }
 
 // TestFuseStraightLineEngine checks where a straight line runs on the CPU:
@@ -306,11 +306,11 @@ func TestFuseStraightLineEngine(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := g["f"].(*fusedValue)
-			_, machine := f.cpu.(flowRunner)
-			if want := amd64 && engine == ""; machine != want {
-				t.Errorf("runs as machine code: %v, want %v (%T)", machine, want, f.cpu)
+			code := f.cpu.Name() == "amd64"
+			if want := amd64 && engine == ""; code != want {
+				t.Errorf("runs as machine code: %v, want %v (%s)", code, want, f.cpu.Name())
 			}
-			if f.prog == nil {
+			if f.code.Line == nil {
 				t.Error("the straight line was not kept for the GPU")
 			}
 			want := 0
@@ -496,7 +496,9 @@ func BenchmarkFuseCount(b *testing.B) {
 // failingGPU stands for a GPU whose launch fails mid-run.
 type failingGPU struct{}
 
-func (failingGPU) run(context.Context, []fuse.Space, fuse.Method, fuse.Options) (*fuse.Result, error) {
+func (failingGPU) Name() string { return "gpu" }
+
+func (failingGPU) Run(context.Context, []fuse.Space, fuse.Method, fuse.Options) (*fuse.Result, error) {
 	return nil, fmt.Errorf("gpu: cuLaunchKernel: an illegal memory access was encountered")
 }
 

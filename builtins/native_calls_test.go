@@ -311,12 +311,12 @@ func TestNativeBoolParams(t *testing.T) {
 			[]bool{true, false}},
 	} {
 		fn := g[c.fn].(*starlark.Function)
-		nf, _, err := compileNativeBools(thread, fn, nil, nil, boolsOf(c.first), nil, nil, false)
+		nf, _, err := compileNative(thread, fn, c.first, nil, nil, false)
 		if err != nil {
 			t.Fatalf("%s does not compile: %v", c.fn, err)
 		}
-		if <-nf.ready; nf.err != nil {
-			t.Fatal(nf.err)
+		if <-nf.pc.Ready(); nf.pc.Err() != nil {
+			t.Fatal(nf.pc.Err())
 		}
 		for k, args := range c.calls {
 			want, werr := starlark.Call(thread, fn, args, nil)
@@ -336,7 +336,7 @@ func TestNativeBoolParams(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := compileNativeBools(thread, g["adds_bool"].(*starlark.Function), nil, nil, boolsOf(starlark.Tuple{T, i(1)}), nil, nil, false); err == nil || !strings.Contains(err.Error(), "bool") {
+	if _, _, err := compileNative(thread, g["adds_bool"].(*starlark.Function), starlark.Tuple{T, i(1)}, nil, nil, false); err == nil || !strings.Contains(err.Error(), "bool") {
 		t.Errorf("adds_bool(True, 1): got %v, want a refusal saying it uses a bool as an int", err)
 	}
 }
@@ -726,13 +726,13 @@ def is_magic(i):
 
 // compileWait compiles fn as the hook does and waits for its machine code.
 func compileWait(thread *starlark.Thread, fn *starlark.Function) (*nativeFunc, error) {
-	nf, _, err := compileNative(thread, fn, nil, nil, nil, nil, false)
+	nf, _, err := compileNative(thread, fn, nil, nil, nil, false)
 	if err != nil {
 		return nil, err
 	}
-	<-nf.ready
-	if nf.err != nil {
-		return nil, nf.err
+	<-nf.pc.Ready()
+	if nf.pc.Err() != nil {
+		return nil, nf.pc.Err()
 	}
 	return nf, nil
 }
@@ -844,14 +844,13 @@ func TestNativeLists(t *testing.T) {
 	}
 	// compiled returns fn's code, compiled for args as the hook compiles it.
 	compiled := func(name string, args starlark.Tuple) *nativeFunc {
-		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, g[name].(*starlark.Function), lists, bias, nil, nil, false)
+		nf, _, err := compileNative(thread, g[name].(*starlark.Function), args, nil, nil, false)
 		if err != nil {
 			t.Fatalf("%s does not compile: %v", name, err)
 		}
-		<-nf.ready
-		if nf.err != nil {
-			t.Fatal(nf.err)
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatal(nf.pc.Err())
 		}
 		return nf
 	}
@@ -881,8 +880,8 @@ func TestNativeLists(t *testing.T) {
 	}
 	isenberg := compiled("isenberg", st())
 	agree("isenberg", isenberg, st)
-	if isenberg.written == nil || !isenberg.written[0] {
-		t.Errorf("isenberg's list is not known as written: %v", isenberg.written)
+	if isenberg.pc.Written == nil || !isenberg.pc.Written[0] {
+		t.Errorf("isenberg's list is not known as written: %v", isenberg.pc.Written)
 	}
 	pick := compiled("pick", ints(3, 1))
 	agree("pick", pick, func() starlark.Tuple { return ints(3, 1) })
@@ -1185,12 +1184,11 @@ func BenchmarkNativeListCall(b *testing.B) {
 	args := starlark.Tuple{starlark.NewList(append(elems, starlark.MakeInt(-1))), starlark.MakeInt(3)}
 	fn := g["touched"].(*starlark.Function)
 	b.Run("code", func(b *testing.B) {
-		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, fn, lists, bias, nil, nil, false)
+		nf, _, err := compileNative(thread, fn, args, nil, nil, false)
 		if err != nil {
 			b.Fatal(err)
 		}
-		<-nf.ready
+		<-nf.pc.Ready()
 		for b.Loop() {
 			if _, ok := nf.call(thread, args); !ok {
 				b.Fatal("given back")
@@ -1232,12 +1230,11 @@ func TestNativeListWaste(t *testing.T) {
 	}
 	for fn, off := range map[string]bool{"nth": true, "churn": false} {
 		a := args(fn)
-		lists, bias := listsOf(a)
-		nf, _, err := compileNative(thread, g[fn].(*starlark.Function), lists, bias, nil, nil, false)
+		nf, _, err := compileNative(thread, g[fn].(*starlark.Function), a, nil, nil, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		<-nf.ready
+		<-nf.pc.Ready()
 		want, err := starlark.Call(thread, g[fn], a, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -130,13 +130,12 @@ func recordingHook(t *testing.T, thread *starlark.Thread) (map[string]*nativeFun
 	t.Helper()
 	got, tried := map[string]*nativeFunc{}, map[string]int{}
 	thread.SetLocal(nativeKey, func(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
-		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, fn, lists, bias, nil, nil, false)
+		nf, _, err := compileNative(thread, fn, args, nil, nil, false)
 		if err != nil {
 			return nil
 		}
-		<-nf.ready
-		if nf.err != nil {
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
 			return nil
 		}
 		got[fn.Name()] = nf

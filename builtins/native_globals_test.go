@@ -140,14 +140,13 @@ func TestNativeGlobals(t *testing.T) {
 	plain, _ := globalsModule(t, globalsScript)
 	compiled := func(name string, args starlark.Tuple) *nativeFunc {
 		t.Helper()
-		lists, bias := listsOf(args)
-		nf, _, err := compileNative(thread, code[name].(*starlark.Function), lists, bias, nil, nil, false)
+		nf, _, err := compileNative(thread, code[name].(*starlark.Function), args, nil, nil, false)
 		if err != nil {
 			t.Fatalf("%s does not compile: %v", name, err)
 		}
-		<-nf.ready
-		if nf.err != nil {
-			t.Fatal(nf.err)
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatal(nf.pc.Err())
 		}
 		return nf
 	}
@@ -194,7 +193,7 @@ func TestNativeGlobals(t *testing.T) {
 
 	// A recursion that writes a list while a loop runs over it is an
 	// error in Starlark: the function stays interpreted, which says so.
-	if _, _, err := compileNative(thread, code["loop_down"].(*starlark.Function), nil, nil, nil, nil, false); err == nil || !strings.Contains(err.Error(), "a loop over acc is running") {
+	if _, _, err := compileNative(thread, code["loop_down"].(*starlark.Function), nil, nil, nil, false); err == nil || !strings.Contains(err.Error(), "a loop over acc is running") {
 		t.Errorf("loop_down compiles (%v); want the loop's refusal", err)
 	}
 	if _, err := starlark.Call(thread, plain["loop_down"], ints(2), nil); err == nil {
@@ -206,8 +205,8 @@ func TestNativeGlobals(t *testing.T) {
 		agree("rand64", rand64, nil)
 	}
 	find := compiled("find", ints(0, 58, 0, 6, 300))
-	if len(find.globals) != 2 || find.globals[0].Name != "state" || !find.globals[1].Log {
-		t.Errorf("find's globals: %+v; want state, then found appended to", find.globals)
+	if len(find.pc.Globals) != 2 || find.pc.Globals[0].Name != "state" || !find.pc.Globals[1].Log {
+		t.Errorf("find's globals: %+v; want state, then found appended to", find.pc.Globals)
 	}
 	agree("find", find, ints(0, 58, 0, 6, 300))
 	agree("find", find, ints(0, 58, 0, 6, 300)) // stops at once: the count is at the limit
@@ -235,7 +234,7 @@ func TestNativeGlobals(t *testing.T) {
 	// A list only read (looped over), also by a recursion, needs not be
 	// mutable: a frozen one runs as code.
 	walk := compiled("walk", ints(3))
-	if walk.written[0] {
+	if walk.pc.Written[0] {
 		t.Errorf("walk's list is taken as written")
 	}
 	code["weights"].Freeze()
@@ -401,14 +400,14 @@ func TestNativeRandomGlobals(t *testing.T) {
 		code, thread := globalsModule(t, src)
 		plain, _ := globalsModule(t, src)
 		thread.SetMaxExecutionSteps(1 << 20)
-		nf, _, err := compileNative(thread, code["f"].(*starlark.Function), nil, nil, nil, nil, false)
+		nf, _, err := compileNative(thread, code["f"].(*starlark.Function), nil, nil, nil, false)
 		if err != nil {
 			refused++
 			continue
 		}
-		<-nf.ready
-		if nf.err != nil {
-			t.Fatalf("%v\n%s", nf.err, src)
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatalf("%v\n%s", nf.pc.Err(), src)
 		}
 		in := rand.New(rand.NewPCG(seed, 7))
 		for k := range 6 {

@@ -141,15 +141,14 @@ func TestNativeRandomLists(t *testing.T) {
 			return starlark.Tuple{starlark.NewList(elems), x}
 		}
 		first := args(0)
-		lists, bias := listsOf(first)
-		nf, _, err := compileNative(thread, fn, lists, bias, nil, nil, false)
+		nf, _, err := compileNative(thread, fn, first, nil, nil, false)
 		if err != nil {
 			refused++
 			continue
 		}
-		<-nf.ready
-		if nf.err != nil {
-			t.Fatalf("%v\n%s", nf.err, src)
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatalf("%v\n%s", nf.pc.Err(), src)
 		}
 		for k := range 6 {
 			codeArgs, plainArgs := args(k), args(k)

@@ -368,8 +368,8 @@ func argText(k argFallback, name string, nf *nativeFunc, p int) string {
 	case argNotList:
 		return "argument " + name + " not a list"
 	case argLength:
-		if nf != nil && nf.lists != nil {
-			return fmt.Sprintf("argument %s a list of another length than %d", name, nf.lists[p])
+		if nf != nil && nf.pc.Lists != nil {
+			return fmt.Sprintf("argument %s a list of another length than %d", name, nf.pc.Lists[p])
 		}
 		return "argument " + name + " a list of another length"
 	case argTwice:

@@ -91,7 +91,7 @@ func TestNativeReportCounts(t *testing.T) {
 		stats.mu.Unlock()
 		for _, tl := range tallies {
 			if nf := tl.nf.Load(); nf != nil {
-				<-nf.ready
+				<-nf.pc.Ready()
 			}
 		}
 	}

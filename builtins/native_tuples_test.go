@@ -277,14 +277,14 @@ func TestNativeRandomTuples(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 0x7091e5))
 		src := randomTupleFunc(r)
 		fn, thread := randomModule(t, src)
-		nf, _, err := compileNative(thread, fn, nil, nil, nil, nil, false)
+		nf, _, err := compileNative(thread, fn, nil, nil, nil, false)
 		if err != nil {
 			refused++
 			continue
 		}
-		<-nf.ready
-		if nf.err != nil {
-			t.Fatalf("%v\n%s", nf.err, src)
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatalf("%v\n%s", nf.pc.Err(), src)
 		}
 		for k := range 8 {
 			in := rand.New(rand.NewPCG(seed, uint64(k)))

@@ -1,4 +1,4 @@
-package engine
+package machine
 
 import (
 	"context"
@@ -16,6 +16,8 @@ func identity() (*fuse.Program, *fuse.Func) {
 	return b.Finish(b.Param(0)), &fuse.Func{Params: 1, Vars: 1, Body: []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpVar, Check: -1}}}}
 }
 
+// TestChooseCPU: a straight line runs on the block executor unless it is
+// x86-64 code; any other function as package native makes it.
 func TestChooseCPU(t *testing.T) {
 	prog, flow := identity()
 	for _, c := range []struct {
@@ -36,43 +38,43 @@ func TestChooseCPU(t *testing.T) {
 		{"eval", nil, flow, false, native.Eval},
 	} {
 		t.Setenv("BITSH_FUSE_ENGINE", c.env)
-		eng, err := ChooseCPU("f", c.prog, c.flow)
+		eng, err := chooseCPU("f", c.prog, c.flow, 0)
 		if err != nil {
 			t.Fatalf("%q: %v", c.env, err)
 		}
-		if (eng.Block != nil) == (eng.Native != nil) {
-			t.Fatalf("%q: block %v, native %v: want exactly one", c.env, eng.Block != nil, eng.Native != nil)
-		}
 		if c.wantBlock {
-			if eng.Block == nil {
-				t.Errorf("%q, straight line %v: runs as %v, want the block executor", c.env, c.prog != nil, eng.Native.Engine())
-			} else if v, err := eng.Block.Call([]uint64{7}); err != nil || v != 7 {
+			if eng.Name() != "block" {
+				t.Errorf("%q, straight line %v: runs as %v, want the block executor", c.env, c.prog != nil, eng.Name())
+			} else if v, err := eng.Call(context.Background(), []uint64{7}); err != nil || v != 7 {
 				t.Errorf("%q: the block executor gives %d, %v, want 7", c.env, v, err)
 			}
 			continue
 		}
-		if eng.Native == nil || eng.Native.Engine() != c.wantEngine {
-			t.Errorf("%q: want native engine %v, got %+v", c.env, c.wantEngine, eng)
+		if eng.Name() != c.wantEngine.String() {
+			t.Errorf("%q: want native engine %v, got %v", c.env, c.wantEngine, eng.Name())
 			continue
 		}
-		eng.Native.Close()
+		if v, err := eng.Call(context.Background(), []uint64{7}); err != nil || v != 7 {
+			t.Errorf("%q: %s gives %d, %v, want 7", c.env, eng.Name(), v, err)
+		}
+		eng.(funcEngine).exe.Close()
 	}
 	// A straight line runs as machine code only where that is x86-64.
 	t.Setenv("BITSH_FUSE_ENGINE", "")
-	eng, err := ChooseCPU("f", prog, flow)
+	eng, err := chooseCPU("f", prog, flow, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eng.Native != nil {
-		if eng.Native.Engine() != native.AMD64 {
-			t.Errorf("a straight line runs as %v, want amd64 or the block executor", eng.Native.Engine())
+	if fe, ok := eng.(funcEngine); ok {
+		if fe.exe.Engine() != native.AMD64 {
+			t.Errorf("a straight line runs as %v, want amd64 or the block executor", fe.exe.Engine())
 		}
-		eng.Native.Close()
+		fe.exe.Close()
 	}
 	// An unknown engine is an error for a straight line too, naming the
 	// variable.
 	t.Setenv("BITSH_FUSE_ENGINE", "gpu")
-	if _, err := ChooseCPU("f", prog, nil); err == nil || !strings.HasPrefix(err.Error(), "BITSH_FUSE_ENGINE: no engine \"gpu\"") {
+	if _, err := chooseCPU("f", prog, nil, 0); err == nil || !strings.HasPrefix(err.Error(), "BITSH_FUSE_ENGINE: no engine \"gpu\"") {
 		t.Errorf("unknown engine: %v", err)
 	}
 }
@@ -89,15 +91,15 @@ func TestChooseGPU(t *testing.T) {
 		prog     *fuse.Program
 		wantFunc bool
 	}{{prog, false}, {nil, true}} {
-		g, err := ChooseGPU(c.prog, flow, nil)
+		g, err := chooseGPU(c.prog, flow, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if (g.Kernel != nil) == (g.Func != nil) || (g.Func != nil) != c.wantFunc {
-			t.Fatalf("straight line %v: kernel %v, func kernel %v", c.prog != nil, g.Kernel != nil, g.Func != nil)
+		if (g.kernel != nil) == (g.fn != nil) || (g.fn != nil) != c.wantFunc {
+			t.Fatalf("straight line %v: kernel %v, func kernel %v", c.prog != nil, g.kernel != nil, g.fn != nil)
 		}
 		res, err := g.Run(context.Background(), space, fuse.Sum, fuse.Options{Workers: 2, Limit: 1000})
-		g.Close()
+		g.close()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package builtins
+package machine
 
 import (
 	"fmt"
@@ -39,8 +39,8 @@ const maxTableDepth = 3
 // (snapshot's reasons): it holds something other than ints in [-2^63,
 // 2^64) and lists or tuples of them, nested at most maxTableDepth deep, or
 // the memory budget has no room for the walk.
-func deepSnapshot(thread *starlark.Thread, l *starlark.List) (t listTable, why string, nested bool) {
-	t = listTable{l: l}
+func deepSnapshot(env Env, l *starlark.List) (t Table, why string, nested bool) {
+	t = Table{l: l}
 	steps := 1 + l.Len()
 	for i := 0; i < l.Len(); i++ {
 		if r, ok := listOrTuple(l.Index(i)); ok {
@@ -56,7 +56,7 @@ func deepSnapshot(thread *starlark.Thread, l *starlark.List) (t listTable, why s
 	if !nested {
 		return t, otherValues, false
 	}
-	if err := CheckAlloc(thread, "a table copied from a list", memory.AllocSize(int64(steps), 16)); err != nil {
+	if err := env.reserve("a table copied from a list", memory.AllocSize(int64(steps), 16)); err != nil {
 		return t, fmt.Sprintf("is a list of %d words, which the memory budget has no room to copy (%v)", steps, err), true
 	}
 	t.deep = make([]tableToken, 0, steps)
@@ -77,7 +77,7 @@ func listOrTuple(v starlark.Value) (starlark.Indexable, bool) {
 	return nil, false
 }
 
-func (t *listTable) walk(v starlark.Value, depth int) bool {
+func (t *Table) walk(v starlark.Value, depth int) bool {
 	switch v := v.(type) {
 	case starlark.Int:
 		tok, ok := intToken(v)
@@ -122,14 +122,14 @@ func intToken(x starlark.Int) (tableToken, bool) {
 }
 
 // holdsDeep reports whether t's list still walks as recorded.
-func (t *listTable) holdsDeep() bool {
+func (t *Table) holdsDeep() bool {
 	n, ok := t.match(t.l, 0)
 	return ok && n == len(t.deep)
 }
 
 // match compares v's walk with t.deep from step i; it returns the step
 // after v's.
-func (t *listTable) match(v starlark.Value, i int) (int, bool) {
+func (t *Table) match(v starlark.Value, i int) (int, bool) {
 	if i >= len(t.deep) {
 		return i, false
 	}
