@@ -426,22 +426,44 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	if n > MaxScratchWords {
 		return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all, not %d", MaxScratchWords, n)
 	}
-	c.f.GuardUnassigned(func(proc, v int) string {
-		if name, ok := c.varNames[[2]int{proc, v}]; ok {
-			return name
-		}
-		return "a variable"
-	}, func(e *fuse.Expr) (file string, line, col int) {
+	if err := c.passes(opt); err != nil {
+		return nil, err
+	}
+	return c.f, nil
+}
+
+// passes runs the passes over the translated Func that read what only the
+// translation knows (the names of variables, the positions of
+// expressions), in this order; each is a method of fuse.Func, and the
+// front door (builtins/machine) runs what follows them: Func.StraightLine
+// for a fused function, then the engine's own lowering.
+//
+//  1. GuardUnassigned: a read of a local that may not be assigned fails as
+//     Starlark's does.
+//  2. The recursion's depth, and its check's message, where there are
+//     helpers (Procs).
+//  3. TailCalls (fused), or LeafTailCalls (exact: only in helpers that make
+//     no other call, so that the jumps count as the interpreter's frames).
+//  4. Exact (Options.Exact): Starlark's ints exactly, or a failure.
+func (c *compiler) passes(opt Options) error {
+	at := func(e *fuse.Expr) (file string, line, col int) {
 		p, ok := c.pos[e]
 		if !ok {
 			return "", 0, 0
 		}
 		return p.Filename(), int(p.Line), int(p.Col)
-	})
+	}
+	c.f.GuardUnassigned(func(proc, v int) string {
+		if name, ok := c.varNames[[2]int{proc, v}]; ok {
+			return name
+		}
+		return "a variable"
+	}, at)
 	if len(c.f.Procs) > 0 {
+		n := c.f.ScratchWords() / 2
 		c.f.Depth = c.f.DepthFor(2 * (MaxScratchWords - n))
 		if c.f.Depth < 2 {
-			return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all: too few for two calls of its helpers", MaxScratchWords)
+			return fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all: too few for two calls of its helpers", MaxScratchWords)
 		}
 		for _, d := range c.depths {
 			c.f.Checks[d.check].Msg = fmt.Sprintf("recursion deeper than %d calls (%s -> ...)", c.f.Depth, d.chain)
@@ -455,17 +477,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		}
 	}
 	if opt.Exact {
-		if err := c.f.Exact(c.given, func(e *fuse.Expr) (file string, line, col int) {
-			p, ok := c.pos[e]
-			if !ok {
-				return "", 0, 0
-			}
-			return p.Filename(), int(p.Line), int(p.Col)
-		}); err != nil {
-			return nil, err
-		}
+		return c.f.Exact(c.given, at)
 	}
-	return c.f, nil
+	return nil
 }
 
 func (c *compiler) newScope(src *Source) *scope {
