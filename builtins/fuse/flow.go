@@ -142,27 +142,6 @@ type Scratch struct {
 	Bias uint64
 }
 
-// The expression ops of a Func beside those of a Program (OpConst, the
-// arithmetic, comparisons and word builtins; OpParam is not used: the
-// parameters are variables). Args holds the operands.
-const (
-	OpVar     Op = 64 + iota // variable Imm
-	OpLoad                   // table Imm (flat), element Args[0]
-	OpLoad2                  // table Imm, row Args[0], element Args[1]
-	OpRowLen                 // table Imm: the length of row Args[0]
-	OpScratch                // scratch Imm, element Args[0]
-	OpAndThen                // Args[0] and Args[1]: Args[1] runs only where Args[0] is non-zero
-	OpOrElse                 // Args[0] or Args[1]: Args[1] runs only where Args[0] is zero
-	OpCond                   // Args[0] ? Args[1] : Args[2], running only the branch taken
-	OpMin                    // the lesser of Args[0], Args[1] (unsigned)
-	OpMax                    // the greater (unsigned)
-	OpAbs                    // |Args[0]| read as a signed word
-	OpCall                   // call Procs[Imm]: Args are the word arguments, then the array arguments (Check: the depth check)
-	OpArray                  // scratch array Imm, passed to a call (an argument of OpCall only)
-	OpDepth                  // the calls in progress: 0 in the Func's body, in a Proc's the caller's and 1
-	OpMulHi                  // the high word of the 128-bit product Args[0] * Args[1] (math/bits.Mul64)
-)
-
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]
 // runs on the operands before the op: CheckNonZero on Args[1] of // and %
 // and on Args[0] of bsf and bsr, CheckFits on Args[0] (width Checks[Check].Imm),

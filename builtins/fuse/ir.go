@@ -66,26 +66,31 @@ const (
 	OpParity              // popcount(A) & 1
 	OpGray                // A ^ A>>1
 	OpGrayInv             // prefix xor of A from the top
-	// NumOps bounds the ops a Builder makes: those above.
+	// NumOps bounds the ops of a Program: those above. (The block
+	// executor numbers its own ops, which its peephole pass makes, from
+	// NumOps on: package builtins/fuse/block.)
 	NumOps
+)
 
-	// The fused ops that the block executor's peephole pass makes (package
-	// builtins/fuse/block); a Builder never does.
-	//
-	// OpPopAndK is popcount(A & Imm), which the block executor runs as one
-	// pass (the usual popcount(s & mask)).
-	OpPopAndK = NumOps
-	// OpXorShrK and OpXorShlK are A ^ A>>Imm and A ^ A<<Imm (Imm < 64),
-	// the xorshift step of hashes and Gray codes, as one pass.
-	OpXorShrK = NumOps + 1
-	OpXorShlK = NumOps + 2
-	// OpXorShrMul and OpXorShlMul are (A ^ A>>Imm) * B and (A ^ A<<Imm) * B
-	// (Imm < 64), the xorshift-multiply step of hash finalizers (murmur3's
-	// fmix64, splitmix64, xorshift64*), as one pass.
-	OpXorShrMul = NumOps + 3
-	OpXorShlMul = NumOps + 4
-	// NumXOps bounds the ops a Program may hold: NumOps and the fused ones.
-	NumXOps = NumOps + 5
+// The expression ops of a Func beside those of a Program (OpConst, the
+// arithmetic, comparisons and word builtins; OpParam is not used: the
+// parameters are variables). Args holds the operands.
+const (
+	OpVar     Op = 64 + iota // variable Imm
+	OpLoad                   // table Imm (flat), element Args[0]
+	OpLoad2                  // table Imm, row Args[0], element Args[1]
+	OpRowLen                 // table Imm: the length of row Args[0]
+	OpScratch                // scratch Imm, element Args[0]
+	OpAndThen                // Args[0] and Args[1]: Args[1] runs only where Args[0] is non-zero
+	OpOrElse                 // Args[0] or Args[1]: Args[1] runs only where Args[0] is zero
+	OpCond                   // Args[0] ? Args[1] : Args[2], running only the branch taken
+	OpMin                    // the lesser of Args[0], Args[1] (unsigned)
+	OpMax                    // the greater (unsigned)
+	OpAbs                    // |Args[0]| read as a signed word
+	OpCall                   // call Procs[Imm]: Args are the word arguments, then the array arguments (Check: the depth check)
+	OpArray                  // scratch array Imm, passed to a call (an argument of OpCall only)
+	OpDepth                  // the calls in progress: 0 in the Func's body, in a Proc's the caller's and 1
+	OpMulHi                  // the high word of the 128-bit product Args[0] * Args[1] (math/bits.Mul64)
 )
 
 // Value is the id of an IR value (an index into Program.Instrs).

@@ -137,13 +137,6 @@ var opDefs = [numDefs]opDef{
 	OpGray:    {name: "gray", arity: 1, eval: func(a, b, c, k uint64) uint64 { return bitops.Gray(a) }, c: "fuse_xshr($a, 1)"},
 	OpGrayInv: {name: "gray_inverse", arity: 1, eval: func(a, b, c, k uint64) uint64 { return bitops.GrayInverse(a) }, c: "fuse_gray_inv($a)"},
 
-	// The block executor's own ops (peephole makes them).
-	OpPopAndK:   {name: "pop_and_k", arity: 1, imm: ImmMask, eval: func(a, b, c, k uint64) uint64 { return uint64(bits.OnesCount64(a & k)) }, c: "FUSE_POPC($a & $x)"},
-	OpXorShrK:   {name: "xor_shr_k", arity: 1, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return a ^ a>>k }, c: "fuse_xshr($a, $i)"},
-	OpXorShlK:   {name: "xor_shl_k", arity: 1, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return a ^ a<<k }, c: "fuse_xshl($a, $i)"},
-	OpXorShrMul: {name: "xor_shr_mul", arity: 2, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return (a ^ a>>k) * b }, c: "fuse_xshr($a, $i) * $b"},
-	OpXorShlMul: {name: "xor_shl_mul", arity: 2, imm: ImmShift, eval: func(a, b, c, k uint64) uint64 { return (a ^ a<<k) * b }, c: "fuse_xshl($a, $i) * $b"},
-
 	// The ops of a Func beside the above.
 	OpVar:     {name: "var", imm: ImmIndex},
 	OpLoad:    {name: "load", arity: 1, imm: ImmIndex},

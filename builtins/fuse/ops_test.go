@@ -8,8 +8,8 @@ import (
 )
 
 // declared reports whether op o must have an entry in opDefs: the ops of a
-// Program, the block executor's own and those of a Func.
-func declared(o Op) bool { return o < NumXOps || o >= OpVar && o < numDefs }
+// Program and those of a Func.
+func declared(o Op) bool { return o < NumOps || o >= OpVar && o < numDefs }
 
 // TestOpTable: every op has a complete entry, and its C spelling names its
 // operands and its Imm (TestOpSpellings, in package builtins/fuse/cgen,

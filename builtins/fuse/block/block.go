@@ -35,16 +35,16 @@ func peephole(p *fuse.Program) *fuse.Program {
 		case fuse.OpPopcount:
 			and := p.Instrs[in.A]
 			if and.Op == fuse.OpAnd && p.Instrs[and.B].Op == fuse.OpConst {
-				q.Instrs[i] = fuse.Instr{Op: fuse.OpPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
+				q.Instrs[i] = fuse.Instr{Op: opPopAndK, A: and.A, B: -1, C: -1, Imm: p.Instrs[and.B].Imm}
 			}
 		case fuse.OpXor:
 			// a ^ (a >> K) or (a >> K) ^ a, likewise <<, with K < 64.
 			for _, pair := range [][2]fuse.Value{{in.A, in.B}, {in.B, in.A}} {
 				sh := p.Instrs[pair[1]]
 				if (sh.Op == fuse.OpShr || sh.Op == fuse.OpShl) && sh.A == pair[0] && p.Instrs[sh.B].Op == fuse.OpConst && p.Instrs[sh.B].Imm < 64 {
-					op := fuse.OpXorShrK
+					op := opXorShrK
 					if sh.Op == fuse.OpShl {
-						op = fuse.OpXorShlK
+						op = opXorShlK
 					}
 					q.Instrs[i] = fuse.Instr{Op: op, A: pair[0], B: -1, C: -1, Imm: p.Instrs[sh.B].Imm}
 					break
@@ -55,10 +55,10 @@ func peephole(p *fuse.Program) *fuse.Program {
 			// xorshift's only use: the xorshift is then dead.
 			for _, pair := range [][2]fuse.Value{{in.A, in.B}, {in.B, in.A}} {
 				xs := q.Instrs[pair[0]]
-				if (xs.Op == fuse.OpXorShrK || xs.Op == fuse.OpXorShlK) && reads[pair[0]] == 1 {
-					op := fuse.OpXorShrMul
-					if xs.Op == fuse.OpXorShlK {
-						op = fuse.OpXorShlMul
+				if (xs.Op == opXorShrK || xs.Op == opXorShlK) && reads[pair[0]] == 1 {
+					op := opXorShrMul
+					if xs.Op == opXorShlK {
+						op = opXorShlMul
 					}
 					q.Instrs[i] = fuse.Instr{Op: op, A: xs.A, B: pair[1], C: -1, Imm: xs.Imm}
 					break
@@ -79,7 +79,7 @@ func uses(p *fuse.Program) []int {
 		}
 	}
 	for _, in := range p.Instrs {
-		for _, v := range []fuse.Value{in.A, in.B, in.C}[:in.Op.Arity()] {
+		for _, v := range []fuse.Value{in.A, in.B, in.C}[:arity(in.Op)] {
 			use(v)
 		}
 	}

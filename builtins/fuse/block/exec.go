@@ -21,11 +21,11 @@ type xinstr struct {
 	d       int32
 	a, b, c int32
 	imm     uint64
-	m       uint64 // fuse.OpXorShrMul, fuse.OpXorShlMul with k: the constant factor
+	m       uint64 // opXorShrMul, opXorShlMul with k: the constant factor
 }
 
 // immOps are the binary ops with a variant taking a constant operand b.
-var immOps = [fuse.NumXOps]bool{fuse.OpAdd: true, fuse.OpSub: true, fuse.OpMul: true, fuse.OpAnd: true, fuse.OpOr: true, fuse.OpXor: true,
+var immOps = [numOps]bool{fuse.OpAdd: true, fuse.OpSub: true, fuse.OpMul: true, fuse.OpAnd: true, fuse.OpOr: true, fuse.OpXor: true,
 	fuse.OpShl: true, fuse.OpShr: true, fuse.OpEq: true, fuse.OpNe: true, fuse.OpLt: true, fuse.OpLe: true, fuse.OpGt: true, fuse.OpGe: true}
 
 // plan is a program with its values assigned to registers of Size words:
@@ -64,7 +64,7 @@ func newPlan(p *fuse.Program) *plan {
 				use(c.B, 2*i)
 			}
 		}
-		for _, v := range []fuse.Value{in.A, in.B, in.C}[:in.Op.Arity()] {
+		for _, v := range []fuse.Value{in.A, in.B, in.C}[:arity(in.Op)] {
 			use(v, 2*i+1)
 		}
 	}
@@ -126,7 +126,7 @@ func newPlan(p *fuse.Program) *plan {
 			continue // dead values (an And folded into a popcount) cost nothing
 		}
 		x := xinstr{op: in.Op, a: -1, b: -1, c: -1, imm: in.Imm}
-		n := in.Op.Arity()
+		n := arity(in.Op)
 		if n > 0 {
 			x.a = slot[in.A]
 		}
@@ -134,7 +134,7 @@ func newPlan(p *fuse.Program) *plan {
 			x.b = slot[in.B]
 			if kb := p.Instrs[in.B]; kb.Op == fuse.OpConst && immOps[in.Op] {
 				x.k, x.b, x.imm = true, -1, kb.Imm
-			} else if kb.Op == fuse.OpConst && (in.Op == fuse.OpXorShrMul || in.Op == fuse.OpXorShlMul) {
+			} else if kb.Op == fuse.OpConst && (in.Op == opXorShrMul || in.Op == opXorShlMul) {
 				x.k, x.b, x.m = true, -1, kb.Imm
 			}
 		}
@@ -354,27 +354,27 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i]))
 			}
-		case fuse.OpPopAndK:
+		case opPopAndK:
 			k := x.imm
 			for i := range d {
 				d[i] = uint64(bits.OnesCount64(a[i] & k))
 			}
-		case fuse.OpXorShrK:
+		case opXorShrK:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = a[i] ^ a[i]>>k
 			}
-		case fuse.OpXorShlK:
+		case opXorShlK:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = a[i] ^ a[i]<<k
 			}
-		case fuse.OpXorShrMul:
+		case opXorShrMul:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = (a[i] ^ a[i]>>k) * b[i]
 			}
-		case fuse.OpXorShlMul:
+		case opXorShlMul:
 			k := x.imm & 63
 			for i := range d {
 				d[i] = (a[i] ^ a[i]<<k) * b[i]
@@ -447,7 +447,7 @@ func (m *machine) runCode(code []xinstr, result int32, n int) (res []uint64, lan
 // runScalar runs x, an op without a loop of its own above, lane by lane
 // through its meaning in fuse's op table (Op.Meaning) (a, b, c nil beyond the op's arity).
 func runScalar(d, a, b, c *[Size]uint64, x *xinstr) {
-	f, k := x.op.Meaning(), x.imm
+	f, k := meaning(x.op), x.imm
 	for i := range d {
 		var av, bv, cv uint64
 		if a != nil {
@@ -576,9 +576,9 @@ func runImm(d, a *[Size]uint64, x *xinstr) {
 		for i := range d {
 			d[i] = fuse.Bit(a[i] >= k)
 		}
-	case fuse.OpXorShrMul:
+	case opXorShrMul:
 		xorShrMulK(d, a, k, x.m)
-	case fuse.OpXorShlMul:
+	case opXorShlMul:
 		xorShlMulK(d, a, k, x.m)
 	}
 }

@@ -324,7 +324,7 @@ func TestPeepholeRewrites(t *testing.T) {
 		comp := New(p)
 		var ops []string
 		for _, x := range comp.pl.code {
-			ops = append(ops, x.op.String())
+			ops = append(ops, opName(x.op))
 		}
 		if got := strings.Join(ops, " "); got != c.want {
 			t.Errorf("%s: the executor runs %q, want %q", c.name, got, c.want)

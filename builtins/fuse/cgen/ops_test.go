@@ -38,7 +38,7 @@ func TestOpSpellings(t *testing.T) {
 			}
 		}
 	}
-	if spelled < int(fuse.NumXOps)-1 {
+	if spelled < int(fuse.NumOps)-1 {
 		t.Errorf("only %d ops have a C spelling", spelled)
 	}
 }

@@ -152,7 +152,7 @@ type ProgramOp struct {
 // each Imm to try, with and without a constant operand B.
 func ProgramOps(r *rand.Rand) []ProgramOp {
 	var out []ProgramOp
-	for o := fuse.OpAdd; o < fuse.NumXOps; o++ {
+	for o := fuse.OpAdd; o < fuse.NumOps; o++ {
 		for _, imm := range OpImms(r, o) {
 			out = append(out, ProgramOp{o, imm, false, 0})
 			if o.Arity() >= 2 {
