@@ -77,8 +77,30 @@ type Env struct {
 	NativeStrict bool
 }
 
-// envKey is the thread-local key of a thread's *threadEnv.
-const envKey = "bitsh.env"
+// The thread-local keys SetEnv sets: bitsh's own, and the three that
+// bitsh's fork of go.starlark.net reads (third_party/starlark/README.bitsh.md;
+// upstream's ignores them). TestHouseThreadLocals (docs/house_test.go)
+// holds them to the keys the fork reads, and the tests of each feature
+// fail where the fork is built in and the feature is off
+// (internal/starlarkfork.Require).
+const (
+	// envKey holds a thread's *threadEnv.
+	envKey = "bitsh.env"
+	// allocCheckKey holds the allocation check the fork calls before +,
+	// *, += and list.extend allocate a result of more than 1 MiB
+	// (checkStarlarkAlloc); upstream's watchdog alone stops these, after
+	// the step.
+	allocCheckKey = "go.starlark.net/alloc-check"
+	// nativeKey holds the hook the fork offers plain functions to, to run
+	// as machine code (nativeHook, native_calls.go).
+	nativeKey = "go.starlark.net/native"
+	// nativeMissKey holds what hears of the calls the interpreter runs
+	// without asking a function's native form: calls with keyword
+	// arguments, on a thread with a step limit, and those of a function
+	// whose global was rebound until it is offered again (nativeMiss,
+	// native_report.go).
+	nativeMissKey = "go.starlark.net/native.miss"
+)
 
 // threadEnv is one thread's Env and the state the builtins keep for it.
 type threadEnv struct {
@@ -92,9 +114,9 @@ func SetEnv(thread *starlark.Thread, env Env) {
 	e := &threadEnv{Env: env, budget: memory.NewBudget(env.MaxMemory)}
 	thread.SetLocal(envKey, e)
 	if e.budget.Limit() > 0 {
-		thread.SetLocal(starlarkAllocCheckKey, checkStarlarkAlloc)
+		thread.SetLocal(allocCheckKey, checkStarlarkAlloc)
 	} else {
-		thread.SetLocal(starlarkAllocCheckKey, nil)
+		thread.SetLocal(allocCheckKey, nil)
 	}
 	if !env.Interpreted && env.Sources != nil && native.Ready(native.AMD64) == nil {
 		thread.SetLocal(nativeKey, nativeHook)

@@ -2,13 +2,6 @@ package builtins
 
 import "go.starlark.net/starlark"
 
-// starlarkAllocCheckKey is the thread-local key under which bitsh's fork
-// of go.starlark.net looks for an allocation check to call before +, *,
-// += and list.extend allocate a result of more than 1 MiB
-// (third_party/starlark/README.bitsh.md). Upstream go.starlark.net ignores
-// it: there the watchdog alone stops these operations, after the step.
-const starlarkAllocCheckKey = "go.starlark.net/alloc-check"
-
 // checkStarlarkAlloc is the allocation check SetEnv gives
 // go.starlark.net: what names the operation ("list + list").
 func checkStarlarkAlloc(thread *starlark.Thread, what string, bytes int64) error {

@@ -29,8 +29,6 @@ import (
 // interpreter, from the start: the code changes nothing a program sees
 // before it succeeds (a list it writes is written back at its end), so
 // the interpreter gives exactly its own result or error.
-const nativeKey = "go.starlark.net/native"
-
 // nativeHook is what SetEnv installs under nativeKey. args are those of
 // the call that offers fn: a list among them makes that parameter a list
 // of its length, a word array, for every call.

@@ -38,15 +38,6 @@ func NewNativeStats() *NativeStats {
 	return &NativeStats{latest: map[*starlark.Function]*nativeTally{}}
 }
 
-// nativeMissKey is the thread-local key under which bitsh's fork of
-// go.starlark.net looks for a function that hears of the calls the
-// interpreter runs without asking a function's native form: calls with
-// keyword arguments, on a thread with a step limit, and those of a
-// function whose global was rebound until it is offered again
-// (third_party/starlark/README.bitsh.md, change 16). SetEnv installs
-// nativeMiss there.
-const nativeMissKey = "go.starlark.net/native.miss"
-
 // The fork's whys (third_party/starlark/starlark/native.go) that the
 // report words its own way: a call with keyword arguments, and the calls
 // of a function its form gave up (nativeGaveUp there), which are the
