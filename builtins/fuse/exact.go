@@ -357,7 +357,9 @@ func (x *exacter) stmt(s *Stmt) error {
 		if s.X != nil {
 			err = x.expr(s.X, modular)
 		}
-	case SFresh, SBlock, SBreak, SContinue:
+	case SOperand:
+		err = x.operand(s)
+	case SFresh, SBlock, SBreak, SContinue, SCallout:
 	default:
 		return fmt.Errorf("statement %s is not run as machine code", stmtNames[s.Kind])
 	}
@@ -662,4 +664,28 @@ func (x *exacter) mulShr(e *Expr) *Expr {
 		x.done[d] = true
 	}
 	return m
+}
+
+// operand types the operand of a callout: a bool (a comparison, not,
+// True, False, a variable holding bools only) as a condition, which the
+// callout writes as True or False (its parts say so: Bool), an int as
+// exact; an operand that may be either is refused, and so is a bool that
+// a verb other than 's' writes (Starlark's "%d" % True fails).
+func (x *exacter) operand(s *Stmt) error {
+	c := &x.f.Callouts[s.Arr]
+	switch {
+	case x.certainBool(s.X, x.only):
+		for i := range c.Parts {
+			if p := &c.Parts[i]; p.Operand == s.Var {
+				if p.Verb != 's' {
+					return errAt(x.at, s.X, "%%%c of a bool fails in Starlark", p.Verb)
+				}
+				p.Bool = true
+			}
+		}
+		return x.expr(s.X, condition)
+	case x.mayBeBool(s.X):
+		return errAt(x.at, s.X, "a value printed may be a bool or an int")
+	}
+	return x.expr(s.X, exactly)
 }

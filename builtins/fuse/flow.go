@@ -57,6 +57,10 @@ type Func struct {
 	// with a value); its word result is 0. Only exact compilation makes
 	// one.
 	ReturnsNone bool
+	// Callouts are the operations the function's code hands to whoever
+	// runs it (a print: callout.go), each made by an SCallout statement
+	// of the body or of a Proc. Only exact compilation makes them.
+	Callouts []Callout
 }
 
 // A Proc is a helper that runs as a call, each call with a frame of its
@@ -181,10 +185,12 @@ const (
 	SContinue                   // next iteration of the loop Label
 	SReturn                     // return X
 	SFail                       // fail Checks[Check] with the value X (nil: 0)
+	SOperand                    // operand Var of the next callout (Callouts[Arr]) = X
+	SCallout                    // hand Callouts[Arr] to the runner with the operands set before it, then go on
 )
 
 var stmtNames = [...]string{"assign", "store", "fresh", "if", "while", "for_range", "for_subsets", "for_bits",
-	"block", "break", "continue", "return", "fail"}
+	"block", "break", "continue", "return", "fail", "operand", "callout"}
 
 // A Stmt is a statement of a Func.
 type Stmt struct {
@@ -353,6 +359,10 @@ func printStmts(b *strings.Builder, ss []Stmt, depth int) {
 			fmt.Fprintf(b, " v%d", s.Var)
 		case SStore, SFresh:
 			fmt.Fprintf(b, " s%d", s.Arr)
+		case SOperand:
+			fmt.Fprintf(b, " c%d.%d", s.Arr, s.Var)
+		case SCallout:
+			fmt.Fprintf(b, " c%d", s.Arr)
 		case SBreak, SContinue:
 			fmt.Fprintf(b, " L%d", s.Label)
 		}

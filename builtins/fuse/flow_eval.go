@@ -38,6 +38,10 @@ type FlowState struct {
 	depth int        // calls in progress
 	fuel  int
 	poll  func() bool
+	// ops are the operands of the next callout, callout who does it
+	// (SetCallout).
+	ops     [MaxCalloutOperands]uint64
+	callout func(k int, ops []uint64) error
 }
 
 // A frame is one call's variables and scratch arrays.
@@ -279,6 +283,16 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 			v = st.expr(s.X)
 		}
 		st.fail(s.Check, v)
+	case SOperand:
+		st.ops[s.Var] = st.expr(s.X)
+	case SCallout:
+		err := error(ErrNoCallout)
+		if st.callout != nil {
+			err = st.callout(s.Arr, st.ops[:st.f.Callouts[s.Arr].Operands])
+		}
+		if err != nil {
+			panic(evalSignal{err})
+		}
 	}
 	return flowNext, 0
 }

@@ -637,6 +637,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		}
 		if call, ok := s.X.(*syntax.CallExpr); ok {
 			c.discarded[call] = true
+			if c.isPrint(call) {
+				return c.printStmt(call) // a callout (print.go)
+			}
 			if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
 				if id, ok := dot.X.(*syntax.Ident); ok {
 					if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {

@@ -31,7 +31,8 @@ import (
 //	336     ctlEpoch   with calls: the last epoch given to a Proc's scratch array
 //	344     ctlBias    with calls: the calls a run counts as in progress at its start
 //	                   (Worker.SetDepth: it allows MaxCalls less these)
-//	352     ctlSlots   the home of each slot (variables and hidden loop state), then
+//	352     ctlOps     the operands of a callout (fuse.MaxCalloutOperands words)
+//	480     ctlSlots   the home of each slot (variables and hidden loop state), then
 //	                   the spill area of expressions
 //
 // Variables and the hidden state of loops are slots; the most used live in
@@ -41,24 +42,27 @@ import (
 // them, stores its registers, records where to resume, and returns to Go;
 // Go polls for cancellation (and lets the runtime reach the goroutine) and
 // calls again. Failing checks jump to stubs after the code that store the
-// check and its value.
+// check and its value. A callout (fuse.SCallout, amd64_callout.go) comes
+// back to Go the same way, with ctlPoll set to 2 + the callout's index
+// and its operands at ctlOps; Go does it and calls again.
 
 const (
 	ctlResume = 0
 	ctlN      = 8
 	ctlWrite  = 16 // ^0: item i's result goes to its place; 0: every result to place 0 (counting)
 	ctlPoll   = 24
-	ctlCount  = 32                       // the results that are not 0
-	ctlStop   = 40                       // ^0: stop after the first result that is not 0; else 0
-	ctlAffine = 48                       // parameter p: on, base, step at ctlAffine+24p
-	ctlRegs   = ctlAffine + 24*maxAffine // the slot registers while Go polls
-	ctlGoSP   = ctlRegs + 8*maxSlotRegs  // with calls: Go's stack pointer while the code runs
-	ctlCodeSP = ctlGoSP + 8              // with calls: the code's stack pointer while Go polls
-	ctlDepth  = ctlCodeSP + 8            // with calls: the lowest RSP a call may be made at (the calls in progress in a first pass)
-	ctlEpoch  = ctlDepth + 8             // with calls: the last epoch given to a Proc's scratch array
-	ctlBias   = ctlEpoch + 8             // with calls: the calls a run counts as in progress at its start (Worker.SetDepth)
-	ctlSlots  = ctlBias + 8              // the slots' homes
-	maxAffine = 8                        // the parameters that can be ranges
+	ctlCount  = 32                                 // the results that are not 0
+	ctlStop   = 40                                 // ^0: stop after the first result that is not 0; else 0
+	ctlAffine = 48                                 // parameter p: on, base, step at ctlAffine+24p
+	ctlRegs   = ctlAffine + 24*maxAffine           // the slot registers while Go polls
+	ctlGoSP   = ctlRegs + 8*maxSlotRegs            // with calls: Go's stack pointer while the code runs
+	ctlCodeSP = ctlGoSP + 8                        // with calls: the code's stack pointer while Go polls
+	ctlDepth  = ctlCodeSP + 8                      // with calls: the lowest RSP a call may be made at (the calls in progress in a first pass)
+	ctlEpoch  = ctlDepth + 8                       // with calls: the last epoch given to a Proc's scratch array
+	ctlBias   = ctlEpoch + 8                       // with calls: the calls a run counts as in progress at its start (Worker.SetDepth)
+	ctlOps    = ctlBias + 8                        // the operands of a callout
+	ctlSlots  = ctlOps + 8*fuse.MaxCalloutOperands // the slots' homes
+	maxAffine = 8                                  // the parameters that can be ranges
 )
 
 // The registers of the pool, in the order they are handed out; RDI holds
@@ -1152,6 +1156,12 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		}
 		a.store32I(at(rDI, 4), uint32(s.Check))
 		a.jmp(g.failExit)
+	case fuse.SOperand:
+		r := g.expr(s.X)
+		a.store(at(rDI, g.ctl+ctlOps+8*int32(s.Var)), r)
+		g.release(r)
+	case fuse.SCallout:
+		g.calloutExit(s.Arr)
 	default:
 		panic(fmt.Sprintf("amd64: statement %d", s.Kind))
 	}

@@ -27,6 +27,7 @@ var ctlOffsets = map[string]int{
 	"ctlDepth":  ctlDepth,
 	"ctlEpoch":  ctlEpoch,
 	"ctlBias":   ctlBias,
+	"ctlOps":    ctlOps,
 	"ctlSlots":  ctlSlots,
 }
 

@@ -107,7 +107,10 @@ func (lv *varLiveness) stmt(s *fuse.Stmt, out varSet) varSet {
 	case fuse.SStore:
 		lv.after[s] = out
 		return lv.uses(out, s.X, s.Y)
-	case fuse.SFresh:
+	case fuse.SOperand:
+		lv.after[s] = out
+		return lv.uses(out, s.X)
+	case fuse.SFresh, fuse.SCallout:
 		return out
 	case fuse.SIf:
 		after := lv.stmts(s.Body, out).union(lv.stmts(s.Else, out))

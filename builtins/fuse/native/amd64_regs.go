@@ -154,6 +154,8 @@ func definite(f *fuse.Func) (maybeUnset []bool) {
 				if s.Kind != fuse.SStore {
 					cur = all()
 				}
+			case fuse.SOperand:
+				reads(s.X, cur)
 			case fuse.SIf:
 				reads(s.X, cur)
 				cur = meet(stmts(s.Body, cur), stmts(s.Else, cur))

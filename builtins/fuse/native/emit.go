@@ -200,6 +200,9 @@ func Module(f *fuse.Func) ([]byte, *layout, error) {
 	if f.Arrays > 0 {
 		return nil, nil, fmt.Errorf("wasm: array parameters of the function (the x86-64 code and the evaluator take them)")
 	}
+	if len(f.Callouts) > 0 {
+		return nil, nil, fmt.Errorf("wasm: callouts (a print: the x86-64 code and the evaluator make them)")
+	}
 	l, err := newLayout(f)
 	if err != nil {
 		return nil, nil, err

@@ -300,6 +300,9 @@ type Worker struct {
 	params [][]uint64
 	out    []uint64
 	poll   func() bool
+	// callout does the Func's callouts (SetCallout); nil: a callout
+	// ends the run with fuse.ErrNoCallout.
+	callout func(k int, ops []uint64) error
 
 	// WebAssembly
 	mod   api.Module
@@ -532,6 +535,15 @@ func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error)
 		callCode(w.p.code, w.words)
 		if ctl[ctlPoll/8] == 0 {
 			break
+		}
+		if k := ctl[ctlPoll/8]; k >= 2 {
+			// A callout: done here, then the code goes on.
+			ctl[ctlPoll/8] = 0
+			if err := w.doCallout(int(k-2), ctl[ctlOps/8:ctlOps/8+fuse.MaxCalloutOperands]); err != nil {
+				done := int(ctl[ctlSlots/8+w.p.itSlot])
+				return done, w.out[:done], err
+			}
+			continue
 		}
 		w.polls++
 		ctl[ctlPoll/8] = 0

@@ -1,0 +1,77 @@
+package fuse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Callouts (docs/internals/fuse.md, "Callouts"): an operation a Func's
+// code cannot do itself, a print, is handed to whoever runs it, which does
+// it and lets the run go on. The statements SOperand set the operands (one
+// each), then SCallout names the callout; the runner reads the operands as
+// words and the Callout says what they mean.
+
+// MaxCalloutOperands bounds the operands of one callout.
+const MaxCalloutOperands = 16
+
+// A Callout is a line of text built from constant pieces and operands,
+// the words a run computes: print's line, the separators and the end
+// included.
+type Callout struct {
+	Parts    []CalloutPart
+	Operands int // operands 0 .. Operands-1 (the SOperand statements before the SCallout)
+}
+
+// A CalloutPart is constant text, or an operand as Starlark writes it.
+type CalloutPart struct {
+	Text    string // where Operand < 0
+	Operand int    // the operand, or -1 for Text
+	// Verb is how the operand is written: 's' as str() does, 'd', 'o',
+	// 'x' and 'X' as Starlark's % operator does.
+	Verb byte
+	// Bool, set by Exact, says that the operand is a bool (1 for True,
+	// 0 for False), which only the verb 's' writes; else it is an int in
+	// [0, 2^64).
+	Bool bool
+}
+
+// Text returns the line c makes of the operands ops.
+func (c *Callout) Text(ops []uint64) string {
+	var b strings.Builder
+	var num [24]byte
+	for _, p := range c.Parts {
+		if p.Operand < 0 {
+			b.WriteString(p.Text)
+			continue
+		}
+		w := ops[p.Operand]
+		switch {
+		case p.Bool && w != 0:
+			b.WriteString("True")
+		case p.Bool:
+			b.WriteString("False")
+		case p.Verb == 'o':
+			b.Write(strconv.AppendUint(num[:0], w, 8))
+		case p.Verb == 'x':
+			b.Write(strconv.AppendUint(num[:0], w, 16))
+		case p.Verb == 'X':
+			b.WriteString(strings.ToUpper(string(strconv.AppendUint(num[:0], w, 16))))
+		default:
+			b.Write(strconv.AppendUint(num[:0], w, 10))
+		}
+	}
+	return b.String()
+}
+
+// SetCallout makes st hand its callouts to do, which gets the callout's
+// index in Func.Callouts and its operands (a view, valid during the
+// call); an error from do ends the run with it. Without one, a callout
+// ends the run with ErrNoCallout.
+func (st *FlowState) SetCallout(do func(k int, ops []uint64) error) { st.callout = do }
+
+// ErrNoCallout ends a run that meets a callout with nobody to hand it to.
+var ErrNoCallout = errorString("fused run: a callout with no runner to do it")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

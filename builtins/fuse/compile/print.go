@@ -1,0 +1,226 @@
+package compile
+
+import (
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
+
+// A print statement with Options.Exact (docs/scripting.md, "Printing
+// from machine code") becomes a callout (fuse.Callout): the code hands
+// the line to the binding, which prints it as the interpreter would, and
+// the run goes on. Its arguments are ints and bools the code computes,
+// strings known when it is compiled (literals, a module's strings), and
+// "format" % values with a literal format of %d, %i, %s, %r, %o, %x, %X
+// and %% only; sep and end are such strings, flush a constant.
+
+// maxCalloutText bounds the constant text of one printed line.
+const maxCalloutText = 1 << 12
+
+// isPrint reports whether call is a call of the builtin print that the
+// function compiles as a callout.
+func (c *compiler) isPrint(call *syntax.CallExpr) bool {
+	id, ok := call.Fn.(*syntax.Ident)
+	return ok && id.Name == "print" && c.opt.Exact && !c.opt.CheckOnly && c.isBuiltin("print")
+}
+
+// printStmt compiles print(...) as operands and a callout.
+func (c *compiler) printStmt(call *syntax.CallExpr) error {
+	sep, end := " ", "\n"
+	var args []syntax.Expr
+	for _, a := range call.Args {
+		kw, ok := a.(*syntax.BinaryExpr)
+		if !ok || kw.Op != syntax.EQ {
+			if u, ok := a.(*syntax.UnaryExpr); ok && (u.Op == syntax.STAR || u.Op == syntax.STARSTAR) {
+				return errAt(u.OpPos, "print of *args or **kwargs is not run as machine code")
+			}
+			args = append(args, a)
+			continue
+		}
+		name := kw.X.(*syntax.Ident).Name
+		switch name {
+		case "sep", "end":
+			s, ok := c.constString(kw.Y)
+			if !ok {
+				if id, isIdent := kw.Y.(*syntax.Ident); isIdent && id.Name == "None" {
+					continue
+				}
+				return errAt(kw.OpPos, "print's %s must be a string known when the function is compiled", name)
+			}
+			if name == "sep" {
+				sep = s
+			} else {
+				end = s
+			}
+		case "flush":
+			if id, ok := kw.Y.(*syntax.Ident); !ok || id.Name != "True" && id.Name != "False" || !c.isConstName(id.Name) {
+				return errAt(kw.OpPos, "print's flush must be True or False")
+			}
+		default:
+			return errAt(kw.OpPos, "print takes no keyword %s", name)
+		}
+	}
+	co := fuse.Callout{}
+	var vals []*fuse.Expr
+	text := func(s string) {
+		if n := len(co.Parts); n > 0 && co.Parts[n-1].Operand < 0 {
+			co.Parts[n-1].Text += s
+			return
+		}
+		co.Parts = append(co.Parts, fuse.CalloutPart{Text: s, Operand: -1})
+	}
+	value := func(e syntax.Expr, verb byte) error {
+		x, err := c.expr(e)
+		if err != nil {
+			return err
+		}
+		if len(vals) == fuse.MaxCalloutOperands {
+			return errAt(pos(e), "a print of more than %d values is not run as machine code", fuse.MaxCalloutOperands)
+		}
+		co.Parts = append(co.Parts, fuse.CalloutPart{Operand: len(vals), Verb: verb})
+		vals = append(vals, x)
+		return nil
+	}
+	for i, a := range args {
+		if i > 0 {
+			text(sep)
+		}
+		if s, ok := c.constString(a); ok {
+			text(s)
+			continue
+		}
+		if b, ok := unparen(a).(*syntax.BinaryExpr); ok && b.Op == syntax.PERCENT {
+			if format, ok := c.constString(b.X); ok {
+				if err := c.printFormat(b, format, text, value); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if err := value(a, 's'); err != nil {
+			return err
+		}
+	}
+	text(end)
+	size := 0
+	for _, p := range co.Parts {
+		size += len(p.Text)
+	}
+	if size > maxCalloutText {
+		return errAt(call.Lparen, "a print of more than %d bytes of constant text is not run as machine code", maxCalloutText)
+	}
+	// The values first, into variables where they call a Proc (whose own
+	// prints would set the operands of theirs), then the operands.
+	for i, x := range vals {
+		if hasCall(x) {
+			v := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: x})
+			vals[i] = varExpr(v)
+		}
+	}
+	k := len(c.f.Callouts)
+	co.Operands = len(vals)
+	c.f.Callouts = append(c.f.Callouts, co)
+	for i, x := range vals {
+		c.emit(fuse.Stmt{Kind: fuse.SOperand, Var: i, Arr: k, X: x})
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
+	return nil
+}
+
+// printFormat compiles format % y, a printed argument: format's text and
+// conversions, y's values (a tuple written out, or one value).
+func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(string), value func(syntax.Expr, byte) error) error {
+	var ys []syntax.Expr
+	switch y := unparen(b.Y).(type) {
+	case *syntax.TupleExpr:
+		ys = y.List
+	default:
+		ys = []syntax.Expr{b.Y}
+	}
+	n := 0
+	for i := 0; i < len(format); i++ {
+		ch := format[i]
+		if ch != '%' {
+			j := i
+			for j < len(format) && format[j] != '%' {
+				j++
+			}
+			text(format[i:j])
+			i = j - 1
+			continue
+		}
+		if i+1 == len(format) {
+			return errAt(b.OpPos, "an incomplete format is not run as machine code")
+		}
+		i++
+		verb := format[i]
+		switch verb {
+		case '%':
+			text("%")
+			continue
+		case 's', 'r':
+			verb = 's'
+		case 'i':
+			verb = 'd'
+		case 'd', 'o', 'x', 'X':
+		default:
+			return errAt(b.OpPos, "the conversion %%%c is not run as machine code (%%d, %%s, %%o, %%x only)", verb)
+		}
+		if n == len(ys) {
+			return errAt(b.OpPos, "the format has more conversions than values")
+		}
+		if s, ok := c.constString(ys[n]); ok && verb == 's' {
+			text(s)
+		} else if err := value(ys[n], verb); err != nil {
+			return err
+		}
+		n++
+	}
+	if n != len(ys) {
+		return errAt(b.OpPos, "the format has fewer conversions than values")
+	}
+	return nil
+}
+
+// constString returns the string e is when the function is compiled: a
+// string literal, or a name of the module bound to a string.
+func (c *compiler) constString(e syntax.Expr) (string, bool) {
+	switch e := unparen(e).(type) {
+	case *syntax.Literal:
+		if s, ok := e.Value.(string); ok && e.Token == syntax.STRING {
+			return s, true
+		}
+	case *syntax.Ident:
+		if _, local := c.sc.names[e.Name]; local || c.sc.locals[e.Name] {
+			return "", false
+		}
+		if v, ok := c.sc.src.Free(e.Name); ok {
+			if s, ok := v.(starlark.String); ok {
+				return string(s), true
+			}
+		}
+	}
+	return "", false
+}
+
+// isConstName reports whether name (True, False) is not rebound by the
+// function.
+func (c *compiler) isConstName(name string) bool {
+	_, local := c.sc.names[name]
+	return !local && !c.sc.locals[name]
+}
+
+// hasCall reports whether x calls a Proc.
+func hasCall(x *fuse.Expr) bool {
+	if x.Op == fuse.OpCall {
+		return true
+	}
+	for _, a := range x.Args {
+		if hasCall(a) {
+			return true
+		}
+	}
+	return false
+}
