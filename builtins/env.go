@@ -106,6 +106,7 @@ const (
 type threadEnv struct {
 	Env
 	budget memory.Budget
+	replay printReplay // the lines a rerun of code that printed reproduces (native_print.go)
 }
 
 // SetEnv sets the run environment of the builtins called from thread,

@@ -233,6 +233,9 @@ func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRu
 		return nil, err
 	}
 	r.w = w
+	if hasCallouts(nf.f) {
+		w.SetCallout(nf.calloutOf(r)) // (native_print.go)
+	}
 	return r, nil
 }
 
@@ -389,7 +392,11 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if nf.pc.Words > timedWords {
 		ran = time.Now()
 	}
+	rp, p0 := nf.startPrints(thread)
 	_, res, err := r.w.Run(1, false)
+	if rp != nil {
+		rp.end(p0, err != nil) // a rerun reproduces the lines printed
+	}
 	if nf.pc.Words > timedWords {
 		nf.weigh(start, ran, time.Now())
 	}

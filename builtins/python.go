@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
 	"strings"
@@ -478,17 +477,8 @@ func printFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		buf.WriteString(p)
 	}
-	// A line goes through the thread's Print, as Starlark's print does
-	// (an embedder may capture it there); a partial line goes to the
-	// thread's standard output, where Print writes in bitsh.
-	if line, ok := strings.CutSuffix(end, "\n"); ok && thread.Print != nil {
-		buf.WriteString(line)
-		thread.Print(thread, buf.String())
-		return starlark.None, nil
-	}
-	buf.WriteString(end)
-	if _, err := io.WriteString(Stdout(thread), buf.String()); err != nil {
-		return nil, fmt.Errorf("print: %w", err)
+	if err := writePrint(thread, buf.String(), end); err != nil {
+		return nil, err
 	}
 	return starlark.None, nil
 }

@@ -15,11 +15,13 @@ import (
 const MaxCalloutOperands = 16
 
 // A Callout is a line of text built from constant pieces and operands,
-// the words a run computes: print's line, the separators and the end
-// included.
+// the words a run computes: print's line, its separators included.
 type Callout struct {
 	Parts    []CalloutPart
 	Operands int // operands 0 .. Operands-1 (the SOperand statements before the SCallout)
+	// End follows the text (print's end: "\n" unless it says otherwise);
+	// Text leaves it out, for the runner to write a line as print does.
+	End string
 }
 
 // A CalloutPart is constant text, or an operand as Starlark writes it.
@@ -35,7 +37,7 @@ type CalloutPart struct {
 	Bool bool
 }
 
-// Text returns the line c makes of the operands ops.
+// Text returns the text c makes of the operands ops, without End.
 func (c *Callout) Text(ops []uint64) string {
 	var b strings.Builder
 	var num [24]byte

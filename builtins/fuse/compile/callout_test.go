@@ -99,7 +99,7 @@ func TestCalloutPrint(t *testing.T) {
 			}
 			var got strings.Builder
 			w.SetCallout(func(k int, ops []uint64) error {
-				got.WriteString(f.Callouts[k].Text(ops))
+				got.WriteString(f.Callouts[k].Text(ops) + f.Callouts[k].End)
 				return nil
 			})
 			for i, a := range c.args {

@@ -102,8 +102,8 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 			return err
 		}
 	}
-	text(end)
-	size := 0
+	co.End = end
+	size := len(end)
 	for _, p := range co.Parts {
 		size += len(p.Text)
 	}

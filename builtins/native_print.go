@@ -1,0 +1,172 @@
+package builtins
+
+import (
+	"fmt"
+	"hash/fnv"
+	"io"
+	"strings"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
+)
+
+// Prints from machine code (docs/internals/fuse.md, "Callouts"). A plain
+// function run as code hands each print to Go (a fuse.Callout), which
+// prints the line at once, as the interpreter would, and the code goes
+// on. A run that then fails is run again by the interpreter, from the
+// start (native_calls.go), and that rerun would print the same lines
+// again: the interpreter's rerun is deterministic up to where the code
+// failed (the code changed nothing the program sees; lists it wrote are
+// written back only when it succeeds), so its first lines are exactly
+// those the code printed. printReplay keeps the thread's output the
+// interpreter's: it counts the lines a rerun will reproduce, and the
+// prints of the rerun (the interpreter's, or those of code the rerun
+// calls) skip that many, each checked to be the line printed.
+
+// maxReplayHashes bounds the lines of a failed run whose text a rerun's
+// lines are checked against; the lines past it are only counted.
+const maxReplayHashes = 1 << 16
+
+// A printReplay is a thread's account of the lines printed by code that
+// a rerun may reproduce. The lines of the thread's output are numbered
+// as the interpreter would print them: pos is the next line's number,
+// lines the number of lines written; pos < lines while a rerun reproduces
+// lines written already, which are skipped. hashes holds the hashes of
+// lines 0 .. len(hashes)-1 (at most maxReplayHashes). runs counts the runs
+// of code with callouts in progress (one at most: code calls no
+// Starlark); while none is and nothing is to be reproduced, the account
+// is empty.
+type printReplay struct {
+	pos, lines int
+	hashes     []uint64
+	runs       int
+}
+
+// printHash returns the hash of a printed line: its text and end.
+func printHash(text, end string) uint64 {
+	h := fnv.New64a()
+	io.WriteString(h, text)
+	io.WriteString(h, end)
+	return h.Sum64()
+}
+
+// skip reports whether the line text+end is one a rerun reproduces, and
+// counts it; one that is not the line expected (a rerun that ended before
+// the line, on an error a catch caught) ends the replay.
+func (rp *printReplay) skip(text, end string) bool {
+	if rp.pos >= rp.lines {
+		return false
+	}
+	if rp.pos >= len(rp.hashes) || rp.hashes[rp.pos] == printHash(text, end) {
+		rp.pos++
+		rp.settle()
+		return true
+	}
+	rp.lines, rp.hashes = rp.pos, rp.hashes[:rp.pos]
+	rp.settle()
+	return false
+}
+
+// wrote counts a line written while code with callouts runs.
+func (rp *printReplay) wrote(text, end string) {
+	if rp.runs == 0 {
+		return
+	}
+	if rp.lines == len(rp.hashes) && rp.lines < maxReplayHashes {
+		rp.hashes = append(rp.hashes, printHash(text, end))
+	}
+	rp.lines++
+	rp.pos++
+}
+
+// start records the start of a run of code with callouts and returns
+// where the thread's lines are at it, for end.
+func (rp *printReplay) start() int {
+	rp.runs++
+	return rp.pos
+}
+
+// end records the end of the run that started at line p0: where it
+// failed, the interpreter runs the call again and reproduces the lines
+// from p0 on.
+func (rp *printReplay) end(p0 int, failed bool) {
+	rp.runs--
+	if failed {
+		rp.pos = p0
+	}
+	rp.settle()
+}
+
+// settle empties the account where nothing is left to reproduce and no
+// run records lines.
+func (rp *printReplay) settle() {
+	if rp.runs == 0 && rp.pos >= rp.lines {
+		rp.pos, rp.lines, rp.hashes = 0, 0, rp.hashes[:0]
+	}
+}
+
+// replayOf returns thread's account of lines, nil where the thread has no
+// environment (SetEnv).
+func replayOf(thread *starlark.Thread) *printReplay {
+	if e := envOf(thread); e != nil {
+		return &e.replay
+	}
+	return nil
+}
+
+// writePrint writes a printed line as print does: text followed by end,
+// through the thread's Print where end ends a line, else to its standard
+// output; a line a rerun reproduces is skipped (printReplay).
+func writePrint(thread *starlark.Thread, text, end string) error {
+	rp := replayOf(thread)
+	if rp != nil && rp.skip(text, end) {
+		return nil
+	}
+	line0 := text
+	// A line goes through the thread's Print, as Starlark's print does
+	// (an embedder may capture it there); a partial line goes to the
+	// thread's standard output, where Print writes in bitsh.
+	if line, ok := strings.CutSuffix(end, "\n"); ok && thread.Print != nil {
+		if line != "" {
+			text += line
+		}
+		thread.Print(thread, text)
+	} else {
+		if end != "" {
+			text += end
+		}
+		if _, err := io.WriteString(Stdout(thread), text); err != nil {
+			return fmt.Errorf("print: %w", err)
+		}
+	}
+	if rp != nil {
+		rp.wrote(line0, end)
+	}
+	return nil
+}
+
+// calloutOf returns the function a worker of nf hands its callouts to:
+// each prints its line on the thread of r's run.
+func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
+	return func(k int, ops []uint64) error {
+		c := &nf.f.Callouts[k]
+		return writePrint(r.thread, c.Text(ops), c.End)
+	}
+}
+
+// startPrints starts the account of the lines a run of nf's code on
+// thread prints (nil where it prints none), and returns where the
+// thread's lines are at its start (printReplay.end).
+func (nf *nativeFunc) startPrints(thread *starlark.Thread) (*printReplay, int) {
+	if !hasCallouts(nf.f) {
+		return nil, 0
+	}
+	rp := replayOf(thread)
+	if rp == nil {
+		return nil, 0
+	}
+	return rp, rp.start()
+}
+
+// hasCallouts reports whether f's code prints.
+func hasCallouts(f *fuse.Func) bool { return len(f.Callouts) > 0 }
