@@ -151,7 +151,7 @@ def mixed(x):
     return False
 
 def prints(x):
-    print(x)
+    print("%5d" % x)
     return x
 
 def defaulted(x, y = 1):
@@ -349,7 +349,7 @@ func TestNativeRefused(t *testing.T) {
 		"uses_mixed": "MIXED is a list of other values",
 		"uses_neg":   "NEG is a negative int",
 		"mixed":      "a bool on some paths and an int on others",
-		"prints":     "print is not allowed",
+		"prints":     "the conversion %5 is not run as machine code",
 		"defaulted":  "its parameter y has a default value",
 		"closure":    "it reads x, a variable of the function that defines it",
 	} {
