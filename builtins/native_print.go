@@ -42,6 +42,12 @@ type printReplay struct {
 	runs       int
 }
 
+// emitHash returns the hash of an emit, for the account of printed lines
+// (an emit is replayed as a line is).
+func emitHash(key, op string, value starlark.Value) uint64 {
+	return printHash("\x00emit\x00"+key+"\x00"+op+"\x00", value.String())
+}
+
 // printHash returns the hash of a printed line: its text and end.
 func printHash(text, end string) uint64 {
 	h := fnv.New64a()
@@ -54,10 +60,15 @@ func printHash(text, end string) uint64 {
 // counts it; one that is not the line expected (a rerun that ended before
 // the line, on an error a catch caught) ends the replay.
 func (rp *printReplay) skip(text, end string) bool {
+	return rp.pos < rp.lines && rp.skipHash(printHash(text, end))
+}
+
+// skipHash is skip for a line (or an emit: emitHash) of hash h.
+func (rp *printReplay) skipHash(h uint64) bool {
 	if rp.pos >= rp.lines {
 		return false
 	}
-	if rp.pos >= len(rp.hashes) || rp.hashes[rp.pos] == printHash(text, end) {
+	if rp.pos >= len(rp.hashes) || rp.hashes[rp.pos] == h {
 		rp.pos++
 		rp.settle()
 		return true
@@ -69,11 +80,18 @@ func (rp *printReplay) skip(text, end string) bool {
 
 // wrote counts a line written while code with callouts runs.
 func (rp *printReplay) wrote(text, end string) {
+	if rp.runs > 0 {
+		rp.wroteHash(printHash(text, end))
+	}
+}
+
+// wroteHash is wrote for a line (or an emit: emitHash) of hash h.
+func (rp *printReplay) wroteHash(h uint64) {
 	if rp.runs == 0 {
 		return
 	}
 	if rp.lines == len(rp.hashes) && rp.lines < maxReplayHashes {
-		rp.hashes = append(rp.hashes, printHash(text, end))
+		rp.hashes = append(rp.hashes, h)
 	}
 	rp.lines++
 	rp.pos++
@@ -150,6 +168,13 @@ func writePrint(thread *starlark.Thread, text, end string) error {
 func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 	return func(k int, ops []uint64) error {
 		c := &nf.f.Callouts[k]
+		if c.Emit != "" {
+			var v starlark.Value = starlark.MakeUint64(ops[0])
+			if c.Parts[0].Bool {
+				v = starlark.Bool(ops[0] != 0)
+			}
+			return emitValue(r.thread, "emit", c.Emit, c.Op, v)
+		}
 		return writePrint(r.thread, c.Text(ops), c.End)
 	}
 }

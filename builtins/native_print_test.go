@@ -10,6 +10,7 @@ import (
 
 	"github.com/bitsh/bitsh/builtins/dialect"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/shard"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
@@ -69,6 +70,19 @@ def inner(n):
         x = x * x
     return x
 
+def emits(n):
+    # Emits as it goes, then leaves the words where n > 6.
+    x = 1
+    for i in range(n):
+        if i % 3 == 0:
+            emit("found", i, op="append")
+            emit("count", 1)
+            emit("best", i * i, "max")
+            emit(key="flag", value=i > 4, op="union")
+        x = x * 1000
+    print("emitted", n)
+    return x
+
 def outer(n):
     t = 0
     for i in range(n):
@@ -90,6 +104,7 @@ var printCalls = []struct {
 	{"top", []int{1}}, {"top", []int{6}}, {"top", []int{12}},
 	{"fill", []int{0}}, {"fill", []int{20}}, {"fill", []int{3000}},
 	{"inner", []int{1}}, {"outer", []int{1}}, {"outer", []int{3}}, {"outer", []int{7}}, {"inner", []int{8}},
+	{"emits", []int{1}}, {"emits", []int{5}}, {"emits", []int{9}}, {"emits", []int{4}}, {"emits", []int{13}},
 }
 
 // printRun runs src, interpreted or with the hook, then calls: each call's
@@ -101,8 +116,16 @@ func printRun(t *testing.T, src string, interpreted bool, calls func(call func(f
 	stats = NewNativeStats()
 	offers := make(chan string, 64)
 	thread := &starlark.Thread{Name: "print", Print: func(_ *starlark.Thread, msg string) { b.WriteString(msg + "\n") }}
+	results := &shard.Results{}
 	SetEnv(thread, Env{Sources: testSources{"print.star": src}, Context: context.Background(), Interpreted: interpreted, Stdout: &b,
-		NativeStats: stats, NativeReport: func(fn *starlark.Function, err error) { offers <- fn.Name() }})
+		NativeStats: stats, NativeReport: func(fn *starlark.Function, err error) { offers <- fn.Name() }, Results: results})
+	defer func() {
+		// The results emitted, after the output.
+		for _, k := range results.Keys() {
+			e, _ := results.Get(k)
+			out += fmt.Sprintf("emitted %s %s %v\n", k, e.Op, e.Value)
+		}
+	}()
 	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "print.star", src, Predeclared())
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
@@ -167,7 +190,10 @@ func TestNativePrint(t *testing.T) {
 			t.Errorf("%s refused: %s", f.Name, f.Refused)
 		}
 	}
-	for _, fn := range []string{"many", "grow", "divide", "top", "fill", "inner", "outer"} {
+	if !strings.Contains(wantOut, "emitted found append [0 0 3 0 3 6 0 3 0 3 6 9 12]") {
+		t.Errorf("the interpreter's results are not the ones expected:\n%s", wantOut[strings.Index(wantOut, "emitted best"):])
+	}
+	for _, fn := range []string{"many", "grow", "divide", "top", "fill", "inner", "outer", "emits"} {
 		if code[fn] == 0 {
 			t.Errorf("%s: no call ran as code", fn)
 		}
@@ -236,7 +262,7 @@ func TestNativePrintCancel(t *testing.T) {
 }
 
 // randomPrintFunc writes a random plain function f(x, y) that prints in a
-// loop: ints, bools, strings, formats, sep and end, and now and then an
+// loop: ints, bools, strings, formats, sep and end; that emits; and now and then an
 // int that leaves the words or an error, before or after its prints.
 func randomPrintFunc(r *rand.Rand) string {
 	var b strings.Builder
@@ -245,7 +271,9 @@ func randomPrintFunc(r *rand.Rand) string {
 	vals := []string{"a", "i", "x", "y", "a & 0xff", "i * y", "a > y", "i == 3", "not a", "S", "\"t\"", "a % 7 < 3", "a + i"}
 	val := func() string { return vals[r.IntN(len(vals))] }
 	for n := 1 + r.IntN(4); n > 0; n-- {
-		switch r.IntN(8) {
+		switch r.IntN(9) {
+		case 7:
+			fmt.Fprintf(&b, "        emit(%q, %s, op=%q)\n", []string{"a", "b"}[r.IntN(2)], val(), []string{"append", "union", "max"}[r.IntN(3)])
 		case 0:
 			fmt.Fprintf(&b, "        print(%s, %s, sep=%q)\n", val(), val(), []string{"", ", ", "-"}[r.IntN(3)])
 		case 1:

@@ -126,25 +126,41 @@ func emitFn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "key", &key, "value", &value, "op?", &opStr); err != nil {
 		return nil, err
 	}
+	if err := emitValue(thread, b.Name(), key, opStr, value); err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+// emitValue records value under key by op, as emit does; an emit a rerun
+// of code that failed reproduces is skipped (native_print.go).
+func emitValue(thread *starlark.Thread, name, key, opStr string, value starlark.Value) error {
 	op, err := shard.ParseOp(opStr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	v, err := toJSONValue(value, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: value: %w", b.Name(), err)
+		return fmt.Errorf("%s: value: %w", name, err)
 	}
 	var r *shard.Results
+	rp := replayOf(thread)
 	if e := envOf(thread); e != nil {
 		r = e.Results
 	}
 	if r == nil {
-		return nil, fmt.Errorf("%s: no result sink: run the script with bitsh (or interp.New), which collects results", b.Name())
+		return fmt.Errorf("%s: no result sink: run the script with bitsh (or interp.New), which collects results", name)
+	}
+	if rp != nil && rp.pos < rp.lines && rp.skipHash(emitHash(key, opStr, value)) {
+		return nil
 	}
 	if err := r.Emit(key, op, v); err != nil {
-		return nil, fmt.Errorf("%s: key = %q: %w", b.Name(), key, err)
+		return fmt.Errorf("%s: key = %q: %w", name, key, err)
 	}
-	return starlark.None, nil
+	if rp != nil && rp.runs > 0 {
+		rp.wroteHash(emitHash(key, opStr, value))
+	}
+	return nil
 }
 
 // toJSONValue converts a Starlark value to the shard package's model.

@@ -6,7 +6,7 @@ import (
 )
 
 // Callouts (docs/internals/fuse.md, "Callouts"): an operation a Func's
-// code cannot do itself, a print, is handed to whoever runs it, which does
+// code cannot do itself, a print or an emit, is handed to whoever runs it, which does
 // it and lets the run go on. The statements SOperand set the operands (one
 // each), then SCallout names the callout; the runner reads the operands as
 // words and the Callout says what they mean.
@@ -15,8 +15,13 @@ import (
 const MaxCalloutOperands = 16
 
 // A Callout is a line of text built from constant pieces and operands,
-// the words a run computes: print's line, its separators included.
+// the words a run computes: print's line, its separators included; or
+// an emit of one operand.
 type Callout struct {
+	// Emit, where not "", makes the callout emit(Emit, operand 0, op=Op)
+	// (a shard result) instead of a line: Parts then holds operand 0
+	// alone, and End and the text are not used.
+	Emit, Op string
 	Parts    []CalloutPart
 	Operands int // operands 0 .. Operands-1 (the SOperand statements before the SCallout)
 	// End follows the text (print's end: "\n" unless it says otherwise);

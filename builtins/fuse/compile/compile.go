@@ -640,6 +640,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			if c.isPrint(call) {
 				return c.printStmt(call) // a callout (print.go)
 			}
+			if c.isEmit(call) {
+				return c.emitStmt(call)
+			}
 			if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
 				if id, ok := dot.X.(*syntax.Ident); ok {
 					if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {

@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"slices"
+
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
@@ -223,4 +225,63 @@ func hasCall(x *fuse.Expr) bool {
 		}
 	}
 	return false
+}
+
+// isEmit reports whether call is a call of the builtin emit that the
+// function compiles as a callout.
+func (c *compiler) isEmit(call *syntax.CallExpr) bool {
+	id, ok := call.Fn.(*syntax.Ident)
+	return ok && id.Name == "emit" && c.opt.Exact && !c.opt.CheckOnly && c.isBuiltin("emit")
+}
+
+// emitStmt compiles emit(key, value, op="sum") of a key and an op known
+// when the function is compiled as an operand and a callout.
+func (c *compiler) emitStmt(call *syntax.CallExpr) error {
+	var key, op, value syntax.Expr
+	names := []string{"key", "value", "op"}
+	slots := []*syntax.Expr{&key, &value, &op}
+	n := 0
+	for _, a := range call.Args {
+		if kw, ok := a.(*syntax.BinaryExpr); ok && kw.Op == syntax.EQ {
+			name := kw.X.(*syntax.Ident).Name
+			i := slices.Index(names, name)
+			if i < 0 || *slots[i] != nil {
+				return errAt(kw.OpPos, "emit's keyword %s is not run as machine code", name)
+			}
+			*slots[i] = kw.Y
+			continue
+		}
+		if n == len(slots) || *slots[n] != nil {
+			return errAt(pos(a), "emit takes key, value and op")
+		}
+		*slots[n] = a
+		n++
+	}
+	if key == nil || value == nil {
+		return errAt(call.Lparen, "emit takes a key and a value")
+	}
+	co := fuse.Callout{Op: "sum", Operands: 1, Parts: []fuse.CalloutPart{{Operand: 0, Verb: 's'}}}
+	var ok bool
+	if co.Emit, ok = c.constString(key); !ok {
+		return errAt(pos(key), "emit's key must be a string known when the function is compiled")
+	}
+	if op != nil {
+		if co.Op, ok = c.constString(op); !ok {
+			return errAt(pos(op), "emit's op must be a string known when the function is compiled")
+		}
+	}
+	x, err := c.expr(value)
+	if err != nil {
+		return err
+	}
+	if hasCall(x) {
+		v := c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: x})
+		x = varExpr(v)
+	}
+	k := len(c.f.Callouts)
+	c.f.Callouts = append(c.f.Callouts, co)
+	c.emit(fuse.Stmt{Kind: fuse.SOperand, Var: 0, Arr: k, X: x})
+	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
+	return nil
 }
