@@ -392,11 +392,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if nf.pc.Words > timedWords {
 		ran = time.Now()
 	}
-	rp, p0 := nf.startPrints(thread)
-	_, res, err := r.w.Run(1, false)
-	if rp != nil {
-		rp.end(p0, err != nil) // a rerun reproduces the lines printed
-	}
+	res, err := nf.runPrinting(r, thread)
 	if nf.pc.Words > timedWords {
 		nf.weigh(start, ran, time.Now())
 	}

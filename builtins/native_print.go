@@ -179,18 +179,23 @@ func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 	}
 }
 
-// startPrints starts the account of the lines a run of nf's code on
-// thread prints (nil where it prints none), and returns where the
-// thread's lines are at its start (printReplay.end).
-func (nf *nativeFunc) startPrints(thread *starlark.Thread) (*printReplay, int) {
-	if !hasCallouts(nf.f) {
-		return nil, 0
+// runPrinting runs one item of nf's code on r's worker, keeping the
+// account of the lines it prints on thread where it has callouts: where
+// the run fails (or panics), the interpreter's rerun reproduces them.
+func (nf *nativeFunc) runPrinting(r *nativeRun, thread *starlark.Thread) (res []uint64, err error) {
+	var rp *printReplay
+	if hasCallouts(nf.f) {
+		rp = replayOf(thread)
 	}
-	rp := replayOf(thread)
 	if rp == nil {
-		return nil, 0
+		_, res, err = r.w.Run(1, false)
+		return res, err
 	}
-	return rp, rp.start()
+	p0, ran := rp.start(), false
+	defer func() { rp.end(p0, !ran || err != nil) }()
+	_, res, err = r.w.Run(1, false)
+	ran = true
+	return res, err
 }
 
 // hasCallouts reports whether f's code prints.
