@@ -341,3 +341,51 @@ func TestNativePrintRandom(t *testing.T) {
 		t.Errorf("%d of %d functions ran as code", coded, n)
 	}
 }
+
+// TestPrintReplay: the account of printed lines skips, after a failed
+// run, the lines it wrote, each checked; a line that is not the one
+// expected ends the replay, and an account with nothing to replay and no
+// run is empty.
+func TestPrintReplay(t *testing.T) {
+	var rp printReplay
+	p0 := rp.start()
+	for i := range 3 {
+		if rp.skip(fmt.Sprint("line ", i), "\n") {
+			t.Fatalf("line %d skipped during the run", i)
+		}
+		rp.wrote(fmt.Sprint("line ", i), "\n")
+	}
+	rp.end(p0, true)
+	if rp.pos != 0 || rp.lines != 3 {
+		t.Fatalf("after the failed run: pos %d, lines %d; want 0, 3", rp.pos, rp.lines)
+	}
+	// The rerun: a nested run that replays one line and fails rewinds to
+	// it.
+	p1 := rp.start()
+	if !rp.skip("line 0", "\n") {
+		t.Fatal("line 0 not skipped")
+	}
+	rp.end(p1, true)
+	for i := range 2 {
+		if !rp.skip(fmt.Sprint("line ", i), "\n") {
+			t.Fatalf("line %d not skipped in the rerun", i)
+		}
+	}
+	// Not the line expected: the replay ends, and the line is printed.
+	if rp.skip("other", "\n") {
+		t.Fatal("a line not written was skipped")
+	}
+	if rp.pos != 0 || rp.lines != 0 || len(rp.hashes) != 0 || rp.runs != 0 {
+		t.Errorf("after the replay: %+v, want an empty account", rp)
+	}
+	if rp.skip("line 2", "\n") {
+		t.Error("a line skipped after the replay ended")
+	}
+	// A run that succeeds leaves nothing to replay.
+	p2 := rp.start()
+	rp.wrote("x", "\n")
+	rp.end(p2, false)
+	if rp.pos != 0 || rp.lines != 0 || rp.skip("x", "\n") {
+		t.Errorf("after a successful run: %+v", rp)
+	}
+}
