@@ -122,7 +122,7 @@ func TestCalloutPrint(t *testing.T) {
 }
 
 // TestCalloutNone: a run that meets a callout with nobody to do it ends
-// with fuse.ErrNoCallout.
+// with fuse.ErrNoCallout; WebAssembly takes no callouts.
 func TestCalloutNone(t *testing.T) {
 	s, err := fusescript.Load(calloutScript)
 	if err != nil {
@@ -134,5 +134,19 @@ func TestCalloutNone(t *testing.T) {
 	}
 	if _, err := f.NewState(nil).Eval([]uint64{1}); err != fuse.ErrNoCallout {
 		t.Errorf("eval: %v, want fuse.ErrNoCallout", err)
+	}
+	// WebAssembly refuses callouts; Auto then takes the evaluator where
+	// the x86-64 engine does not run.
+	if _, err := native.CompileWith(f, native.WebAssembly); err == nil || !strings.Contains(err.Error(), "callouts") {
+		t.Errorf("WebAssembly: %v, want a refusal of the callouts", err)
+	}
+	if native.Ready(native.AMD64) != nil {
+		p, err := native.CompileWith(f, native.Auto)
+		if err != nil {
+			t.Fatalf("Auto: %v", err)
+		}
+		if p.Engine() != native.Eval {
+			t.Errorf("Auto: %v, want the evaluator", p.Engine())
+		}
 	}
 }
