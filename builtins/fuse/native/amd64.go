@@ -19,7 +19,7 @@ import (
 //	0       ctlResume  the address to resume at (0: start)
 //	8       ctlN       n, the items to run
 //	16      ctlWrite   ^0: item i's result goes to its place; 0: every result to place 0 (counting)
-//	24      ctlPoll    set to 1 when the code returns to be polled
+//	24      ctlPoll    set to 1 when the code returns to be polled, to 2 + k for callout k
 //	32      ctlCount   the count of results that are not 0
 //	40      ctlStop    ^0: stop after the first result that is not 0; else 0
 //	48      ctlAffine  for each of the first 8 parameters: on, base, step; where on is
