@@ -22,7 +22,7 @@ def loop(n):
     t = 0
     for i in range(n):
         if i % 7 == 3:
-            print("%d: %x %X %o %s%%" % (i, i * 255, i * 255, i, i), K, i < 10)
+            print("%d: %x %X %o %s%%" % (i, i * 255, i * 255, i, i), K, i < 10, "%r %s %r" % (K, K, i))
         t += i
     return t
 

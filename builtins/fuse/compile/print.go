@@ -157,7 +157,7 @@ func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(st
 			return errAt(b.OpPos, "an incomplete format is not run as machine code")
 		}
 		i++
-		verb := format[i]
+		verb, orig := format[i], format[i]
 		switch verb {
 		case '%':
 			text("%")
@@ -173,7 +173,9 @@ func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(st
 		if n == len(ys) {
 			return errAt(b.OpPos, "the format has more conversions than values")
 		}
-		if s, ok := c.constString(ys[n]); ok && verb == 's' {
+		if s, ok := c.constString(ys[n]); ok && orig == 'r' {
+			text(starlark.String(s).String()) // (quoted)
+		} else if ok && verb == 's' {
 			text(s)
 		} else if err := value(ys[n], verb); err != nil {
 			return err
