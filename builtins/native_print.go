@@ -168,14 +168,25 @@ func writePrint(thread *starlark.Thread, text, end string) error {
 func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 	return func(k int, ops []uint64) error {
 		c := &nf.f.Callouts[k]
+		var err error
 		if c.Emit != "" {
 			var v starlark.Value = starlark.MakeUint64(ops[0])
 			if c.Parts[0].Bool {
 				v = starlark.Bool(ops[0] != 0)
 			}
-			return emitValue(r.thread, "emit", c.Emit, c.Op, v)
+			err = emitValue(r.thread, "emit", c.Emit, c.Op, v)
+		} else {
+			err = writePrint(r.thread, c.Text(ops), c.End)
 		}
-		return writePrint(r.thread, c.Text(ops), c.End)
+		if err != nil {
+			return err
+		}
+		if r.poll() {
+			// The run was cancelled (by the print itself where its
+			// output cannot be written): the code stops now.
+			return fuse.ErrStopped
+		}
+		return nil
 	}
 }
 

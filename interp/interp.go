@@ -308,6 +308,7 @@ func (in *Interp) Eval(ctx context.Context, expr string) (starlark.Value, error)
 type run struct {
 	in      *Interp
 	ctx     context.Context
+	cancel  context.CancelCauseFunc // cancels ctx (a print that cannot write)
 	mu      sync.Mutex
 	threads []*starlark.Thread
 	stop    func() bool
@@ -317,7 +318,8 @@ type run struct {
 
 func (in *Interp) newRun(ctx context.Context) *run {
 	ctx, unwatch := in.watchMemory(ctx)
-	r := &run{in: in, ctx: ctx, unwatch: unwatch}
+	ctx, cancel := context.WithCancelCause(ctx)
+	r := &run{in: in, ctx: ctx, cancel: cancel, unwatch: unwatch}
 	r.stop = context.AfterFunc(ctx, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -330,6 +332,7 @@ func (in *Interp) newRun(ctx context.Context) *run {
 
 func (r *run) close() {
 	r.stop()
+	r.cancel(nil)
 	r.unwatch()
 }
 
@@ -365,6 +368,9 @@ func (r *run) thread(name string, maxSteps uint64) *starlark.Thread {
 			// fails in Python: a loop of prints to a full disk ends.
 			if err := printLine(in.stdout, msg); err != nil {
 				t.Cancel("print: " + err.Error())
+				// The run's context too: a function running as
+				// machine code, whose prints come here, polls it.
+				r.cancel(fmt.Errorf("print: %w", err))
 			}
 		},
 		Load: func(t *starlark.Thread, module string) (starlark.StringDict, error) {

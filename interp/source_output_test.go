@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/interp"
 )
 
@@ -66,5 +67,24 @@ func TestPrintFailureStopsRun(t *testing.T) {
 	}
 	if writes != 1 {
 		t.Errorf("%d writes; want the run stopped after the first failed one", writes)
+	}
+}
+
+// TestPrintFailureStopsCode: a function running as machine code whose
+// print cannot write stops there too, as the interpreter does (strict:
+// the call waits for the code, and runs as code).
+func TestPrintFailureStopsCode(t *testing.T) {
+	var writes int
+	in := interp.New(interp.WithStdout(failingWriter{&writes}), interp.WithNativeStrict(true), interp.WithNativeReport(io.Discard))
+	src := "def loop(n):\n    t = 0\n    for i in range(n):\n        print(i)\n        t += i\n    return t\n\nloop(0)\nloop(100000000)\n"
+	_, err := in.Exec(context.Background(), "p.star", src)
+	if err == nil || !strings.Contains(err.Error(), "print: no space left on device") {
+		t.Errorf("Exec: %v; want the run stopped by print's error", err)
+	}
+	if writes != 1 {
+		t.Errorf("%d writes; want the run stopped after the first failed one", writes)
+	}
+	if fs := in.NativeReport(); native.Ready(native.AMD64) == nil && (len(fs) != 1 || fs[0].Code != 1 || fs[0].Interpreted != 1) {
+		t.Errorf("the report: %+v; want loop(0) run as code, loop(100000000) by the interpreter once its code stopped", fs)
 	}
 }
