@@ -17,7 +17,8 @@ var loopOptions = &syntax.FileOptions{While: true, TopLevelControl: true, Global
 // globals and the rest of the range; a form that finishes the loop
 // (writing the globals as the loop would) has the interpreter go on after
 // it, one that declines leaves the loop to the interpreter, with the same
-// results; cold loops and loops over lists are not offered.
+// results; cold loops, loops over lists and a function's loops are not
+// offered.
 func TestNativeLoop(t *testing.T) {
 	const src = `
 n = 0
@@ -35,6 +36,12 @@ s = 0
 for v in [1] * 3000:
     s += v
 after = n + m + s
+def f():
+    t = 0
+    for q in range(3000):
+        t += q
+    return t
+z = f()
 `
 	for _, finish := range []bool{false, true} {
 		type offer struct {
@@ -84,7 +91,7 @@ after = n + m + s
 			t.Fatal(err)
 		}
 		want := StringDict{"n": MakeInt(12497500), "i": MakeInt(5000), "m": MakeInt(200080000), "j": MakeInt(40006),
-			"cold": MakeInt(4950), "k": MakeInt(99), "s": MakeInt(3000), "v": MakeInt(1), "after": MakeInt(12497500 + 200080000 + 3000)}
+			"cold": MakeInt(4950), "k": MakeInt(99), "s": MakeInt(3000), "v": MakeInt(1), "z": MakeInt(4498500), "after": MakeInt(12497500 + 200080000 + 3000)}
 		for name, v := range want {
 			if eq, _ := Equal(g[name], v); !eq {
 				t.Errorf("finish %v: %s = %v, want %v", finish, name, g[name], v)
