@@ -16,7 +16,8 @@ import "go.starlark.net/syntax"
 // position of the loop's while or for keyword, names the module's
 // globals, in the order of the globals slice the form gets. A for loop is
 // offered only while it iterates over a range with nativeLoopRest
-// elements or more left. The hook returns nil to
+// elements or more left, a while loop only where a path leaves it
+// (compile.Loop.Done). The hook returns nil to
 // decline: the loop is not offered again. It returns a non-nil form to
 // install it: the interpreter then calls it at this back edge and at the
 // loop's later back edges, as wait says, with the module's globals (the
@@ -148,6 +149,12 @@ func (fn *Function) atLoop(thread *Thread, i uint32, iterstack []Iterator) (uint
 		return 0, false
 	}
 	loop := &f.Loops[i]
+	if !loop.For && loop.Done == ^uint32(0) {
+		// No path leaves the loop (while True without a break): it ends
+		// in an error or a cancellation, the interpreter's to raise.
+		fn.loopOff(l)
+		return 0, false
+	}
 	var rest Tuple
 	var it *rangeIterator
 	if loop.For {
@@ -191,10 +198,6 @@ func (fn *Function) atLoop(thread *Thread, i uint32, iterstack []Iterator) (uint
 	if it != nil {
 		it.i = it.r.len
 		return loop.Head, true
-	}
-	if loop.Done == ^uint32(0) {
-		// No path leaves the loop: a form cannot have finished it.
-		panic("starlark: a native loop form finished a loop that never ends")
 	}
 	return loop.Done, true
 }
