@@ -94,6 +94,10 @@ const (
 	// nativeKey holds the hook the fork offers plain functions to, to run
 	// as machine code (nativeHook, native_calls.go).
 	nativeKey = "go.starlark.net/native"
+	// nativeLoopKey holds the hook the fork offers hot loops of
+	// top-level code to, to run as machine code (nativeLoopHook,
+	// native_loops.go).
+	nativeLoopKey = "go.starlark.net/native.loop"
 	// nativeMissKey holds what hears of the calls the interpreter runs
 	// without asking a function's native form: calls with keyword
 	// arguments, on a thread with a step limit, and those of a function
@@ -121,8 +125,10 @@ func SetEnv(thread *starlark.Thread, env Env) {
 	}
 	if !env.Interpreted && env.Sources != nil && native.Ready(native.AMD64) == nil {
 		thread.SetLocal(nativeKey, nativeHook)
+		thread.SetLocal(nativeLoopKey, nativeLoopHook)
 	} else {
 		thread.SetLocal(nativeKey, nil)
+		thread.SetLocal(nativeLoopKey, nil)
 	}
 	if env.NativeStats != nil || env.NativeStrict {
 		thread.SetLocal(nativeMissKey, nativeMiss)

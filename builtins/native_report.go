@@ -12,7 +12,9 @@ import (
 	"sync/atomic"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // What became of the calls of plain functions offered to run as machine
@@ -117,6 +119,11 @@ type nativeTally struct {
 	refused atomic.Pointer[string]        // why it is not run as code (nil: compiled)
 	fork    map[string]int64              // ... by the fork's why (nativeMiss; NativeStats.mu)
 	nf      atomic.Pointer[nativeFunc]    // the compiled function, for its checks
+	// loop is the position of a loop of top-level code (nativeLoopHook),
+	// "" for a function; params are the globals its code takes, in the
+	// order of its parameters.
+	loop   string
+	params atomic.Pointer[[]string]
 }
 
 // offered records an offer of fn and returns its tally; s may be nil (no
@@ -131,6 +138,42 @@ func (s *NativeStats) offered(fn *starlark.Function) *nativeTally {
 	s.latest[fn] = t
 	s.mu.Unlock()
 	return t
+}
+
+// offeredLoop records an offer of a loop of top-level code, at pos, in
+// fn's module, and returns its tally; s may be nil.
+func (s *NativeStats) offeredLoop(fn *starlark.Function, pos syntax.Position) *nativeTally {
+	var params []string
+	if s == nil {
+		return nil
+	}
+	t := &nativeTally{fn: fn, loop: pos.String(), args: make([][nArgFallbacks]atomic.Int64, compile.MaxExactParams)}
+	t.params.Store(&params)
+	s.mu.Lock()
+	s.tallies = append(s.tallies, t)
+	s.mu.Unlock()
+	return t
+}
+
+// name returns the name and position the report gives the tally's
+// function, or loop.
+func (t *nativeTally) name() (name, pos string) {
+	if t.loop != "" {
+		return loopName, t.loop
+	}
+	return t.fn.Name(), t.fn.Position().String()
+}
+
+// param returns the name of the tally's parameter p: a loop's global.
+func (t *nativeTally) param(p int) string {
+	if t.loop != "" {
+		if ps := *t.params.Load(); p < len(ps) {
+			return "global " + ps[p]
+		}
+		return "its range"
+	}
+	name, _ := t.fn.Param(p)
+	return "argument " + name
 }
 
 // refuse records why the function stays interpreted.
@@ -164,7 +207,8 @@ func withFile(fn *starlark.Function, msg string) string {
 // A NativeFunc is what a NativeStats reports of one function: its name
 // and position, its calls run as code and by the interpreter, and why.
 type NativeFunc struct {
-	Name     string // the function's name
+	Name     string // the function's name ("<toplevel loop>" for a loop of top-level code)
+	Loop     bool   // a loop of top-level code: its calls are its runs as code
 	Position string // where its def is, "file:line:col"
 	// Refused says why the function is not run as code ("" where it
 	// is); Compiled counts the times it was compiled (a global it reads
@@ -201,12 +245,13 @@ func (s *NativeStats) Funcs() []NativeFunc {
 	index := map[def]int{}
 	reasons := map[def]map[string]int64{}
 	for ti, t := range tallies {
-		d := def{t.fn.Name(), t.fn.Position().String()}
+		name, pos := t.name()
+		d := def{name, pos}
 		i, ok := index[d]
 		if !ok {
 			i = len(out)
 			index[d] = i
-			out = append(out, NativeFunc{Name: t.fn.Name(), Position: t.fn.Position().String()})
+			out = append(out, NativeFunc{Name: name, Position: pos, Loop: t.loop != ""})
 			reasons[d] = map[string]int64{}
 		}
 		f := &out[i]
@@ -229,7 +274,7 @@ func (s *NativeStats) Funcs() []NativeFunc {
 			add(fallbackText(fallback(k), t, nf), t.why[k].Load())
 		}
 		for p := range t.args {
-			name, _ := t.fn.Param(p)
+			name := t.param(p)
 			for k := range t.args[p] {
 				add(argText(argFallback(k), name, nf, p), t.args[p][k].Load())
 			}
@@ -258,11 +303,13 @@ func (s *NativeStats) Funcs() []NativeFunc {
 }
 
 // WriteReport writes the report of the functions offered so far to w,
-// one paragraph a function:
+// one paragraph a function (or loop of top-level code):
 //
 //	native: fib (fib.star:1:5): machine code, 1 call as code, 0 by the interpreter
 //	native: g (g.star:4:5): machine code, 12 calls as code, 1000 by the interpreter:
 //	    1000 calls: an int beyond 64 bits (<<) at g.star:7:13
+//	native: <toplevel loop> (t.star:8:1): machine code, 1 run as code, 3 back edges in the interpreter:
+//	    3 back edges: its machine code was still being generated
 //
 // or "native: no function was offered to run as machine code".
 func (s *NativeStats) WriteReport(w io.Writer) error {
@@ -273,7 +320,15 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 	}
 	for _, f := range funcs {
 		fmt.Fprintf(&b, "native: %s (%s): ", f.Name, f.Position)
+		calls := calls
+		if f.Loop {
+			calls = backEdges
+		}
 		if f.Refused != "" && f.Code == 0 && len(f.Reasons) <= 1 {
+			if f.Loop {
+				fmt.Fprintf(&b, "interpreted: not compiled: %s\n", f.Refused)
+				continue
+			}
 			fmt.Fprintf(&b, "interpreted, %s: not compiled: %s\n", calls(f.Interpreted), f.Refused)
 			continue
 		}
@@ -284,7 +339,11 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 		if f.Refused != "" {
 			b.WriteString(" (last offer not compiled: " + f.Refused + ")")
 		}
-		fmt.Fprintf(&b, ", %s as code, %d by the interpreter", calls(f.Code), f.Interpreted)
+		if f.Loop {
+			fmt.Fprintf(&b, ", %s as code, %s", runs(f.Code), edges(f.Interpreted))
+		} else {
+			fmt.Fprintf(&b, ", %s as code, %d by the interpreter", calls(f.Code), f.Interpreted)
+		}
 		if len(f.Reasons) == 0 {
 			b.WriteString("\n")
 			continue
@@ -304,6 +363,29 @@ func calls(n int64) string {
 		return "1 call"
 	}
 	return fmt.Sprintf("%d calls", n)
+}
+
+// runs says "1 run" or "n runs": a loop's runs as code, each the rest
+// of the loop from a back edge.
+func runs(n int64) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
+// edges says "1 back edge in the interpreter" or "n back edges ...": a
+// loop's back edges at which its code was not run.
+func edges(n int64) string {
+	return backEdges(n) + " in the interpreter"
+}
+
+// backEdges says "1 back edge" or "n back edges".
+func backEdges(n int64) string {
+	if n == 1 {
+		return "1 back edge"
+	}
+	return fmt.Sprintf("%d back edges", n)
 }
 
 // fallbackText says why the interpreter ran a call, for k.
@@ -351,26 +433,26 @@ func fallbackText(k fallback, t *nativeTally, nf *nativeFunc) string {
 func argText(k argFallback, name string, nf *nativeFunc, p int) string {
 	switch k {
 	case argNotInt:
-		return "argument " + name + " not an int"
+		return name + " not an int"
 	case argNotBool:
-		return "argument " + name + " not a bool"
+		return name + " not a bool"
 	case argNotWord:
-		return "argument " + name + " an int outside [0, 2^64)"
+		return name + " an int outside [0, 2^64)"
 	case argNotList:
-		return "argument " + name + " not a list"
+		return name + " not a list"
 	case argLength:
 		if nf != nil && nf.pc.Lists != nil {
-			return fmt.Sprintf("argument %s a list of another length than %d", name, nf.pc.Lists[p])
+			return fmt.Sprintf("%s a list of another length than %d", name, nf.pc.Lists[p])
 		}
-		return "argument " + name + " a list of another length"
+		return name + " a list of another length"
 	case argTwice:
-		return "argument " + name + " the same list as another parameter"
+		return name + " the same list as another parameter"
 	case argElem:
-		return "argument " + name + " a list holding other values than the ints its code holds"
+		return name + " a list holding other values than the ints its code holds"
 	case argInTable:
-		return "argument " + name + " a list it also reads as a table"
+		return name + " a list it also reads as a table"
 	}
-	return fmt.Sprintf("argument %s: fallback %d", name, k)
+	return fmt.Sprintf("%s: fallback %d", name, k)
 }
 
 // checkText says why the interpreter ran a call whose code failed at
@@ -409,7 +491,7 @@ func (nf *nativeFunc) missArg(thread *starlark.Thread, p int, k argFallback) (st
 	if nf.strict {
 		nf.strictFail(thread, func() string {
 			name, _ := nf.fn.Param(p)
-			return argText(k, name, nf, p)
+			return argText(k, "argument "+name, nf, p)
 		})
 	}
 	return nil, false

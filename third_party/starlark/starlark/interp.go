@@ -348,6 +348,11 @@ loop:
 					break loop
 				}
 			}
+			if w&0xffff0000 != 0 && !fn.loopsOff {
+				// bitsh fork: a back edge of a loop of top-level code
+				// (compile.LoopJmp, native_loop.go).
+				arg = fn.backEdge(thread, fr, pc0, w, iterstack)
+			}
 			pc = arg
 			counted = arg
 

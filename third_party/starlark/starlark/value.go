@@ -721,7 +721,9 @@ type Function struct {
 	module   *Module
 	defaults Tuple
 	freevars Tuple
-	native   nativeSlot // bitsh fork: native.go
+	native   nativeSlot   // bitsh fork: native.go
+	loops    *nativeLoops // bitsh fork: native_loop.go (top-level code only)
+	loopsOff bool         // bitsh fork: every loop of loops is off
 }
 
 // A Module represents an evaluated Starlark module.

@@ -353,6 +353,32 @@ type Funcode struct {
 	built    atomic.Bool // bitsh fork: steps and decoded are set (Tables)
 	frame    uint64      // bitsh fork: see Frame
 	loops    bool        // bitsh fork: see HasLoop
+
+	// Loops are the while loops and for loops of a module's top-level
+	// code, nil in any other function (bitsh fork: the interpreter
+	// offers a hot one to an application's native loop hook).
+	Loops []Loop
+}
+
+// A Loop is a while or for statement of a module's top-level code (bitsh
+// fork). Its back edges are the JMP instructions after Head that jump to
+// Head: at the end of its body and at its continue statements, where the
+// loop's state is the module's globals (and, for a for loop, its
+// iterator on top of the iterator stack).
+type Loop struct {
+	Pos  syntax.Position // of its while or for keyword
+	For  bool            // a for loop (else a while loop)
+	Head uint32          // pc of its condition (while) or its ITERJMP (for)
+	// Done is the pc after a while loop, where its condition false or a
+	// break goes (^0 where no path leaves it); a for loop leaves through
+	// its ITERJMP, its iterator done.
+	Done uint32
+}
+
+// loopBlocks are a Loop's blocks while its function compiles (bitsh fork).
+type loopBlocks struct {
+	stmt       syntax.Stmt
+	head, done *block
 }
 
 // HasLoop reports whether the function's code contains a loop: a for
@@ -418,7 +444,10 @@ func (fn *Funcode) StepTable() []uint32 {
 // word per instruction instead of decoding a varint operand). The length
 // of a jump includes the NOPs that pad its operand, if any, so that the
 // interpreter does not dispatch them; a jump's operand byte at pc+1 is
-// where its run of steps ends.
+// where its run of steps ends. A JMP back to the head of a loop of
+// top-level code, Loops[i], from after it (a back edge), has i+1 in bits
+// 16-31, 0 in any other JMP (bitsh fork: the interpreter counts a loop's
+// back edges).
 func (fn *Funcode) Decoded() []uint64 {
 	fn.stepOnce.Do(fn.buildTables)
 	return fn.decoded
@@ -478,6 +507,23 @@ func (fn *Funcode) buildTables() {
 	}
 	t[len(fn.Code)] = n
 	fuse(d)
+	// bitsh fork: the back edges of the loops of top-level code.
+	if len(fn.Loops) > 0 {
+		heads := make(map[uint32]int, len(fn.Loops))
+		for i, l := range fn.Loops {
+			if i < 0xffff {
+				heads[l.Head] = i
+			}
+		}
+		for pc, w := range d {
+			if Opcode(w) != JMP || w>>8&0xff == 0 || uint32(w>>32) >= uint32(pc) {
+				continue
+			}
+			if i, ok := heads[uint32(w>>32)]; ok {
+				d[pc] = w | uint64(i+1)<<16 // (see Decoded)
+			}
+		}
+	}
 	fn.steps, fn.decoded = t, d
 	fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | 0xffffffff<<32
 	if !fn.HasVarargs && !fn.HasKwargs && fn.NumKwonlyParams == 0 && len(fn.Cells) == 0 && fn.Prog.Recursion {
@@ -608,6 +654,7 @@ type pcomp struct {
 
 	stop  func() bool // bitsh fork: see FileStop
 	polls int         // bitsh fork: statements compiled, for stop
+	depth int         // bitsh fork: functions being compiled (1: the top level)
 }
 
 // An fcomp holds the compiler state for a Funcode.
@@ -618,6 +665,9 @@ type fcomp struct {
 	pos   syntax.Position // current position of generated code
 	loops []loop
 	block *block
+	// lifts, where not nil, records the loops of top-level code (bitsh
+	// fork: Funcode.Loops).
+	lifts *[]loopBlocks
 }
 
 type loop struct {
@@ -814,6 +864,14 @@ func (pcomp *pcomp) function(name string, pos syntax.Position, stmts []syntax.St
 			FreeVars: bindings(freevars),
 		},
 	}
+	// bitsh fork: the loops of top-level code are recorded
+	// (Funcode.Loops).
+	pcomp.depth++
+	defer func() { pcomp.depth-- }()
+	var lifts []loopBlocks
+	if pcomp.depth == 1 {
+		fcomp.lifts = &lifts
+	}
 
 	// Record indices of locals that require cells.
 	for i, local := range locals {
@@ -953,6 +1011,7 @@ func (pcomp *pcomp) function(name string, pos syntax.Position, stmts []syntax.St
 		fmt.Fprintf(os.Stderr, "Function %s: (%d blocks, %d bytes)\n", name, len(blocks), pc)
 	}
 	fcomp.generate(blocks, pc)
+	fcomp.recordLoops(lifts)
 
 	if debug {
 		fmt.Fprintf(os.Stderr, "code=%d maxstack=%d\n", fn.Code, fn.MaxStack)
@@ -968,6 +1027,35 @@ func (pcomp *pcomp) function(name string, pos syntax.Position, stmts []syntax.St
 	}
 
 	return fn
+}
+
+// recordLoops sets Funcode.Loops from the loops' blocks, once the code is
+// laid out (bitsh fork). A loop whose head is not reached is left out.
+func (fcomp *fcomp) recordLoops(lifts []loopBlocks) {
+	for _, l := range lifts {
+		head := l.head
+		for head.insns == nil && head.jmp != nil {
+			head = head.jmp
+		}
+		if head.index < 0 {
+			continue
+		}
+		loop := Loop{Head: head.addr, Done: ^uint32(0)}
+		switch s := l.stmt.(type) {
+		case *syntax.WhileStmt:
+			loop.Pos = s.While
+			done := l.done
+			for done.insns == nil && done.jmp != nil {
+				done = done.jmp
+			}
+			if done.index >= 0 {
+				loop.Done = done.addr
+			}
+		case *syntax.ForStmt:
+			loop.Pos, loop.For = s.For, true
+		}
+		fcomp.fn.Loops = append(fcomp.fn.Loops, loop)
+	}
 }
 
 func docStringFromBody(body []syntax.Stmt) string {
@@ -1475,6 +1563,9 @@ func (fcomp *fcomp) stmt(stmt syntax.Stmt) {
 
 		fcomp.block = head
 		fcomp.condjump(ITERJMP, tail, body)
+		if fcomp.lifts != nil { // bitsh fork: Funcode.Loops
+			*fcomp.lifts = append(*fcomp.lifts, loopBlocks{stmt: stmt, head: head})
+		}
 
 		fcomp.block = body
 		fcomp.assign(stmt.For, stmt.Vars)
@@ -1494,6 +1585,9 @@ func (fcomp *fcomp) stmt(stmt syntax.Stmt) {
 		fcomp.jump(head)
 		fcomp.block = head
 		fcomp.ifelse(stmt.Cond, body, done)
+		if fcomp.lifts != nil { // bitsh fork: Funcode.Loops
+			*fcomp.lifts = append(*fcomp.lifts, loopBlocks{stmt: stmt, head: head, done: done})
+		}
 
 		fcomp.block = body
 		fcomp.loops = append(fcomp.loops, loop{break_: done, continue_: head})
