@@ -276,6 +276,8 @@ type compiler struct {
 	// shapes are the tables' biases and strides, where not zero
 	// (tuples.go).
 	shapes map[int]tableShape
+	// hashes are the sets and dicts the function makes (hashes.go).
+	hashes []*hashTable
 }
 
 // arrayOf names a scratch array of a unit.
@@ -811,6 +813,9 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forHash(s); ok || err != nil {
+		return err
+	}
 	id, ok := s.Vars.(*syntax.Ident)
 	if !ok {
 		return errAt(pos(s.Vars), "a for loop over %s is not allowed in a fused function (use one name)", describe(s.Vars))
@@ -950,6 +955,8 @@ func kindName(b binding) string {
 		return "a table row"
 	case bLog:
 		return "a module's list appended to"
+	case bHash:
+		return "a set or dict"
 	}
 	return "a word"
 }
@@ -985,6 +992,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 				return err
 			}
 			return c.assignVar(lhs, v)
+		}
+		if ok, err := c.hashAssign(lhs, s.RHS); ok || err != nil {
+			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
 			return err
@@ -1839,6 +1849,9 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 		return errAt(pos(lhs.X), "assignment to %s is not allowed in a fused function (only scratch array elements a[i] = x)", describe(lhs))
 	}
 	b, ok := c.sc.names[aid.Name]
+	if ok && b.kind == bHash {
+		return c.hashStore(c.hashOf(b), aid, s, lhs)
+	}
 	if !ok || b.kind != bScratch {
 		if t, err := c.lookupTable(aid); err == nil && t >= 0 || ok && b.kind == bRow {
 			return c.globalArrayOf(aid, false, errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name))
@@ -2430,6 +2443,8 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 			return nil, errAt(e.NamePos, "%s is a table row, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
 		case bLog:
 			return nil, errAt(e.NamePos, "%s", logOnly(e.Name))
+		case bHash:
+			return nil, errAt(e.NamePos, "%s is a %s, not a word: a function run as machine code takes x in %s, len(%s) and its methods", e.Name, c.hashOf(b).kind(), e.Name, e.Name)
 		}
 	}
 	if c.sc.locals[e.Name] {
@@ -2498,6 +2513,9 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	case syntax.OR:
 		return c.lazy(fuse.OpOrElse, x, ye)
 	case syntax.IN, syntax.NOT_IN:
+		if h, _ := c.hashNamed(ye); h != nil {
+			return c.hashIn(h, x, op == syntax.NOT_IN, at), nil
+		}
 		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
 	}
 	y, err := c.expr(ye)
@@ -2576,6 +2594,9 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		}
 		return nil, errAt(e.Lbrack, "indexing %s is not allowed in a fused function (index a table, a row or a scratch array)", describe(e.X))
 	}
+	if h, _ := c.hashNamed(id); h != nil {
+		return c.hashIndex(h, id, e)
+	}
 	i, err := c.word(e.Y)
 	if err != nil {
 		return nil, err
@@ -2628,6 +2649,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if dot, ok := e.Fn.(*syntax.DotExpr); ok {
 		if _, ok := c.chessModule(dot.X); ok {
 			return c.chessCall(e, dot)
+		}
+		if x, ok, err := c.hashMethod(e, dot); ok {
+			return x, err
 		}
 	}
 	name, ok := callee(e)
@@ -2748,6 +2772,8 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 			return konst(uint64(c.u.Scratch[b.id].Len)), nil
 		case bRow:
 			return c.tuplesOf(b.table, &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}), nil
+		case bHash:
+			return varExpr(c.hashOf(b).n), nil
 		}
 		if c.opt.CheckOnly && !c.isParam(id.Name) {
 			// A local the check takes for a word may hold a row of a
@@ -2904,7 +2930,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		// An array or a table is passed by reference: the helper's
 		// parameter names the caller's.
 		if id, ok := unparen(a).(*syntax.Ident); ok {
-			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+			if bd, ok := c.sc.names[id.Name]; ok && (bd.kind == bScratch || bd.kind == bHash) {
 				sc.names[src.Params[i].Name], sc.byRef[src.Params[i].Name] = bd, true
 				continue
 			}
@@ -3124,6 +3150,9 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 				continue
 			case bRow:
 				return "", errAt(id.NamePos, "%s is a table row; pass the table and the row's index to a helper", id.Name)
+			case bHash:
+				b.WriteString("g,") // inlined only: the table's variables are the caller's
+				continue
 			}
 			b.WriteString("w,")
 			continue

@@ -1,0 +1,492 @@
+package compile
+
+import (
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/syntax"
+)
+
+// Sets and dicts of words in a function compiled with Options.Exact: a
+// local made in the function's body (s = set(), d = {}, d = dict()) is a
+// hash table in three of the unit's scratch arrays, written in the IR's
+// own statements, so that every engine runs it:
+//
+//   - slots, of 1 << HashMaxBits words, the open-addressing table: 0 for
+//     an empty slot, else the entry's number (1 on) in the order arrays;
+//     the slots in use are the first mask + 1, a power of two, and a key
+//     k starts its linear probe at the top bits of k * hashMul
+//     (Fibonacci hashing: (k * hashMul) >> shift, shift = 64 - log2 of
+//     the slots in use);
+//   - keys and, for a dict, vals: the entries in the order they were
+//     inserted, from index 1, which is the order Starlark iterates them
+//     in (nothing is ever removed: a function that removes stays
+//     interpreted);
+//   - three variables: the entries n, mask and shift.
+//
+// A table grows by doubling its slots where an insertion would fill more
+// than half of them: the slots are made fresh (O(1): each scratch element
+// has an epoch) and every entry is probed in again. An insertion past
+// HashCap entries fails the run (the interpreter runs the call). Keys and
+// values are ints in [0, 2^64); a negative one fails the run too (its
+// word is not a word, as anywhere in exact code).
+//
+// A write to a table while a for loop runs over it fails the run, as it
+// fails in Starlark ("cannot insert into hash table during iteration").
+
+// bHash is the binding of a name to a set or dict: id indexes
+// compiler.hashes.
+const bHash = bLog + 1
+
+// HashMaxBits is the log2 of the slots of a set or dict a function run as
+// machine code makes, and HashCap the most entries it holds: half of
+// them.
+const (
+	HashMaxBits = 18
+	HashCap     = 1 << (HashMaxBits - 1)
+	hashMinBits = 4
+	// hashMul is 2^64 divided by the golden ratio, odd: Knuth's
+	// multiplicative hashing (TAOCP vol. 3, 6.4).
+	hashMul = 0x9E3779B97F4A7C15
+)
+
+// hashTable is a set or dict of the unit: its scratch arrays and
+// variables (see above).
+type hashTable struct {
+	name              string
+	dict              bool
+	slots, keys, vals int // scratch arrays (vals: -1 for a set)
+	n, mask, shift    int // variables
+	// iter counts the for loops over the table being compiled: a write
+	// there fails the run.
+	iter int
+}
+
+// kind is "set" or "dict".
+func (h *hashTable) kind() string {
+	if h.dict {
+		return "dict"
+	}
+	return "set"
+}
+
+// hashOf returns the binding's table where b is a bHash.
+func (c *compiler) hashOf(b binding) *hashTable { return c.hashes[b.id] }
+
+// hashNamed returns the table the name e (an identifier, perhaps in
+// parentheses) holds in the scope, or nil.
+func (c *compiler) hashNamed(e syntax.Expr) (*hashTable, *syntax.Ident) {
+	id, ok := unparen(e).(*syntax.Ident)
+	if !ok {
+		return nil, nil
+	}
+	b, ok := c.sc.names[id.Name]
+	if !ok || b.kind != bHash {
+		return nil, nil
+	}
+	return c.hashOf(b), id
+}
+
+// madeHash reports whether rhs makes an empty set or dict: set(), dict()
+// (the builtins) or {}; dict says which.
+func (c *compiler) madeHash(rhs syntax.Expr) (dict, ok bool) {
+	switch r := unparen(rhs).(type) {
+	case *syntax.DictExpr:
+		return true, len(r.List) == 0
+	case *syntax.CallExpr:
+		name, ok := callee(r)
+		if !ok || len(r.Args) != 0 || (name != "set" && name != "dict") || !c.isBuiltin(name) {
+			return false, false
+		}
+		if _, local := c.sc.names[name]; local || c.sc.locals[name] {
+			return false, false
+		}
+		return name == "dict", true
+	}
+	return false, false
+}
+
+// hashAssign compiles name = set(), name = {} and name = dict() with
+// Options.Exact: a fresh table, the name's (the same arrays where the
+// name held one of the same kind before).
+func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
+	dict, ok := c.madeHash(rhs)
+	if !ok || !c.opt.Exact {
+		return false, nil
+	}
+	kind := "set"
+	if dict {
+		kind = "dict"
+	}
+	if c.unit >= 0 {
+		return true, errAt(id.NamePos, "%s: a helper that recurses makes no %s in a function run as machine code", id.Name, kind)
+	}
+	var h *hashTable
+	if b, ok := c.sc.names[id.Name]; ok {
+		if b.kind != bHash || c.hashOf(b).dict != dict {
+			return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a function run as machine code", id.Name, kindName(b))
+		}
+		h = c.hashOf(b)
+		if h.iter > 0 {
+			return true, errAt(id.NamePos, "%s is a %s a loop runs over; a function run as machine code does not rebind it there", id.Name, kind)
+		}
+	} else {
+		h = &hashTable{name: id.Name, dict: dict, vals: -1}
+		add := func(what string, n int) int {
+			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name + " (" + what + ")", Len: n})
+			return len(c.u.Scratch) - 1
+		}
+		h.slots = add(kind+" slots", 1<<HashMaxBits)
+		h.keys = add(kind+" keys", HashCap+1)
+		if dict {
+			h.vals = add("dict values", HashCap+1)
+		}
+		h.n, h.mask, h.shift = c.newVar(), c.newVar(), c.newVar()
+		for _, v := range []int{h.n, h.mask, h.shift} {
+			c.varNames[[2]int{c.unit, v}] = id.Name
+		}
+		c.hashes = append(c.hashes, h)
+		c.sc.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
+	}
+	c.hashReset(h)
+	return true, nil
+}
+
+// hashReset emits the statements that empty h.
+func (c *compiler) hashReset(h *hashTable) {
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.n, X: konst(0)})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.mask, X: konst(1<<hashMinBits - 1)})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.shift, X: konst(64 - hashMinBits)})
+	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: h.slots})
+}
+
+// given marks x as exact by construction (fuse.Func.Exact) and returns
+// it.
+func (c *compiler) givenExpr(x *fuse.Expr) *fuse.Expr {
+	c.given[x] = true
+	return x
+}
+
+// hashSlot is the first slot of the key in the variable kv.
+func (c *compiler) hashSlot(h *hashTable, kv int) *fuse.Expr {
+	return c.givenExpr(mk(fuse.OpShr, c.givenExpr(mk(fuse.OpMul, varExpr(kv), konst(hashMul))), varExpr(h.shift)))
+}
+
+// hashNext is the slot after the one in the variable i.
+func (c *compiler) hashNext(h *hashTable, i int) *fuse.Expr {
+	return mk(fuse.OpAnd, c.givenExpr(mk(fuse.OpAdd, varExpr(i), konst(1))), varExpr(h.mask))
+}
+
+// read is element i of the unit's scratch array arr, index-checked.
+func (c *compiler) hashRead(arr int, i *fuse.Expr, at syntax.Position) *fuse.Expr {
+	return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(arr), Args: []*fuse.Expr{i},
+		Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")}
+}
+
+// hashKey evaluates the key x into a variable of its own.
+func (c *compiler) hashKey(x syntax.Expr) (int, error) {
+	k, err := c.word(x)
+	if err != nil {
+		return 0, err
+	}
+	kv := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: kv, X: c.biasedTo(k, 0)})
+	return kv, nil
+}
+
+// hashProbe emits the probe for the key in kv: afterwards the variable p
+// holds its entry's number, or 0 where h lacks it, and i, then, the empty
+// slot where it would go.
+func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int) {
+	p, i = c.newVar(), c.newVar()
+	// p = n first: a table read before the name is assigned fails as in
+	// Starlark (fuse.Func.GuardUnassigned).
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: p, X: varExpr(h.n)})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)})
+	label := c.newLabel()
+	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: konst(1), Body: []fuse.Stmt{
+		{Kind: fuse.SAssign, Var: p, X: c.hashRead(h.slots, varExpr(i), at)},
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.keys, varExpr(p), at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+		{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i)},
+	}})
+	return p, i
+}
+
+// hashFree emits the probe of the key in kv for an empty slot, into i:
+// where h lacks the key.
+func (c *compiler) hashFree(h *hashTable, kv, i int, at syntax.Position) []fuse.Stmt {
+	return []fuse.Stmt{
+		{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)},
+		{Kind: fuse.SWhile, Label: c.newLabel(), X: mk(fuse.OpNe, c.hashRead(h.slots, varExpr(i), at), konst(0)),
+			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i)}}},
+	}
+}
+
+// hashWritable emits, where a loop over h is running, the failure of a
+// write there (Starlark's error), and reports whether it did.
+func (c *compiler) hashWritable(h *hashTable, at syntax.Position) bool {
+	if h.iter == 0 {
+		return false
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, at, "cannot insert into hash table during iteration")})
+	return true
+}
+
+// hashInsert emits the insertion of the key in kv where the probe found
+// no entry (p is 0, i the empty slot): growing the table first where it
+// would be more than half full. Afterwards p holds the entry's number.
+func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
+	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), HashCap)
+	var grow []fuse.Stmt
+	grow = append(grow,
+		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(h.mask), konst(1<<HashMaxBits-1)),
+			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
+		fuse.Stmt{Kind: fuse.SAssign, Var: h.mask, X: c.givenExpr(mk(fuse.OpAdd, c.givenExpr(mk(fuse.OpAdd, varExpr(h.mask), varExpr(h.mask))), konst(1)))},
+		fuse.Stmt{Kind: fuse.SAssign, Var: h.shift, X: c.givenExpr(mk(fuse.OpSub, varExpr(h.shift), konst(1)))},
+		fuse.Stmt{Kind: fuse.SFresh, Arr: h.slots})
+	// Every entry again, in order, each into the first empty slot of its
+	// probe.
+	j, kj, s := c.newVar(), c.newVar(), c.newVar()
+	again := []fuse.Stmt{{Kind: fuse.SAssign, Var: kj, X: c.hashRead(h.keys, varExpr(j), at)}}
+	again = append(again, c.hashFree(h, kj, s, at)...)
+	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(j),
+		Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")})
+	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
+		Y: c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), konst(1))), Z: konst(1),
+		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"), Body: again})
+	grow = append(grow, c.hashFree(h, kv, i, at)...)
+	// Grown where 2n >= mask: the n + 1 entries would fill more than half
+	// the mask + 1 slots.
+	twice := c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), varExpr(h.n)))
+	body := []fuse.Stmt{
+		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, varExpr(h.mask)), Body: grow},
+		{Kind: fuse.SAssign, Var: h.n, X: c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), konst(1)))},
+		{Kind: fuse.SStore, Arr: h.keys, X: varExpr(h.n), Y: varExpr(kv), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
+		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(h.n), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
+		{Kind: fuse.SAssign, Var: p, X: varExpr(h.n)},
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: body})
+}
+
+// hashIn compiles x in name and x not in name (x compiled already, as
+// Starlark evaluates it first).
+func (c *compiler) hashIn(h *hashTable, x *fuse.Expr, not bool, at syntax.Position) *fuse.Expr {
+	kv := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: kv, X: c.biasedTo(x, 0)})
+	p, _ := c.hashProbe(h, kv, at)
+	if not {
+		return mk(fuse.OpEq, varExpr(p), konst(0))
+	}
+	return mk(fuse.OpNe, varExpr(p), konst(0))
+}
+
+// hashIndex compiles d[k]: the value, or the run fails where d lacks k
+// (Starlark's KeyError).
+func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr) (*fuse.Expr, error) {
+	if !h.dict {
+		return nil, errAt(e.Lbrack, "%s is a set, which is not indexed", id.Name)
+	}
+	kv, err := c.hashKey(e.Y)
+	if err != nil {
+		return nil, err
+	}
+	p := c.hashFound(h, kv, e.Lbrack)
+	return c.hashRead(h.vals, varExpr(p), e.Lbrack), nil
+}
+
+// hashFound emits the probe for the key in kv and the failure where the
+// dict lacks it; it returns the variable holding the entry's number.
+func (c *compiler) hashFound(h *hashTable, kv int, at syntax.Position) int {
+	p, _ := c.hashProbe(h, kv, at)
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: []fuse.Stmt{
+		{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, at, "key not in dict")}}})
+	return p
+}
+
+// hashStore compiles d[k] = v and d[k] op= v.
+func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
+	if !h.dict {
+		return errAt(lhs.Lbrack, "%s is a set, which is not indexed", id.Name)
+	}
+	if s.Op == syntax.EQ {
+		// Starlark evaluates the value first, then the key.
+		v, err := c.word(s.RHS)
+		if err != nil {
+			return err
+		}
+		vv := c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vv, X: c.biasedTo(v, 0)})
+		kv, err := c.hashKey(lhs.Y)
+		if err != nil {
+			return err
+		}
+		if c.hashWritable(h, lhs.Lbrack) {
+			return nil
+		}
+		p, i := c.hashProbe(h, kv, lhs.Lbrack)
+		c.hashInsert(h, kv, p, i, lhs.Lbrack)
+		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(p), Y: varExpr(vv),
+			Check: c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of a hash table")})
+		return nil
+	}
+	op, ok := augOps[s.Op]
+	if !ok {
+		return errAt(s.OpPos, "%s is not allowed in a function run as machine code", s.Op)
+	}
+	// The key, the value it holds (or a KeyError), the operand, then the
+	// store.
+	kv, err := c.hashKey(lhs.Y)
+	if err != nil {
+		return err
+	}
+	p := c.hashFound(h, kv, lhs.Lbrack)
+	old := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: old, X: c.hashRead(h.vals, varExpr(p), lhs.Lbrack)})
+	y, err := c.word(s.RHS)
+	if err != nil {
+		return err
+	}
+	val, err := c.arith(op, s.OpPos, varExpr(old), y)
+	if err != nil {
+		return err
+	}
+	vv := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vv, X: c.biasedTo(val, 0)})
+	if c.hashWritable(h, lhs.Lbrack) {
+		return nil
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(p), Y: varExpr(vv),
+		Check: c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of a hash table")})
+	return nil
+}
+
+// hashMethod compiles s.add(x), s.clear(), d.get(k, default), d.clear()
+// on a table; ok is false where dot is not a method call on one.
+func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.Expr, ok bool, err error) {
+	h, id := c.hashNamed(dot.X)
+	if h == nil {
+		return nil, false, nil
+	}
+	for _, a := range e.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			return nil, true, errAt(pos(a), "%s.%s: keyword arguments are not allowed in a function run as machine code", id.Name, dot.Name.Name)
+		}
+	}
+	at := e.Lparen
+	none := func() (*fuse.Expr, bool, error) {
+		if !c.discarded[e] {
+			return nil, true, errAt(pos(e.Fn), "%s.%s returns None, which is not a word: call it as a statement", id.Name, dot.Name.Name)
+		}
+		return konst(0), true, nil
+	}
+	switch name := dot.Name.Name; {
+	case name == "add" && !h.dict && len(e.Args) == 1:
+		kv, err := c.hashKey(e.Args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		if !c.hashWritable(h, at) {
+			p, i := c.hashProbe(h, kv, at)
+			c.hashInsert(h, kv, p, i, at)
+		}
+		return none()
+	case name == "clear" && len(e.Args) == 0:
+		if !c.hashWritable(h, at) {
+			c.hashReset(h)
+		}
+		return none()
+	case name == "get" && h.dict && len(e.Args) == 2:
+		kv, err := c.hashKey(e.Args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		d, err := c.word(e.Args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		dv := c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: dv, X: c.biasedTo(d, 0)})
+		p, _ := c.hashProbe(h, kv, at)
+		r := c.newVar()
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)),
+			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: varExpr(dv)}},
+			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)}}})
+		return varExpr(r), true, nil
+	case name == "get" && h.dict && len(e.Args) == 1:
+		return nil, true, errAt(pos(e.Fn), "%s.get(k) may return None, which is not a word: give a default, %s.get(k, 0)", id.Name, id.Name)
+	}
+	return nil, true, errAt(pos(e.Fn), "%s.%s is not allowed on a %s in a function run as machine code (x in s, s.add(x), len(s), d[k], d[k] = v, d.get(k, v), clear(), for loops; nothing removes)",
+		id.Name, dot.Name.Name, h.kind())
+}
+
+// forHash compiles for x in s, for k in d, for k in d.keys(), for v in
+// d.values() and for k, v in d.items(): the entries in insertion order.
+func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
+	x := unparen(s.X)
+	method := ""
+	if call, ok := x.(*syntax.CallExpr); ok {
+		if dot, ok := call.Fn.(*syntax.DotExpr); ok && len(call.Args) == 0 {
+			x, method = dot.X, dot.Name.Name
+		}
+	}
+	h, id := c.hashNamed(x)
+	if h == nil {
+		return false, nil
+	}
+	var key, val *syntax.Ident
+	switch {
+	case method == "" || method == "keys" && h.dict:
+		key, _ = unparen(s.Vars).(*syntax.Ident)
+		if key == nil {
+			return true, errAt(pos(s.Vars), "a for loop over %s binds one name", id.Name)
+		}
+	case method == "values" && h.dict:
+		val, _ = unparen(s.Vars).(*syntax.Ident)
+		if val == nil {
+			return true, errAt(pos(s.Vars), "a for loop over %s.values() binds one name", id.Name)
+		}
+	case method == "items" && h.dict:
+		if vs, ok := exprList(s.Vars); ok && len(vs) == 2 {
+			key, _ = unparen(vs[0]).(*syntax.Ident)
+			val, _ = unparen(vs[1]).(*syntax.Ident)
+		}
+		if key == nil || val == nil {
+			return true, errAt(pos(s.Vars), "a for loop over %s.items() binds two names: for k, v in %s.items()", id.Name, id.Name)
+		}
+	default:
+		return true, errAt(pos(s.X), "a for loop over %s.%s() is not allowed in a function run as machine code", id.Name, method)
+	}
+	j := c.newVar()
+	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
+		Y: c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), konst(1))), Z: konst(1),
+		Check: c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")}
+	h.iter++
+	body, err := c.nested(func() error {
+		c.sc.loops = append(c.sc.loops, st.Label)
+		defer func() { c.sc.loops = c.sc.loops[:len(c.sc.loops)-1] }()
+		bind := func(name *syntax.Ident, arr int) error {
+			if name == nil {
+				return nil
+			}
+			v, err := c.bindVar(name)
+			if err != nil {
+				return err
+			}
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: c.hashRead(arr, varExpr(j), pos(s.X))})
+			return nil
+		}
+		if err := bind(key, h.keys); err != nil {
+			return err
+		}
+		if err := bind(val, h.vals); err != nil {
+			return err
+		}
+		return c.stmts(s.Body)
+	})
+	h.iter--
+	if err != nil {
+		return true, err
+	}
+	st.Body = body
+	c.emit(st)
+	return true, nil
+}
