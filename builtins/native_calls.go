@@ -209,6 +209,7 @@ type nativeRun struct {
 	thread *starlark.Thread // the run's, whose context poll reads
 	ctx    context.Context
 	buf    []uint64
+	hashes []hashRun // the module's sets and dicts (native_hashes.go)
 }
 
 func (r *nativeRun) poll() bool {
@@ -381,6 +382,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		r.w.SetArray(a, buf)
 	}
+	if !nf.fillHashes(r) {
+		return nf.miss(thread, fbGlobalHash)
+	}
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
 		return nf.miss(thread, fbStack) // (an engine that allows its MaxCalls only: not here)
 	}
@@ -439,6 +443,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			}
 		}
 	}
+	nf.writeHashes(r)
 	nf.runs.Add(1)
 	if t := nf.tally; t != nil {
 		t.code.Add(1)

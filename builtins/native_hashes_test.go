@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse/native"
@@ -120,5 +121,150 @@ func TestNativeHashes(t *testing.T) {
 			t.Errorf("case %d: no call as code (refused: %v)\n%s", i, res.refused, src)
 		}
 		t.Logf("case %d: %d of %d calls as code, %d through the fork", i, res.coded, len(args), res.forkCoded)
+	}
+}
+
+// hashGlobalsScript holds plain functions that read and write their
+// module's sets and dicts: a memo table of a recursion, a visited set, a
+// count by key, and a write that fails after it.
+const hashGlobalsScript = `
+memo = {}
+seen = set()
+counts = {}
+other = {"a": 1}
+
+def fib(n):
+    if n < 2:
+        return n
+    if n in memo:
+        return memo[n]
+    r = fib(n - 1) + fib(n - 2)
+    memo[n] = r % 1000000007
+    return memo[n]
+
+def collatz(n):
+    if n == 1:
+        return 0
+    if n in memo:
+        return memo[n]
+    if n % 2 == 0:
+        r = collatz(n // 2) + 1
+    else:
+        r = collatz(3 * n + 1) + 1
+    memo[n] = r
+    return r
+
+def visit(x, m):
+    c = 0
+    while x not in seen:
+        seen.add(x)
+        x = (x * x + 1) % m
+        c += 1
+    return c * 100000 + len(seen)
+
+def tally(n):
+    for i in range(n):
+        k = (i * i) % 7
+        counts[k] = counts.get(k, 0) + 1
+    t = 0
+    for k, v in counts.items():
+        t = t * 10 + k + v
+    return t % 1000000007
+
+def then_fails(n):
+    counts[n] = 5
+    seen.add(n)
+    return 100 // (n - 2)
+
+def reads_other(k):
+    return len(other) + k
+`
+
+// TestNativeHashGlobals: functions that read and write their module's sets
+// and dicts run as code and leave them as the interpreter does (entries,
+// values and order), call after call; a run that fails, or a set or dict
+// the code cannot take, gives the call back with each as it was.
+func TestNativeHashGlobals(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	code, thread := globalsModule(t, hashGlobalsScript)
+	plain, _ := globalsModule(t, hashGlobalsScript)
+	globals := []string{"memo", "seen", "counts", "other"}
+	same := func(what string) {
+		t.Helper()
+		for _, name := range globals {
+			if code[name].String() != plain[name].String() {
+				t.Fatalf("%s: %s = %v as code, %v interpreted", what, name, code[name], plain[name])
+			}
+		}
+	}
+	compiled := func(name string, args starlark.Tuple) *nativeFunc {
+		t.Helper()
+		nf, _, err := compileNative(thread, code[name].(*starlark.Function), args, nil, nil, false)
+		if err != nil {
+			t.Fatalf("%s does not compile: %v", name, err)
+		}
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatal(nf.pc.Err())
+		}
+		return nf
+	}
+	agree := func(name string, nf *nativeFunc, args starlark.Tuple, coded bool) {
+		t.Helper()
+		got, ok := nf.call(thread, args)
+		if ok != coded {
+			t.Fatalf("%s%v: as code %v; want %v", name, args, ok, coded)
+		}
+		if !ok {
+			got, _ = starlark.Call(thread, code[name], args, nil)
+		}
+		want, err := starlark.Call(thread, plain[name], args, nil)
+		if err != nil && ok {
+			t.Fatalf("%s%v: %v interpreted", name, args, err)
+		}
+		if err == nil && (got == nil || got.String() != want.String()) {
+			t.Errorf("%s%v = %v as code, %v interpreted", name, args, got, want)
+		}
+		same(fmt.Sprintf("%s%v", name, args))
+	}
+	fib := compiled("fib", ints(5))
+	for _, n := range []int{10, 5, 30, 90, 200} {
+		agree("fib", fib, ints(n), true)
+	}
+	visit := compiled("visit", ints(3, 1000))
+	for _, x := range []int{3, 4, 500, 3} {
+		agree("visit", visit, ints(x, 1009), true)
+	}
+	// Past the first slots of the table, and then some.
+	agree("visit", visit, ints(17, 70001), true)
+	tally := compiled("tally", ints(3))
+	agree("tally", tally, ints(10), true)
+	agree("tally", tally, ints(100), true)
+	// A failure after writes leaves every set and dict as it was.
+	thenFails := compiled("then_fails", ints(3))
+	agree("then_fails", thenFails, ints(3), true)
+	agree("then_fails", thenFails, ints(2), false)
+	// A dict of other keys than ints: the function stays interpreted.
+	if _, _, err := compileNative(thread, code["reads_other"].(*starlark.Function), ints(1), nil, nil, false); err == nil {
+		t.Errorf("reads_other compiles; want a refusal of other's keys")
+	}
+	// A dict that now holds a string: the call is given back.
+	memo := code["memo"].(*starlark.Dict)
+	plainMemo := plain["memo"].(*starlark.Dict)
+	memo.SetKey(starlark.MakeInt(1000), starlark.String("x"))
+	plainMemo.SetKey(starlark.MakeInt(1000), starlark.String("x"))
+	agree("fib", fib, ints(10), false)
+	memo.Delete(starlark.MakeInt(1000))
+	plainMemo.Delete(starlark.MakeInt(1000))
+	// Frozen: the call is given back, and the interpreter's error stands.
+	collatz := compiled("collatz", ints(6))
+	for _, n := range []int{27, 97, 871} {
+		agree("collatz", collatz, ints(n), true)
+	}
+	memo.Freeze()
+	if _, ok := collatz.call(thread, ints(1000)); ok {
+		t.Errorf("collatz(1000) ran as code on a frozen memo")
 	}
 }

@@ -98,6 +98,7 @@ const (
 	fbGlobalLength                 // a list of its module the code writes had another length
 	fbGlobalElem                   // ... held values its words cannot (other values, ints out of range)
 	fbGlobalShared                 // ... was passed as an argument too, or is a row of a table it reads
+	fbGlobalHash                   // a set or dict of its module held what the code cannot, or was frozen
 	nFallbacks
 )
 
@@ -346,6 +347,8 @@ func fallbackText(k fallback, t *nativeTally, nf *nativeFunc) string {
 		return "a list of its module that it writes or loops over held a value its code cannot"
 	case fbGlobalShared:
 		return "a list of its module that it writes or loops over was passed as an argument too, or is a row of a list it reads as a table"
+	case fbGlobalHash:
+		return "a set or dict of its module held other keys or values than ints in [0, 2^64) or too many entries, or was frozen or being iterated where it writes it"
 	case fbRefused:
 		if r := t.refused.Load(); r != nil {
 			return "not compiled: " + *r

@@ -31,6 +31,9 @@ type PlainCode struct {
 	// array parameters NLists on, passed and written back as lists given,
 	// or, where appended to only, appended to after the run.
 	Globals []compile.Global
+	// Hashes are the module's sets and dicts the code reads or writes:
+	// their array parameters follow the Globals' (hashes.go).
+	Hashes []compile.Global
 	// Written says which array parameters the code may write: their lists
 	// must be Mutable, and are written back.
 	Written []bool
@@ -162,14 +165,20 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	for _, n := range opts.Lists {
 		words += max(n, 0)
 	}
-	for _, g := range globals {
+	globalLists, hashes := splitGlobals(globals)
+	for _, g := range globalLists {
 		biases = append(biases, g.Bias)
 		if !g.Log {
 			words += g.Len
 		}
 	}
+	for _, g := range hashes {
+		k := compile.HashArrays(compile.IsDict(g.Hash))
+		biases = append(biases, make([]uint64, k)...)
+		words += (k - 1) * max(hashLen(g.Hash), 8) // (slots at most twice the entries, keys, values)
+	}
 	pc := &PlainCode{Lists: opts.Lists, Bools: opts.Bools, NLists: nlists, Bias: biases, Written: written, Tables: tables,
-		Globals: globals, Words: words, ready: make(chan struct{})}
+		Globals: globalLists, Hashes: hashes, Words: words, ready: make(chan struct{})}
 	go pc.generate(f)
 	return &Code{Name: fn.Name(), Where: fn.Position().String(), Params: identNames(src.Params), Text: cands[0].Text, Func: f, Plain: pc}, nil
 }
@@ -523,6 +532,9 @@ const MaxGlobals = 8
 // (a list appended to and read or written by index, or a list of two
 // names), or one too many.
 func writtenGlobal(gw *compile.GlobalArray, globals []compile.Global) (compile.Global, error) {
+	if gw.Hash != nil {
+		return hashGlobal(gw, globals)
+	}
 	l := gw.List
 	refuse := func(format string, args ...any) (compile.Global, error) {
 		return compile.Global{}, &compile.Error{Pos: gw.Err.Pos, Msg: fmt.Sprintf(format, args...)}

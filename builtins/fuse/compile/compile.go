@@ -276,8 +276,11 @@ type compiler struct {
 	// shapes are the tables' biases and strides, where not zero
 	// (tuples.go).
 	shapes map[int]tableShape
-	// hashes are the sets and dicts the function makes (hashes.go).
-	hashes []*hashTable
+	// hashes are the sets and dicts the function makes or its module's
+	// it takes (hashes.go); globalHashes the index of each unit's table
+	// of one of the Globals, by its first array.
+	hashes       []*hashTable
+	globalHashes map[arrayOf]int
 }
 
 // arrayOf names a scratch array of a unit.
@@ -1848,6 +1851,9 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	if !ok {
 		return errAt(pos(lhs.X), "assignment to %s is not allowed in a fused function (only scratch array elements a[i] = x)", describe(lhs))
 	}
+	if _, _, err := c.hashNamed(aid); err != nil {
+		return err
+	}
 	b, ok := c.sc.names[aid.Name]
 	if ok && b.kind == bHash {
 		return c.hashStore(c.hashOf(b), aid, s, lhs)
@@ -2513,7 +2519,10 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	case syntax.OR:
 		return c.lazy(fuse.OpOrElse, x, ye)
 	case syntax.IN, syntax.NOT_IN:
-		if h, _ := c.hashNamed(ye); h != nil {
+		if h, _, err := c.hashNamed(ye); h != nil || err != nil {
+			if err != nil {
+				return nil, err
+			}
 			return c.hashIn(h, x, op == syntax.NOT_IN, at), nil
 		}
 		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
@@ -2594,7 +2603,10 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		}
 		return nil, errAt(e.Lbrack, "indexing %s is not allowed in a fused function (index a table, a row or a scratch array)", describe(e.X))
 	}
-	if h, _ := c.hashNamed(id); h != nil {
+	if h, _, err := c.hashNamed(id); h != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
 		return c.hashIndex(h, id, e)
 	}
 	i, err := c.word(e.Y)
@@ -2763,6 +2775,12 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if !ok {
 		return nil, errAt(pos(arg), "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", describe(arg))
 	}
+	if h, _, err := c.hashNamed(id); h != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return h.get(hdrN), nil
+	}
 	if b, ok := c.sc.names[id.Name]; ok {
 		switch b.kind {
 		case bScratch:
@@ -2772,8 +2790,6 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 			return konst(uint64(c.u.Scratch[b.id].Len)), nil
 		case bRow:
 			return c.tuplesOf(b.table, &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}), nil
-		case bHash:
-			return varExpr(c.hashOf(b).n), nil
 		}
 		if c.opt.CheckOnly && !c.isParam(id.Name) {
 			// A local the check takes for a word may hold a row of a
@@ -3189,7 +3205,7 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 		}
 	}
 	p = &c.f.Procs[id]
-	if explicit := p.Arrays - len(c.procGlobals[id]); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
+	if explicit := p.Arrays - c.globalArrays(c.procGlobals[id]); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, p.Params+explicit, len(e.Args))
 	}
 	var words, arrays []*fuse.Expr

@@ -1,7 +1,10 @@
 package compile
 
 import (
+	"fmt"
+
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
 
@@ -54,10 +57,42 @@ type hashTable struct {
 	name              string
 	dict              bool
 	slots, keys, vals int // scratch arrays (vals: -1 for a set)
-	n, mask, shift    int // variables
+	n, mask, shift    int // variables (a module's table: -1)
+	// hdr, for a module's set or dict (a Global), is the array that
+	// holds n, mask and shift, in that order (else -1): its arrays are
+	// the caller's, shared with the Procs that take them, and never made
+	// fresh.
+	hdr int
 	// iter counts the for loops over the table being compiled: a write
 	// there fails the run.
 	iter int
+	// hdrCheck is the index check of the header's reads and writes.
+	hdrCheck int
+}
+
+// The words of a module's table's header array (hashTable.hdr).
+const (
+	hdrN = iota
+	hdrMask
+	hdrShift
+	hdrLen
+)
+
+// get reads the table's entries (hdrN), mask or shift.
+func (h *hashTable) get(field int) *fuse.Expr {
+	if h.hdr < 0 {
+		return varExpr([...]int{h.n, h.mask, h.shift}[field])
+	}
+	return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(h.hdr), Args: []*fuse.Expr{konst(uint64(field))}, Check: h.hdrCheck}
+}
+
+// set is the statement that sets the table's entries (hdrN), mask or
+// shift to x.
+func (h *hashTable) set(field int, x *fuse.Expr) fuse.Stmt {
+	if h.hdr < 0 {
+		return fuse.Stmt{Kind: fuse.SAssign, Var: [...]int{h.n, h.mask, h.shift}[field], X: x}
+	}
+	return fuse.Stmt{Kind: fuse.SStore, Arr: h.hdr, X: konst(uint64(field)), Y: x, Check: h.hdrCheck}
 }
 
 // kind is "set" or "dict".
@@ -72,17 +107,139 @@ func (h *hashTable) kind() string {
 func (c *compiler) hashOf(b binding) *hashTable { return c.hashes[b.id] }
 
 // hashNamed returns the table the name e (an identifier, perhaps in
-// parentheses) holds in the scope, or nil.
-func (c *compiler) hashNamed(e syntax.Expr) (*hashTable, *syntax.Ident) {
+// parentheses) holds in the scope, or nil; err is a GlobalArray where it
+// is a module's set or dict that Options.Globals does not list yet.
+func (c *compiler) hashNamed(e syntax.Expr) (*hashTable, *syntax.Ident, error) {
 	id, ok := unparen(e).(*syntax.Ident)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	b, ok := c.sc.names[id.Name]
-	if !ok || b.kind != bHash {
-		return nil, nil
+	if ok {
+		if b.kind != bHash {
+			return nil, nil, nil
+		}
+		return c.hashOf(b), id, nil
 	}
-	return c.hashOf(b), id
+	if !c.opt.Exact || c.sc.locals[id.Name] || c.sc.src.Free == nil {
+		return nil, nil, nil
+	}
+	v, ok := c.sc.src.Free(id.Name)
+	if !ok || !isHash(v) {
+		return nil, nil, nil
+	}
+	return nil, nil, &GlobalArray{Err: &Error{Pos: id.NamePos, Msg: fmt.Sprintf("%s is a %s of its module", id.Name, v.Type())},
+		Name: id.Name, Hash: v}
+}
+
+// isHash reports whether v is a set or a dict.
+func isHash(v starlark.Value) bool {
+	switch v.(type) {
+	case *starlark.Dict, *starlark.Set:
+		return true
+	}
+	return false
+}
+
+// IsDict reports whether v, a module's set or dict (Global.Hash), is a
+// dict.
+func IsDict(v starlark.Value) bool {
+	_, ok := v.(*starlark.Dict)
+	return ok
+}
+
+// HashArrays returns the number of array parameters of a module's set (3)
+// or dict (4): the header, the slots, the keys and the values.
+func HashArrays(dict bool) int {
+	if dict {
+		return 4
+	}
+	return 3
+}
+
+// HashScratch returns the arrays of a module's set or dict, in order:
+// the header (entries, mask, shift), the slots, the keys, and, of a dict,
+// the values.
+func HashScratch(name string, dict bool) []fuse.Scratch {
+	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << HashMaxBits}, {Name: name + " (keys)", Len: HashCap + 1}}
+	if dict {
+		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: HashCap + 1})
+	}
+	return ss
+}
+
+// globalArrays returns the array parameters the Globals listed (their
+// indexes) take: one a list, HashArrays a set or dict.
+func (c *compiler) globalArrays(listed []int) int {
+	n := 0
+	for _, i := range listed {
+		if g := c.opt.Globals[i]; g.Hash != nil {
+			n += HashArrays(IsDict(g.Hash))
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// value is g's set, dict or list.
+func (g *Global) value() starlark.Value {
+	if g.Hash != nil {
+		return g.Hash
+	}
+	return g.List
+}
+
+// globalHash returns the index in c.hashes of the unit's table of the
+// module's set or dict g, whose arrays start at a.
+func (c *compiler) globalHash(g Global, a int) int {
+	if i, ok := c.globalHashes[arrayOf{c.u, a}]; ok {
+		return i
+	}
+	dict := IsDict(g.Hash)
+	h := &hashTable{name: g.Name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, vals: -1, n: -1, mask: -1, shift: -1,
+		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table")}
+	if dict {
+		h.vals = a + 3
+	}
+	c.hashes = append(c.hashes, h)
+	if c.globalHashes == nil {
+		c.globalHashes = map[arrayOf]int{}
+	}
+	c.globalHashes[arrayOf{c.u, a}] = len(c.hashes) - 1
+	return len(c.hashes) - 1
+}
+
+// HashLayout lays out the table of the keys given, in order, as the code
+// reads it (the header and the slots in use; the keys and values arrays
+// are the keys and values from index 1): the fewest slots, 16 or more,
+// that keys fill at most half of. buf is room for the slots, used where
+// large enough. ok is false where there are more than HashCap keys.
+func HashLayout(keys []uint64, buf []uint64) (hdr [hdrLen]uint64, slots []uint64, ok bool) {
+	if len(keys) > HashCap {
+		return hdr, nil, false
+	}
+	bits := hashMinBits
+	for len(keys) > 1<<(bits-1) {
+		bits++
+	}
+	n := 1 << bits
+	if cap(buf) >= n {
+		slots = buf[:n]
+		clear(slots)
+	} else {
+		slots = make([]uint64, n)
+	}
+	mask, shift := uint64(n-1), uint64(64-bits)
+	for j, k := range keys {
+		i := (k * hashMul) >> shift
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = uint64(j + 1)
+	}
+	hdr[hdrN], hdr[hdrMask], hdr[hdrShift] = uint64(len(keys)), mask, shift
+	return hdr, slots, true
 }
 
 // madeHash reports whether rhs makes an empty set or dict: set(), dict()
@@ -129,7 +286,7 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			return true, errAt(id.NamePos, "%s is a %s a loop runs over; a function run as machine code does not rebind it there", id.Name, kind)
 		}
 	} else {
-		h = &hashTable{name: id.Name, dict: dict, vals: -1}
+		h = &hashTable{name: id.Name, dict: dict, vals: -1, hdr: -1}
 		add := func(what string, n int) int {
 			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name + " (" + what + ")", Len: n})
 			return len(c.u.Scratch) - 1
@@ -146,16 +303,31 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		c.hashes = append(c.hashes, h)
 		c.sc.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
 	}
-	c.hashReset(h)
+	c.hashReset(h, id.NamePos)
 	return true, nil
 }
 
 // hashReset emits the statements that empty h.
-func (c *compiler) hashReset(h *hashTable) {
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.n, X: konst(0)})
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.mask, X: konst(1<<hashMinBits - 1)})
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.shift, X: konst(64 - hashMinBits)})
-	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: h.slots})
+func (c *compiler) hashReset(h *hashTable, at syntax.Position) {
+	c.emit(h.set(hdrN, konst(0)))
+	c.emit(h.set(hdrMask, konst(1<<hashMinBits-1)))
+	c.emit(h.set(hdrShift, konst(64-hashMinBits)))
+	*c.out = append(*c.out, c.hashClear(h, at)...)
+}
+
+// hashClear is the statements that empty the slots in use (the first
+// mask + 1): a local table's slots are made fresh, a module's (whose
+// arrays are never made fresh: a Proc shares them) set to 0 one by one.
+func (c *compiler) hashClear(h *hashTable, at syntax.Position) []fuse.Stmt {
+	if h.hdr < 0 {
+		return []fuse.Stmt{{Kind: fuse.SFresh, Arr: h.slots}}
+	}
+	j := c.newVar()
+	return []fuse.Stmt{{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(0),
+		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrMask), konst(1))), Z: konst(1),
+		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
+		Body: []fuse.Stmt{{Kind: fuse.SStore, Arr: h.slots, X: varExpr(j), Y: konst(0),
+			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")}}}}
 }
 
 // given marks x as exact by construction (fuse.Func.Exact) and returns
@@ -167,12 +339,12 @@ func (c *compiler) givenExpr(x *fuse.Expr) *fuse.Expr {
 
 // hashSlot is the first slot of the key in the variable kv.
 func (c *compiler) hashSlot(h *hashTable, kv int) *fuse.Expr {
-	return c.givenExpr(mk(fuse.OpShr, c.givenExpr(mk(fuse.OpMul, varExpr(kv), konst(hashMul))), varExpr(h.shift)))
+	return c.givenExpr(mk(fuse.OpShr, c.givenExpr(mk(fuse.OpMul, varExpr(kv), konst(hashMul))), h.get(hdrShift)))
 }
 
 // hashNext is the slot after the one in the variable i.
 func (c *compiler) hashNext(h *hashTable, i int) *fuse.Expr {
-	return mk(fuse.OpAnd, c.givenExpr(mk(fuse.OpAdd, varExpr(i), konst(1))), varExpr(h.mask))
+	return mk(fuse.OpAnd, c.givenExpr(mk(fuse.OpAdd, varExpr(i), konst(1))), h.get(hdrMask))
 }
 
 // read is element i of the unit's scratch array arr, index-checked.
@@ -197,9 +369,11 @@ func (c *compiler) hashKey(x syntax.Expr) (int, error) {
 // slot where it would go.
 func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int) {
 	p, i = c.newVar(), c.newVar()
-	// p = n first: a table read before the name is assigned fails as in
-	// Starlark (fuse.Func.GuardUnassigned).
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: p, X: varExpr(h.n)})
+	if h.hdr < 0 {
+		// p = n first: a table read before the name is assigned fails
+		// as in Starlark (fuse.Func.GuardUnassigned).
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)})
+	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)})
 	label := c.newLabel()
 	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: konst(1), Body: []fuse.Stmt{
@@ -238,11 +412,11 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), HashCap)
 	var grow []fuse.Stmt
 	grow = append(grow,
-		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(h.mask), konst(1<<HashMaxBits-1)),
+		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), konst(1<<HashMaxBits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
-		fuse.Stmt{Kind: fuse.SAssign, Var: h.mask, X: c.givenExpr(mk(fuse.OpAdd, c.givenExpr(mk(fuse.OpAdd, varExpr(h.mask), varExpr(h.mask))), konst(1)))},
-		fuse.Stmt{Kind: fuse.SAssign, Var: h.shift, X: c.givenExpr(mk(fuse.OpSub, varExpr(h.shift), konst(1)))},
-		fuse.Stmt{Kind: fuse.SFresh, Arr: h.slots})
+		h.set(hdrMask, c.givenExpr(mk(fuse.OpAdd, c.givenExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), konst(1)))),
+		h.set(hdrShift, c.givenExpr(mk(fuse.OpSub, h.get(hdrShift), konst(1)))))
+	grow = append(grow, c.hashClear(h, at)...)
 	// Every entry again, in order, each into the first empty slot of its
 	// probe.
 	j, kj, s := c.newVar(), c.newVar(), c.newVar()
@@ -251,18 +425,18 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(j),
 		Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")})
 	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
-		Y: c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), konst(1))), Z: konst(1),
+		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"), Body: again})
 	grow = append(grow, c.hashFree(h, kv, i, at)...)
 	// Grown where 2n >= mask: the n + 1 entries would fill more than half
 	// the mask + 1 slots.
-	twice := c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), varExpr(h.n)))
+	twice := c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), h.get(hdrN)))
 	body := []fuse.Stmt{
-		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, varExpr(h.mask)), Body: grow},
-		{Kind: fuse.SAssign, Var: h.n, X: c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), konst(1)))},
-		{Kind: fuse.SStore, Arr: h.keys, X: varExpr(h.n), Y: varExpr(kv), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
-		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(h.n), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
-		{Kind: fuse.SAssign, Var: p, X: varExpr(h.n)},
+		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow},
+		h.set(hdrN, c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1)))),
+		{Kind: fuse.SStore, Arr: h.keys, X: h.get(hdrN), Y: varExpr(kv), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
+		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: h.get(hdrN), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
+		{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)},
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: body})
 }
@@ -362,9 +536,9 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 // hashMethod compiles s.add(x), s.clear(), d.get(k, default), d.clear()
 // on a table; ok is false where dot is not a method call on one.
 func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.Expr, ok bool, err error) {
-	h, id := c.hashNamed(dot.X)
+	h, id, err := c.hashNamed(dot.X)
 	if h == nil {
-		return nil, false, nil
+		return nil, err != nil, err
 	}
 	for _, a := range e.Args {
 		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
@@ -391,7 +565,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		return none()
 	case name == "clear" && len(e.Args) == 0:
 		if !c.hashWritable(h, at) {
-			c.hashReset(h)
+			c.hashReset(h, at)
 		}
 		return none()
 	case name == "get" && h.dict && len(e.Args) == 2:
@@ -428,9 +602,9 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 			x, method = dot.X, dot.Name.Name
 		}
 	}
-	h, id := c.hashNamed(x)
+	h, id, err := c.hashNamed(x)
 	if h == nil {
-		return false, nil
+		return err != nil, err
 	}
 	var key, val *syntax.Ident
 	switch {
@@ -457,7 +631,7 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	}
 	j := c.newVar()
 	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
-		Y: c.givenExpr(mk(fuse.OpAdd, varExpr(h.n), konst(1))), Z: konst(1),
+		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
 		Check: c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")}
 	h.iter++
 	body, err := c.nested(func() error {
