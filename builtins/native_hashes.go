@@ -56,7 +56,7 @@ func (nf *nativeFunc) fillHashes(r *nativeRun) bool {
 
 // writeHashes writes back to the module's sets and dicts what a run that
 // succeeded changed: the values it set of the entries they held, then the
-// entries it added, in order.
+// entries it added, in order (all of them, after a clear).
 func (nf *nativeFunc) writeHashes(r *nativeRun) {
 	a := nf.pc.NLists + len(nf.pc.Globals)
 	for i, g := range nf.pc.Hashes {
@@ -77,6 +77,26 @@ func (nf *nativeFunc) writeHashes(r *nativeRun) {
 		r.w.Array(a+2, keys)
 		if dict {
 			r.w.Array(a+3, vals)
+		}
+		// A clear empties the table; the entries are appended only, so
+		// a table that holds others than its first n0 (or fewer) was
+		// cleared: written back anew.
+		cleared := n < n0
+		for j := 1; j <= min(n, n0) && !cleared; j++ {
+			cleared = keys[j] != h.keys[j]
+		}
+		if cleared {
+			var err error
+			switch d := g.Hash.(type) {
+			case *starlark.Dict:
+				err = d.Clear()
+			case *starlark.Set:
+				err = d.Clear()
+			}
+			if err != nil {
+				panic(err) // checked mutable before the run
+			}
+			n0 = 0
 		}
 		for j := 1; j <= n; j++ {
 			var err error

@@ -2,9 +2,12 @@ package builtins
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
 
@@ -266,5 +269,149 @@ func TestNativeHashGlobals(t *testing.T) {
 	memo.Freeze()
 	if _, ok := collatz.call(thread, ints(1000)); ok {
 		t.Errorf("collatz(1000) ran as code on a frozen memo")
+	}
+}
+
+// randomHashFunc writes a random module whose plain function f(x, y) uses
+// sets and dicts of ints as code runs them: its own (s = set(), d = {}),
+// made fresh again, and the module's (G, S); adds, stores, updates that
+// may miss (a KeyError), membership, get with a default, len, clear,
+// loops over them in order, writes inside such a loop (an error in
+// Starlark), growth past the first slots, keys past 2^63 and below 0.
+func randomHashFunc(r *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("G = {}\nS = set()\n\ndef f(x, y):\n    s = set()\n    d = {}\n    t = 0\n")
+	word := func(loopVar string) string {
+		opts := []string{"x", "y", "x % 7", "y % 5", "t % 11", "len(s)", "len(d)", "len(G)", fmt.Sprintf("%d", r.IntN(20)),
+			"(x + y) % 13", "d.get(x % 7, 2)", "G.get(y % 5, 0)", "(x + y) % 13", "y % 5"}
+		if r.IntN(4) == 0 {
+			opts = append(opts, "18446744073709551615", "(y - 3)")
+		}
+		if loopVar != "" {
+			opts = append(opts, loopVar, loopVar+" % 4")
+		}
+		return opts[r.IntN(len(opts))]
+	}
+	tables := []string{"s", "d", "G", "S"}
+	dicts := []string{"d", "G"}
+	var stmt func(ind string, depth int, loopVar string, iterating string)
+	stmt = func(ind string, depth int, loopVar string, iterating string) {
+		set := []string{"s", "S"}[r.IntN(2)]
+		dict := dicts[r.IntN(2)]
+		switch k := r.IntN(15); {
+		case k == 0:
+			fmt.Fprintf(&b, "%s%s.add(%s)\n", ind, set, word(loopVar))
+		case k == 1:
+			fmt.Fprintf(&b, "%s%s[%s] = %s\n", ind, dict, word(loopVar), word(loopVar))
+		case k == 2:
+			fmt.Fprintf(&b, "%s%s[%s] += %s\n", ind, dict, word(loopVar), word(loopVar))
+		case k == 3:
+			fmt.Fprintf(&b, "%sif %s in %s:\n", ind, word(loopVar), tables[r.IntN(4)])
+			stmt(ind+"    ", depth+1, loopVar, iterating)
+		case k == 4:
+			fmt.Fprintf(&b, "%sif %s not in %s:\n", ind, word(loopVar), tables[r.IntN(4)])
+			stmt(ind+"    ", depth+1, loopVar, iterating)
+		case k == 5 && depth < 2:
+			v := fmt.Sprintf("k%d", depth)
+			tb := tables[r.IntN(4)]
+			fmt.Fprintf(&b, "%sfor %s in %s:\n", ind, v, tb)
+			fmt.Fprintf(&b, "%s    t = (t * 3 + %s) %% 1000003\n", ind, v)
+			if r.IntN(3) == 0 {
+				stmt(ind+"    ", depth+1, v, tb)
+			}
+		case k == 6 && depth < 2:
+			fmt.Fprintf(&b, "%sfor k%d, v%d in %s.items():\n%s    t = (t * 5 + k%d + v%d) %% 1000003\n", ind, depth, depth, dict, ind, depth, depth)
+		case k == 7:
+			fmt.Fprintf(&b, "%st += %s[%s]\n", ind, dict, word(loopVar))
+		case k == 8 && r.IntN(3) == 0:
+			fmt.Fprintf(&b, "%s%s.clear()\n", ind, tables[r.IntN(4)])
+		case k == 9 && iterating == "" && r.IntN(2) == 0:
+			fmt.Fprintf(&b, "%ss = set()\n", ind)
+		case k == 10 && depth == 0:
+			fmt.Fprintf(&b, "%sfor i in range(%s %% 150):\n%s    %s.add((i * 2654435761 + y) %% 100003)\n%s    d[i %% 40] = i\n",
+				ind, word(loopVar), ind, set, ind)
+		case k == 11:
+			fmt.Fprintf(&b, "%st += len(%s) + %s.get(%s, %s)\n", ind, tables[r.IntN(4)], dict, word(loopVar), word(loopVar))
+		default:
+			fmt.Fprintf(&b, "%st = (t + %s) %% 1000003\n", ind, word(loopVar))
+		}
+	}
+	for n := 4 + r.IntN(8); n > 0; n-- {
+		stmt("    ", 0, "", "")
+	}
+	b.WriteString("    return t * 1000 + len(s) + len(d)\n")
+	return b.String()
+}
+
+// TestNativeRandomHashes: random plain functions on sets and dicts give,
+// as code, the interpreter's result and leave the module's sets and dicts
+// as it does (entries, values, order), call after call; where the
+// interpreter fails, the code gives the call back, leaving them as they
+// were.
+func TestNativeRandomHashes(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	n := 300
+	if testscale.Short() {
+		n = 80
+	}
+	coded, given, refused, wasted := 0, 0, 0, 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 0x5e75))
+		src := randomHashFunc(r)
+		code, thread := globalsModule(t, src)
+		plain, _ := globalsModule(t, src)
+		nf, _, err := compileNative(thread, code["f"].(*starlark.Function), ints(1, 2), nil, nil, false)
+		if err != nil {
+			refused++
+			t.Logf("seed %d refused: %v", seed, err)
+			continue
+		}
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatalf("%v\n%s", nf.pc.Err(), src)
+		}
+		in := rand.New(rand.NewPCG(seed, 1))
+		for k := range 8 {
+			var x starlark.Value = starlark.MakeInt(in.IntN(300))
+			if in.IntN(5) == 0 {
+				x = starlark.MakeUint64(in.Uint64())
+			}
+			args := starlark.Tuple{x, starlark.MakeInt(in.IntN(30))}
+			before := code["G"].String() + code["S"].String()
+			got, ok := nf.call(thread, args)
+			if ok {
+				coded++
+			} else {
+				given++
+				if after := code["G"].String() + code["S"].String(); after != before {
+					t.Fatalf("seed %d input %d: the code gave the call back but changed G, S from %s to %s\n%s", seed, k, before, after, src)
+				}
+				got, err = starlark.Call(thread, code["f"], args, nil)
+			}
+			want, perr := starlark.Call(thread, plain["f"], args, nil)
+			if ok && perr != nil {
+				t.Fatalf("seed %d input %d: %v as code; the interpreter fails: %v\n%s", seed, k, got, perr, src)
+			}
+			if !ok && perr == nil {
+				wasted++
+			}
+			if !ok && (err == nil) != (perr == nil) {
+				t.Fatalf("seed %d input %d: %v, %v; want %v, %v\n%s", seed, k, got, err, want, perr, src)
+			}
+			if perr == nil && got.String() != want.String() {
+				t.Fatalf("seed %d input %d: f%v = %v (as code: %v); %v interpreted\n%s", seed, k, args, got, ok, want, src)
+			}
+			for _, g := range []string{"G", "S"} {
+				if code[g].String() != plain[g].String() {
+					t.Fatalf("seed %d input %d: %s = %v (as code: %v); %v interpreted\n%s", seed, k, g, code[g], ok, plain[g], src)
+				}
+			}
+		}
+	}
+	t.Logf("%d functions: %d calls as code, %d given back (%d where the interpreter succeeds), %d functions refused", n, coded, given, wasted, refused)
+	if coded < 2*n {
+		t.Errorf("%d calls as code, %d given back, %d refused: the test tests little", coded, given, refused)
 	}
 }
