@@ -271,7 +271,8 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	// have been quicker (the function reads a few elements of a long
 	// list), and such a function is left to it.
 	var start, ran time.Time
-	if nf.pc.Words > timedWords {
+	timed := nf.pc.Words > timedWords || nf.hashWords() > timedWords
+	if timed {
 		start = time.Now()
 	}
 	for i, a := range args {
@@ -392,11 +393,11 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
-	if nf.pc.Words > timedWords {
+	if timed {
 		ran = time.Now()
 	}
 	_, res, err := r.w.Run(1, false)
-	if nf.pc.Words > timedWords {
+	if timed {
 		nf.weigh(start, ran, time.Now())
 	}
 	r.ctx, r.thread = nil, nil

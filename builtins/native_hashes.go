@@ -14,6 +14,22 @@ type hashRun struct {
 	written                bool
 }
 
+// hashWords returns the words of the module's sets and dicts the code
+// takes, as they are now (a key and a value an entry): what each call
+// converts, which may have grown since the function was compiled.
+func (nf *nativeFunc) hashWords() int {
+	n := 0
+	for _, g := range nf.pc.Hashes {
+		switch v := g.Hash.(type) {
+		case *starlark.Dict:
+			n += 2 * v.Len()
+		case *starlark.Set:
+			n += v.Len()
+		}
+	}
+	return n
+}
+
 // fillHashes fills r's arrays of the module's sets and dicts from them:
 // the header, the slots in use, the keys and the values (compile.HashLayout);
 // ok is false where one holds what the code cannot take, or is one the

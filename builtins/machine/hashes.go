@@ -19,7 +19,7 @@ import (
 
 // hashGlobal returns the compile.Global of the module's set or dict gw
 // names, or the error that leaves the function interpreted: one of more
-// than compile.HashCap entries or of other keys or values than ints in
+// than compile.GlobalHashCap entries or of other keys or values than ints in
 // [0, 2^64), one compiled already (named twice), or one too many.
 func hashGlobal(gw *compile.GlobalArray, globals []compile.Global) (compile.Global, error) {
 	refuse := func(format string, args ...any) (compile.Global, error) {
@@ -33,8 +33,8 @@ func hashGlobal(gw *compile.GlobalArray, globals []compile.Global) (compile.Glob
 			return refuse("%s is a %s of its module that the function names twice", gw.Name, gw.Hash.Type())
 		}
 	}
-	if n := hashLen(gw.Hash); n > compile.HashCap {
-		return refuse("%s is a %s of %d entries; one a function run as machine code takes has at most %d", gw.Name, gw.Hash.Type(), n, compile.HashCap)
+	if n := hashLen(gw.Hash); n > compile.GlobalHashCap {
+		return refuse("%s is a %s of %d entries; one a function run as machine code takes has at most %d", gw.Name, gw.Hash.Type(), n, compile.GlobalHashCap)
 	}
 	if _, _, ok := HashWords(gw.Hash, nil, nil); !ok {
 		return refuse("%s is a %s of other keys or values than ints in [0, 2^64)", gw.Name, gw.Hash.Type())

@@ -13,7 +13,8 @@ import (
 // hash table in three of the unit's scratch arrays, written in the IR's
 // own statements, so that every engine runs it:
 //
-//   - slots, of 1 << HashMaxBits words, the open-addressing table: 0 for
+//   - slots, of 1 << HashMaxBits words (a module's: GlobalHashMaxBits),
+//     the open-addressing table: 0 for
 //     an empty slot, else the entry's number (1 on) in the order arrays;
 //     the slots in use are the first mask + 1, a power of two, and a key
 //     k starts its linear probe at the top bits of k * hashMul
@@ -28,7 +29,8 @@ import (
 // A table grows by doubling its slots where an insertion would fill more
 // than half of them: the slots are made fresh (O(1): each scratch element
 // has an epoch) and every entry is probed in again. An insertion past
-// HashCap entries fails the run (the interpreter runs the call). Keys and
+// HashCap entries (a module's: GlobalHashCap) fails the run (the
+// interpreter runs the call). Keys and
 // values are ints in [0, 2^64); a negative one fails the run too (its
 // word is not a word, as anywhere in exact code).
 //
@@ -41,11 +43,15 @@ const bHash = bLog + 1
 
 // HashMaxBits is the log2 of the slots of a set or dict a function run as
 // machine code makes, and HashCap the most entries it holds: half of
-// them.
+// them. A module's set or dict, one a run, may grow larger
+// (GlobalHashMaxBits, GlobalHashCap): a memo table. Their arrays take
+// memory only where a run writes them (a worker's memory is mapped).
 const (
-	HashMaxBits = 18
-	HashCap     = 1 << (HashMaxBits - 1)
-	hashMinBits = 4
+	HashMaxBits       = 18
+	HashCap           = 1 << (HashMaxBits - 1)
+	GlobalHashMaxBits = 19
+	GlobalHashCap     = 1 << (GlobalHashMaxBits - 1)
+	hashMinBits       = 4
 	// hashMul is 2^64 divided by the golden ratio, odd: Knuth's
 	// multiplicative hashing (TAOCP vol. 3, 6.4).
 	hashMul = 0x9E3779B97F4A7C15
@@ -161,9 +167,9 @@ func HashArrays(dict bool) int {
 // the header (entries, mask, shift), the slots, the keys, and, of a dict,
 // the values.
 func HashScratch(name string, dict bool) []fuse.Scratch {
-	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << HashMaxBits}, {Name: name + " (keys)", Len: HashCap + 1}}
+	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << GlobalHashMaxBits}, {Name: name + " (keys)", Len: GlobalHashCap + 1}}
 	if dict {
-		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: HashCap + 1})
+		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: GlobalHashCap + 1})
 	}
 	return ss
 }
@@ -214,9 +220,9 @@ func (c *compiler) globalHash(g Global, a int) int {
 // reads it (the header and the slots in use; the keys and values arrays
 // are the keys and values from index 1): the fewest slots, 16 or more,
 // that keys fill at most half of. buf is room for the slots, used where
-// large enough. ok is false where there are more than HashCap keys.
+// large enough. ok is false where there are more than GlobalHashCap keys.
 func HashLayout(keys []uint64, buf []uint64) (hdr [hdrLen]uint64, slots []uint64, ok bool) {
-	if len(keys) > HashCap {
+	if len(keys) > GlobalHashCap {
 		return hdr, nil, false
 	}
 	bits := hashMinBits
@@ -409,10 +415,14 @@ func (c *compiler) hashWritable(h *hashTable, at syntax.Position) bool {
 // no entry (p is 0, i the empty slot): growing the table first where it
 // would be more than half full. Afterwards p holds the entry's number.
 func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
-	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), HashCap)
+	bits := HashMaxBits
+	if h.hdr >= 0 {
+		bits = GlobalHashMaxBits
+	}
+	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), 1<<(bits-1))
 	var grow []fuse.Stmt
 	grow = append(grow,
-		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), konst(1<<HashMaxBits-1)),
+		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), konst(1<<bits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
 		h.set(hdrMask, c.givenExpr(mk(fuse.OpAdd, c.givenExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), konst(1)))),
 		h.set(hdrShift, c.givenExpr(mk(fuse.OpSub, h.get(hdrShift), konst(1)))))
