@@ -415,3 +415,58 @@ func TestNativeRandomHashes(t *testing.T) {
 		t.Errorf("%d calls as code, %d given back, %d refused: the test tests little", coded, given, refused)
 	}
 }
+
+// TestNativeHashHelpers: a set passed to a helper that does not recurse
+// is the caller's (a module's too), and a helper that rebinds its
+// parameter to a new set stays interpreted (the caller's set is not the
+// new one in Starlark).
+func TestNativeHashHelpers(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	src := `
+S = set()
+
+def mark(s, v):
+    if v in s:
+        return 0
+    s.add(v)
+    return 1
+
+def f(x, y):
+    c = 0
+    for i in range(x % 50):
+        c += mark(S, (i * y) % 23)
+    return c * 1000 + len(S)
+`
+	code, thread := globalsModule(t, src)
+	plain, _ := globalsModule(t, src)
+	nf, _, err := compileNative(thread, code["f"].(*starlark.Function), ints(10, 3), nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-nf.pc.Ready()
+	for _, in := range [][2]int{{10, 3}, {49, 5}, {7, 11}} {
+		got, ok := nf.call(thread, ints(in[0], in[1]))
+		want, err := starlark.Call(thread, plain["f"], ints(in[0], in[1]), nil)
+		if !ok || err != nil || got.String() != want.String() || code["S"].String() != plain["S"].String() {
+			t.Errorf("f%v = %v (as code: %v), S = %v; want %v, S = %v (%v)", in, got, ok, code["S"], want, plain["S"], err)
+		}
+	}
+	rebinds := `
+def clear(s):
+    s = set()
+    s.add(1)
+    return len(s)
+
+def g(x, y):
+    s = set()
+    s.add(x)
+    s.add(y)
+    return clear(s) * 10 + len(s)
+`
+	code, thread = globalsModule(t, rebinds)
+	if _, _, err := compileNative(thread, code["g"].(*starlark.Function), ints(1, 2), nil, nil, false); err == nil || !strings.Contains(err.Error(), "does not rebind it") {
+		t.Errorf("g compiles (%v); want the rebinding refused", err)
+	}
+}

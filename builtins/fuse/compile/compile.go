@@ -3173,6 +3173,9 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 			b.WriteString("w,")
 			continue
 		}
+		if _, _, err := c.hashNamed(id); err != nil {
+			return "", err // a module's set or dict, compiled again as one
+		}
 		t, err := c.lookupTable(id)
 		if err != nil {
 			return "", err

@@ -288,6 +288,12 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a function run as machine code", id.Name, kindName(b))
 		}
 		h = c.hashOf(b)
+		if c.sc.byRef[id.Name] {
+			// A helper's parameter names the caller's table: rebinding
+			// it makes a new one in Starlark, which the caller's name
+			// does not see.
+			return true, errAt(id.NamePos, "%s is a parameter holding the caller's %s; a function run as machine code does not rebind it", id.Name, kind)
+		}
 		if h.iter > 0 {
 			return true, errAt(id.NamePos, "%s is a %s a loop runs over; a function run as machine code does not rebind it there", id.Name, kind)
 		}
