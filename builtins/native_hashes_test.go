@@ -81,6 +81,13 @@ var hashCases = []string{
     s.clear()
     s.add(y)
     return c * 1000000 + n * 10 + len(s)`,
+	// A dict literal, whose key given twice is Starlark's error.
+	`def f(x, y):
+    d = {1: x % 100, y % 4: 7, 5: y}
+    t = 0
+    for k, v in d.items():
+        t = t * 1000 + k * 10 + v
+    return t % 1000000007`,
 	// A set in an inlined helper, by reference; insertion order of a set.
 	`def mark(s, v):
     if v in s:

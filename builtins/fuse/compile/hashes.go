@@ -248,12 +248,12 @@ func HashLayout(keys []uint64, buf []uint64) (hdr [hdrLen]uint64, slots []uint64
 	return hdr, slots, true
 }
 
-// madeHash reports whether rhs makes an empty set or dict: set(), dict()
-// (the builtins) or {}; dict says which.
+// madeHash reports whether rhs makes a set or dict: set(), dict() (the
+// builtins), {} or a dict literal {k: v, ...}; dict says which.
 func (c *compiler) madeHash(rhs syntax.Expr) (dict, ok bool) {
 	switch r := unparen(rhs).(type) {
 	case *syntax.DictExpr:
-		return true, len(r.List) == 0
+		return true, true
 	case *syntax.CallExpr:
 		name, ok := callee(r)
 		if !ok || len(r.Args) != 0 || (name != "set" && name != "dict") || !c.isBuiltin(name) {
@@ -316,6 +316,29 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		c.sc.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
 	}
 	c.hashReset(h, id.NamePos)
+	if lit, ok := unparen(rhs).(*syntax.DictExpr); ok {
+		// Each entry in order, key then value; a key given twice is
+		// Starlark's error.
+		for _, e := range lit.List {
+			e := e.(*syntax.DictEntry)
+			kv, err := c.hashKey(e.Key)
+			if err != nil {
+				return true, err
+			}
+			v, err := c.word(e.Value)
+			if err != nil {
+				return true, err
+			}
+			vv := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vv, X: c.biasedTo(v, 0)})
+			p, i := c.hashProbe(h, kv, e.Colon)
+			c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpNe, varExpr(p), konst(0)), Body: []fuse.Stmt{
+				{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, e.Colon, "duplicate key")}}})
+			c.hashInsert(h, kv, p, i, e.Colon)
+			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(p), Y: varExpr(vv),
+				Check: c.check(fuse.CheckIndex, 0, e.Colon, "index out of range of a hash table")})
+		}
+	}
 	return true, nil
 }
 
