@@ -31,9 +31,10 @@ func (nf *nativeFunc) hashWords() int {
 }
 
 // fillHashes fills r's arrays of the module's sets and dicts from them:
-// the header, the slots in use, the keys and the values (compile.HashLayout);
-// ok is false where one holds what the code cannot take, or is one the
-// code writes that Starlark does not let it change now.
+// the header, the slots in use, the keys, the removed flags (none) and the
+// values (compile.HashLayout); ok is false where one holds what the code
+// cannot take, or is one the code writes that Starlark does not let it
+// change now.
 func (nf *nativeFunc) fillHashes(r *nativeRun) bool {
 	if len(nf.pc.Hashes) == 0 {
 		return true
@@ -45,10 +46,9 @@ func (nf *nativeFunc) fillHashes(r *nativeRun) bool {
 	for i, g := range nf.pc.Hashes {
 		h := &r.hashes[i]
 		dict := compile.IsDict(g.Hash)
-		k := compile.HashArrays(dict)
 		// Written where the code may write the header (an insertion, a
-		// clear) or the values.
-		h.written = nf.pc.Written[a] || dict && nf.pc.Written[a+3]
+		// removal, a clear) or the values.
+		h.written = nf.pc.Written[a] || dict && nf.pc.Written[a+4]
 		var ok bool
 		h.keys, h.vals, ok = machine.HashWords(g.Hash, append(h.keys[:0], 0), append(h.vals[:0], 0))
 		if !ok || h.written && !machine.MutableHash(g.Hash) {
@@ -59,20 +59,31 @@ func (nf *nativeFunc) fillHashes(r *nativeRun) bool {
 			return false
 		}
 		h.slots = slots
+		if cap(h.out) < len(h.keys) {
+			h.out = make([]uint64, len(h.keys))
+		}
 		r.w.SetPrefix(a, hdr[:])
 		r.w.SetPrefix(a+1, slots)
 		r.w.SetPrefix(a+2, h.keys)
+		r.w.SetPrefix(a+3, zeros(h.out[:len(h.keys)]))
 		if dict {
-			r.w.SetPrefix(a+3, h.vals)
+			r.w.SetPrefix(a+4, h.vals)
 		}
-		a += k
+		a += compile.HashArrays(dict)
 	}
 	return true
 }
 
+// zeros clears w and returns it.
+func zeros(w []uint64) []uint64 {
+	clear(w)
+	return w
+}
+
 // writeHashes writes back to the module's sets and dicts what a run that
-// succeeded changed: the values it set of the entries they held, then the
-// entries it added, in order (all of them, after a clear).
+// succeeded changed: the entries it removed, the values it set of the
+// others, then the entries it added, in order; after a clear, or where
+// the table was rebuilt (its entries renumbered), all of them anew.
 func (nf *nativeFunc) writeHashes(r *nativeRun) {
 	a := nf.pc.NLists + len(nf.pc.Globals)
 	for i, g := range nf.pc.Hashes {
@@ -83,25 +94,26 @@ func (nf *nativeFunc) writeHashes(r *nativeRun) {
 			a += k
 			continue
 		}
-		var hdr [3]uint64
+		var hdr [compile.HashHeader]uint64
 		r.w.Array(a, hdr[:])
 		n, n0 := int(hdr[0]), len(h.keys)-1
-		if cap(h.out) < 2*(n+1) {
-			h.out = make([]uint64, 2*(n+1))
+		if cap(h.out) < 3*(n+1) {
+			h.out = make([]uint64, 3*(n+1))
 		}
-		keys, vals := h.out[:n+1], h.out[n+1:2*(n+1)]
+		keys, dead, vals := h.out[:n+1], h.out[n+1:2*(n+1)], h.out[2*(n+1):3*(n+1)]
 		r.w.Array(a+2, keys)
+		r.w.Array(a+3, dead)
 		if dict {
-			r.w.Array(a+3, vals)
+			r.w.Array(a+4, vals)
 		}
-		// A clear empties the table; the entries are appended only, so
-		// a table that holds others than its first n0 (or fewer) was
-		// cleared: written back anew.
-		cleared := n < n0
-		for j := 1; j <= min(n, n0) && !cleared; j++ {
-			cleared = keys[j] != h.keys[j]
+		// The entries are appended, flagged when removed, and renumbered
+		// only by a clear or a rebuild: a table whose first n0 keys are
+		// not those it was given was cleared or rebuilt.
+		anew := n < n0
+		for j := 1; j <= min(n, n0) && !anew; j++ {
+			anew = keys[j] != h.keys[j]
 		}
-		if cleared {
+		if anew {
 			var err error
 			switch d := g.Hash.(type) {
 			case *starlark.Dict:
@@ -115,18 +127,25 @@ func (nf *nativeFunc) writeHashes(r *nativeRun) {
 			n0 = 0
 		}
 		for j := 1; j <= n; j++ {
+			key := func() starlark.Value { return starlark.MakeUint64(keys[j]) }
 			var err error
 			switch d := g.Hash.(type) {
 			case *starlark.Dict:
-				if j <= n0 && vals[j] == h.vals[j] {
-					continue
+				switch {
+				case dead[j] != 0 && j <= n0:
+					_, _, err = d.Delete(key())
+				case dead[j] != 0, j <= n0 && vals[j] == h.vals[j]:
+				default:
+					err = d.SetKey(key(), starlark.MakeUint64(vals[j]))
 				}
-				err = d.SetKey(starlark.MakeUint64(keys[j]), starlark.MakeUint64(vals[j]))
 			case *starlark.Set:
-				if j <= n0 {
-					continue
+				switch {
+				case dead[j] != 0 && j <= n0:
+					_, err = d.Delete(key())
+				case dead[j] != 0, j <= n0:
+				default:
+					err = d.Insert(key())
 				}
-				err = d.Insert(starlark.MakeUint64(keys[j]))
 			}
 			if err != nil {
 				panic(err) // checked mutable before the run

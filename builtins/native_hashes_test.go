@@ -88,6 +88,26 @@ var hashCases = []string{
     for k, v in d.items():
         t = t * 1000 + k * 10 + v
     return t % 1000000007`,
+	// Churn: adds and removals past many rebuilds, removals that shift
+	// the runs of full slots back, order after removals and re-adds.
+	`def f(x, y):
+    s = set()
+    d = {}
+    for i in range(x % 3000):
+        k = (i * 40503 + y) % 1021
+        if k in s:
+            s.remove(k)
+            d.pop(k)
+        else:
+            s.add(k)
+            d[k] = i
+        s.discard((k * 7) % 1021)
+    t = len(s) * 7 + len(d)
+    for e in s:
+        t = (t * 31 + e) % 1000000007
+    for k, v in d.items():
+        t = (t * 37 + k * 3 + v) % 1000000007
+    return t`,
 	// A set in an inlined helper, by reference; insertion order of a set.
 	`def mark(s, v):
     if v in s:
@@ -305,7 +325,7 @@ func randomHashFunc(r *rand.Rand) string {
 	stmt = func(ind string, depth int, loopVar string, iterating string) {
 		set := []string{"s", "S"}[r.IntN(2)]
 		dict := dicts[r.IntN(2)]
-		switch k := r.IntN(15); {
+		switch k := r.IntN(18); {
 		case k == 0:
 			fmt.Fprintf(&b, "%s%s.add(%s)\n", ind, set, word(loopVar))
 		case k == 1:
@@ -339,6 +359,19 @@ func randomHashFunc(r *rand.Rand) string {
 				ind, word(loopVar), ind, set, ind)
 		case k == 11:
 			fmt.Fprintf(&b, "%st += len(%s) + %s.get(%s, %s)\n", ind, tables[r.IntN(4)], dict, word(loopVar), word(loopVar))
+		case k == 12:
+			fmt.Fprintf(&b, "%s%s.discard(%s)\n", ind, set, word(loopVar))
+		case k == 13:
+			fmt.Fprintf(&b, "%st += len(%s) + %s.pop(%s, %s) + len(%s)\n", ind, dict, dict, word(loopVar), word(loopVar), dict)
+		case k == 14 && r.IntN(3) == 0:
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&b, "%s%s.remove(%s)\n", ind, set, word(loopVar))
+			} else {
+				fmt.Fprintf(&b, "%st += %s.pop(%s)\n", ind, dict, word(loopVar))
+			}
+		case k == 15 && depth == 0:
+			fmt.Fprintf(&b, "%sfor i in range(%s %% 90):\n%s    %s.add(i %% 37)\n%s    %s.discard((i * 7) %% 37)\n%s    %s[i %% 29] = i\n%s    %s.pop((i * 5) %% 29, 0)\n",
+				ind, word(loopVar), ind, set, ind, set, ind, dict, ind, dict)
 		default:
 			fmt.Fprintf(&b, "%st = (t + %s) %% 1000003\n", ind, word(loopVar))
 		}

@@ -2779,7 +2779,7 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return h.get(hdrN), nil
+		return c.hashLen(h), nil
 	}
 	if b, ok := c.sc.names[id.Name]; ok {
 		switch b.kind {

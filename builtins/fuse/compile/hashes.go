@@ -63,7 +63,9 @@ type hashTable struct {
 	name              string
 	dict              bool
 	slots, keys, vals int // scratch arrays (vals: -1 for a set)
+	dead              int // scratch array: 1 for an entry removed
 	n, mask, shift    int // variables (a module's table: -1)
+	removed           int // variable: the entries removed among the n
 	// hdr, for a module's set or dict (a Global), is the array that
 	// holds n, mask and shift, in that order (else -1): its arrays are
 	// the caller's, shared with the Procs that take them, and never made
@@ -76,18 +78,22 @@ type hashTable struct {
 	hdrCheck int
 }
 
+// HashHeader is the length of a module's table's header array.
+const HashHeader = hdrLen
+
 // The words of a module's table's header array (hashTable.hdr).
 const (
 	hdrN = iota
 	hdrMask
 	hdrShift
+	hdrRemoved
 	hdrLen
 )
 
 // get reads the table's entries (hdrN), mask or shift.
 func (h *hashTable) get(field int) *fuse.Expr {
 	if h.hdr < 0 {
-		return varExpr([...]int{h.n, h.mask, h.shift}[field])
+		return varExpr([...]int{h.n, h.mask, h.shift, h.removed}[field])
 	}
 	return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(h.hdr), Args: []*fuse.Expr{konst(uint64(field))}, Check: h.hdrCheck}
 }
@@ -96,7 +102,7 @@ func (h *hashTable) get(field int) *fuse.Expr {
 // shift to x.
 func (h *hashTable) set(field int, x *fuse.Expr) fuse.Stmt {
 	if h.hdr < 0 {
-		return fuse.Stmt{Kind: fuse.SAssign, Var: [...]int{h.n, h.mask, h.shift}[field], X: x}
+		return fuse.Stmt{Kind: fuse.SAssign, Var: [...]int{h.n, h.mask, h.shift, h.removed}[field], X: x}
 	}
 	return fuse.Stmt{Kind: fuse.SStore, Arr: h.hdr, X: konst(uint64(field)), Y: x, Check: h.hdrCheck}
 }
@@ -154,20 +160,22 @@ func IsDict(v starlark.Value) bool {
 	return ok
 }
 
-// HashArrays returns the number of array parameters of a module's set (3)
-// or dict (4): the header, the slots, the keys and the values.
+// HashArrays returns the number of array parameters of a module's set (4)
+// or dict (5): the header, the slots, the keys, the removed flags and the
+// values.
 func HashArrays(dict bool) int {
 	if dict {
-		return 4
+		return 5
 	}
-	return 3
+	return 4
 }
 
 // HashScratch returns the arrays of a module's set or dict, in order:
-// the header (entries, mask, shift), the slots, the keys, and, of a dict,
-// the values.
+// the header (entries, mask, shift, entries removed), the slots, the
+// keys, the removed flags, and, of a dict, the values.
 func HashScratch(name string, dict bool) []fuse.Scratch {
-	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << GlobalHashMaxBits}, {Name: name + " (keys)", Len: GlobalHashCap + 1}}
+	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << GlobalHashMaxBits},
+		{Name: name + " (keys)", Len: GlobalHashCap + 1}, {Name: name + " (removed)", Len: GlobalHashCap + 1}}
 	if dict {
 		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: GlobalHashCap + 1})
 	}
@@ -203,10 +211,10 @@ func (c *compiler) globalHash(g Global, a int) int {
 		return i
 	}
 	dict := IsDict(g.Hash)
-	h := &hashTable{name: g.Name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, vals: -1, n: -1, mask: -1, shift: -1,
+	h := &hashTable{name: g.Name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, shift: -1, removed: -1,
 		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table")}
 	if dict {
-		h.vals = a + 3
+		h.vals = a + 4
 	}
 	c.hashes = append(c.hashes, h)
 	if c.globalHashes == nil {
@@ -305,11 +313,12 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		}
 		h.slots = add(kind+" slots", 1<<HashMaxBits)
 		h.keys = add(kind+" keys", HashCap+1)
+		h.dead = add(kind+" removed", HashCap+1)
 		if dict {
 			h.vals = add("dict values", HashCap+1)
 		}
-		h.n, h.mask, h.shift = c.newVar(), c.newVar(), c.newVar()
-		for _, v := range []int{h.n, h.mask, h.shift} {
+		h.n, h.mask, h.shift, h.removed = c.newVar(), c.newVar(), c.newVar(), c.newVar()
+		for _, v := range []int{h.n, h.mask, h.shift, h.removed} {
 			c.varNames[[2]int{c.unit, v}] = id.Name
 		}
 		c.hashes = append(c.hashes, h)
@@ -347,6 +356,7 @@ func (c *compiler) hashReset(h *hashTable, at syntax.Position) {
 	c.emit(h.set(hdrN, konst(0)))
 	c.emit(h.set(hdrMask, konst(1<<hashMinBits-1)))
 	c.emit(h.set(hdrShift, konst(64-hashMinBits)))
+	c.emit(h.set(hdrRemoved, konst(0)))
 	*c.out = append(*c.out, c.hashClear(h, at)...)
 }
 
@@ -441,43 +451,107 @@ func (c *compiler) hashWritable(h *hashTable, at syntax.Position) bool {
 }
 
 // hashInsert emits the insertion of the key in kv where the probe found
-// no entry (p is 0, i the empty slot): growing the table first where it
-// would be more than half full. Afterwards p holds the entry's number.
+// no entry (p is 0, i the empty slot): where the n + 1 entries (those
+// removed counted) would fill more than half the slots, the table is
+// rebuilt first, its entries compacted (those removed dropped, the others
+// in order) into slots doubled where the live ones fill half of them.
+// Afterwards p holds the entry's number.
 func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	bits := HashMaxBits
 	if h.hdr >= 0 {
 		bits = GlobalHashMaxBits
 	}
+	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
 	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), 1<<(bits-1))
-	var grow []fuse.Stmt
-	grow = append(grow,
+	live := c.givenExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved)))
+	var double []fuse.Stmt
+	double = append(double,
 		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), konst(1<<bits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
 		h.set(hdrMask, c.givenExpr(mk(fuse.OpAdd, c.givenExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), konst(1)))),
 		h.set(hdrShift, c.givenExpr(mk(fuse.OpSub, h.get(hdrShift), konst(1)))))
+	grow := []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpGe, c.givenExpr(mk(fuse.OpAdd, live, live)), h.get(hdrMask)), Body: double}}
 	grow = append(grow, c.hashClear(h, at)...)
-	// Every entry again, in order, each into the first empty slot of its
-	// probe.
-	j, kj, s := c.newVar(), c.newVar(), c.newVar()
-	again := []fuse.Stmt{{Kind: fuse.SAssign, Var: kj, X: c.hashRead(h.keys, varExpr(j), at)}}
+	// Every live entry again, in order, moved down over those removed,
+	// each into the first empty slot of its probe.
+	j, m, kj, s := c.newVar(), c.newVar(), c.newVar(), c.newVar()
+	grow = append(grow, fuse.Stmt{Kind: fuse.SAssign, Var: m, X: konst(0)})
+	again := []fuse.Stmt{
+		{Kind: fuse.SAssign, Var: m, X: c.givenExpr(mk(fuse.OpAdd, varExpr(m), konst(1)))},
+		{Kind: fuse.SAssign, Var: kj, X: c.hashRead(h.keys, varExpr(j), at)},
+		{Kind: fuse.SStore, Arr: h.keys, X: varExpr(m), Y: varExpr(kj), Check: idx()},
+		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(m), Y: konst(0), Check: idx()},
+	}
+	if h.dict {
+		again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(m), Y: c.hashRead(h.vals, varExpr(j), at), Check: idx()})
+	}
 	again = append(again, c.hashFree(h, kj, s, at)...)
-	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(j),
-		Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")})
+	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(m), Check: idx()})
 	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
 		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
-		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"), Body: again})
+		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
+		Body: []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.dead, varExpr(j), at), konst(0)), Body: again}}})
+	grow = append(grow, h.set(hdrN, varExpr(m)), h.set(hdrRemoved, konst(0)))
 	grow = append(grow, c.hashFree(h, kv, i, at)...)
-	// Grown where 2n >= mask: the n + 1 entries would fill more than half
-	// the mask + 1 slots.
+	// Rebuilt where 2n >= mask: the n + 1 entries would fill more than
+	// half the mask + 1 slots.
 	twice := c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), h.get(hdrN)))
 	body := []fuse.Stmt{
 		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow},
 		h.set(hdrN, c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1)))),
-		{Kind: fuse.SStore, Arr: h.keys, X: h.get(hdrN), Y: varExpr(kv), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
-		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: h.get(hdrN), Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")},
+		{Kind: fuse.SStore, Arr: h.keys, X: h.get(hdrN), Y: varExpr(kv), Check: idx()},
+		{Kind: fuse.SStore, Arr: h.dead, X: h.get(hdrN), Y: konst(0), Check: idx()},
+		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: h.get(hdrN), Check: idx()},
 		{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)},
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: body})
+}
+
+// hashRemove emits the removal of the entry p (not 0) whose key sits in
+// slot i: the entry is flagged removed (its number and order stay until
+// the table is rebuilt), and the slot emptied by backward shifting, so
+// that no probe needs a tombstone: each later entry of the run of full
+// slots moves into the hole where the hole lies between its first slot
+// and its own.
+func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse.Stmt {
+	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
+	j, q, kq, home := c.newVar(), c.newVar(), c.newVar(), c.newVar()
+	dist := func(a, b *fuse.Expr) *fuse.Expr { // (b - a) & mask
+		return c.givenExpr(mk(fuse.OpAnd, c.givenExpr(mk(fuse.OpSub, b, a)), h.get(hdrMask)))
+	}
+	label := c.newLabel()
+	return []fuse.Stmt{
+		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(p), Y: konst(1), Check: idx()},
+		h.set(hdrRemoved, c.givenExpr(mk(fuse.OpAdd, h.get(hdrRemoved), konst(1)))),
+		{Kind: fuse.SAssign, Var: j, X: varExpr(i)},
+		{Kind: fuse.SWhile, Label: label, X: konst(1), Body: []fuse.Stmt{
+			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j)},
+			{Kind: fuse.SAssign, Var: q, X: c.hashRead(h.slots, varExpr(j), at)},
+			{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(q), konst(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+			{Kind: fuse.SAssign, Var: kq, X: c.hashRead(h.keys, varExpr(q), at)},
+			{Kind: fuse.SAssign, Var: home, X: c.hashSlot(h, kq)},
+			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: []fuse.Stmt{
+				{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(q), Check: idx()},
+				{Kind: fuse.SAssign, Var: i, X: varExpr(j)},
+			}},
+		}},
+		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: konst(0), Check: idx()},
+	}
+}
+
+// hashLen is len(name): the entries less those removed, read now (an
+// operand after it in the same expression may change the table).
+func (c *compiler) hashLen(h *hashTable) *fuse.Expr {
+	return c.snapshot(c.givenExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved))))
+}
+
+// snapshot assigns x to a variable of its own and returns the variable:
+// a read of a table's state that an operand evaluated after it (an add,
+// a pop, a helper given the table) must not see changed.
+func (c *compiler) snapshot(x *fuse.Expr) *fuse.Expr {
+	v := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: x})
+	return varExpr(v)
 }
 
 // hashIn compiles x in name and x not in name (x compiled already, as
@@ -503,7 +577,7 @@ func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr
 		return nil, err
 	}
 	p := c.hashFound(h, kv, e.Lbrack)
-	return c.hashRead(h.vals, varExpr(p), e.Lbrack), nil
+	return c.snapshot(c.hashRead(h.vals, varExpr(p), e.Lbrack)), nil
 }
 
 // hashFound emits the probe for the key in kv and the failure where the
@@ -567,6 +641,13 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 	if c.hashWritable(h, lhs.Lbrack) {
 		return nil
 	}
+	if callsIn(s.RHS) {
+		// The operand's calls may have removed the key, or rebuilt the
+		// table: the key is stored as by d[k] = v.
+		q, i := c.hashProbe(h, kv, lhs.Lbrack)
+		c.hashInsert(h, kv, q, i, lhs.Lbrack)
+		p = q
+	}
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(p), Y: varExpr(vv),
 		Check: c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of a hash table")})
 	return nil
@@ -624,11 +705,64 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: varExpr(dv)}},
 			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)}}})
 		return varExpr(r), true, nil
+	case (name == "remove" || name == "discard") && !h.dict && len(e.Args) == 1,
+		name == "pop" && h.dict && (len(e.Args) == 1 || len(e.Args) == 2):
+		kv, err := c.hashKey(e.Args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		dv := -1
+		if len(e.Args) == 2 {
+			d, err := c.word(e.Args[1])
+			if err != nil {
+				return nil, true, err
+			}
+			dv = c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: dv, X: c.biasedTo(d, 0)})
+		}
+		if c.hashWritable(h, at) {
+			if name == "pop" {
+				return konst(0), true, nil
+			}
+			return none()
+		}
+		p, i := c.hashProbe(h, kv, at)
+		r := c.newVar()
+		var missing []fuse.Stmt
+		switch {
+		case name == "discard":
+		case dv >= 0:
+			missing = []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: varExpr(dv)}}
+		default:
+			missing = []fuse.Stmt{{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, at, "%s.%s: missing key", id.Name, name)}}
+		}
+		var found []fuse.Stmt
+		if h.dict {
+			found = append(found, fuse.Stmt{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)})
+		}
+		found = append(found, c.hashRemove(h, p, i, at)...)
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: missing, Else: found})
+		if name == "pop" {
+			return varExpr(r), true, nil
+		}
+		return none()
 	case name == "get" && h.dict && len(e.Args) == 1:
 		return nil, true, errAt(pos(e.Fn), "%s.get(k) may return None, which is not a word: give a default, %s.get(k, 0)", id.Name, id.Name)
 	}
-	return nil, true, errAt(pos(e.Fn), "%s.%s is not allowed on a %s in a function run as machine code (x in s, s.add(x), len(s), d[k], d[k] = v, d.get(k, v), clear(), for loops; nothing removes)",
+	return nil, true, errAt(pos(e.Fn), "%s.%s is not allowed on a %s in a function run as machine code (x in s, s.add(x), s.remove(x), s.discard(x), len(s), d[k], d[k] = v, d.get(k, v), d.pop(k), clear(), for loops)",
 		id.Name, dot.Name.Name, h.kind())
+}
+
+// callsIn reports whether e calls a function.
+func callsIn(e syntax.Expr) bool {
+	calls := false
+	syntax.Walk(e, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.CallExpr); ok {
+			calls = true
+		}
+		return !calls
+	})
+	return calls
 }
 
 // forHash compiles for x in s, for k in d, for k in d.keys(), for v in
@@ -676,6 +810,9 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	body, err := c.nested(func() error {
 		c.sc.loops = append(c.sc.loops, st.Label)
 		defer func() { c.sc.loops = c.sc.loops[:len(c.sc.loops)-1] }()
+		// An entry removed is skipped.
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpNe, c.hashRead(h.dead, varExpr(j), pos(s.X)), konst(0)),
+			Body: []fuse.Stmt{{Kind: fuse.SContinue, Label: st.Label}}})
 		bind := func(name *syntax.Ident, arr int) error {
 			if name == nil {
 				return nil

@@ -8,7 +8,7 @@ import (
 // plain Starlark on the evaluator and the x86-64 code, on every pair of
 // edge words: membership and insertion past the first slots (a rehash),
 // d[k] that misses (a failed run), updates, get with a default, iteration
-// in insertion order, a write during one (a failed run), clear.
+// in insertion order, a write during one (a failed run), clear, removals.
 func TestExactHashes(t *testing.T) {
 	runExactCases(t, []exactCase{
 		{name: "visited", src: `
@@ -74,6 +74,26 @@ def f(x, y):
             s[k] = 5
     return t
 `, want: map[[2]uint64]bool{{0, 9}: true, {0, 2}: false}},
+		{name: "churn", src: `
+def f(x, y):
+    s = set()
+    d = {}
+    for i in range(x % 700):
+        k = (i * 40503 + y) % 211
+        if k in s:
+            s.remove(k)
+            t = d.pop(k)
+        else:
+            s.add(k)
+            d[k] = i
+        s.discard((k * 7) % 211)
+    t = len(s) * 7 + len(d) + d.pop(y % 211, 5)
+    for e in s:
+        t = (t * 31 + e) % 1000000007
+    for k, v in d.items():
+        t = (t * 37 + k * 3 + v) % 1000000007
+    return t
+`, want: map[[2]uint64]bool{{699, 5}: true}},
 		{name: "grow", src: `
 def f(x, y):
     s = set()
