@@ -490,7 +490,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
 		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
-		Body: []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.dead, varExpr(j), at), konst(0)), Body: again}}})
+		Body:  []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.dead, varExpr(j), at), konst(0)), Body: again}}})
 	grow = append(grow, h.set(hdrN, varExpr(m)), h.set(hdrRemoved, konst(0)))
 	grow = append(grow, c.hashFree(h, kv, i, at)...)
 	// Rebuilt where 2n >= mask: the n + 1 entries would fill more than
