@@ -9,30 +9,34 @@ import (
 )
 
 // Sets and dicts of words in a function compiled with Options.Exact: a
-// local made in the function's body (s = set(), d = {}, d = dict()) is a
-// hash table in three of the unit's scratch arrays, written in the IR's
-// own statements, so that every engine runs it:
+// local made in the function's body (s = set(), d = {}, d = dict(), a
+// dict literal) is a hash table in four of the unit's scratch arrays (a
+// set's) or five (a dict's), written in the IR's own statements, so that
+// every engine runs it:
 //
 //   - slots, of 1 << HashMaxBits words (a module's: GlobalHashMaxBits),
-//     the open-addressing table: 0 for
-//     an empty slot, else the entry's number (1 on) in the order arrays;
-//     the slots in use are the first mask + 1, a power of two, and a key
-//     k starts its linear probe at the top bits of k * hashMul
-//     (Fibonacci hashing: (k * hashMul) >> shift, shift = 64 - log2 of
-//     the slots in use);
-//   - keys and, for a dict, vals: the entries in the order they were
-//     inserted, from index 1, which is the order Starlark iterates them
-//     in (nothing is ever removed: a function that removes stays
-//     interpreted);
-//   - three variables: the entries n, mask and shift.
+//     the open-addressing table: 0 for an empty slot, else the entry's
+//     number (1 on) in the order arrays; the slots in use are the first
+//     mask + 1, a power of two, and a key k starts its linear probe at
+//     the top bits of k * hashMul (Fibonacci hashing: (k * hashMul) >>
+//     shift, shift = 64 - log2 of the slots in use);
+//   - keys, removed flags and, for a dict, vals: the entries in the order
+//     they were inserted, from index 1, which is the order Starlark
+//     iterates them in; a removed entry keeps its place, flagged, and its
+//     slot is emptied by shifting the later slots of its run back (no
+//     tombstones), so a probe never meets it;
+//   - four variables (a module's table: its header array): the entries n
+//     (removed ones included), mask, shift and the entries removed.
 //
-// A table grows by doubling its slots where an insertion would fill more
-// than half of them: the slots are made fresh (O(1): each scratch element
-// has an epoch) and every entry is probed in again. An insertion past
-// HashCap entries (a module's: GlobalHashCap) fails the run (the
-// interpreter runs the call). Keys and
-// values are ints in [0, 2^64); a negative one fails the run too (its
-// word is not a word, as anywhere in exact code).
+// A table is rebuilt where an insertion would make the n + 1 entries fill
+// more than half its slots: the slots are emptied (a local's made fresh,
+// O(1): each scratch element has an epoch; a module's, whose arrays a
+// Proc shares, cleared one by one), doubled where the live entries alone
+// fill half of them, and the live entries moved down over the removed
+// ones and probed in again, in order. An insertion past HashCap live
+// entries (a module's: GlobalHashCap) fails the run (the interpreter runs
+// the call). Keys and values are ints in [0, 2^64); a negative one fails
+// the run too (its word is not a word, as anywhere in exact code).
 //
 // A write to a table while a for loop runs over it fails the run, as it
 // fails in Starlark ("cannot insert into hash table during iteration").
