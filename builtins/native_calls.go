@@ -384,6 +384,9 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		r.w.SetArray(a, buf)
 	}
 	if !nf.fillHashes(r) {
+		if nf.giveUp.changed(nf.runs.Load()) {
+			nf.switchOff("a set or dict of its module held what its code cannot take, or was frozen, before many of its calls")
+		}
 		return nf.miss(thread, fbGlobalHash)
 	}
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {

@@ -49,9 +49,12 @@ func (nf *nativeFunc) fillHashes(r *nativeRun) bool {
 		// Written where the code may write the header (an insertion, a
 		// removal, a clear) or the values.
 		h.written = nf.pc.Written[a] || dict && nf.pc.Written[a+4]
+		if h.written && !machine.MutableHash(g.Hash) {
+			return false
+		}
 		var ok bool
 		h.keys, h.vals, ok = machine.HashWords(g.Hash, append(h.keys[:0], 0), append(h.vals[:0], 0))
-		if !ok || h.written && !machine.MutableHash(g.Hash) {
+		if !ok {
 			return false
 		}
 		hdr, slots, ok := compile.HashLayout(h.keys[1:], h.slots)

@@ -510,3 +510,36 @@ def g(x, y):
 		t.Errorf("g compiles (%v); want the rebinding refused", err)
 	}
 }
+
+// TestNativeHashFrozen: a function that writes a set of its module that is
+// frozen (a loaded module's) gives its calls back, which fail in the
+// interpreter as Starlark says, and after a few is given up.
+func TestNativeHashFrozen(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	code, thread := globalsModule(t, "S = set()\n\ndef f(x, y):\n    for i in range(x):\n        S.add(i + y)\n    return len(S)\n")
+	nf, _, err := compileNative(thread, code["f"].(*starlark.Function), ints(2, 3), nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-nf.pc.Ready()
+	if v, ok := nf.call(thread, ints(2, 3)); !ok || v.String() != "2" {
+		t.Fatalf("f(2, 3) = %v (as code: %v); want 2", v, ok)
+	}
+	code["S"].Freeze()
+	for i := range 20 {
+		if v, ok := nf.call(thread, ints(2, 7)); ok {
+			t.Fatalf("call %d: f(2, 7) = %v as code on a frozen set", i, v)
+		}
+	}
+	if !nf.off.Load() {
+		t.Errorf("f is not given up after 20 calls on a frozen set")
+	}
+	if _, err := starlark.Call(thread, code["f"], ints(2, 7), nil); err == nil || !strings.Contains(err.Error(), "frozen") {
+		t.Errorf("f(2, 7) interpreted: %v; want the frozen set's error", err)
+	}
+	if code["S"].String() != "set([3, 4])" {
+		t.Errorf("S = %v; want set([3, 4])", code["S"])
+	}
+}
