@@ -108,6 +108,16 @@ var hashCases = []string{
     for k, v in d.items():
         t = (t * 37 + k * 3 + v) % 1000000007
     return t`,
+	// A set cleared, or added to, where it may not be assigned yet.
+	`def f(x, y):
+    if x > 5:
+        s = set()
+        d = {}
+    if y > 50:
+        s.clear()
+    else:
+        d[x] = y
+    return 1`,
 	// A set in an inlined helper, by reference; insertion order of a set.
 	`def mark(s, v):
     if v in s:
@@ -541,5 +551,25 @@ func TestNativeHashFrozen(t *testing.T) {
 	}
 	if code["S"].String() != "set([3, 4])" {
 		t.Errorf("S = %v; want set([3, 4])", code["S"])
+	}
+}
+
+// TestNativeHashBools: a bool is no key or value a set or dict holds as
+// code (Starlark's True is not the int 1 there): such a function stays
+// interpreted.
+func TestNativeHashBools(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	for _, src := range []string{
+		"def f(x, y):\n    s = set()\n    s.add(x > 3)\n    return len(s)\n",
+		"def f(x, y):\n    d = {}\n    d[0] = x > 3\n    if d[0]:\n        return 1\n    return 2\n",
+		"def f(x, y):\n    d = {1: 2}\n    return d.get(1, x > y) + 1\n",
+		"def f(x, y):\n    d = {1: 2}\n    return (x > y) in d\n",
+	} {
+		code, thread := globalsModule(t, src)
+		if _, _, err := compileNative(thread, code["f"].(*starlark.Function), ints(5, 3), nil, nil, false); err == nil {
+			t.Errorf("compiles; want it interpreted\n%s", src)
+		}
 	}
 }

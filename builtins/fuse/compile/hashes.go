@@ -688,6 +688,11 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		return none()
 	case name == "clear" && len(e.Args) == 0:
+		if h.hdr < 0 {
+			// A read of n: a table cleared before the name is assigned
+			// fails as in Starlark (fuse.Func.GuardUnassigned).
+			c.snapshot(h.get(hdrN))
+		}
 		if !c.hashWritable(h, at) {
 			c.hashReset(h, at)
 		}
