@@ -118,6 +118,44 @@ var hashCases = []string{
     else:
         d[x] = y
     return 1`,
+	// Sets and a dict passed to a helper that recurses: a backtracking
+	// search (queens on an x % 7 + 1 board) that adds and removes, and a
+	// memo dict passed down.
+	`def place(row, n, cols, d1, d2):
+    if row == n:
+        return 1
+    count = 0
+    for c in range(n):
+        if c in cols or row + c in d1 or row + n - c in d2:
+            continue
+        cols.add(c)
+        d1.add(row + c)
+        d2.add(row + n - c)
+        count += place(row + 1, n, cols, d1, d2)
+        cols.remove(c)
+        d1.remove(row + c)
+        d2.remove(row + n - c)
+    return count
+
+def paths(a, b, memo):
+    if a == 0 or b == 0:
+        return 1
+    k = a * 64 + b
+    if k in memo:
+        return memo[k]
+    r = (paths(a - 1, b, memo) + paths(a, b - 1, memo)) % 1000003
+    memo[k] = r
+    return r
+
+def f(x, y):
+    cols = set()
+    d1 = set()
+    d2 = set()
+    memo = {}
+    q = 0
+    for i in range(2):
+        q = q * 100 + place(0, x % 6 + 1 + i, cols, d1, d2)
+    return q * 1000000 + paths(x % 40, y % 40, memo) + len(cols) + len(memo)`,
 	// A set in an inlined helper, by reference; insertion order of a set.
 	`def mark(s, v):
     if v in s:
@@ -317,7 +355,10 @@ func TestNativeHashGlobals(t *testing.T) {
 // Starlark), growth past the first slots, keys past 2^63 and below 0.
 func randomHashFunc(r *rand.Rand) string {
 	var b strings.Builder
-	b.WriteString("G = {}\nS = set()\n\ndef f(x, y):\n    s = set()\n    d = {}\n    t = 0\n")
+	b.WriteString("G = {}\nS = set()\n\n")
+	b.WriteString("def rec(a, b, k):\n    if k == 0:\n        return len(a) + len(b)\n    a.add(k % 11)\n    if k % 3 == 0:\n        a.discard(k % 5)\n")
+	b.WriteString("    b[k % 7] = k\n    return rec(a, b, k - 1) + b.get(k % 4, 1)\n\n")
+	b.WriteString("def f(x, y):\n    s = set()\n    d = {}\n    t = 0\n")
 	word := func(loopVar string) string {
 		opts := []string{"x", "y", "x % 7", "y % 5", "t % 11", "len(s)", "len(d)", "len(G)", fmt.Sprintf("%d", r.IntN(20)),
 			"(x + y) % 13", "d.get(x % 7, 2)", "G.get(y % 5, 0)", "(x + y) % 13", "y % 5"}
@@ -335,7 +376,9 @@ func randomHashFunc(r *rand.Rand) string {
 	stmt = func(ind string, depth int, loopVar string, iterating string) {
 		set := []string{"s", "S"}[r.IntN(2)]
 		dict := dicts[r.IntN(2)]
-		switch k := r.IntN(18); {
+		switch k := r.IntN(19); {
+		case k == 18 && iterating == "":
+			fmt.Fprintf(&b, "%st += rec(%s, %s, %s %% 20)\n", ind, set, dict, word(loopVar))
 		case k == 0:
 			fmt.Fprintf(&b, "%s%s.add(%s)\n", ind, set, word(loopVar))
 		case k == 1:

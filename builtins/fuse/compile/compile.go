@@ -2527,10 +2527,12 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 		}
 		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
 	}
+	mark := len(*c.out)
 	y, err := c.expr(ye)
 	if err != nil {
 		return nil, err
 	}
+	x = c.before(x, mark)
 	return c.arith(op, at, x, y)
 }
 
@@ -3167,7 +3169,7 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 			case bRow:
 				return "", errAt(id.NamePos, "%s is a table row; pass the table and the row's index to a helper", id.Name)
 			case bHash:
-				b.WriteString("g,") // inlined only: the table's variables are the caller's
+				b.WriteString(c.hashOf(bd).argKind() + ",")
 				continue
 			}
 			b.WriteString("w,")
@@ -3208,12 +3210,20 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 		}
 	}
 	p = &c.f.Procs[id]
-	if explicit := p.Arrays - c.globalArrays(c.procGlobals[id]); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
+	if explicit := p.Arrays - c.globalArrays(c.procGlobals[id]) - hashArrayArgs(key.args); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, p.Params+explicit, len(e.Args))
 	}
 	var words, arrays []*fuse.Expr
 	for _, a := range e.Args {
 		if id, ok := unparen(a).(*syntax.Ident); ok {
+			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bHash {
+				xs, err := c.hashArgs(c.hashOf(bd), pos(a))
+				if err != nil {
+					return nil, err
+				}
+				arrays = append(arrays, xs...)
+				continue
+			}
 			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
 				if c.iterating[arrayOf{c.u, bd.id}] {
 					// The helper may change it, an error in Starlark.
@@ -3274,6 +3284,8 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 			fmt.Sscanf(k, "t%d", &t)
 			sc.tables[p.Name] = t
 			delete(sc.locals, p.Name)
+		case 'h':
+			c.hashParam(sc, u, p.Name, k)
 		}
 	}
 	c.procGlobals[id] = c.reachedGlobals(key.fn, src)

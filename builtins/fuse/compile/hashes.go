@@ -2,6 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"go.starlark.net/starlark"
@@ -80,6 +82,15 @@ type hashTable struct {
 	iter int
 	// hdrCheck is the index check of the header's reads and writes.
 	hdrCheck int
+	// bits is the log2 of the most slots; fresh says that the unit owns
+	// the arrays (a local of the function's body): its slots may be made
+	// fresh (a Proc given them shares them: its tables clear them one by
+	// one); guard, where not -1, is a variable assigned where the table
+	// is made, read before each use (fuse.Func.GuardUnassigned: a table
+	// used before its name is assigned fails as in Starlark).
+	bits  int
+	fresh bool
+	guard int
 }
 
 // HashHeader is the length of a module's table's header array.
@@ -178,10 +189,17 @@ func HashArrays(dict bool) int {
 // the header (entries, mask, shift, entries removed), the slots, the
 // keys, the removed flags, and, of a dict, the values.
 func HashScratch(name string, dict bool) []fuse.Scratch {
-	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << GlobalHashMaxBits},
-		{Name: name + " (keys)", Len: GlobalHashCap + 1}, {Name: name + " (removed)", Len: GlobalHashCap + 1}}
+	return hashScratch(name, dict, GlobalHashMaxBits)
+}
+
+// hashScratch returns the arrays of a table of up to 1 << bits slots
+// whose state is in a header array (HashScratch).
+func hashScratch(name string, dict bool, bits int) []fuse.Scratch {
+	n := 1<<(bits-1) + 1
+	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << bits},
+		{Name: name + " (keys)", Len: n}, {Name: name + " (removed)", Len: n}}
 	if dict {
-		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: GlobalHashCap + 1})
+		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: n})
 	}
 	return ss
 }
@@ -211,12 +229,19 @@ func (g *Global) value() starlark.Value {
 // globalHash returns the index in c.hashes of the unit's table of the
 // module's set or dict g, whose arrays start at a.
 func (c *compiler) globalHash(g Global, a int) int {
+	return c.arrayHash(g.Name, IsDict(g.Hash), GlobalHashMaxBits, a)
+}
+
+// arrayHash returns the index in c.hashes of the unit's table whose
+// arrays start at a (hashScratch's, of up to 1 << bits slots), its state
+// in its header array: a module's set or dict, one a helper that recurses
+// is given, or a local such a helper may be given.
+func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 	if i, ok := c.globalHashes[arrayOf{c.u, a}]; ok {
 		return i
 	}
-	dict := IsDict(g.Hash)
-	h := &hashTable{name: g.Name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, shift: -1, removed: -1,
-		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table")}
+	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, shift: -1, removed: -1,
+		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table"), bits: bits, guard: -1}
 	if dict {
 		h.vals = a + 4
 	}
@@ -226,6 +251,27 @@ func (c *compiler) globalHash(g Global, a int) int {
 	}
 	c.globalHashes[arrayOf{c.u, a}] = len(c.hashes) - 1
 	return len(c.hashes) - 1
+}
+
+// passedToCall reports whether the scope's body passes the name to a
+// function (f(name), not name.add(x)): a helper that may recurse.
+func (c *compiler) passedToCall(name string) bool {
+	passed := false
+	for _, st := range c.sc.src.Body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if call, ok := n.(*syntax.CallExpr); ok {
+				if _, method := call.Fn.(*syntax.DotExpr); !method {
+					for _, a := range call.Args {
+						if id, ok := unparen(a).(*syntax.Ident); ok && id.Name == name {
+							passed = true
+						}
+					}
+				}
+			}
+			return !passed
+		})
+	}
+	return passed
 }
 
 // HashLayout lays out the table of the keys given, in order, as the code
@@ -310,23 +356,37 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			return true, errAt(id.NamePos, "%s is a %s a loop runs over; a function run as machine code does not rebind it there", id.Name, kind)
 		}
 	} else {
-		h = &hashTable{name: id.Name, dict: dict, vals: -1, hdr: -1}
-		add := func(what string, n int) int {
-			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name + " (" + what + ")", Len: n})
-			return len(c.u.Scratch) - 1
+		if c.passedToCall(id.Name) {
+			// Its state in a header array, which a helper that recurses
+			// may take with the others.
+			a := len(c.u.Scratch)
+			c.u.Scratch = append(c.u.Scratch, hashScratch(id.Name, dict, HashMaxBits)...)
+			i := c.arrayHash(id.Name, dict, HashMaxBits, a)
+			h = c.hashes[i]
+			h.fresh = true
+			h.guard = c.newVar()
+			c.varNames[[2]int{c.unit, h.guard}] = id.Name
+			c.sc.names[id.Name] = binding{kind: bHash, id: i}
+		} else {
+			h = &hashTable{name: id.Name, dict: dict, vals: -1, hdr: -1, bits: HashMaxBits, fresh: true}
+			add := func(what string, n int) int {
+				c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name + " (" + what + ")", Len: n})
+				return len(c.u.Scratch) - 1
+			}
+			h.slots = add(kind+" slots", 1<<HashMaxBits)
+			h.keys = add(kind+" keys", HashCap+1)
+			h.dead = add(kind+" removed", HashCap+1)
+			if dict {
+				h.vals = add("dict values", HashCap+1)
+			}
+			h.n, h.mask, h.shift, h.removed = c.newVar(), c.newVar(), c.newVar(), c.newVar()
+			for _, v := range []int{h.n, h.mask, h.shift, h.removed} {
+				c.varNames[[2]int{c.unit, v}] = id.Name
+			}
+			h.guard = h.n
+			c.hashes = append(c.hashes, h)
+			c.sc.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
 		}
-		h.slots = add(kind+" slots", 1<<HashMaxBits)
-		h.keys = add(kind+" keys", HashCap+1)
-		h.dead = add(kind+" removed", HashCap+1)
-		if dict {
-			h.vals = add("dict values", HashCap+1)
-		}
-		h.n, h.mask, h.shift, h.removed = c.newVar(), c.newVar(), c.newVar(), c.newVar()
-		for _, v := range []int{h.n, h.mask, h.shift, h.removed} {
-			c.varNames[[2]int{c.unit, v}] = id.Name
-		}
-		c.hashes = append(c.hashes, h)
-		c.sc.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
 	}
 	c.hashReset(h, id.NamePos)
 	if lit, ok := unparen(rhs).(*syntax.DictExpr); ok {
@@ -361,6 +421,9 @@ func (c *compiler) hashReset(h *hashTable, at syntax.Position) {
 	c.emit(h.set(hdrMask, konst(1<<hashMinBits-1)))
 	c.emit(h.set(hdrShift, konst(64-hashMinBits)))
 	c.emit(h.set(hdrRemoved, konst(0)))
+	if h.guard >= 0 && h.guard != h.n {
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.guard, X: konst(1)})
+	}
 	*c.out = append(*c.out, c.hashClear(h, at)...)
 }
 
@@ -368,7 +431,7 @@ func (c *compiler) hashReset(h *hashTable, at syntax.Position) {
 // mask + 1): a local table's slots are made fresh, a module's (whose
 // arrays are never made fresh: a Proc shares them) set to 0 one by one.
 func (c *compiler) hashClear(h *hashTable, at syntax.Position) []fuse.Stmt {
-	if h.hdr < 0 {
+	if h.fresh {
 		return []fuse.Stmt{{Kind: fuse.SFresh, Arr: h.slots}}
 	}
 	j := c.newVar()
@@ -418,11 +481,7 @@ func (c *compiler) hashKey(x syntax.Expr) (int, error) {
 // slot where it would go.
 func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int) {
 	p, i = c.newVar(), c.newVar()
-	if h.hdr < 0 {
-		// p = n first: a table read before the name is assigned fails
-		// as in Starlark (fuse.Func.GuardUnassigned).
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)})
-	}
+	c.hashGuard(h)
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)})
 	label := c.newLabel()
 	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: konst(1), Body: []fuse.Stmt{
@@ -461,10 +520,7 @@ func (c *compiler) hashWritable(h *hashTable, at syntax.Position) bool {
 // in order) into slots doubled where the live ones fill half of them.
 // Afterwards p holds the entry's number.
 func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
-	bits := HashMaxBits
-	if h.hdr >= 0 {
-		bits = GlobalHashMaxBits
-	}
+	bits := h.bits
 	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
 	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), 1<<(bits-1))
 	live := c.givenExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved)))
@@ -546,7 +602,35 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 // hashLen is len(name): the entries less those removed, read now (an
 // operand after it in the same expression may change the table).
 func (c *compiler) hashLen(h *hashTable) *fuse.Expr {
+	c.hashGuard(h)
 	return c.snapshot(c.givenExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved))))
+}
+
+// before returns x, an operand compiled before statements[mark:] of the
+// current list were emitted (the next operand's: a set's add, a helper
+// inlined), as Starlark evaluates it: before them. Where x is more than
+// a constant or a variable (a call of a Proc, a read of an array those
+// statements may write), it is assigned to a variable of its own ahead
+// of them; a biased read (which a comparison takes biased) stays.
+func (c *compiler) before(x *fuse.Expr, mark int) *fuse.Expr {
+	if len(*c.out) == mark || x.Op == fuse.OpConst || x.Op == fuse.OpVar || c.biased[x] != 0 {
+		return x
+	}
+	if _, ok := negConstant(x); ok {
+		return x
+	}
+	v := c.newVar()
+	*c.out = slices.Insert(*c.out, mark, fuse.Stmt{Kind: fuse.SAssign, Var: v, X: x})
+	return varExpr(v)
+}
+
+// hashGuard emits a read of h's guard variable, where it has one: a
+// table used before its name is assigned fails as in Starlark
+// (fuse.Func.GuardUnassigned).
+func (c *compiler) hashGuard(h *hashTable) {
+	if h.guard >= 0 {
+		c.snapshot(varExpr(h.guard))
+	}
 }
 
 // snapshot assigns x to a variable of its own and returns the variable:
@@ -688,11 +772,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		return none()
 	case name == "clear" && len(e.Args) == 0:
-		if h.hdr < 0 {
-			// A read of n: a table cleared before the name is assigned
-			// fails as in Starlark (fuse.Func.GuardUnassigned).
-			c.snapshot(h.get(hdrN))
-		}
+		c.hashGuard(h)
 		if !c.hashWritable(h, at) {
 			c.hashReset(h, at)
 		}
@@ -811,6 +891,7 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	default:
 		return true, errAt(pos(s.X), "a for loop over %s.%s() is not allowed in a function run as machine code", id.Name, method)
 	}
+	c.hashGuard(h)
 	j := c.newVar()
 	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
 		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
@@ -848,4 +929,67 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	st.Body = body
 	c.emit(st)
 	return true, nil
+}
+
+// hashKind is the kind of a table passed to a helper (procKey): "g" (the
+// helper is inlined only: the table's state is in variables of the
+// caller's), or "h" with whether it is a dict and the log2 of its most
+// slots: a Proc takes its arrays.
+func (h *hashTable) argKind() string {
+	if h.hdr < 0 {
+		return "g"
+	}
+	d := 0
+	if h.dict {
+		d = 1
+	}
+	return fmt.Sprintf("h%d:%d", d, h.bits)
+}
+
+// hashParam binds a Proc's parameter of the kind k ("h...": argKind) to
+// a table in its array parameters, which it adds to the unit u.
+func (c *compiler) hashParam(sc *scope, u *fuse.Proc, name, k string) {
+	var d, bits int
+	fmt.Sscanf(k, "h%d:%d", &d, &bits)
+	a := len(u.Scratch)
+	for _, s := range hashScratch(name, d == 1, bits) {
+		u.Scratch = append(u.Scratch, s)
+		u.Arrays++
+	}
+	saved := c.u
+	c.u = u
+	i := c.arrayHash(name, d == 1, bits, a)
+	c.u = saved
+	sc.names[name] = binding{kind: bHash, id: i}
+}
+
+// hashArgs returns the array arguments that pass h to a Proc, or an error
+// where a loop over it is running (the Proc may write it, an error in
+// Starlark).
+func (c *compiler) hashArgs(h *hashTable, at syntax.Position) ([]*fuse.Expr, error) {
+	if h.iter > 0 {
+		return nil, errAt(at, "%s is being iterated over; a function run as machine code does not pass it to a helper that recurses there", h.name)
+	}
+	var xs []*fuse.Expr
+	for _, a := range []int{h.hdr, h.slots, h.keys, h.dead, h.vals} {
+		if a >= 0 {
+			xs = append(xs, &fuse.Expr{Op: fuse.OpArray, Imm: uint64(a), Check: -1})
+		}
+	}
+	return xs, nil
+}
+
+// hashArrayArgs counts the arrays beyond one that the table arguments of
+// kinds take (a Proc's array parameters less its arguments that are
+// arrays).
+func hashArrayArgs(kinds string) int {
+	n := 0
+	for _, k := range strings.Split(kinds, ",") {
+		if strings.HasPrefix(k, "h1") {
+			n += 4
+		} else if strings.HasPrefix(k, "h0") {
+			n += 3
+		}
+	}
+	return n
 }
