@@ -2964,10 +2964,12 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 				}
 			}
 		}
+		mark := len(*c.out)
 		x, err := c.word(a)
 		if err != nil {
 			return nil, err
 		}
+		c.beforeAll(vals[:i], mark)
 		vals[i] = x
 	}
 	bound := assignedNames(src.Body)
@@ -3236,10 +3238,12 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 				continue
 			}
 		}
+		mark := len(*c.out)
 		x, err := c.word(a)
 		if err != nil {
 			return nil, err
 		}
+		c.beforeAll(words, mark)
 		words = append(words, x)
 	}
 	globals, err := c.globalArgs(e, c.procGlobals[id])

@@ -624,6 +624,19 @@ func (c *compiler) before(x *fuse.Expr, mark int) *fuse.Expr {
 	return varExpr(v)
 }
 
+// beforeAll is before for each of xs, the operands compiled before
+// statements[mark:] (nil ones skipped), in order: their assignments go
+// ahead of those statements in the operands' order.
+func (c *compiler) beforeAll(xs []*fuse.Expr, mark int) {
+	for i, x := range xs {
+		if x != nil {
+			n := len(*c.out)
+			xs[i] = c.before(x, mark)
+			mark += len(*c.out) - n
+		}
+	}
+}
+
 // hashGuard emits a read of h's guard variable, where it has one: a
 // table used before its name is assigned fails as in Starlark
 // (fuse.Func.GuardUnassigned).
