@@ -260,22 +260,31 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	switch {
 	case nf.off.Load():
 		return nf.miss(thread, fbOff)
-	case len(args) != nf.f.Params+nf.pc.NLists:
+	case len(args) != nf.f.Params+nf.pc.NLists+nf.pc.NHashes:
 		return nf.miss(thread, fbArity) // (too few or too many arguments: the interpreter's error)
 	}
 	var ws [compile.MaxExactParams]uint64
 	var ls [compile.MaxExactParams + machine.MaxGlobals]*starlark.List
-	nw, nl := 0, 0
+	var hs [compile.MaxExactParams]starlark.Value // the sets and dicts passed (native_hashes.go)
+	nw, nl, nh := 0, 0, 0
 	// A call with many words to convert or compare is timed: where the
 	// conversions take much longer than the code, the interpreter would
 	// have been quicker (the function reads a few elements of a long
 	// list), and such a function is left to it.
 	var start, ran time.Time
-	timed := nf.pc.Words > timedWords || nf.hashWords() > timedWords
+	timed := nf.pc.Words > timedWords || nf.hashWords(args) > timedWords
 	if timed {
 		start = time.Now()
 	}
 	for i, a := range args {
+		if nf.pc.HashParams != nil && nf.pc.HashParams[i] != 0 {
+			if !hashArg(a, nf.pc.HashParams[i]) {
+				return nf.missArg(thread, i, argNotHash)
+			}
+			hs[nh] = a
+			nh++
+			continue
+		}
 		if nf.pc.Lists != nil && nf.pc.Lists[i] >= 0 {
 			l, ok := a.(*starlark.List)
 			switch {
@@ -383,7 +392,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		r.w.SetArray(a, buf)
 	}
-	if !nf.fillHashes(r) {
+	if !nf.fillHashes(r, hs[:nh]) {
 		if nf.giveUp.changed(nf.runs.Load()) {
 			nf.switchOff("a set or dict of its module held what its code cannot take, or was frozen, before many of its calls")
 		}
@@ -447,7 +456,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			}
 		}
 	}
-	nf.writeHashes(r)
+	nf.writeHashes(r, hs[:nh])
 	nf.runs.Add(1)
 	if t := nf.tally; t != nil {
 		t.code.Add(1)

@@ -15,19 +15,60 @@ type hashRun struct {
 }
 
 // hashWords returns the words of the module's sets and dicts the code
-// takes, as they are now (a key and a value an entry): what each call
-// converts, which may have grown since the function was compiled.
-func (nf *nativeFunc) hashWords() int {
+// takes, and of those among args it takes, as they are now (a key and a
+// value an entry): what each call converts, which may have grown since
+// the function was compiled.
+func (nf *nativeFunc) hashWords(args starlark.Tuple) int {
 	n := 0
-	for _, g := range nf.pc.Hashes {
-		switch v := g.Hash.(type) {
+	count := func(v starlark.Value) {
+		switch v := v.(type) {
 		case *starlark.Dict:
 			n += 2 * v.Len()
 		case *starlark.Set:
 			n += v.Len()
 		}
 	}
+	for _, g := range nf.pc.Hashes {
+		count(g.Hash)
+	}
+	for i, k := range nf.pc.HashParams {
+		if k != 0 && i < len(args) {
+			count(args[i])
+		}
+	}
 	return n
+}
+
+// hashArg reports whether a, an argument, is a set (kind compile.HashSet)
+// or a dict (compile.HashDict) as kind says.
+func hashArg(a starlark.Value, kind int) bool {
+	switch a.(type) {
+	case *starlark.Set:
+		return kind == compile.HashSet
+	case *starlark.Dict:
+		return kind == compile.HashDict
+	}
+	return false
+}
+
+// hashTables returns the sets and dicts the code takes, in the order of
+// their arrays: the module's, then the arguments' (params), or false where
+// one is given twice (the code would not see one's writes in the other).
+func (nf *nativeFunc) hashTables(params []starlark.Value) ([]starlark.Value, bool) {
+	var buf [machine.MaxGlobals + compile.MaxExactParams]starlark.Value
+	tabs := buf[:0]
+	for _, g := range nf.pc.Hashes {
+		tabs = append(tabs, g.Hash)
+	}
+	for _, p := range params {
+		for _, t := range tabs {
+			if t == p {
+				return nil, false
+			}
+		}
+		tabs = append(tabs, p)
+	}
+	return tabs, true
 }
 
 // fillHashes fills r's arrays of the module's sets and dicts from them:
@@ -35,15 +76,20 @@ func (nf *nativeFunc) hashWords() int {
 // values (compile.HashLayout); ok is false where one holds what the code
 // cannot take, or is one the code writes that Starlark does not let it
 // change now.
-func (nf *nativeFunc) fillHashes(r *nativeRun) bool {
-	if len(nf.pc.Hashes) == 0 {
+func (nf *nativeFunc) fillHashes(r *nativeRun, params []starlark.Value) bool {
+	if len(nf.pc.Hashes)+len(params) == 0 {
 		return true
 	}
-	if len(r.hashes) < len(nf.pc.Hashes) {
-		r.hashes = make([]hashRun, len(nf.pc.Hashes))
+	tabs, ok := nf.hashTables(params)
+	if !ok {
+		return false
+	}
+	if len(r.hashes) < len(tabs) {
+		r.hashes = make([]hashRun, len(tabs))
 	}
 	a := nf.pc.NLists + len(nf.pc.Globals)
-	for i, g := range nf.pc.Hashes {
+	for i, t := range tabs {
+		g := compile.Global{Hash: t}
 		h := &r.hashes[i]
 		dict := compile.IsDict(g.Hash)
 		// Written where the code may write the header (an insertion, a
@@ -87,9 +133,14 @@ func zeros(w []uint64) []uint64 {
 // succeeded changed: the entries it removed, the values it set of the
 // others, then the entries it added, in order; after a clear, or where
 // the table was rebuilt (its entries renumbered), all of them anew.
-func (nf *nativeFunc) writeHashes(r *nativeRun) {
+func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
+	if len(nf.pc.Hashes)+len(params) == 0 {
+		return
+	}
+	tabs, _ := nf.hashTables(params)
 	a := nf.pc.NLists + len(nf.pc.Globals)
-	for i, g := range nf.pc.Hashes {
+	for i, t := range tabs {
+		g := compile.Global{Hash: t}
 		h := &r.hashes[i]
 		dict := compile.IsDict(g.Hash)
 		k := compile.HashArrays(dict)

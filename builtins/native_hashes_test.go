@@ -616,3 +616,110 @@ func TestNativeHashBools(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeHashParams: sets and dicts passed as arguments run as code and
+// are left as the interpreter leaves them (entries, values, order); a call
+// passing another kind of value, or one set twice, is interpreted.
+func TestNativeHashParams(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	src := `
+def place(row, n, cols, d1, d2):
+    if row == n:
+        return 1
+    count = 0
+    for c in range(n):
+        if c in cols or row + c in d1 or row + n - c in d2:
+            continue
+        cols.add(c)
+        d1.add(row + c)
+        d2.add(row + n - c)
+        count += place(row + 1, n, cols, d1, d2)
+        cols.remove(c)
+        d1.remove(row + c)
+        d2.remove(row + n - c)
+    return count
+
+def tally(d, s, n):
+    for i in range(n):
+        k = (i * i) % 11
+        d[k] = d.get(k, 0) + i
+        if k % 2 == 0:
+            s.add(k)
+        else:
+            s.discard(k + 1)
+    return len(d) * 100 + len(s)
+`
+	code, thread := globalsModule(t, src)
+	plain, _ := globalsModule(t, src)
+	compiled := func(name string, args starlark.Tuple) *nativeFunc {
+		t.Helper()
+		nf, _, err := compileNative(thread, code[name].(*starlark.Function), args, nil, nil, false)
+		if err != nil {
+			t.Fatalf("%s does not compile: %v", name, err)
+		}
+		<-nf.pc.Ready()
+		return nf
+	}
+	set := func(xs ...int) *starlark.Set {
+		s := starlark.NewSet(len(xs))
+		for _, x := range xs {
+			s.Insert(starlark.MakeInt(x))
+		}
+		return s
+	}
+	dict := func(kv ...int) *starlark.Dict {
+		d := starlark.NewDict(len(kv))
+		for i := 0; i+1 < len(kv); i += 2 {
+			d.SetKey(starlark.MakeInt(kv[i]), starlark.MakeInt(kv[i+1]))
+		}
+		return d
+	}
+	place := compiled("place", starlark.Tuple{starlark.MakeInt(0), starlark.MakeInt(4), set(), set(), set()})
+	for n := 1; n <= 8; n++ {
+		args := starlark.Tuple{starlark.MakeInt(0), starlark.MakeInt(n), set(), set(), set()}
+		got, ok := place.call(thread, args)
+		want, err := starlark.Call(thread, plain["place"], starlark.Tuple{starlark.MakeInt(0), starlark.MakeInt(n), set(), set(), set()}, nil)
+		if !ok || err != nil || got.String() != want.String() || args[2].String() != "set([])" {
+			t.Errorf("place(0, %d) = %v (as code: %v), cols %v; want %v (%v)", n, got, ok, args[2], want, err)
+		}
+	}
+	tally := compiled("tally", starlark.Tuple{dict(), set(), starlark.MakeInt(3)})
+	for _, c := range []struct {
+		d    []int
+		s    []int
+		n    int
+		code bool
+	}{
+		{nil, nil, 5, true},
+		{[]int{3, 1, 100, 2}, []int{7, 4, 9}, 40, true},
+		{[]int{5, 5}, []int{1}, 0, true},
+	} {
+		cd, cs, pd, ps := dict(c.d...), set(c.s...), dict(c.d...), set(c.s...)
+		got, ok := tally.call(thread, starlark.Tuple{cd, cs, starlark.MakeInt(c.n)})
+		want, err := starlark.Call(thread, plain["tally"], starlark.Tuple{pd, ps, starlark.MakeInt(c.n)}, nil)
+		if ok != c.code || err != nil || got.String() != want.String() || cd.String() != pd.String() || cs.String() != ps.String() {
+			t.Errorf("tally(%v, %v, %d) = %v (as code: %v) leaving %v, %v; want %v leaving %v, %v (%v)", dict(c.d...), set(c.s...), c.n, got, ok, cd, cs, want, pd, ps, err)
+		}
+	}
+	// Another kind, the same set twice, a string key: the interpreter.
+	s := set(1)
+	for _, args := range []starlark.Tuple{
+		{set(), set(), starlark.MakeInt(3)},
+		{dict(), starlark.NewList(nil), starlark.MakeInt(3)},
+	} {
+		if v, ok := tally.call(thread, args); ok {
+			t.Errorf("tally%v = %v as code; want the interpreter", args, v)
+		}
+	}
+	d := dict(1, 2)
+	d.SetKey(starlark.String("x"), starlark.MakeInt(1))
+	if v, ok := tally.call(thread, starlark.Tuple{d, set(), starlark.MakeInt(3)}); ok {
+		t.Errorf("tally with a string key = %v as code; want the interpreter", v)
+	}
+	if v, ok := place.call(thread, starlark.Tuple{starlark.MakeInt(0), starlark.MakeInt(4), s, s, set()}); ok {
+		t.Errorf("place with one set twice = %v as code; want the interpreter", v)
+	}
+	_ = code
+}

@@ -114,6 +114,7 @@ const (
 	argElem                       // a list holding values its words cannot (other values, ints out of range)
 	argInTable                    // a list the function also reads as a table
 	argNotBool                    // not a bool (where the code takes one)
+	argNotHash                    // not a set, or a dict, where the code takes one
 	nArgFallbacks
 )
 
@@ -366,6 +367,8 @@ func argText(k argFallback, name string, nf *nativeFunc, p int) string {
 		return "argument " + name + " not an int"
 	case argNotBool:
 		return "argument " + name + " not a bool"
+	case argNotHash:
+		return "argument " + name + " not the set or dict the code takes"
 	case argNotWord:
 		return "argument " + name + " an int outside [0, 2^64)"
 	case argNotList:

@@ -130,3 +130,28 @@ func splitGlobals(globals []compile.Global) (lists, hashes []compile.Global) {
 	}
 	return lists, hashes
 }
+
+// hashesOf gives, for each argument, its kind where it is a set or dict
+// (compile.HashSet, compile.HashDict), else 0, and how many are; nil where
+// none is.
+func hashesOf(args starlark.Tuple) ([]int, int) {
+	var kinds []int
+	n := 0
+	for i, a := range args {
+		k := 0
+		switch a.(type) {
+		case *starlark.Set:
+			k = compile.HashSet
+		case *starlark.Dict:
+			k = compile.HashDict
+		default:
+			continue
+		}
+		if kinds == nil {
+			kinds = make([]int, len(args))
+		}
+		kinds[i] = k
+		n++
+	}
+	return kinds, n
+}

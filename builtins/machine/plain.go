@@ -34,6 +34,11 @@ type PlainCode struct {
 	// Hashes are the module's sets and dicts the code reads or writes:
 	// their array parameters follow the Globals' (hashes.go).
 	Hashes []compile.Global
+	// HashParams gives for each parameter that is a set or dict its kind
+	// (compile.HashSet, compile.HashDict), else 0 (nil: none); NHashes
+	// counts them. Their array parameters follow the Hashes'.
+	HashParams []int
+	NHashes    int
 	// Written says which array parameters the code may write: their lists
 	// must be Mutable, and are written back.
 	Written []bool
@@ -112,6 +117,10 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	if bools := boolsOf(args); len(bools) == fn.NumParams() {
 		opts.Bools = bools
 	}
+	hashParams, nhashes := hashesOf(args)
+	if len(hashParams) == fn.NumParams() {
+		opts.Hashes = hashParams
+	}
 	helper := opts.Helper
 	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
 		if err := exactShape(h); err != nil {
@@ -177,8 +186,13 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 		biases = append(biases, make([]uint64, k)...)
 		words += (k - 1) * max(hashLen(g.Hash), 8) // (slots at most twice the entries, keys, values)
 	}
+	for _, kind := range hashParams {
+		if kind != 0 {
+			biases = append(biases, make([]uint64, compile.HashArrays(kind == compile.HashDict))...)
+		}
+	}
 	pc := &PlainCode{Lists: opts.Lists, Bools: opts.Bools, NLists: nlists, Bias: biases, Written: written, Tables: tables,
-		Globals: globalLists, Hashes: hashes, Words: words, ready: make(chan struct{})}
+		Globals: globalLists, Hashes: hashes, HashParams: opts.Hashes, NHashes: nhashes, Words: words, ready: make(chan struct{})}
 	go pc.generate(f)
 	return &Code{Name: fn.Name(), Where: fn.Position().String(), Params: identNames(src.Params), Text: cands[0].Text, Func: f, Plain: pc}, nil
 }

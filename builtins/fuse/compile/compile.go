@@ -101,6 +101,11 @@ type Options struct {
 	// helper it calls) writes, each an array parameter after those of
 	// Lists (Global).
 	Globals []Global
+	// Hashes, with Exact, where not nil, says for each parameter whether
+	// the caller passes a set (HashSet) or a dict (HashDict), which the
+	// function takes as a table in array parameters (HashScratch's), after
+	// those of the Globals, in the order of the parameters.
+	Hashes []int
 	// visits, where not nil, counts the syntax nodes looked at to find
 	// expressions' positions (the test that compiling is linear).
 	visits *int
@@ -343,6 +348,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("Options.Bools takes Exact and a flag for each of the %d parameters", len(src.Params))
 	}
 	for i, p := range src.Params {
+		if opt.Hashes != nil && opt.Hashes[i] != 0 {
+			continue // (bound after the Globals: hashParams)
+		}
 		if opt.Lists != nil && opt.Lists[i] >= 0 {
 			if opt.Lists[i] > MaxScratch {
 				return nil, fmt.Errorf("%s is a list of %d elements; a list passed to a function run as machine code has at most %d", p.Name, opt.Lists[i], MaxScratch)
@@ -378,6 +386,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, err
 	}
 	c.garr = garr
+	if err := c.hashParams(src, sc, opt); err != nil {
+		return nil, err
+	}
 	if err := c.bindGlobals(sc, c.garr); err != nil {
 		return nil, err
 	}

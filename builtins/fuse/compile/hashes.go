@@ -1006,3 +1006,33 @@ func hashArrayArgs(kinds string) int {
 	}
 	return n
 }
+
+// The kinds of a parameter of Options.Hashes.
+const (
+	HashSet  = 1
+	HashDict = 2
+)
+
+// hashParams binds the parameters that are sets or dicts
+// (Options.Hashes) to tables in array parameters, after the Globals'.
+func (c *compiler) hashParams(src *Source, sc *scope, opt Options) error {
+	if opt.Hashes == nil {
+		return nil
+	}
+	if !opt.Exact || len(opt.Hashes) != len(src.Params) {
+		return fmt.Errorf("Options.Hashes takes Exact and a kind for each of the %d parameters", len(src.Params))
+	}
+	for i, p := range src.Params {
+		if opt.Hashes[i] == 0 {
+			continue
+		}
+		dict := opt.Hashes[i] == HashDict
+		a := len(c.u.Scratch)
+		for _, s := range HashScratch(p.Name, dict) {
+			c.u.Scratch = append(c.u.Scratch, s)
+			c.u.Arrays++
+		}
+		sc.names[p.Name] = binding{kind: bHash, id: c.arrayHash(p.Name, dict, GlobalHashMaxBits, a)}
+	}
+	return nil
+}
