@@ -8,14 +8,15 @@ import (
 )
 
 // A module's sets and dicts of ints that a plain function reads or writes
-// (compile.Global.Hash): each is HashArrays array parameters, after the
-// module's lists, laid out as the compiler's hash tables are
-// (compile.HashLayout). Before each run the hook fills them from the set
-// or dict (HashWords: O(n) per call, counted in PlainCode.Words so that
-// the give-up rules weigh it); after a successful run it writes back the
-// values changed and the entries added, in their order. A failed run
-// changes nothing: the interpreter runs the call on the set or dict as it
-// was.
+// (compile.Global.Hash), and those passed to it (compile.Options.Hashes):
+// each is compile.HashArrays array parameters, after the module's lists
+// (the module's first, then the arguments'), laid out as the compiler's
+// hash tables are (compile.HashLayout). Before each run the hook fills
+// them from the set or dict (HashWords: O(n) per call, which the hook
+// times where it is large, so that the give-up rules weigh it); after a
+// successful run it writes back the entries removed, the values changed
+// and the entries added, in their order. A failed run changes nothing:
+// the interpreter runs the call on the set or dict as it was.
 
 // hashGlobal returns the compile.Global of the module's set or dict gw
 // names, or the error that leaves the function interpreted: one of more

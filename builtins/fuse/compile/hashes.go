@@ -14,7 +14,9 @@ import (
 // local made in the function's body (s = set(), d = {}, d = dict(), a
 // dict literal) is a hash table in four of the unit's scratch arrays (a
 // set's) or five (a dict's), written in the IR's own statements, so that
-// every engine runs it:
+// every engine runs it; one of the module's (Global.Hash), one passed
+// (Options.Hashes), one given to a helper that recurses, and a local that
+// may be, keep their state in a header array among theirs (HashScratch):
 //
 //   - slots, of 1 << HashMaxBits words (a module's: GlobalHashMaxBits),
 //     the open-addressing table: 0 for an empty slot, else the entry's
