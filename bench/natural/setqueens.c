@@ -1,4 +1,4 @@
-/* The C twin of queens.star: N-queens by backtracking over flags of the
+/* The C twin of setqueens.star: N-queens by backtracking over flags of the
    columns and diagonals in use, 12 queens. gcc -O2. */
 #include <stdio.h>
 
