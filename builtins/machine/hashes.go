@@ -119,6 +119,26 @@ func MutableHash(v starlark.Value) bool {
 	return false
 }
 
+// globalArrays appends the biases of the array parameters of globals (the
+// module's lists, then its sets and dicts) to biases, and the words each
+// call converts to words; it returns the lists and the sets and dicts
+// apart (PlainCode.Globals, PlainCode.Hashes).
+func globalArrays(globals []compile.Global, biases []uint64, words int) (lists, hashes []compile.Global, _ []uint64, _ int) {
+	lists, hashes = splitGlobals(globals)
+	for _, g := range lists {
+		biases = append(biases, g.Bias)
+		if !g.Log {
+			words += g.Len
+		}
+	}
+	for _, g := range hashes {
+		k := compile.HashArrays(compile.IsDict(g.Hash))
+		biases = append(biases, make([]uint64, k)...)
+		words += (k - 1) * max(hashLen(g.Hash), 8) // (slots at most twice the entries, keys, values)
+	}
+	return lists, hashes, biases, words
+}
+
 // splitGlobals returns the module's lists of globals, then its sets and
 // dicts: the order of their array parameters (compile.Global).
 func splitGlobals(globals []compile.Global) (lists, hashes []compile.Global) {

@@ -174,18 +174,7 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	for _, n := range opts.Lists {
 		words += max(n, 0)
 	}
-	globalLists, hashes := splitGlobals(globals)
-	for _, g := range globalLists {
-		biases = append(biases, g.Bias)
-		if !g.Log {
-			words += g.Len
-		}
-	}
-	for _, g := range hashes {
-		k := compile.HashArrays(compile.IsDict(g.Hash))
-		biases = append(biases, make([]uint64, k)...)
-		words += (k - 1) * max(hashLen(g.Hash), 8) // (slots at most twice the entries, keys, values)
-	}
+	globalLists, hashes, biases, words := globalArrays(globals, biases, words)
 	for _, kind := range hashParams {
 		if kind != 0 {
 			biases = append(biases, make([]uint64, compile.HashArrays(kind == compile.HashDict))...)
