@@ -77,7 +77,7 @@ type Env struct {
 	NativeStrict bool
 }
 
-// The thread-local keys SetEnv sets: bitsh's own, and the three that
+// The thread-local keys SetEnv sets: bitsh's own, and those that
 // bitsh's fork of go.starlark.net reads (third_party/starlark/README.bitsh.md;
 // upstream's ignores them). TestHouseThreadLocals (docs/house_test.go)
 // holds them to the keys the fork reads, and the tests of each feature

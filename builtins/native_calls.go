@@ -207,6 +207,7 @@ type nativeRun struct {
 	thread *starlark.Thread // the run's, whose context poll reads
 	ctx    context.Context
 	buf    []uint64
+	hashes []hashRun // the module's sets and dicts (native_hashes.go)
 }
 
 func (r *nativeRun) poll() bool {
@@ -260,21 +261,31 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	switch {
 	case nf.off.Load():
 		return nf.miss(thread, fbOff)
-	case len(args) != nf.f.Params+nf.pc.NLists:
+	case len(args) != nf.f.Params+nf.pc.NLists+nf.pc.NHashes:
 		return nf.miss(thread, fbArity) // (too few or too many arguments: the interpreter's error)
 	}
 	var ws [compile.MaxExactParams]uint64
 	var ls [compile.MaxExactParams + machine.MaxGlobals]*starlark.List
-	nw, nl := 0, 0
+	var hs [compile.MaxExactParams]starlark.Value // the sets and dicts passed (native_hashes.go)
+	nw, nl, nh := 0, 0, 0
 	// A call with many words to convert or compare is timed: where the
 	// conversions take much longer than the code, the interpreter would
 	// have been quicker (the function reads a few elements of a long
 	// list), and such a function is left to it.
 	var start, ran time.Time
-	if nf.pc.Words > timedWords {
+	timed := nf.pc.Words > timedWords || nf.hashWords(args) > timedWords
+	if timed {
 		start = time.Now()
 	}
 	for i, a := range args {
+		if nf.pc.HashParams != nil && nf.pc.HashParams[i] != 0 {
+			if !hashArg(a, nf.pc.HashParams[i]) {
+				return nf.missArg(thread, i, argNotHash)
+			}
+			hs[nh] = a
+			nh++
+			continue
+		}
 		if nf.pc.Lists != nil && nf.pc.Lists[i] >= 0 {
 			l, ok := a.(*starlark.List)
 			switch {
@@ -382,6 +393,12 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		}
 		r.w.SetArray(a, buf)
 	}
+	if !nf.fillHashes(r, hs[:nh]) {
+		if nf.giveUp.changed(nf.runs.Load()) {
+			nf.switchOff("a set or dict of its module held what its code cannot take, or was frozen, before many of its calls")
+		}
+		return nf.miss(thread, fbGlobalHash)
+	}
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
 		return nf.miss(thread, fbStack) // (an engine that allows its MaxCalls only: not here)
 	}
@@ -389,11 +406,11 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
-	if nf.pc.Words > timedWords {
+	if timed {
 		ran = time.Now()
 	}
 	res, err := nf.runPrinting(r, thread)
-	if nf.pc.Words > timedWords {
+	if timed {
 		nf.weigh(start, ran, time.Now())
 	}
 	r.ctx, r.thread = nil, nil
@@ -440,6 +457,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			}
 		}
 	}
+	nf.writeHashes(r, hs[:nh])
 	nf.runs.Add(1)
 	if t := nf.tally; t != nil {
 		t.code.Add(1)

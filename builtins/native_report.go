@@ -91,6 +91,7 @@ const (
 	fbGlobalLength                 // a list of its module the code writes had another length
 	fbGlobalElem                   // ... held values its words cannot (other values, ints out of range)
 	fbGlobalShared                 // ... was passed as an argument too, or is a row of a table it reads
+	fbGlobalHash                   // a set or dict of its module held what the code cannot, or was frozen
 	nFallbacks
 )
 
@@ -106,6 +107,7 @@ const (
 	argElem                       // a list holding values its words cannot (other values, ints out of range)
 	argInTable                    // a list the function also reads as a table
 	argNotBool                    // not a bool (where the code takes one)
+	argNotHash                    // not a set, or a dict, where the code takes one
 	nArgFallbacks
 )
 
@@ -419,6 +421,8 @@ func fallbackText(k fallback, t *nativeTally, nf *nativeFunc) string {
 		return "a list of its module that it writes or loops over held a value its code cannot"
 	case fbGlobalShared:
 		return "a list of its module that it writes or loops over was passed as an argument too, or is a row of a list it reads as a table"
+	case fbGlobalHash:
+		return "a set or dict of its module held other keys or values than ints in [0, 2^64) or too many entries, or was frozen or being iterated where it writes it"
 	case fbRefused:
 		if r := t.refused.Load(); r != nil {
 			return "not compiled: " + *r
@@ -436,6 +440,8 @@ func argText(k argFallback, name string, nf *nativeFunc, p int) string {
 		return name + " not an int"
 	case argNotBool:
 		return name + " not a bool"
+	case argNotHash:
+		return name + " not the set or dict the code takes"
 	case argNotWord:
 		return name + " an int outside [0, 2^64)"
 	case argNotList:

@@ -106,13 +106,8 @@ func CompileLoop(l Loop, env Env) (*Code, error) {
 	}
 	var biases []uint64
 	words := tableWords(tables)
-	for _, g := range globals {
-		biases = append(biases, g.Bias)
-		if !g.Log {
-			words += g.Len
-		}
-	}
-	pc := &PlainCode{Bools: opts.Bools, Bias: biases, Written: written, Tables: tables, Globals: globals, Words: words,
+	globalLists, hashes, biases, words := globalArrays(globals, biases, words)
+	pc := &PlainCode{Bools: opts.Bools, Bias: biases, Written: written, Tables: tables, Globals: globalLists, Hashes: hashes, Words: words,
 		ready: make(chan struct{})}
 	go pc.generate(f)
 	return &Code{Name: src.Name, Where: l.Top.Position().String(), Params: identNames(src.Params), Func: f, Plain: pc}, nil

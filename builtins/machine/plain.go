@@ -31,6 +31,14 @@ type PlainCode struct {
 	// array parameters NLists on, passed and written back as lists given,
 	// or, where appended to only, appended to after the run.
 	Globals []compile.Global
+	// Hashes are the module's sets and dicts the code reads or writes:
+	// their array parameters follow the Globals' (hashes.go).
+	Hashes []compile.Global
+	// HashParams gives for each parameter that is a set or dict its kind
+	// (compile.HashSet, compile.HashDict), else 0 (nil: none); NHashes
+	// counts them. Their array parameters follow the Hashes'.
+	HashParams []int
+	NHashes    int
 	// Written says which array parameters the code may write: their lists
 	// must be Mutable, and are written back.
 	Written []bool
@@ -109,6 +117,10 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	if bools := boolsOf(args); len(bools) == fn.NumParams() {
 		opts.Bools = bools
 	}
+	hashParams, nhashes := hashesOf(args)
+	if len(hashParams) == fn.NumParams() {
+		opts.Hashes = hashParams
+	}
 	helper := opts.Helper
 	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
 		if err := exactShape(h); err != nil {
@@ -162,14 +174,14 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	for _, n := range opts.Lists {
 		words += max(n, 0)
 	}
-	for _, g := range globals {
-		biases = append(biases, g.Bias)
-		if !g.Log {
-			words += g.Len
+	globalLists, hashes, biases, words := globalArrays(globals, biases, words)
+	for _, kind := range hashParams {
+		if kind != 0 {
+			biases = append(biases, make([]uint64, compile.HashArrays(kind == compile.HashDict))...)
 		}
 	}
 	pc := &PlainCode{Lists: opts.Lists, Bools: opts.Bools, NLists: nlists, Bias: biases, Written: written, Tables: tables,
-		Globals: globals, Words: words, ready: make(chan struct{})}
+		Globals: globalLists, Hashes: hashes, HashParams: opts.Hashes, NHashes: nhashes, Words: words, ready: make(chan struct{})}
 	go pc.generate(f)
 	return &Code{Name: fn.Name(), Where: fn.Position().String(), Params: identNames(src.Params), Text: cands[0].Text, Func: f, Plain: pc}, nil
 }
@@ -523,6 +535,9 @@ const MaxGlobals = 8
 // (a list appended to and read or written by index, or a list of two
 // names), or one too many.
 func writtenGlobal(gw *compile.GlobalArray, globals []compile.Global) (compile.Global, error) {
+	if gw.Hash != nil {
+		return hashGlobal(gw, globals)
+	}
 	l := gw.List
 	refuse := func(format string, args ...any) (compile.Global, error) {
 		return compile.Global{}, &compile.Error{Pos: gw.Err.Pos, Msg: fmt.Sprintf(format, args...)}

@@ -101,6 +101,11 @@ type Options struct {
 	// helper it calls) writes, each an array parameter after those of
 	// Lists (Global).
 	Globals []Global
+	// Hashes, with Exact, where not nil, says for each parameter whether
+	// the caller passes a set (HashSet) or a dict (HashDict), which the
+	// function takes as a table in array parameters (HashScratch's), after
+	// those of the Globals, in the order of the parameters.
+	Hashes []int
 	// visits, where not nil, counts the syntax nodes looked at to find
 	// expressions' positions (the test that compiling is linear).
 	visits *int
@@ -276,6 +281,11 @@ type compiler struct {
 	// shapes are the tables' biases and strides, where not zero
 	// (tuples.go).
 	shapes map[int]tableShape
+	// hashes are the sets and dicts the function makes or its module's
+	// it takes (hashes.go); globalHashes the index of each unit's table
+	// of one of the Globals, by its first array.
+	hashes       []*hashTable
+	globalHashes map[arrayOf]int
 }
 
 // arrayOf names a scratch array of a unit.
@@ -338,6 +348,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, fmt.Errorf("Options.Bools takes Exact and a flag for each of the %d parameters", len(src.Params))
 	}
 	for i, p := range src.Params {
+		if opt.Hashes != nil && opt.Hashes[i] != 0 {
+			continue // (bound after the Globals: hashParams)
+		}
 		if opt.Lists != nil && opt.Lists[i] >= 0 {
 			if opt.Lists[i] > MaxScratch {
 				return nil, fmt.Errorf("%s is a list of %d elements; a list passed to a function run as machine code has at most %d", p.Name, opt.Lists[i], MaxScratch)
@@ -373,6 +386,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		return nil, err
 	}
 	c.garr = garr
+	if err := c.hashParams(src, sc, opt); err != nil {
+		return nil, err
+	}
 	if err := c.bindGlobals(sc, c.garr); err != nil {
 		return nil, err
 	}
@@ -831,6 +847,9 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forHash(s); ok || err != nil {
+		return err
+	}
 	id, ok := s.Vars.(*syntax.Ident)
 	if !ok {
 		return errAt(pos(s.Vars), "a for loop over %s is not allowed in a fused function (use one name)", describe(s.Vars))
@@ -970,6 +989,8 @@ func kindName(b binding) string {
 		return "a table row"
 	case bLog:
 		return "a module's list appended to"
+	case bHash:
+		return "a set or dict"
 	}
 	return "a word"
 }
@@ -1005,6 +1026,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 				return err
 			}
 			return c.assignVar(lhs, v)
+		}
+		if ok, err := c.hashAssign(lhs, s.RHS); ok || err != nil {
+			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
 			return err
@@ -1858,7 +1882,13 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	if !ok {
 		return errAt(pos(lhs.X), "assignment to %s is not allowed in a fused function (only scratch array elements a[i] = x)", describe(lhs))
 	}
+	if _, _, err := c.hashNamed(aid); err != nil {
+		return err
+	}
 	b, ok := c.sc.names[aid.Name]
+	if ok && b.kind == bHash {
+		return c.hashStore(c.hashOf(b), aid, s, lhs)
+	}
 	if !ok || b.kind != bScratch {
 		if t, err := c.lookupTable(aid); err == nil && t >= 0 || ok && b.kind == bRow {
 			return c.globalArrayOf(aid, false, errAt(lhs.Lbrack, "%s is a read-only table; copy what you change into a scratch array ([0] * N)", aid.Name))
@@ -2450,6 +2480,8 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 			return nil, errAt(e.NamePos, "%s is a table row, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
 		case bLog:
 			return nil, errAt(e.NamePos, "%s", logOnly(e.Name))
+		case bHash:
+			return nil, errAt(e.NamePos, "%s is a %s, not a word: a function run as machine code takes x in %s, len(%s) and its methods", e.Name, c.hashOf(b).kind(), e.Name, e.Name)
 		}
 	}
 	if c.sc.locals[e.Name] {
@@ -2518,12 +2550,20 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	case syntax.OR:
 		return c.lazy(fuse.OpOrElse, x, ye)
 	case syntax.IN, syntax.NOT_IN:
+		if h, _, err := c.hashNamed(ye); h != nil || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return c.hashIn(h, x, op == syntax.NOT_IN, at), nil
+		}
 		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
 	}
+	mark := len(*c.out)
 	y, err := c.expr(ye)
 	if err != nil {
 		return nil, err
 	}
+	x = c.before(x, mark)
 	return c.arith(op, at, x, y)
 }
 
@@ -2596,6 +2636,12 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		}
 		return nil, errAt(e.Lbrack, "indexing %s is not allowed in a fused function (index a table, a row or a scratch array)", describe(e.X))
 	}
+	if h, _, err := c.hashNamed(id); h != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return c.hashIndex(h, id, e)
+	}
 	i, err := c.word(e.Y)
 	if err != nil {
 		return nil, err
@@ -2648,6 +2694,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if dot, ok := e.Fn.(*syntax.DotExpr); ok {
 		if _, ok := c.chessModule(dot.X); ok {
 			return c.chessCall(e, dot)
+		}
+		if x, ok, err := c.hashMethod(e, dot); ok {
+			return x, err
 		}
 	}
 	name, ok := callee(e)
@@ -2758,6 +2807,12 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	id, ok := arg.(*syntax.Ident)
 	if !ok {
 		return nil, errAt(pos(arg), "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", describe(arg))
+	}
+	if h, _, err := c.hashNamed(id); h != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return c.hashLen(h), nil
 	}
 	if b, ok := c.sc.names[id.Name]; ok {
 		switch b.kind {
@@ -2924,7 +2979,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		// An array or a table is passed by reference: the helper's
 		// parameter names the caller's.
 		if id, ok := unparen(a).(*syntax.Ident); ok {
-			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+			if bd, ok := c.sc.names[id.Name]; ok && (bd.kind == bScratch || bd.kind == bHash) {
 				sc.names[src.Params[i].Name], sc.byRef[src.Params[i].Name] = bd, true
 				continue
 			}
@@ -2940,10 +2995,12 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 				}
 			}
 		}
+		mark := len(*c.out)
 		x, err := c.word(a)
 		if err != nil {
 			return nil, err
 		}
+		c.beforeAll(vals[:i], mark)
 		vals[i] = x
 	}
 	bound := assignedNames(src.Body)
@@ -3144,9 +3201,15 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 				continue
 			case bRow:
 				return "", errAt(id.NamePos, "%s is a table row; pass the table and the row's index to a helper", id.Name)
+			case bHash:
+				b.WriteString(c.hashOf(bd).argKind() + ",")
+				continue
 			}
 			b.WriteString("w,")
 			continue
+		}
+		if _, _, err := c.hashNamed(id); err != nil {
+			return "", err // a module's set or dict, compiled again as one
 		}
 		t, err := c.lookupTable(id)
 		if err != nil {
@@ -3180,12 +3243,20 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 		}
 	}
 	p = &c.f.Procs[id]
-	if explicit := p.Arrays - len(c.procGlobals[id]); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
+	if explicit := p.Arrays - c.globalArrays(c.procGlobals[id]) - hashArrayArgs(key.args); len(e.Args) != p.Params+explicit+strings.Count(key.args, "t") {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, p.Params+explicit, len(e.Args))
 	}
 	var words, arrays []*fuse.Expr
 	for _, a := range e.Args {
 		if id, ok := unparen(a).(*syntax.Ident); ok {
+			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bHash {
+				xs, err := c.hashArgs(c.hashOf(bd), pos(a))
+				if err != nil {
+					return nil, err
+				}
+				arrays = append(arrays, xs...)
+				continue
+			}
 			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
 				if c.iterating[arrayOf{c.u, bd.id}] {
 					// The helper may change it, an error in Starlark.
@@ -3198,10 +3269,12 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 				continue
 			}
 		}
+		mark := len(*c.out)
 		x, err := c.word(a)
 		if err != nil {
 			return nil, err
 		}
+		c.beforeAll(words, mark)
 		words = append(words, x)
 	}
 	globals, err := c.globalArgs(e, c.procGlobals[id])
@@ -3246,6 +3319,8 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 			fmt.Sscanf(k, "t%d", &t)
 			sc.tables[p.Name] = t
 			delete(sc.locals, p.Name)
+		case 'h':
+			c.hashParam(sc, u, p.Name, k)
 		}
 	}
 	c.procGlobals[id] = c.reachedGlobals(key.fn, src)

@@ -34,6 +34,12 @@ type Global struct {
 	// for words).
 	Len  int
 	Bias uint64
+	// Hash, where not nil, is a module's set or dict (a *starlark.Set or
+	// *starlark.Dict; List is nil then) that the function reads or
+	// writes: HashArrays(dict) array parameters, a table as hashes.go
+	// lays it out, filled before each run and read back after it (Len and
+	// Bias are 0).
+	Hash starlark.Value
 	// Log says that the function only appends to the list (name.append(x)),
 	// and never reads it: the array is an append log of 1 + LogCap words,
 	// word 0 the count of values appended by the run (0 when it starts),
@@ -61,6 +67,7 @@ type GlobalArray struct {
 	Err    *Error // the message where the caller does not compile again
 	Name   string
 	List   *starlark.List
+	Hash   starlark.Value // a module's set or dict instead (List nil)
 	Append bool
 	// Read says that the function was found reading the list (a sentinel,
 	// a loop), not writing it.
@@ -182,12 +189,16 @@ func (c *compiler) bindGlobals(sc *scope, garr []int) error {
 			continue
 		}
 		for i, g := range c.opt.Globals {
-			if g.Name != name || v != starlark.Value(g.List) {
+			if g.Name != name || v != g.value() {
 				continue
 			}
 			if garr[i] < 0 {
 				// (reachedGlobals gave up: too many helpers)
 				return errAt(ids[0].NamePos, "%s is a module's list that a helper of too many helpers names", name)
+			}
+			if g.Hash != nil {
+				sc.names[name] = binding{kind: bHash, id: c.globalHash(g, garr[i])}
+				continue
 			}
 			kind := bScratch
 			if g.Log {
@@ -210,7 +221,18 @@ func (c *compiler) globalParams(u *fuse.Proc, listed []int) ([]int, error) {
 	for i := range garr {
 		garr[i] = -1
 	}
+	// The lists' arrays first, then the sets' and dicts': a function's
+	// arrays are its parameters' lists, the module's lists, then its
+	// tables (the bindings count on it).
+	var lists, hashes []int
 	for _, i := range listed {
+		if c.opt.Globals[i].Hash != nil {
+			hashes = append(hashes, i)
+		} else {
+			lists = append(lists, i)
+		}
+	}
+	for _, i := range lists {
 		g := c.opt.Globals[i]
 		s := fuse.Scratch{Name: g.Name, Len: g.Len, Init: g.Bias, Bias: g.Bias}
 		if g.Log {
@@ -222,6 +244,14 @@ func (c *compiler) globalParams(u *fuse.Proc, listed []int) ([]int, error) {
 		u.Scratch = append(u.Scratch, s)
 		garr[i] = u.Arrays
 		u.Arrays++
+	}
+	for _, i := range hashes {
+		g := c.opt.Globals[i]
+		garr[i] = u.Arrays
+		for _, s := range HashScratch(g.Name, IsDict(g.Hash)) {
+			u.Scratch = append(u.Scratch, s)
+			u.Arrays++
+		}
 	}
 	return garr, nil
 }
@@ -297,7 +327,7 @@ func (c *compiler) namedGlobals(src *Source, used []bool) {
 			continue
 		}
 		for i, g := range c.opt.Globals {
-			if g.Name == name && v == starlark.Value(g.List) {
+			if g.Name == name && v == g.value() {
 				used[i] = true
 			}
 		}
@@ -310,15 +340,30 @@ func (c *compiler) namedGlobals(src *Source, used []bool) {
 // Starlark).
 func (c *compiler) globalArgs(e *syntax.CallExpr, listed []int) ([]*fuse.Expr, error) {
 	var xs []*fuse.Expr
+	// In the order globalParams gives the Proc's arrays: lists first.
+	var hashes []int
 	for _, i := range listed {
 		g, a := c.opt.Globals[i], c.garr[i]
 		if a < 0 {
 			return nil, errAt(pos(e.Fn), "%s is a module's list that a helper of too many helpers names", g.Name)
 		}
+		if g.Hash != nil {
+			hashes = append(hashes, i)
+			continue
+		}
 		if c.iterating[arrayOf{c.u, a}] {
 			return nil, errAt(pos(e.Fn), "a loop over %s is running; a function run as machine code does not call a helper that recurses there", g.Name)
 		}
 		xs = append(xs, &fuse.Expr{Op: fuse.OpArray, Imm: uint64(a), Check: -1})
+	}
+	for _, i := range hashes {
+		g, a := c.opt.Globals[i], c.garr[i]
+		if h, ok := c.globalHashes[arrayOf{c.u, a}]; ok && c.hashes[h].iter > 0 {
+			return nil, errAt(pos(e.Fn), "a loop over %s is running; a function run as machine code does not call a helper that recurses there", g.Name)
+		}
+		for k := range HashArrays(IsDict(g.Hash)) {
+			xs = append(xs, &fuse.Expr{Op: fuse.OpArray, Imm: uint64(a + k), Check: -1})
+		}
 	}
 	return xs, nil
 }

@@ -1,0 +1,210 @@
+package builtins
+
+import (
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
+	"github.com/bitsh/bitsh/builtins/machine"
+	"go.starlark.net/starlark"
+)
+
+// hashRun is what a call keeps of one of the module's sets and dicts its
+// code takes (machine.PlainCode.Hashes): the words of the entries it
+// filled the arrays with, to write back what the run changed.
+type hashRun struct {
+	keys, vals, slots, out []uint64
+	written                bool
+}
+
+// hashWords returns the words of the module's sets and dicts the code
+// takes, and of those among args it takes, as they are now (a key and a
+// value an entry): what each call converts, which may have grown since
+// the function was compiled.
+func (nf *nativeFunc) hashWords(args starlark.Tuple) int {
+	n := 0
+	count := func(v starlark.Value) {
+		switch v := v.(type) {
+		case *starlark.Dict:
+			n += 2 * v.Len()
+		case *starlark.Set:
+			n += v.Len()
+		}
+	}
+	for _, g := range nf.pc.Hashes {
+		count(g.Hash)
+	}
+	for i, k := range nf.pc.HashParams {
+		if k != 0 && i < len(args) {
+			count(args[i])
+		}
+	}
+	return n
+}
+
+// hashArg reports whether a, an argument, is a set (kind compile.HashSet)
+// or a dict (compile.HashDict) as kind says.
+func hashArg(a starlark.Value, kind int) bool {
+	switch a.(type) {
+	case *starlark.Set:
+		return kind == compile.HashSet
+	case *starlark.Dict:
+		return kind == compile.HashDict
+	}
+	return false
+}
+
+// hashTables returns the sets and dicts the code takes, in the order of
+// their arrays: the module's, then the arguments' (params), or false where
+// one is given twice (the code would not see one's writes in the other).
+func (nf *nativeFunc) hashTables(params []starlark.Value) ([]starlark.Value, bool) {
+	var buf [machine.MaxGlobals + compile.MaxExactParams]starlark.Value
+	tabs := buf[:0]
+	for _, g := range nf.pc.Hashes {
+		tabs = append(tabs, g.Hash)
+	}
+	for _, p := range params {
+		for _, t := range tabs {
+			if t == p {
+				return nil, false
+			}
+		}
+		tabs = append(tabs, p)
+	}
+	return tabs, true
+}
+
+// fillHashes fills r's arrays of the module's sets and dicts from them:
+// the header, the slots in use, the keys, the removed flags (none) and the
+// values (compile.HashLayout); ok is false where one holds what the code
+// cannot take, or is one the code writes that Starlark does not let it
+// change now.
+func (nf *nativeFunc) fillHashes(r *nativeRun, params []starlark.Value) bool {
+	if len(nf.pc.Hashes)+len(params) == 0 {
+		return true
+	}
+	tabs, ok := nf.hashTables(params)
+	if !ok {
+		return false
+	}
+	if len(r.hashes) < len(tabs) {
+		r.hashes = make([]hashRun, len(tabs))
+	}
+	a := nf.pc.NLists + len(nf.pc.Globals)
+	for i, t := range tabs {
+		g := compile.Global{Hash: t}
+		h := &r.hashes[i]
+		dict := compile.IsDict(g.Hash)
+		// Written where the code may write the header (an insertion, a
+		// removal, a clear) or the values.
+		h.written = nf.pc.Written[a] || dict && nf.pc.Written[a+4]
+		if h.written && !machine.MutableHash(g.Hash) {
+			return false
+		}
+		var ok bool
+		h.keys, h.vals, ok = machine.HashWords(g.Hash, append(h.keys[:0], 0), append(h.vals[:0], 0))
+		if !ok {
+			return false
+		}
+		hdr, slots, ok := compile.HashLayout(h.keys[1:], h.slots)
+		if !ok {
+			return false
+		}
+		h.slots = slots
+		if cap(h.out) < len(h.keys) {
+			h.out = make([]uint64, len(h.keys))
+		}
+		r.w.SetPrefix(a, hdr[:])
+		r.w.SetPrefix(a+1, slots)
+		r.w.SetPrefix(a+2, h.keys)
+		r.w.SetPrefix(a+3, zeros(h.out[:len(h.keys)]))
+		if dict {
+			r.w.SetPrefix(a+4, h.vals)
+		}
+		a += compile.HashArrays(dict)
+	}
+	return true
+}
+
+// zeros clears w and returns it.
+func zeros(w []uint64) []uint64 {
+	clear(w)
+	return w
+}
+
+// writeHashes writes back to the module's sets and dicts what a run that
+// succeeded changed: the entries it removed, the values it set of the
+// others, then the entries it added, in order; after a clear, or where
+// the table was rebuilt (its entries renumbered), all of them anew.
+func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
+	if len(nf.pc.Hashes)+len(params) == 0 {
+		return
+	}
+	tabs, _ := nf.hashTables(params)
+	a := nf.pc.NLists + len(nf.pc.Globals)
+	for i, t := range tabs {
+		g := compile.Global{Hash: t}
+		h := &r.hashes[i]
+		dict := compile.IsDict(g.Hash)
+		k := compile.HashArrays(dict)
+		if !h.written {
+			a += k
+			continue
+		}
+		var hdr [compile.HashHeader]uint64
+		r.w.Array(a, hdr[:])
+		n, n0 := int(hdr[0]), len(h.keys)-1
+		if cap(h.out) < 3*(n+1) {
+			h.out = make([]uint64, 3*(n+1))
+		}
+		keys, dead, vals := h.out[:n+1], h.out[n+1:2*(n+1)], h.out[2*(n+1):3*(n+1)]
+		r.w.Array(a+2, keys)
+		r.w.Array(a+3, dead)
+		if dict {
+			r.w.Array(a+4, vals)
+		}
+		// The entries are appended, flagged when removed, and renumbered
+		// only by a clear or a rebuild: a table whose first n0 keys are
+		// not those it was given was cleared or rebuilt.
+		anew := n < n0
+		for j := 1; j <= min(n, n0) && !anew; j++ {
+			anew = keys[j] != h.keys[j]
+		}
+		if anew {
+			var err error
+			switch d := g.Hash.(type) {
+			case *starlark.Dict:
+				err = d.Clear()
+			case *starlark.Set:
+				err = d.Clear()
+			}
+			if err != nil {
+				panic(err) // checked mutable before the run
+			}
+			n0 = 0
+		}
+		for j := 1; j <= n; j++ {
+			key := func() starlark.Value { return starlark.MakeUint64(keys[j]) }
+			var err error
+			switch d := g.Hash.(type) {
+			case *starlark.Dict:
+				switch {
+				case dead[j] != 0 && j <= n0:
+					_, _, err = d.Delete(key())
+				case dead[j] != 0, j <= n0 && vals[j] == h.vals[j]:
+				default:
+					err = d.SetKey(key(), starlark.MakeUint64(vals[j]))
+				}
+			case *starlark.Set:
+				switch {
+				case dead[j] != 0 && j <= n0:
+					_, err = d.Delete(key())
+				case dead[j] != 0, j <= n0:
+				default:
+					err = d.Insert(key())
+				}
+			}
+			if err != nil {
+				panic(err) // checked mutable before the run
+			}
+		}
+		a += k
+	}
+}
