@@ -215,13 +215,15 @@ func (w *wideInfo) shape(op syntax.Token, xe, ye syntax.Expr) (int, uint64) {
 			return shShr, uint64(k.Int64())
 		}
 	case syntax.AMP:
-		// y & -x, y & ~x: the & of a negative int reads its word mod
-		// 2^64, as fuse.Func.Exact compiles it (a word, not a pair).
-		if !negated(xe) && !negated(ye) {
+		// Words masked, y & -x, y & ~x: fuse.Func.Exact compiles them
+		// (the & of a negative int reads its word mod 2^64).
+		if (w.bitsOf(xe) > 64 || w.bitsOf(ye) > 64) && !negated(xe) && !negated(ye) {
 			return shBits, 0
 		}
 	case syntax.PIPE, syntax.CIRCUMFLEX:
-		return shBits, 0
+		if w.bitsOf(xe) > 64 || w.bitsOf(ye) > 64 {
+			return shBits, 0
+		}
 	}
 	return shLeaf, 0
 }
@@ -424,10 +426,11 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 			if !w.wide[a.name] {
 				continue
 			}
-			if a.op != syntax.EQ {
-				read[a.name] = true
+			if a.op == syntax.EQ {
+				w.reads(a.rhs, read)
+			} else {
+				w.reads(&syntax.BinaryExpr{Op: a.op, X: &syntax.Ident{Name: a.name}, Y: a.rhs}, read)
 			}
-			w.reads(a.rhs, read)
 		}
 		for _, b := range binary {
 			if w.site(b.Op, b.X, b.Y) {
@@ -503,7 +506,7 @@ func (w *wideInfo) reads(e syntax.Expr, read map[string]bool) {
 func (w *wideInfo) site(op syntax.Token, xe, ye syntax.Expr) bool {
 	switch op {
 	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
-		return w.bitsOf(xe) > 64 || w.bitsOf(ye) > 64
+		return w.bitsOf(xe) > 64 && w.pairOnly(xe) || w.bitsOf(ye) > 64 && w.pairOnly(ye)
 	}
 	sh, k := w.shape(op, xe, ye)
 	switch {
@@ -533,23 +536,27 @@ func plain(e syntax.Expr) bool {
 	return false
 }
 
-// pairOnly reports whether e, as a pair, reads a wide local or shifts
-// right: what a mask of words (fuse.Func.Exact's modular operands) cannot
-// compute.
+// pairOnly reports whether e, as a pair, reads a wide local or a
+// constant past 64 bits, or shifts an int past 64 bits right: what words
+// (fuse.Func.Exact's checked and modular operands) cannot compute.
 func (w *wideInfo) pairOnly(e syntax.Expr) bool {
 	switch e := e.(type) {
 	case *syntax.ParenExpr:
 		return w.pairOnly(e.X)
 	case *syntax.Ident:
-		return w.wide[e.Name]
+		return w.wide[e.Name] || w.bitsOf(e) > 64
+	case *syntax.Literal:
+		return w.bitsOf(e) > 64
 	case *syntax.UnaryExpr:
 		return e.Op == syntax.PLUS && e.X != nil && w.pairOnly(e.X)
 	case *syntax.BinaryExpr:
 		sh, _ := w.shape(e.Op, e.X, e.Y)
 		switch sh {
 		case shShr:
-			return true
-		case shLeaf, shConst:
+			return w.bitsOf(e.X) > 64
+		case shConst:
+			return w.bitsOf(e) > 64
+		case shLeaf:
 			return false
 		}
 		return w.pairOnly(e.X) || w.pairOnly(e.Y)
