@@ -197,9 +197,7 @@ func (w *wideInfo) shape(op syntax.Token, xe, ye syntax.Expr) (int, uint64) {
 	case syntax.PLUS:
 		return shAdd, 0
 	case syntax.MINUS:
-		if w.bitsOf(xe) <= 64 && w.bitsOf(ye) <= 64 {
-			return shSub, 0
-		}
+		return shSub, 0
 	case syntax.STAR:
 		if w.opBits(xe) <= 64 || w.opBits(ye) <= 64 {
 			return shMul, 0
@@ -353,9 +351,15 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 		bad[name] = true
 	}
 	var binary []*syntax.BinaryExpr
+	used := map[string]bool{} // the names read
+	assigned := map[*syntax.Ident]bool{}
 	for _, s := range sc.src.Body {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
+			case *syntax.Ident:
+				if !assigned[n] {
+					used[n.Name] = true
+				}
 			case *syntax.ForStmt:
 				markLocals(bad, n.Vars)
 			case *syntax.AssignStmt:
@@ -363,6 +367,14 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 				if !ok {
 					markLocals(bad, n.LHS)
 					break
+				}
+				if n.Op == syntax.EQ {
+					assigned[id] = true // (not a read)
+				}
+				if readsAny(n.RHS, sc.negBias) {
+					// A sum with a signed local stays biased
+					// (signedArith).
+					bad[id.Name] = true
 				}
 				if n.Op == syntax.EQ {
 					if !intValued(n.RHS) {
@@ -440,7 +452,9 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 		}
 		same := true
 		for name := range w.wide {
-			if !read[name] {
+			// A local never read stays a pair: its value need not be a
+			// word (limit = 1 << 64, unused).
+			if !read[name] && used[name] {
 				delete(w.wide, name)
 				same = false
 			}
@@ -500,9 +514,10 @@ func (w *wideInfo) reads(e syntax.Expr, read map[string]bool) {
 
 // site reports whether x op y, met as a word, is compiled on pairs: a
 // comparison with an operand past 64 bits, a >> by a constant of an
-// operand past 64 bits (but for a product of variables and constants, or
-// one shifted by 64 or more: fuse.Func.Exact makes both a 128-bit
-// multiply), an & whose operand past 64 bits reads a wide local or a >>.
+// operand past 64 bits (but for a product of words that are variables
+// and constants, or one of words shifted by 64 or more: fuse.Func.Exact
+// makes both a 128-bit multiply), an & with a constant or a name whose
+// other operand past 64 bits needs pairs (pairOnly).
 func (w *wideInfo) site(op syntax.Token, xe, ye syntax.Expr) bool {
 	switch op {
 	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
@@ -514,7 +529,7 @@ func (w *wideInfo) site(op syntax.Token, xe, ye syntax.Expr) bool {
 		if w.bitsOf(xe) <= 64 {
 			return false
 		}
-		if m, ok := unparen(xe).(*syntax.BinaryExpr); ok && m.Op == syntax.STAR {
+		if m, ok := unparen(xe).(*syntax.BinaryExpr); ok && m.Op == syntax.STAR && w.bitsOf(m.X) <= 64 && w.bitsOf(m.Y) <= 64 {
 			if k >= 64 || plain(m.X) && plain(m.Y) {
 				return false
 			}
@@ -777,7 +792,26 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 			v.hi = plainOp(fuse.OpAdd, v.hi, y.hi)
 		}
 	case shSub:
-		v.lo = plainOp(fuse.OpSub, x.lo, y.lo) // checked: no pair is negative
+		if x.hi == nil && y.hi == nil {
+			v.lo = plainOp(fuse.OpSub, x.lo, y.lo) // checked: no pair is negative
+			break
+		}
+		// The high words' difference less the borrow, checked: no pair
+		// is negative (an & that drops the high word reads the low word
+		// of a negative int, as Starlark's & does).
+		hx, hy := x.hi, y.hi
+		if hx == nil {
+			hx = konst(0)
+		}
+		if hy == nil {
+			hy = konst(0)
+		}
+		v.lo = c.given1(fuse.OpSub, x.lo, y.lo)
+		borrow := c.given1(fuse.OpLt, cloneLeaf(x.lo), cloneLeaf(y.lo))
+		v.hi = plainOp(fuse.OpSub, plainOp(fuse.OpSub, hx, hy), borrow)
+		if bits <= 64 {
+			v = wideVal{lo: c.narrow(v, syntax.Position{}, "-"), bits: bits}
+		}
 	case shMul:
 		if x.hi != nil {
 			x, y = y, x
@@ -908,4 +942,18 @@ func (c *compiler) wideRead(id *syntax.Ident) (*fuse.Expr, bool) {
 		return nil, false
 	}
 	return c.narrow(wideVal{lo: varExpr(vs[0]), hi: varExpr(vs[1])}, id.NamePos, id.Name), true
+}
+
+// readsAny reports whether e reads a name of names.
+func readsAny(e syntax.Expr, names map[string]uint64) bool {
+	found := false
+	syntax.Walk(e, func(n syntax.Node) bool {
+		if id, ok := n.(*syntax.Ident); ok {
+			if _, ok := names[id.Name]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
