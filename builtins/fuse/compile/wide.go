@@ -613,11 +613,41 @@ func (c *compiler) wideBinary(op syntax.Token, at syntax.Position, xe, ye syntax
 		}
 		return c.compare(op, c.settle(x), c.settle(y)), nil
 	}
+	if e, ok, err := c.maskedShift(xe, ye); ok || err != nil {
+		return e, err
+	}
 	v, err := c.lowerBin(op, at, xe, ye)
 	if err != nil {
 		return nil, err
 	}
 	return c.narrow(v, at, op.String()), nil
+}
+
+// maskedShift compiles (x >> k) & m, m a constant below 2^(64 - k) and x
+// of words (no wide local, no constant past them), as ((x & U64) >> k) & m:
+// its bits are those of x's low word, which fuse.Func.Exact computes
+// with + - * << mod 2^64 (hash = ((A * x + B) >> 32) & 0xFFFFFFFF). It
+// reports false where the & is not one.
+func (c *compiler) maskedShift(xe, ye syntax.Expr) (*fuse.Expr, bool, error) {
+	w := c.sc.wide
+	for _, p := range [][2]syntax.Expr{{xe, ye}, {ye, xe}} {
+		sh, ok := unparen(p[0]).(*syntax.BinaryExpr)
+		if !ok || sh.Op != syntax.GTGT {
+			continue
+		}
+		k, ok := bigConst(c.sc, sh.Y)
+		m, isConst := bigConst(c.sc, p[1])
+		if !ok || !isConst || !k.IsInt64() || k.Int64() < 0 || k.Int64() >= 64 || m.Sign() < 0 || m.BitLen()+int(k.Int64()) > 64 || w.pairOnly(sh.X) {
+			continue
+		}
+		x, err := c.expr(sh.X)
+		if err != nil {
+			return nil, true, err
+		}
+		low := c.mk(fuse.OpAnd, x, konst(^uint64(0)))
+		return c.mk(fuse.OpAnd, c.mk(fuse.OpShr, low, konst(uint64(k.Int64()))), konst(m.Uint64())), true, nil
+	}
+	return nil, false, nil
 }
 
 // compare compares two pairs whose words are variables or constants.
@@ -707,7 +737,7 @@ func constVal(k *big.Int) wideVal {
 	return v
 }
 
-// lower compiles e as a pair whose words are variables or constants.
+// lower compiles e as a pair.
 func (c *compiler) lower(e syntax.Expr) (wideVal, error) {
 	w := c.sc.wide
 	switch e := e.(type) {
@@ -729,21 +759,38 @@ func (c *compiler) lower(e syntax.Expr) (wideVal, error) {
 			return c.lower(u.X)
 		}
 	case *syntax.BinaryExpr:
-		v, err := c.lowerBin(e.Op, e.OpPos, e.X, e.Y)
-		if err != nil {
-			return v, err
-		}
-		return c.settle(v), nil
+		return c.lowerBin(e.Op, e.OpPos, e.X, e.Y)
 	}
 	x, err := c.expr(e)
-	if err != nil {
-		return wideVal{}, err
-	}
-	return wideVal{lo: c.spill(x), bits: 64}, nil
+	return c.leafVal(x), err
 }
 
-// lowerBin compiles x op y as a pair (its words expressions of variables
-// and constants).
+// leafVal is the pair of a word compiled as one: a call held in a variable
+// of its own, so that it runs once and in its turn.
+func (c *compiler) leafVal(x *fuse.Expr) wideVal {
+	if x == nil {
+		return wideVal{}
+	}
+	if hasCall(x) {
+		x = c.spill(x)
+	}
+	return wideVal{lo: x, bits: 64}
+}
+
+// hasCall reports whether e calls a Proc.
+func hasCall(e *fuse.Expr) bool {
+	if e.Op == fuse.OpCall {
+		return true
+	}
+	for _, a := range e.Args {
+		if hasCall(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerBin compiles x op y as a pair.
 func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.Expr) (wideVal, error) {
 	w := c.sc.wide
 	sh, k := w.shape(op, xe, ye)
@@ -754,15 +801,12 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		return constVal(v), nil
 	case shLeaf:
 		x, err := c.binary(op, at, xe, ye)
-		if err != nil {
-			return wideVal{}, err
-		}
-		return wideVal{lo: c.spill(x), bits: 64}, nil
+		return c.leafVal(x), err
 	}
 	operand := func(e syntax.Expr) (wideVal, error) {
 		if grows(sh) && w.wideName(e) {
 			x, err := c.expr(e)
-			return wideVal{lo: c.spill(x), bits: 64}, err
+			return c.leafVal(x), err
 		}
 		return c.lower(e)
 	}
@@ -775,6 +819,10 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		if y, err = operand(ye); err != nil {
 			return wideVal{}, err
 		}
+	}
+	// The words an operation reads twice are kept in variables.
+	if bits > 64 && (sh == shAdd || sh == shMul || sh == shShl) || sh == shSub && (x.hi != nil || y.hi != nil) {
+		x.lo, y.lo = c.spill(x.lo), c.spill(y.lo)
 	}
 	v := wideVal{bits: bits}
 	switch sh {
@@ -878,8 +926,10 @@ func (c *compiler) shr(x wideVal, k uint64, bits int) wideVal {
 		return wideVal{lo: c.given1(fuse.OpShr, x.lo, konst(min(k, 64))), bits: bits}
 	}
 	if k >= 64 {
-		x = c.settle(c.shr(x, 63, max(x.bits-63, 0)))
-		return c.shr(x, k-63, bits)
+		return c.shr(c.shr(x, 63, max(x.bits-63, 0)), k-63, bits)
+	}
+	if bits > 64 {
+		x.hi = c.spill(x.hi)
 	}
 	v := wideVal{bits: bits}
 	v.lo = c.given1(fuse.OpOr, c.given1(fuse.OpShr, x.lo, konst(k)), c.given1(fuse.OpShl, x.hi, konst(64-k)))
@@ -902,9 +952,6 @@ func (c *compiler) wideAssign(id *syntax.Ident, op syntax.Token, at syntax.Posit
 		v, err = c.lower(rhs)
 	} else {
 		v, err = c.lowerBin(op, at, id, rhs)
-		if err == nil {
-			v = c.settle(v)
-		}
 	}
 	if err != nil {
 		return true, err
@@ -921,7 +968,8 @@ func (c *compiler) wideAssign(id *syntax.Ident, op syntax.Token, at syntax.Posit
 		c.varNames[[2]int{c.unit, vs[0]}] = id.Name
 		c.varNames[[2]int{c.unit, vs[1]}] = id.Name
 	}
-	hi := v.hi
+	// The high word first, from the values before the assignment.
+	hi := c.spill(v.hi)
 	if hi == nil {
 		hi = konst(0)
 	}
