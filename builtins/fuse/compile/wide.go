@@ -182,7 +182,8 @@ const (
 	shMul
 	shShl
 	shShr
-	shBits // & | ^
+	shBits   // & | ^
+	shShlVar // a constant word shifted left by a count known at run time
 )
 
 // shape says how x op y is compiled on pairs, and the count of a shift.
@@ -207,6 +208,8 @@ func (w *wideInfo) shape(op syntax.Token, xe, ye syntax.Expr) (int, uint64) {
 			if k.Int64() < 64 || w.opBits(xe) <= 64 {
 				return shShl, uint64(k.Int64())
 			}
+		} else if k, ok := bigConst(w.sc, xe); ok && !isConst(w.sc, ye) && k.Sign() >= 0 && k.BitLen() <= 64 {
+			return shShlVar, 0
 		}
 	case syntax.GTGT:
 		if k, ok := bigConst(w.sc, ye); ok && k.IsInt64() && k.Int64() >= 0 && k.Int64() < 1<<31 {
@@ -318,6 +321,9 @@ func (w *wideInfo) binBits(op syntax.Token, xe, ye syntax.Expr) int {
 		b = w.opBits(xe) + int(k)
 	case shShr:
 		b = max(w.bitsOf(xe)-int(min(k, unbound)), 0)
+	case shShlVar:
+		// (a count past the pair's 128 bits fails its check)
+		b = maxWide
 	case shBits:
 		if op == syntax.AMP {
 			b = min(w.bitsOf(xe), w.bitsOf(ye))
@@ -569,6 +575,8 @@ func (w *wideInfo) pairOnly(e syntax.Expr) bool {
 		switch sh {
 		case shShr:
 			return w.bitsOf(e.X) > 64
+		case shShlVar:
+			return true
 		case shConst:
 			return w.bitsOf(e) > 64
 		case shLeaf:
@@ -810,6 +818,9 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		}
 		return c.lower(e)
 	}
+	if sh == shShlVar {
+		return c.shlVar(xe, ye)
+	}
 	x, err := operand(xe)
 	if err != nil {
 		return wideVal{}, err
@@ -914,6 +925,33 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		}
 	}
 	return v, nil
+}
+
+// shlVar compiles k << n, k a constant word and n a count known at run
+// time (1 << n, a limit of n bits), as a pair: its low word k << n where n
+// is below 64, else 0; its high word k >> (64 - n) where n is below 64,
+// else k << (n - 64), checked (a pair holds 128 bits: a count that passes
+// them fails the run, as one Starlark takes, below 512, or refuses).
+func (c *compiler) shlVar(xe, ye syntax.Expr) (wideVal, error) {
+	k, _ := bigConst(c.sc, xe)
+	n, err := c.expr(ye)
+	if err != nil {
+		return wideVal{}, err
+	}
+	n = c.spill(n)
+	kw := konst(k.Uint64())
+	small := func() *fuse.Expr { return plainOp(fuse.OpLt, cloneLeaf(n), konst(64)) }
+	lo := plainOp(fuse.OpCond, small(), c.given1(fuse.OpShl, kw, cloneLeaf(n)), konst(0))
+	up := plainOp(fuse.OpShl, cloneLeaf(kw), c.given1(fuse.OpSub, cloneLeaf(n), konst(64)))
+	up.Check = c.check(fuse.CheckShlExact, 0, c.start(xe), "an int beyond 128 bits (<<)")
+	hi := plainOp(fuse.OpCond, small(), c.given1(fuse.OpShr, cloneLeaf(kw), c.given1(fuse.OpSub, konst(64), cloneLeaf(n))), up)
+	return wideVal{lo: lo, hi: hi, bits: maxWide}, nil
+}
+
+// isConst reports whether e is an int constant.
+func isConst(sc *scope, e syntax.Expr) bool {
+	_, ok := bigConst(sc, e)
+	return ok
 }
 
 // shr shifts the pair x right by k: its words read both of x's, so that
