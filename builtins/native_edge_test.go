@@ -120,7 +120,7 @@ func (g *edgeGen) expr(d int, locals bool) string {
 		case 2:
 			// A comparison with an int past the words.
 			return fmt.Sprintf("(1 if %s %s %s else 2)", sub(), []string{"<", "<=", ">", ">=", "==", "!="}[g.r.IntN(6)],
-				[]string{"W", "(1 << 64)", "(W + 1)", "(W - 1)", "(W << 3)"}[g.r.IntN(5)])
+				[]string{"W", "(1 << 64)", "(W + 1)", "(W - 1)", "(W << 3)", "(1 << y)", "(3 << (y & 127))"}[g.r.IntN(7)])
 		}
 	case 0, 1:
 		ops := []string{"+", "-", "*", "//", "%", "&", "|", "^"}
@@ -267,7 +267,7 @@ func (g *edgeGen) stmt(ind string) {
 		default:
 			fmt.Fprintf(b, "%sc = a & -a\n%sr = a + c\n%sw = (((r ^ a) >> 2) // (c | %s)) | r\n", ind, ind, ind, []string{"0", "1"}[r.IntN(2)])
 		}
-		uses := []string{"w & U64", "w >> 1", "w >> 64", "(w >> 32) & 0xffffffff", "1 if w < W else 2", "3 if w >= (1 << 64) else w",
+		uses := []string{"w & U64", "w >> 1", "w >> 64", "(w >> 32) & 0xffffffff", "1 if w < W else 2", "3 if w >= (1 << 64) else w", "1 if w < (1 << y) else 2",
 			"w if w <= U64 else w - W", "(w ^ (w >> 7)) & U64", "w % 7", "w"}
 		fmt.Fprintf(b, "%sa = %s\n", ind, uses[r.IntN(len(uses))])
 	case 7:

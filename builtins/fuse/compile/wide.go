@@ -931,14 +931,21 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 // time (1 << n, a limit of n bits), as a pair: its low word k << n where n
 // is below 64, else 0; its high word k >> (64 - n) where n is below 64,
 // else k << (n - 64), checked (a pair holds 128 bits: a count that passes
-// them fails the run, as one Starlark takes, below 512, or refuses).
+// them fails the run). A count of 512 or more fails the run where it is
+// read, as it fails in Starlark.
 func (c *compiler) shlVar(xe, ye syntax.Expr) (wideVal, error) {
 	k, _ := bigConst(c.sc, xe)
 	n, err := c.expr(ye)
 	if err != nil {
 		return wideVal{}, err
 	}
-	n = c.spill(n)
+	// Starlark's count is below 512 whatever reads the int (an & of the
+	// low word drops the high word and its check): the check is the low
+	// word's.
+	fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{n, konst(511)},
+		Check: c.check(fuse.CheckFits, 9, c.start(ye), "an int of more than 9 bits where the code takes fewer (an index, a shift count, a range bound)")}
+	c.given[fits] = true
+	n = c.spill(fits)
 	kw := konst(k.Uint64())
 	small := func() *fuse.Expr { return plainOp(fuse.OpLt, cloneLeaf(n), konst(64)) }
 	lo := plainOp(fuse.OpCond, small(), c.given1(fuse.OpShl, kw, cloneLeaf(n)), konst(0))

@@ -38,6 +38,7 @@ def f(x, y):
 		{"gosper to 1 << n", gosper("v < (1 << (x & 127))", "n"), map[[2]uint64]bool{{64, top}: true, {127, 1 << 63}: false, {63, 5}: true, {0, 5}: true}}, // (past 2^64, v + c reads v as a word),
 		{"a limit of n bits", "def f(x, y):\n    limit = 1 << y\n    if x < limit:\n        return 1\n    return 2 if x + x >= limit else 3", map[[2]uint64]bool{{top, 64}: true, {top, 63}: true, {5, 0}: true, {1, 127}: true, {1, 128}: false, {1, 511}: false, {1, 1 << 31}: false}},
 		{"a word shifted by n compared", "def f(x, y): return 1 if (0x9e3779b97f4a7c15 << (y & 127)) > x * x else 2", map[[2]uint64]bool{{top, 0}: true, {top, 64}: true, {top, 63}: true, {top, 65}: false}}, // (past 2^128: no pair),
+		{"a word shifted by n and masked", "def f(x, y): return (0x9e3779b97f4a7c15 << y) & 0xffffffffffffffff", map[[2]uint64]bool{{0, 63}: true, {0, 200}: true, {0, 511}: true, {0, 512}: false, {0, 1 << 31}: false}},
 		{"a sum compared with 2^64", "def f(x, y):\n    if x + y >= 1 << 64:\n        return 1\n    return 2", map[[2]uint64]bool{{top, 1}: true, {top, 0}: true, {1 << 63, 1 << 63}: true}},
 		{"a sum equal to 2^64", "def f(x, y): return 3 if x + y == 1 << 64 else 4 if x + y != (1 << 64) + 1 else 5", map[[2]uint64]bool{{top, 1}: true, {top, 2}: true, {1, 1}: true}},
 		{"a product compared", "def f(x, y): return 1 if x * y > (1 << 64) else 2", map[[2]uint64]bool{{top, top}: true, {1 << 32, 1 << 32}: true}},
