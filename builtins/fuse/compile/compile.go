@@ -218,8 +218,11 @@ type scope struct {
 	// assignment gives a negative int constant (signedLocals).
 	negBias map[string]uint64
 	// wide (Options.Exact, the function's own scope): its ints past 64
-	// bits (wide.go).
-	wide *wideInfo
+	// bits (wide.go); frees and konsts, the ints of the free names and
+	// of the expressions bigConst looked at (nil: not an int constant).
+	wide   *wideInfo
+	frees  map[string]*big.Int
+	konsts map[syntax.Expr]*big.Int
 }
 
 type compiler struct {

@@ -64,6 +64,25 @@ type wideVal struct {
 // Starlark computes them: no division by zero, shift counts Starlark
 // takes), or false.
 func bigConst(sc *scope, e syntax.Expr) (*big.Int, bool) {
+	// (each node once: a chain of n operators is looked at in O(n))
+	k, seen := sc.konsts[e]
+	if !seen {
+		var ok bool
+		if k, ok = bigConst1(sc, e); !ok {
+			k = nil
+		}
+		if sc.konsts == nil {
+			sc.konsts = map[syntax.Expr]*big.Int{}
+		}
+		sc.konsts[e] = k
+	}
+	if k == nil {
+		return nil, false
+	}
+	return new(big.Int).Set(k), true
+}
+
+func bigConst1(sc *scope, e syntax.Expr) (*big.Int, bool) {
 	switch e := e.(type) {
 	case *syntax.Literal:
 		switch v := e.Value.(type) {
@@ -80,10 +99,21 @@ func bigConst(sc *scope, e syntax.Expr) (*big.Int, bool) {
 		if _, ok := sc.names[e.Name]; ok || sc.locals[e.Name] || sc.src.Free == nil {
 			return nil, false
 		}
-		if v, ok := sc.src.Free(e.Name); ok {
-			if i, ok := v.(starlark.Int); ok {
-				return i.BigInt(), true
+		// (a lookup of a free name may build its module's globals: once)
+		k, seen := sc.frees[e.Name]
+		if !seen {
+			if v, ok := sc.src.Free(e.Name); ok {
+				if i, ok := v.(starlark.Int); ok {
+					k = i.BigInt()
+				}
 			}
+			if sc.frees == nil {
+				sc.frees = map[string]*big.Int{}
+			}
+			sc.frees[e.Name] = k
+		}
+		if k != nil {
+			return new(big.Int).Set(k), true
 		}
 	case *syntax.UnaryExpr:
 		if e.X == nil {
