@@ -651,8 +651,10 @@ func (c *compiler) wideBinary(op syntax.Token, at syntax.Position, xe, ye syntax
 		}
 		return c.compare(op, c.settle(x), c.settle(y)), nil
 	}
-	if e, ok, err := c.maskedShift(xe, ye); ok || err != nil {
-		return e, err
+	if op == syntax.AMP {
+		if e, ok, err := c.maskedShift(xe, ye); ok || err != nil {
+			return e, err
+		}
 	}
 	v, err := c.lowerBin(op, at, xe, ye)
 	if err != nil {
