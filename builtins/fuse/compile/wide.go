@@ -11,31 +11,37 @@ import (
 
 // Wide ints (Options.Exact): natural code computes ints past 64 bits and
 // brings them back: Gosper's hack carries into bit 64 (r = x + c) and
-// stops at while x < (1 << 64); a hash shifts a product right
-// (((x + i) * M) >> 32) or masks a sum of shifted words. The compiler
-// keeps such an int below 2^128 as two words, its high and low word:
+// stops at while x < (1 << 64) or x < (1 << n); a hash shifts a product
+// right (((x + i) * M) >> 32) or masks it. The compiler keeps such an int
+// below 2^128 as a pair of words, its high and low word (wideVal):
 //
 //   - a local is wide (wideInfo.wide) where the bound of every value it is
-//     assigned (wideInfo.bits, a number of bits) is above 64 and at most
-//     128, and where some read of it is wide: an operand of a comparison
-//     with an int past 64 bits, of a >> or & that brings one back, or of
-//     the value of another wide local's assignment. Its high word lives in
-//     a second variable; any other read takes the low word, with a check
-//     that the high word is 0 (else the run fails, and the interpreter
-//     runs the call);
-//   - a comparison with an operand of more than 64 bits compares the
-//     pairs; (a op b) >> k with a constant k and a & b whose operands are
-//     past 64 bits (but for what fuse.Func.Exact does alone: a product of
-//     variables shifted, + - * << under a mask) compute the pair and take
-//     its low word, checking the high word where it may be set.
+//     assigned (wideInfo.bits, in bits) is above 64 and at most 128, and
+//     where some read of it needs the pair (an operand of a comparison with
+//     an int past 64 bits, of a >> or & that brings one back, of another
+//     wide local's value; or no read at all: limit = 1 << 64). Its high
+//     word lives in a second variable. A read as anything else (returned,
+//     passed, an index, an operand of + * <<: so that x = x + c keeps a
+//     bound) takes the low word, checked that the high word is 0: else the
+//     run fails, and the interpreter runs the call;
+//   - a comparison with an operand past 64 bits compares the pairs; x >> k
+//     (k a constant) of x past 64 bits, and x & m (m a constant or a name)
+//     where x reads a wide local, a constant past 64 bits or such a >>,
+//     take the low word of the pair, checked where the high word may be
+//     set; but (x >> k) & m, m below 2^(64 - k), is the low word's bits
+//     (fuse.Func.Exact computes x mod 2^64), and a product of words shifted
+//     is fuse.Func.Exact's 128-bit multiply.
 //
-// Only + (with the carry), - of words, * with one word, << and >> by a
-// constant, & | ^ run on pairs; every other operation is compiled as a
-// word (a leaf of the pair, kept in a variable of its own: the operations
-// on pairs read their operands more than once), which fails where its int
-// leaves the words, as before. No pair is negative: a subtraction is of
-// words, and checked. The checks of the high words (an add, a product or a
-// shift past 128 bits) are fuse.Func.Exact's own.
+// + (with the carry), - (with the borrow), * with one word, << and >> by a
+// constant, a constant word << a count known at run time, & | ^ run on
+// pairs; every other operation is compiled as a word (a leaf of the pair),
+// which fails where its int leaves the words, as before. No pair is
+// negative (the high word's difference is checked), but under an & that
+// drops the high word, which reads the low word of a negative int, as
+// Starlark's & does. The other checks of the high words (an add, a product
+// or a shift past 128 bits) are fuse.Func.Exact's own; a shift count's
+// check (below 512, Starlark's error) is the low word's, which every read
+// computes.
 
 // maxWide is the bound, in bits, of the ints a wide local holds; unbound
 // stands for a bound above it.
