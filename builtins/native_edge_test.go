@@ -255,9 +255,12 @@ func (g *edgeGen) stmt(ind string) {
 	switch k {
 	case 9:
 		// A local past the words (a sum's carry, a product, a shift, a
-		// step of Gosper's hack), then brought back: shifted, masked or
-		// compared with 2^64.
-		switch r.IntN(4) {
+		// step of Gosper's hack, a sentinel), then brought back: shifted,
+		// masked or compared with 2^64.
+		switch r.IntN(5) {
+		case 4:
+			// A sentinel past the words, replaced by a lesser int.
+			fmt.Fprintf(b, "%sw = W\n%sif %s:\n%s    w = %s(w, %s)\n", ind, ind, g.cond(0, true), ind, []string{"min", "max"}[r.IntN(2)], g.expr(1, true))
 		case 0:
 			fmt.Fprintf(b, "%sw = %s + %s\n", ind, g.expr(1, true), g.expr(1, true))
 		case 1:

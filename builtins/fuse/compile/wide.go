@@ -335,8 +335,38 @@ func (w *wideInfo) bits1(e syntax.Expr) int {
 		}
 	case *syntax.BinaryExpr:
 		return w.binBits(e.Op, e.X, e.Y)
+	case *syntax.CallExpr:
+		if a, b, isMax, ok := minMaxOf(w.sc, e); ok {
+			if isMax {
+				return max(w.bitsOf(a), w.bitsOf(b))
+			}
+			return min(w.bitsOf(a), w.bitsOf(b))
+		}
 	}
 	return 64
+}
+
+// pairArgs reports whether min or max of a and b runs on pairs: one of
+// them is past 64 bits.
+func (w *wideInfo) pairArgs(a, b syntax.Expr) bool { return w.bitsOf(a) > 64 || w.bitsOf(b) > 64 }
+
+// minMaxOf returns the operands of min(a, b) or max(a, b), Starlark's own,
+// and whether it is max.
+func minMaxOf(sc *scope, e syntax.Expr) (a, b syntax.Expr, isMax, ok bool) {
+	call, isCall := unparen(e).(*syntax.CallExpr)
+	name, named := callee(call)
+	if !isCall || !named || name != "min" && name != "max" || len(call.Args) != 2 {
+		return nil, nil, false, false
+	}
+	if _, local := sc.names[name]; local || sc.locals[name] || sc.src.Builtin != nil && !sc.src.Builtin(name) {
+		return nil, nil, false, false
+	}
+	for _, a := range call.Args {
+		if kw, ok := a.(*syntax.BinaryExpr); ok && kw.Op == syntax.EQ {
+			return nil, nil, false, false
+		}
+	}
+	return call.Args[0], call.Args[1], name == "max", true
 }
 
 // binBits is bitsOf of x op y.
@@ -419,7 +449,7 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 					bad[id.Name] = true
 				}
 				if n.Op == syntax.EQ {
-					if !intValued(n.RHS) {
+					if !intValued(sc, n.RHS) {
 						bad[id.Name] = true
 					}
 					assigns = append(assigns, assign{id.Name, syntax.EQ, n.RHS})
@@ -511,8 +541,11 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 
 // intValued reports whether e, assigned to a name, is an int the pairs
 // may hold: a literal, a name (but for True, False and None), a unary or
-// binary operation on ints.
-func intValued(e syntax.Expr) bool {
+// binary operation on ints, min or max of two.
+func intValued(sc *scope, e syntax.Expr) bool {
+	if _, _, _, ok := minMaxOf(sc, e); ok {
+		return true
+	}
 	switch e := unparen(e).(type) {
 	case *syntax.Literal:
 		return e.Token == syntax.INT
@@ -542,6 +575,11 @@ func (w *wideInfo) reads(e syntax.Expr, read map[string]bool) {
 	case *syntax.UnaryExpr:
 		if e.Op == syntax.PLUS && e.X != nil {
 			w.reads(e.X, read)
+		}
+	case *syntax.CallExpr:
+		if a, b, _, ok := minMaxOf(w.sc, e); ok && w.pairArgs(a, b) {
+			w.reads(a, read)
+			w.reads(b, read)
 		}
 	case *syntax.BinaryExpr:
 		if sh, _ := w.shape(e.Op, e.X, e.Y); sh != shLeaf && sh != shConst {
@@ -606,6 +644,9 @@ func (w *wideInfo) pairOnly(e syntax.Expr) bool {
 		return w.bitsOf(e) > 64
 	case *syntax.UnaryExpr:
 		return e.Op == syntax.PLUS && e.X != nil && w.pairOnly(e.X)
+	case *syntax.CallExpr:
+		a, b, _, ok := minMaxOf(w.sc, e)
+		return ok && w.pairArgs(a, b) && (w.pairOnly(a) || w.pairOnly(b))
 	case *syntax.BinaryExpr:
 		sh, _ := w.shape(e.Op, e.X, e.Y)
 		switch sh {
@@ -806,9 +847,44 @@ func (c *compiler) lower(e syntax.Expr) (wideVal, error) {
 		}
 	case *syntax.BinaryExpr:
 		return c.lowerBin(e.Op, e.OpPos, e.X, e.Y)
+	case *syntax.CallExpr:
+		if a, b, isMax, ok := minMaxOf(c.sc, e); ok && w.pairArgs(a, b) {
+			return c.minMax(a, b, isMax, w.bitsOf(e))
+		}
 	}
 	x, err := c.expr(e)
 	return c.leafVal(x), err
+}
+
+// minMax compiles min(a, b) or max(a, b) of pairs: b where b < a (b > a),
+// else a, as Starlark's min and max give the first of equal values.
+func (c *compiler) minMax(ae, be syntax.Expr, isMax bool, bits int) (wideVal, error) {
+	a, err := c.lower(ae)
+	if err != nil {
+		return wideVal{}, err
+	}
+	b, err := c.lower(be)
+	if err != nil {
+		return wideVal{}, err
+	}
+	a, b = c.settle(a), c.settle(b)
+	pick := func() *fuse.Expr {
+		if isMax {
+			return c.compare(syntax.LT, a, b)
+		}
+		return c.compare(syntax.LT, b, a)
+	}
+	word := func(x *fuse.Expr) *fuse.Expr {
+		if x == nil {
+			return konst(0)
+		}
+		return cloneLeaf(x)
+	}
+	v := wideVal{lo: plainOp(fuse.OpCond, pick(), word(b.lo), word(a.lo)), bits: bits}
+	if bits > 64 {
+		v.hi = plainOp(fuse.OpCond, pick(), word(b.hi), word(a.hi))
+	}
+	return v, nil
 }
 
 // leafVal is the pair of a word compiled as one: a call held in a variable

@@ -51,6 +51,9 @@ def f(x, y):
 		{"a difference shifted and masked", "def f(x, y): return ((x - y) >> 3) & 0xff", map[[2]uint64]bool{{0, 1}: false, {top, 0}: true}}, // (a difference of words is checked)
 		{"a shift masked past the low word", "def f(x, y): return ((x * y) >> 8) & 0xffffffffffffffff", map[[2]uint64]bool{{top, top}: true, {1 << 63, 3}: true}},
 		{"a pair shifted twice", "G0 = 0\ndef f(x, y): return pext(x, (((512 + x) * y) >> 63) >> G0)", map[[2]uint64]bool{{1<<63 - 1, top}: false, {5, 3}: true}},
+		{"a sentinel past the words", "def f(x, y):\n    best = 1 << 64\n    best = min(best, x * 3)\n    best = min(y, best)\n    return best", map[[2]uint64]bool{{top, top}: true, {top / 3, top}: true, {1, 2}: true}},
+		{"a sentinel never replaced", "def f(x, y):\n    best = 1 << 64\n    if x < y:\n        best = min(best, y - x)\n    return best", map[[2]uint64]bool{{1, 2}: true, {2, 1}: false}},
+		{"the greater of pairs", "def f(x, y):\n    m = max(x * y, 1 << 64)\n    n = max(m, (x | y) << 63)\n    return (m >> 64) + (n >> 100)", map[[2]uint64]bool{{top, top}: false, {top, 1}: true, {1, 2}: true, {1 << 40, 1 << 40}: true}},
 		{"a mask written as a constant expression", "def f(x, y): return (x + y) & ((1 << 64) - 1)", map[[2]uint64]bool{{top, top}: true}},
 		{"a mask in a local", "def f(x, y):\n    MASK64 = (1 << 64) - 1\n    return ((x << 1) & MASK64) | (x >> 63)", map[[2]uint64]bool{{top, 0}: true, {1 << 63, 0}: true}},
 		{"a product shifted right in steps", "def f(x, y):\n    t = x * y\n    t >>= 64\n    return t", map[[2]uint64]bool{{top, top}: true, {3, 5}: true}},
