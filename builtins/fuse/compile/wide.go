@@ -899,18 +899,6 @@ func (c *compiler) leafVal(x *fuse.Expr) wideVal {
 	return wideVal{lo: x, bits: 64}
 }
 
-// hasCall reports whether e calls a Proc.
-func hasCall(e *fuse.Expr) bool {
-	if e.Op == fuse.OpCall {
-		return true
-	}
-	for _, a := range e.Args {
-		if hasCall(a) {
-			return true
-		}
-	}
-	return false
-}
 
 // lowerBin compiles x op y as a pair.
 func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.Expr) (wideVal, error) {
