@@ -220,6 +220,7 @@ const (
 	shShr
 	shBits   // & | ^
 	shShlVar // a constant word shifted left by a count known at run time
+	shMod    // a pair mod a word
 )
 
 // shape says how x op y is compiled on pairs, and the count of a shift.
@@ -260,6 +261,10 @@ func (w *wideInfo) shape(op syntax.Token, xe, ye syntax.Expr) (int, uint64) {
 	case syntax.PIPE, syntax.CIRCUMFLEX:
 		if w.bitsOf(xe) > 64 || w.bitsOf(ye) > 64 {
 			return shBits, 0
+		}
+	case syntax.PERCENT:
+		if w.bitsOf(xe) > 64 && w.bitsOf(ye) <= 64 {
+			return shMod, 0
 		}
 	}
 	return shLeaf, 0
@@ -390,6 +395,8 @@ func (w *wideInfo) binBits(op syntax.Token, xe, ye syntax.Expr) int {
 	case shShlVar:
 		// (a count past the pair's 128 bits fails its check)
 		b = maxWide
+	case shMod:
+		b = w.bitsOf(ye)
 	case shBits:
 		if op == syntax.AMP {
 			b = min(w.bitsOf(xe), w.bitsOf(ye))
@@ -397,7 +404,16 @@ func (w *wideInfo) binBits(op syntax.Token, xe, ye syntax.Expr) int {
 			b = max(w.bitsOf(xe), w.bitsOf(ye))
 		}
 	default:
+		// A word; where it is a part of one of the operands, its bound.
 		b = 64
+		switch op {
+		case syntax.AMP:
+			b = min(w.bitsOf(xe), w.bitsOf(ye), 64)
+		case syntax.PERCENT:
+			b = min(w.bitsOf(ye), 64)
+		case syntax.SLASHSLASH, syntax.GTGT:
+			b = min(w.bitsOf(xe), 64)
+		}
 	}
 	return min(b, unbound)
 }
@@ -614,6 +630,8 @@ func (w *wideInfo) site(op syntax.Token, xe, ye syntax.Expr) bool {
 				return false
 			}
 		}
+		return true
+	case sh == shMod:
 		return true
 	case sh == shBits && op == syntax.AMP:
 		// A mask: a constant or a name.
@@ -923,6 +941,9 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 	if sh == shShlVar {
 		return c.shlVar(xe, ye)
 	}
+	if sh == shMod {
+		return c.mod(at, xe, ye)
+	}
 	x, err := operand(xe)
 	if err != nil {
 		return wideVal{}, err
@@ -1055,6 +1076,52 @@ func (c *compiler) shlVar(xe, ye syntax.Expr) (wideVal, error) {
 	up.Check = c.check(fuse.CheckShlExact, 0, c.start(xe), "an int beyond 128 bits (<<)")
 	hi := plainOp(fuse.OpCond, small(), c.given1(fuse.OpShr, cloneLeaf(kw), c.given1(fuse.OpSub, konst(64), cloneLeaf(n))), up)
 	return wideVal{lo: lo, hi: hi, bits: maxWide}, nil
+}
+
+// mod compiles x % m, x a pair and m a word: lo % m where the high word
+// is 0, else ((hi % m) * (2^64 % m) + lo % m) % m, whose words hold for m
+// below 2^32 (checked: a greater modulus fails the run; the integer
+// modulo by zero fails it as Starlark fails). A product mod a prime below
+// 2^32 ((a * b) % 1000000007) runs so.
+func (c *compiler) mod(at syntax.Position, xe, ye syntax.Expr) (wideVal, error) {
+	x, err := c.lower(xe)
+	if err != nil {
+		return wideVal{}, err
+	}
+	m, err := c.lower(ye)
+	if err != nil {
+		return wideVal{}, err
+	}
+	bits := c.sc.wide.bitsOf(ye)
+	mod := func(a, b *fuse.Expr) *fuse.Expr {
+		return &fuse.Expr{Op: fuse.OpMod, Args: []*fuse.Expr{a, b}, Check: c.check(fuse.CheckNonZero, 0, at, "integer modulo by zero")}
+	}
+	if x.hi == nil {
+		return wideVal{lo: mod(x.lo, m.lo), bits: bits}, nil
+	}
+	x, m = c.settle(x), c.settle(m)
+	small := cloneLeaf(m.lo)
+	var t *fuse.Expr // 2^64 mod m
+	if k, ok := bigConst(c.sc, ye); ok {
+		if k.Sign() > 0 && k.BitLen() <= 32 {
+			t = konst(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 64), k).Uint64())
+		}
+	}
+	if t == nil || bits > 32 {
+		fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{cloneLeaf(m.lo), konst(1<<32 - 1)},
+			Check: c.check(fuse.CheckFits, 32, c.start(xe), "an int beyond 64 bits mod 2^32 or more (%%)")}
+		c.given[fits] = true
+		small = fits
+	}
+	if t == nil {
+		// (2^64 - 1) % m + 1 is 2^64 % m, or m
+		t = mod(c.given1(fuse.OpAdd, mod(konst(^uint64(0)), cloneLeaf(m.lo)), konst(1)), cloneLeaf(m.lo))
+	}
+	h := mod(cloneLeaf(x.hi), small)
+	sum := c.given1(fuse.OpAdd, c.given1(fuse.OpMul, h, t), mod(cloneLeaf(x.lo), cloneLeaf(m.lo)))
+	full := mod(sum, cloneLeaf(m.lo))
+	direct := mod(cloneLeaf(x.lo), cloneLeaf(m.lo))
+	return wideVal{lo: plainOp(fuse.OpCond, plainOp(fuse.OpEq, cloneLeaf(x.hi), konst(0)), direct, full), bits: bits}, nil
 }
 
 // isConst reports whether e is an int constant.
