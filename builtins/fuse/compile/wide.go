@@ -917,7 +917,6 @@ func (c *compiler) leafVal(x *fuse.Expr) wideVal {
 	return wideVal{lo: x, bits: 64}
 }
 
-
 // lowerBin compiles x op y as a pair.
 func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.Expr) (wideVal, error) {
 	w := c.sc.wide
