@@ -118,9 +118,10 @@ func (g *edgeGen) expr(d int, locals bool) string {
 			// A sum past the words shifted back, a mean.
 			return fmt.Sprintf("((%s + %s) >> %s)", sub(), sub(), []string{"1", "2", "63", "64", "65"}[g.r.IntN(5)])
 		case 3:
-			// A product past the words mod a word (a prime, a modulus past
-			// 2^32, zero).
-			return fmt.Sprintf("((%s * %s) %% %s)", sub(), sub(), []string{"1000000007", "0xfffffffb", "y", "(y | 1)", "(x & 0xffff)", "4294967296"}[g.r.IntN(6)])
+			// A product past the words mod or divided by a word (a prime,
+			// a modulus past 2^32, zero).
+			return fmt.Sprintf("((%s * %s) %s %s)", sub(), sub(), []string{"%", "//"}[g.r.IntN(2)],
+				[]string{"1000000007", "0xfffffffb", "y", "(y | 1)", "(x & 0xffff)", "4294967296"}[g.r.IntN(6)])
 		case 2:
 			// A comparison with an int past the words.
 			return fmt.Sprintf("(1 if %s %s %s else 2)", sub(), []string{"<", "<=", ">", ">=", "==", "!="}[g.r.IntN(6)],

@@ -221,6 +221,7 @@ const (
 	shBits   // & | ^
 	shShlVar // a constant word shifted left by a count known at run time
 	shMod    // a pair mod a word
+	shDiv    // a pair // a word
 )
 
 // shape says how x op y is compiled on pairs, and the count of a shift.
@@ -265,6 +266,10 @@ func (w *wideInfo) shape(op syntax.Token, xe, ye syntax.Expr) (int, uint64) {
 	case syntax.PERCENT:
 		if w.bitsOf(xe) > 64 && w.bitsOf(ye) <= 64 {
 			return shMod, 0
+		}
+	case syntax.SLASHSLASH:
+		if w.bitsOf(xe) > 64 && w.bitsOf(ye) <= 64 {
+			return shDiv, 0
 		}
 	}
 	return shLeaf, 0
@@ -397,6 +402,8 @@ func (w *wideInfo) binBits(op syntax.Token, xe, ye syntax.Expr) int {
 		b = maxWide
 	case shMod:
 		b = w.bitsOf(ye)
+	case shDiv:
+		b = w.bitsOf(xe)
 	case shBits:
 		if op == syntax.AMP {
 			b = min(w.bitsOf(xe), w.bitsOf(ye))
@@ -631,7 +638,7 @@ func (w *wideInfo) site(op syntax.Token, xe, ye syntax.Expr) bool {
 			}
 		}
 		return true
-	case sh == shMod:
+	case sh == shMod, sh == shDiv:
 		return true
 	case sh == shBits && op == syntax.AMP:
 		// A mask: a constant or a name.
@@ -943,6 +950,9 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 	if sh == shMod {
 		return c.mod(at, xe, ye)
 	}
+	if sh == shDiv {
+		return c.div(at, xe, ye, bits)
+	}
 	x, err := operand(xe)
 	if err != nil {
 		return wideVal{}, err
@@ -1121,6 +1131,58 @@ func (c *compiler) mod(at syntax.Position, xe, ye syntax.Expr) (wideVal, error) 
 	full := mod(sum, cloneLeaf(m.lo))
 	direct := mod(cloneLeaf(x.lo), cloneLeaf(m.lo))
 	return wideVal{lo: plainOp(fuse.OpCond, plainOp(fuse.OpEq, cloneLeaf(x.hi), konst(0)), direct, full), bits: bits}, nil
+}
+
+// div compiles x // m, x a pair and m a word: lo // m where the high word
+// is 0, else the long division of the pair by m in 32-bit digits, whose
+// words hold for m below 2^32 (checked: a greater divisor fails the run,
+// as the integer division by zero fails it as Starlark fails): x * 1000
+// // 1024, (a * b) // c.
+func (c *compiler) div(at syntax.Position, xe, ye syntax.Expr, bits int) (wideVal, error) {
+	x, err := c.lower(xe)
+	if err != nil {
+		return wideVal{}, err
+	}
+	m, err := c.lower(ye)
+	if err != nil {
+		return wideVal{}, err
+	}
+	op := func(o fuse.Op, a, b *fuse.Expr) *fuse.Expr {
+		return &fuse.Expr{Op: o, Args: []*fuse.Expr{a, b}, Check: c.check(fuse.CheckNonZero, 0, at, "integer division by zero")}
+	}
+	if x.hi == nil {
+		return wideVal{lo: op(fuse.OpDiv, x.lo, m.lo), bits: bits}, nil
+	}
+	x, m = c.settle(x), c.settle(m)
+	lo, hi := c.newVar(), c.newVar()
+	set := func(v int, e *fuse.Expr) fuse.Stmt { return fuse.Stmt{Kind: fuse.SAssign, Var: v, X: e} }
+	var long []fuse.Stmt
+	tmp := func(e *fuse.Expr) *fuse.Expr {
+		t := c.newVar()
+		long = append(long, set(t, e))
+		return varExpr(t)
+	}
+	fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{cloneLeaf(m.lo), konst(1<<32 - 1)},
+		Check: c.check(fuse.CheckFits, 32, c.start(xe), "an int beyond 64 bits divided by 2^32 or more (//)")}
+	c.given[fits] = true
+	d := tmp(fits)
+	qh := tmp(op(fuse.OpDiv, cloneLeaf(x.hi), cloneLeaf(d)))
+	rh := tmp(op(fuse.OpMod, cloneLeaf(x.hi), cloneLeaf(d)))
+	// Two digits of 32 bits: each step divides a word below d * 2^32.
+	a1 := tmp(c.given1(fuse.OpOr, c.given1(fuse.OpShl, rh, konst(32)), c.given1(fuse.OpShr, cloneLeaf(x.lo), konst(32))))
+	q1 := tmp(op(fuse.OpDiv, a1, cloneLeaf(d)))
+	r1 := tmp(op(fuse.OpMod, cloneLeaf(a1), cloneLeaf(d)))
+	a0 := tmp(c.given1(fuse.OpOr, c.given1(fuse.OpShl, r1, konst(32)), c.given1(fuse.OpAnd, cloneLeaf(x.lo), konst(1<<32-1))))
+	q0 := op(fuse.OpDiv, a0, cloneLeaf(d))
+	long = append(long, set(lo, c.given1(fuse.OpOr, c.given1(fuse.OpShl, q1, konst(32)), q0)), set(hi, qh))
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: plainOp(fuse.OpEq, cloneLeaf(x.hi), konst(0)),
+		Body: []fuse.Stmt{set(lo, op(fuse.OpDiv, cloneLeaf(x.lo), cloneLeaf(m.lo))), set(hi, konst(0))},
+		Else: long})
+	v := wideVal{lo: varExpr(lo), bits: bits}
+	if bits > 64 {
+		v.hi = varExpr(hi)
+	}
+	return v, nil
 }
 
 // isConst reports whether e is an int constant.
