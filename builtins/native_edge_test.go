@@ -103,6 +103,30 @@ func (g *edgeGen) expr(d int, locals bool) string {
 	}
 	sub := func() string { return g.expr(d-1, locals) }
 	switch g.r.IntN(15) {
+	case 14:
+		// Ints past the words brought back (or a leaf, as before these
+		// forms: the draws of the older ones are kept).
+		switch g.r.IntN(6) {
+		case 0:
+			// A product of a sum shifted back (a hash), masked now and then.
+			e := fmt.Sprintf("(((%s + %s) * %s) >> %s)", sub(), sub(), sub(), []string{"1", "32", "63", "64", "70", "127"}[g.r.IntN(6)])
+			if g.r.IntN(2) == 0 {
+				e = fmt.Sprintf("(%s & %s)", e, []string{"U64", "0xff", "((1 << 64) - 1)"}[g.r.IntN(3)])
+			}
+			return e
+		case 1:
+			// A sum past the words shifted back, a mean.
+			return fmt.Sprintf("((%s + %s) >> %s)", sub(), sub(), []string{"1", "2", "63", "64", "65"}[g.r.IntN(5)])
+		case 3:
+			// A product past the words mod or divided by a word (a prime,
+			// a modulus past 2^32, zero).
+			return fmt.Sprintf("((%s * %s) %s %s)", sub(), sub(), []string{"%", "//"}[g.r.IntN(2)],
+				[]string{"1000000007", "0xfffffffb", "y", "(y | 1)", "(x & 0xffff)", "4294967296"}[g.r.IntN(6)])
+		case 2:
+			// A comparison with an int past the words.
+			return fmt.Sprintf("(1 if %s %s %s else 2)", sub(), []string{"<", "<=", ">", ">=", "==", "!="}[g.r.IntN(6)],
+				[]string{"W", "(1 << 64)", "(W + 1)", "(W - 1)", "(W << 3)", "(1 << y)", "(3 << (y & 127))"}[g.r.IntN(7)])
+		}
 	case 0, 1:
 		ops := []string{"+", "-", "*", "//", "%", "&", "|", "^"}
 		return fmt.Sprintf("(%s %s %s)", sub(), ops[g.r.IntN(len(ops))], sub())
@@ -188,7 +212,7 @@ func (g *edgeGen) cond(d int, locals bool) string {
 func edgeFunc(r *rand.Rand, loop bool) string {
 	g := &edgeGen{r: r}
 	b := &g.b
-	b.WriteString("U64 = (1 << 64) - 1\n")
+	b.WriteString("U64 = (1 << 64) - 1\nW = 1 << 64\n")
 	for i := range 4 {
 		fmt.Fprintf(b, "G%d = %s\n", i, g.constant())
 	}
@@ -229,7 +253,31 @@ func edgeFunc(r *rand.Rand, loop bool) string {
 // short loop.
 func (g *edgeGen) stmt(ind string) {
 	b, r := &g.b, g.r
-	switch r.IntN(9) {
+	k := r.IntN(9)
+	if k == 6 && r.IntN(2) == 0 {
+		k = 9
+	}
+	switch k {
+	case 9:
+		// A local past the words (a sum's carry, a product, a shift, a
+		// step of Gosper's hack, a sentinel), then brought back: shifted,
+		// masked or compared with 2^64.
+		switch r.IntN(5) {
+		case 4:
+			// A sentinel past the words, replaced by a lesser int.
+			fmt.Fprintf(b, "%sw = W\n%sif %s:\n%s    w = %s(w, %s)\n", ind, ind, g.cond(0, true), ind, []string{"min", "max"}[r.IntN(2)], g.expr(1, true))
+		case 0:
+			fmt.Fprintf(b, "%sw = %s + %s\n", ind, g.expr(1, true), g.expr(1, true))
+		case 1:
+			fmt.Fprintf(b, "%sw = %s * %s\n", ind, g.expr(1, true), g.leaf(true))
+		case 2:
+			fmt.Fprintf(b, "%sw = %s << %s\n", ind, g.leaf(true), []string{"1", "63", "64"}[r.IntN(3)])
+		default:
+			fmt.Fprintf(b, "%sc = a & -a\n%sr = a + c\n%sw = (((r ^ a) >> 2) // (c | %s)) | r\n", ind, ind, ind, []string{"0", "1"}[r.IntN(2)])
+		}
+		uses := []string{"w & U64", "w >> 1", "w >> 64", "(w >> 32) & 0xffffffff", "1 if w < W else 2", "3 if w >= (1 << 64) else w", "1 if w < (1 << y) else 2",
+			"w if w <= U64 else w - W", "(w ^ (w >> 7)) & U64", "w % 7", "w"}
+		fmt.Fprintf(b, "%sa = %s\n", ind, uses[r.IntN(len(uses))])
 	case 7:
 		fmt.Fprintf(b, "%sfor i in range(%s, %s):\n%s    a = %s\n%s    break\n", ind, g.constant(), g.leaf(true), ind, g.expr(1, true), ind)
 	case 8:
@@ -449,6 +497,8 @@ func TestNativeEdgeCases(t *testing.T) {
 		"def f(x, y): return abs(PHI ^ 1) + x",
 		"def f(x, y): return x if y != 2 else (5 >> (1 << 31)) + x",
 		"def f(x, y): return x if y != 2 else (U64 >> 2147483648) | y",
+		"def f(x, y): return x if y != 2 else (x * y) >> 2147483648",
+		"def f(x, y):\n    limit = 1 << 64\n    v = x | 1\n    n = 0\n    while v < limit and n < 70:\n        n += 1\n        c = v & -v\n        r = v + c\n        v = (((r ^ v) >> 2) // c) | r\n    return n + (v >> 1)",
 		"def f(x, y): return 1 if x - y == (x << (64 - y)) & 0xff else 2",
 		"def f(x, y): return 1 if (x - 1) != (5 % y) else 2",
 		"def f(x, y):\n    a = (x + y) & 0xff\n    if rotl(a, y - 1, 8) != ((x and 65) & y):\n        a = abs(y)\n    return (a & x) & 0xff",

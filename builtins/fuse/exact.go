@@ -612,13 +612,15 @@ func (x *exacter) expr(e *Expr, t typing) error {
 // mulHi rewrites e, (a * b) >> k with a constant k >= 64 and a product
 // that has no check yet, as the high word of the 128-bit product shifted
 // right by k - 64 (OpMulHi; e itself when k is 64), and reports whether it
-// did. The operands are typed exact, so they are words, and the integer
-// product of two words is below 2^128: its bits from k up are the result,
+// did; k must be below 2^31, as Starlark's count of >> is an int32. The
+// operands are typed exact, so they are words, and the integer product of
+// two words is below 2^128: its bits from k up are the result,
 // with no check (a shift by 64 or more gives 0, as k >= 128 does in
 // Starlark). The operands stay computed, with their own checks.
 func mulHi(e *Expr) bool {
 	m, k := e.Args[0], e.Args[1]
-	if e.Check >= 0 || m.Op != OpMul || m.Check >= 0 || k.Op != OpConst || k.Imm < 64 {
+	if e.Check >= 0 || m.Op != OpMul || m.Check >= 0 || k.Op != OpConst || k.Imm < 64 || k.Imm >= 1<<31 {
+		// (a count of 2^31 or more fails in Starlark, an int32)
 		return false
 	}
 	hi := &Expr{Op: OpMulHi, Args: []*Expr{m.Args[0], m.Args[1]}, Check: -1}

@@ -222,6 +222,12 @@ type scope struct {
 	// negBias (Options.Exact): the bias of each local that some
 	// assignment gives a negative int constant (signedLocals).
 	negBias map[string]uint64
+	// wide (Options.Exact, the function's own scope): its ints past 64
+	// bits (wide.go); frees and konsts, the ints of the free names and
+	// of the expressions bigConst looked at (nil: not an int constant).
+	wide   *wideInfo
+	frees  map[string]*big.Int
+	konsts map[syntax.Expr]*big.Int
 }
 
 type compiler struct {
@@ -341,6 +347,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
+	if opt.Exact {
+		sc.wide = c.wideLocals(sc)
+	}
 	if opt.Lists != nil && (!opt.Exact || len(opt.Lists) != len(src.Params)) || opt.ListBias != nil && len(opt.ListBias) != len(opt.Lists) {
 		return nil, fmt.Errorf("Options.Lists takes Exact and a length for each of the %d parameters (and ListBias a bias)", len(src.Params))
 	}
@@ -998,6 +1007,13 @@ func kindName(b binding) string {
 func (c *compiler) assign(s *syntax.AssignStmt) error {
 	switch lhs := s.LHS.(type) {
 	case *syntax.Ident:
+		op := s.Op
+		if op != syntax.EQ {
+			op = augOps[op]
+		}
+		if ok, err := c.wideAssign(lhs, op, s.OpPos, s.RHS); ok || err != nil {
+			return err
+		}
 		if s.Op != syntax.EQ {
 			op, ok := augOps[s.Op]
 			if !ok {
@@ -2473,6 +2489,9 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	if b, ok := c.sc.names[e.Name]; ok {
 		switch b.kind {
 		case bVar:
+			if x, ok := c.wideRead(e); ok {
+				return x, nil
+			}
 			return c.biasedRead(varExpr(b.id), b.bias), nil
 		case bScratch:
 			return nil, errAt(e.NamePos, "%s is a scratch array, not a word: index it (%s[i]) or take len(%s)", e.Name, e.Name, e.Name)
@@ -2539,6 +2558,12 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	}
 	if op == syntax.STARSTAR {
 		return nil, errAt(at, "** is not allowed: use 1 << n for powers of two")
+	}
+	if k, ok := c.foldWord(op, xe, ye); ok {
+		return k, nil
+	}
+	if c.wideSite(op, xe, ye) {
+		return c.wideBinary(op, at, xe, ye)
 	}
 	x, err := c.expr(xe)
 	if err != nil {

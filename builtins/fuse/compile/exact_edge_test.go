@@ -8,8 +8,9 @@ import "testing"
 // Starlark's word or fails, never a word Starlark does not give. Each
 // case once failed: a masked shift whose count Starlark refuses gave 0,
 // x & (x - 1) of an x of 2^64 or more its low word's answer, abs of a
-// constant of 2^63 or more 2^64 less it, and a constant shifted right by
-// 2^31 or more 0.
+// constant of 2^63 or more 2^64 less it, a constant shifted right by 2^31
+// or more 0, and a product shifted right by 2^31 or more 0 (the high
+// word of the product, shifted by the count less 64).
 func TestExactEdgeCases(t *testing.T) {
 	counts := []uint64{0, 1, 63, 64, 65, 70, 511, 512, 513, 1<<31 - 1, 1 << 31, 1<<32 + 3, 1<<63 - 1, 1 << 63, 1<<64 - 1}
 	cases := []exactCase{
@@ -36,6 +37,9 @@ func TestExactEdgeCases(t *testing.T) {
 		{"constant shifted right by 2^31", "def f(x, y): return x if y != 3 else (5 >> (1 << 31)) + x", map[[2]uint64]bool{{1, 3}: false, {1, 0}: true}},
 		{"constant shifted right by 2^32 + 3", "def f(x, y): return x if y != 3 else (5 >> 4294967299) + x", map[[2]uint64]bool{{1, 3}: false, {1, 0}: true}},
 		{"constant shifted right by 2^31 - 1", "def f(x, y): return (5 >> 2147483647) + x", map[[2]uint64]bool{{1, 0}: true}},
+		// A product shifted right by 2^31 or more: not its high word.
+		{"product shifted right by 2^31", "def f(x, y): return x if y != 3 else (x * y) >> 2147483648", map[[2]uint64]bool{{1, 3}: false, {1, 0}: true}},
+		{"product shifted right by 2^31 - 1", "def f(x, y): return (x * y) >> 2147483647", map[[2]uint64]bool{{1, 3}: true}},
 		// a - b == c where a < b: Starlark evaluates c, which may fail.
 		{"difference against a failing shift", "def f(x, y):\n    if x - y == (x << (64 - y)) & 0xff:\n        return 1\n    return 2", map[[2]uint64]bool{{0, 65}: false, {70, 65}: false, {70, 3}: true}},
 		{"difference against a division", "def f(x, y): return 1 if (x - 1) != (5 % y) else 2", map[[2]uint64]bool{{0, 0}: false, {0, 3}: false, {5, 3}: true}},
