@@ -101,6 +101,7 @@ func SetEnv(thread *starlark.Thread, env Env) {
 	} else {
 		thread.SetLocal(nativeKey, nil)
 	}
+	thread.SetLocal(enumerateKey, enumerateBuiltin) // collect.go
 	if env.NativeStats != nil || env.NativeStrict {
 		thread.SetLocal(nativeMissKey, nativeMiss)
 	} else {

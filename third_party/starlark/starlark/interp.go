@@ -371,6 +371,12 @@ loop:
 					positional = space[sp-npos : sp]
 					sp -= npos
 					fr.pc = pc0
+				} else if npos <= 2 && compile.Opcode(code[pc]) == compile.ITERPUSH { // bitsh fork: loops.go
+					if e := enumerateFor(thread, space[sp-npos-1], space[sp-npos:sp]); e != nil {
+						sp -= npos
+						space[sp-1] = e
+						continue
+					}
 				}
 			}
 			if callee == nil {
@@ -589,6 +595,23 @@ loop:
 					space[sp] = t.elems[0]
 					t.elems = t.elems[1:]
 					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
+			} else if e, ok := iter.(*enumeration); ok { // bitsh fork: loops.go
+				if e.i < len(e.elems) {
+					if u := code[pc]; compile.Opcode(u) == compile.UNPACK && u>>32 == 2 {
+						// The UNPACK that follows, of the pair not made.
+						space[sp] = e.elems[e.i]
+						space[sp+1] = MakeInt(e.start + e.i)
+						sp += 2
+						pc += uint32(u>>8) & 0xff
+					} else {
+						space[sp] = makeTuple2(MakeInt(e.start+e.i), e.elems[e.i])
+						sp++
+					}
+					e.i++
 				} else {
 					pc = arg
 					counted = arg

@@ -1,0 +1,214 @@
+// bitsh fork: tests of loops over enumerate(x) without its list of pairs,
+// of tuples made with one allocation, of list.append called from the loop
+// and of fused operators (loops.go, interp.go; README.bitsh.md, change 21).
+
+package starlark_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// loopsProgs run enumerate's fast path and each of its fallbacks.
+var loopsProgs = []string{
+	"def f(xs):\n    s = []\n    for i, x in enumerate(xs):\n        s.append(i * 10 + x)\n        if len(xs) < 6:\n            xs.append(i)\n        xs[0] = 9\n    return s, xs\nprint(f([1, 2, 3]))",
+	"def f(t):\n    s = []\n    for i, x in enumerate(t, 5):\n        s.append((i, x))\n    for p in enumerate(t, -2):\n        s.append(p)\n        s.append(type(p))\n    return s\nprint(f((7, 'a', None)))",
+	"def f(ps):\n    s = [i * a - b for i, (a, b) in enumerate(ps)]\n    for i, x in enumerate(ps):\n        if i == 1:\n            break\n        s.append(x)\n    for i, x in enumerate(ps):\n        for j, y in enumerate(x):\n            if j == 1 and i == 2:\n                return s + [i, j, y]\n    return s\nprint(f([(1, 2), (3, 4), (5, 6)]))",
+	"def f(xs):\n    for i, x, y in enumerate(xs):\n        pass\nf([1, 2])",
+	"def f(xs):\n    for i, (a, b) in enumerate(xs):\n        pass\nf([(1, 2), (3,)])",
+	"def f(xs):\n    for i, x in enumerate(xs, 1 << 40):\n        pass\nf([1])",
+	"def f(xs):\n    for i, x in enumerate(xs, 'a'):\n        pass\nf([1])",
+	"def f(xs):\n    n = 0\n    for i, x in enumerate(xs, start = 3):\n        n += i * x\n    return n\nprint(f([1, 2]))",
+	"def f(xs):\n    return [i + x for i, x in enumerate(xs)]\nprint(f({1: 2, 3: 4}), f(range(3, 6)))",
+	"def f(xs):\n    for i, x in enumerate(xs):\n        pass\nf('ab')",
+	"def f(xs):\n    for i, x in enumerate(xs):\n        pass\nf(None)",
+	"def f(xs):\n    for i, x in enumerate():\n        pass\nf(None)",
+	"def f(xs):\n    for i, x in enumerate(xs, 1, 2):\n        pass\nf([1])",
+	"def f(xs):\n    n = 0\n    for i, x in enumerate(xs):\n        n += i + x\n    for i, x in enumerate(xs):\n        xs.append(i)\n    return n\nL = [5, 6]\nfreeze(L)\nf(L)",
+	"def f(xs):\n    n = 0\n    for i, x in enumerate(xs):\n        n += i // x\n    return n\nprint(f([]))\nf([1, 0])",
+	"s = 0\nfor i, x in enumerate([3, 4, 5]):\n    s += i * x\nfor i, x in enumerate((1 << 40, -1), 2147483647):\n    s += i * x\nprint(s)",
+	"def g():\n    e = enumerate\n    return [p for p in e([1, 2])], enumerate([3]), e\nprint(g())\ndef f(xs, enumerate):\n    return [i + len(x) for i, x in enumerate(xs)]\nprint(f([1, 2], lambda x: [(0, x)]))",
+}
+
+// loopsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+// gives for loopsProgs: results, errors with their backtraces, steps.
+const loopsUpstream = `print: ([1, 12, 23], [9, 2, 3, 0, 1, 2])
+<nil>
+steps 131
+print: [(5, 7), (6, "a"), (7, None), (-2, 7), "tuple", (-1, "a"), "tuple", (0, None), "tuple"]
+<nil>
+steps 132
+print: [-2, -1, 4, (1, 2), 2, 1, 6]
+<nil>
+steps 249
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:5: in f
+Error: too few values to unpack (got 2, want 3)
+steps 17
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:5: in f
+Error: too few values to unpack (got 1, want 2)
+steps 32
+<nil>
+steps 29
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:26: in f
+Error in enumerate: enumerate: for parameter 2: got string, want int
+steps 11
+Traceback (most recent call last):
+  e.star:6:8: in <toplevel>
+  e.star:3:26: in f
+Error in enumerate: enumerate: unexpected keyword arguments
+steps 16
+print: [1, 4] [3, 5, 7]
+<nil>
+steps 106
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:26: in f
+Error in enumerate: enumerate: for parameter 1: got string, want iterable
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:26: in f
+Error in enumerate: enumerate: for parameter 1: got NoneType, want iterable
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:26: in f
+Error in enumerate: enumerate: got 0 arguments, want at least 1
+steps 8
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:26: in f
+Error in enumerate: enumerate: got 3 arguments, want at most 2
+steps 12
+Traceback (most recent call last):
+  e.star:10:2: in <toplevel>
+  e.star:6:18: in f
+Error in append: append: cannot append to frozen list
+steps 65
+print: 0
+Traceback (most recent call last):
+  e.star:7:2: in <toplevel>
+  e.star:4:16: in f
+Error: floored division by zero
+steps 55
+print: 2361183240333163495438
+<nil>
+steps 99
+print: ([(0, 1), (1, 2)], [(0, 3)], <built-in function enumerate>)
+print: [2]
+<nil>
+steps 87
+`
+
+// loopsOptions are the dialect the programs need (a loop at top level).
+var loopsOptions = &syntax.FileOptions{While: true, Recursion: true, GlobalReassign: true, TopLevelControl: true}
+
+// runAll runs each program as TestFusedAsUpstream does and returns its
+// printed values, its error's backtrace and its steps, each thread made by
+// newThread with freeze predeclared beside predeclared.
+func runAll(progs []string, predeclared starlark.StringDict, newThread func() *starlark.Thread) string {
+	var out strings.Builder
+	for _, src := range progs {
+		thread := newThread()
+		thread.Print = func(_ *starlark.Thread, msg string) { fmt.Fprintln(&out, "print:", msg) }
+		pre := starlark.StringDict{"freeze": starlark.NewBuiltin("freeze", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+			args[0].Freeze()
+			return starlark.None, nil
+		})}
+		for k, v := range predeclared {
+			pre[k] = v
+		}
+		_, err := starlark.ExecFileOptions(loopsOptions, thread, "e.star", src, pre)
+		if e, ok := err.(*starlark.EvalError); ok {
+			fmt.Fprintln(&out, e.Backtrace())
+		} else {
+			fmt.Fprintln(&out, err)
+		}
+		fmt.Fprintln(&out, "steps", thread.ExecutionSteps())
+	}
+	return out.String()
+}
+
+// TestLoopsAsUpstream checks that the programs give upstream's results,
+// errors and positions, and step counts.
+func TestLoopsAsUpstream(t *testing.T) {
+	got := runAll(loopsProgs, nil, func() *starlark.Thread { return new(starlark.Thread) })
+	if got != loopsUpstream {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, loopsUpstream)
+	}
+}
+
+// TestEnumerateKey runs the programs with enumerate predeclared as an
+// application's wrapper (which calls Universe's): named under the
+// thread-local key, it takes the fast path, and the results, errors,
+// backtraces and steps are those of the same programs without the key.
+func TestEnumerateKey(t *testing.T) {
+	var calls int
+	wrap := func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		calls++
+		return starlark.Call(thread, starlark.Universe["enumerate"], args, kwargs)
+	}
+	wrapper := starlark.NewBuiltin("enumerate", wrap)
+	pre := starlark.StringDict{"enumerate": wrapper}
+	want := runAll(loopsProgs, pre, func() *starlark.Thread { return new(starlark.Thread) })
+	without := calls
+	got := runAll(loopsProgs, pre, func() *starlark.Thread {
+		thread := new(starlark.Thread)
+		thread.SetLocal("go.starlark.net/enumerate", wrapper)
+		return thread
+	})
+	if got != want {
+		t.Errorf("with the key:\n%s\nwithout:\n%s", got, want)
+	}
+	if with := calls - without; with >= without || with == 0 {
+		t.Errorf("the wrapper was called %d times with the key, %d without: want fewer, not none", with, without)
+	}
+	// Named otherwise, the value under the key is not taken for enumerate.
+	other := starlark.NewBuiltin("other", wrap)
+	calls = 0
+	runAll([]string{"def f(xs):\n    return [i + x for i, x in other(xs)]\nprint(f([1, 2]))"}, starlark.StringDict{"other": other}, func() *starlark.Thread {
+		thread := new(starlark.Thread)
+		thread.SetLocal("go.starlark.net/enumerate", other)
+		return thread
+	})
+	if calls != 1 {
+		t.Errorf("a builtin named other under the key: called %d times, want 1", calls)
+	}
+}
+
+// TestEnumerateAllocs checks that a loop over enumerate(list) makes no pair
+// per element: a few allocations in all (the copy of the list, the
+// iterator, the call's result), not a hundred.
+func TestEnumerateAllocs(t *testing.T) {
+	const src = "def f(xs):\n    n = 0\n    for i, x in enumerate(xs):\n        n += i + x\n    return n\n"
+	globals, err := starlark.ExecFileOptions(loopsOptions, new(starlark.Thread), "a.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elems := make([]starlark.Value, 100)
+	for i := range elems {
+		elems[i] = starlark.MakeInt(i)
+	}
+	args := starlark.Tuple{starlark.NewList(elems)}
+	thread := new(starlark.Thread)
+	var v starlark.Value
+	allocs := testing.AllocsPerRun(20, func() {
+		v, err = starlark.Call(thread, globals["f"], args, nil)
+	})
+	if err != nil || v.String() != "9900" {
+		t.Fatalf("f(range(100)) = %v, %v; want 9900", v, err)
+	}
+	if allocs > 4 {
+		t.Errorf("f(range(100)) made %.0f allocations, want at most 4", allocs)
+	}
+}
