@@ -4,9 +4,29 @@
 package starlark
 
 import (
+	"fmt"
 	"slices"
 	"unsafe"
+
+	"go.starlark.net/internal/compile"
+	"go.starlark.net/internal/spell"
+	"go.starlark.net/syntax"
 )
+
+// arithOf returns the operator that an in-place operator computes on
+// ints: PLUS for INPLACE_ADD (x += y), PIPE for INPLACE_PIPE (x |= y),
+// and op itself otherwise. The fused instructions compute them on ints as
+// the operators; on other values they run the in-place operator as
+// written, which extends a list or updates a dict in place.
+func arithOf(op compile.Opcode) compile.Opcode {
+	switch op {
+	case compile.INPLACE_ADD:
+		return compile.PLUS
+	case compile.INPLACE_PIPE:
+		return compile.PIPE
+	}
+	return op
+}
 
 // enumerateBuiltin is Universe's enumerate.
 var enumerateBuiltin = NewBuiltin("enumerate", enumerate)
@@ -123,4 +143,114 @@ func makeTuple2(a, b Value) Value {
 	vi.tab = tupleTab
 	vi.data = unsafe.Pointer(&p.t)
 	return v
+}
+
+// next takes the enumeration's next pair for ITERJMP, followed by the
+// instruction u (decoded): where u is UNPACK 2, it writes the pair's two
+// values at dst[0:2] as UNPACK would and returns 2; otherwise it pushes the
+// pair at dst[0] and returns 1; at the end it returns 0.
+func (e *enumeration) next(dst []Value, u uint64) int {
+	if e.i >= len(e.elems) {
+		return 0
+	}
+	x, i := e.elems[e.i], MakeInt(e.start+e.i)
+	e.i++
+	if compile.Opcode(u) == compile.UNPACK && u>>32 == 2 {
+		dst[0], dst[1] = x, i
+		return 2
+	}
+	dst[0] = makeTuple2(i, x)
+	return 1
+}
+
+// loadNames runs LOAD<n> after its step count and stop check, in a frame
+// whose operand stack is space (the module's name on top, the n names to
+// load below it): it loads the module and replaces each name by its value,
+// as the interpreter's LOAD case did (bitsh fork: out of the loop, so that
+// Go's inliner does not find the loop too big to inline the helpers of its
+// fast paths into).
+func (thread *Thread) loadNames(fr *frame, pc0 uint32, space []Value, n int) error {
+	sp := len(space)
+	module := string(space[sp-1].(String))
+	sp--
+
+	if thread.Load == nil {
+		return fmt.Errorf("load not implemented by this application")
+	}
+
+	fr.pc = pc0 // bitsh fork
+	thread.endProfSpan()
+	dict, err2 := thread.Load(thread, module)
+	thread.beginProfSpan()
+	if err2 == nil {
+		if thread.stopping() { // bitsh fork: cancelled during the call?
+			if err2 := thread.stepLimit(fr, pc0); err2 != nil {
+				return err2
+			}
+		}
+	}
+	if err2 != nil {
+		return wrappedError{
+			msg:   fmt.Sprintf("cannot load %s: %v", module, err2),
+			cause: err2,
+		}
+	}
+
+	for i := range n {
+		from := string(space[sp-1-i].(String))
+		v, ok := dict[from]
+		if !ok {
+			err := fmt.Errorf("load: name %s not found in module %s", from, module)
+			if n := spell.Nearest(from, dict.Keys()); n != "" {
+				err = fmt.Errorf("%s (did you mean %s?)", err, n)
+			}
+			return err
+		}
+		space[sp-1-i] = v
+	}
+	return nil
+}
+
+// inplacePipe computes x |= y for the interpreter's INPLACE_PIPE where x
+// and y are not both ints (bitsh fork: out of the loop, as loadNames).
+func inplacePipe(x, y Value) (Value, error) {
+	// It's possible that y is not Dict but
+	// nonetheless defines x|y, in which case we
+	// should fall back to the general case.
+	if xdict, ok := x.(*Dict); ok {
+		if ydict, ok := y.(*Dict); ok {
+			if err := xdict.ht.checkMutable("apply |= to"); err != nil {
+				return nil, err
+			}
+			xdict.ht.addAll(&ydict.ht) // can't fail
+			return xdict, nil
+		}
+	}
+	return Binary(syntax.PIPE, x, y)
+}
+
+// unpackIterable runs UNPACK<len(dst)> of a value that is not a tuple or
+// list of that length: it writes the elements of iterable in reverse order
+// to dst, as the interpreter's UNPACK did (bitsh fork: out of the loop, as
+// loadNames).
+func unpackIterable(iterable Value, dst []Value) error {
+	n := len(dst)
+	iter := Iterate(iterable)
+	if iter == nil {
+		return fmt.Errorf("got %s in sequence assignment", iterable.Type())
+	}
+	i := 0
+	for i < n && iter.Next(&dst[n-1-i]) {
+		i++
+	}
+	var dummy Value
+	if iter.Next(&dummy) {
+		// NB: Len may return -1 here in obscure cases.
+		return fmt.Errorf("too many values to unpack (got %d, want %d)", Len(iterable), n)
+	}
+	iter.Done()
+	if i < n {
+		return fmt.Errorf("too few values to unpack (got %d, want %d)", i, n)
+	}
+	return nil
 }

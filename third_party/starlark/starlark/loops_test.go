@@ -13,7 +13,8 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// loopsProgs run enumerate's fast path and each of its fallbacks.
+// loopsProgs run the fast paths of enumerate, x += y and x |= y and tuples
+// of two, and each of their fallbacks.
 var loopsProgs = []string{
 	"def f(xs):\n    s = []\n    for i, x in enumerate(xs):\n        s.append(i * 10 + x)\n        if len(xs) < 6:\n            xs.append(i)\n        xs[0] = 9\n    return s, xs\nprint(f([1, 2, 3]))",
 	"def f(t):\n    s = []\n    for i, x in enumerate(t, 5):\n        s.append((i, x))\n    for p in enumerate(t, -2):\n        s.append(p)\n        s.append(type(p))\n    return s\nprint(f((7, 'a', None)))",
@@ -32,6 +33,15 @@ var loopsProgs = []string{
 	"def f(xs):\n    n = 0\n    for i, x in enumerate(xs):\n        n += i // x\n    return n\nprint(f([]))\nf([1, 0])",
 	"s = 0\nfor i, x in enumerate([3, 4, 5]):\n    s += i * x\nfor i, x in enumerate((1 << 40, -1), 2147483647):\n    s += i * x\nprint(s)",
 	"def g():\n    e = enumerate\n    return [p for p in e([1, 2])], enumerate([3]), e\nprint(g())\ndef f(xs, enumerate):\n    return [i + len(x) for i, x in enumerate(xs)]\nprint(f([1, 2], lambda x: [(0, x)]))",
+	"def f(a, b):\n    s = a\n    s += b\n    t = 5\n    t += a\n    u = b\n    u |= a\n    v = 3\n    v |= b\n    w = [a]\n    w += [b]\n    return s, t, u, v, w\nprint(f(1, 2))\nprint(f(2147483647, 1))\nprint(f(-2147483648, -1))\nprint(f(1 << 40, (1 << 63) + 5))\nprint(f(-(1 << 70), 3))",
+	"def f(a, b):\n    s = a\n    s += b\n    t = a\n    t |= b\n    return s, t\nprint(f(1, 2))\nprint(f([1], [2]))",
+	"def f(a, b):\n    s = a\n    s += b\n    return s\nprint(f('x', 'y'), f([1], (2, 3)), f((1,), (2,)))\nd = {1: 2}\ne = d\ne |= {3: 4}\nprint(d, e)\nl = [1]\nm = l\nm += [2]\nprint(l, m)\nprint(f('x', 1))",
+	"def f(a):\n    for x in a:\n        s += x\n    return s\nf([1])",
+	"def f(a):\n    if a:\n        s = 1\n    s |= a\n    return s\nf(0)",
+	"def f(a):\n    n = 0\n    m = 0\n    for x in a:\n        n += x\n        m |= 1 << x\n        n += 1\n    return n, m\nprint(f(range(40)))",
+	"def f(a):\n    s = set([1])\n    s |= set([a])\n    return s\nprint(f(2))\ndef g(a):\n    s = set([1])\n    s |= a\n    return s\ng([2])",
+	"def f(xs):\n    ps = [(x, x + 1) for x in xs]\n    d = {}\n    for p in ps:\n        d[p] = len(p)\n    q = (1, 2)\n    return ps, d[q], q in d, ps[0] == q, ps[0] + (3,), ps[1][1:], type(q), sorted([(2, 1), (1, 2), (1, 1)])\nprint(f([1, 2, 3]))",
+	"def f(xs):\n    out = []\n    for x in xs:\n        out.append((x, [x]))\n    out[0][1].append(9)\n    return out, (out[0], None), ((), ('a', 'b'))\nprint(f([1, 2]))\nt = (1, 2)\nt[0] = 3",
 }
 
 // loopsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -108,10 +118,58 @@ print: ([(0, 1), (1, 2)], [(0, 3)], <built-in function enumerate>)
 print: [2]
 <nil>
 steps 87
+print: (3, 6, 3, 3, [1, 2])
+print: (2147483648, 2147483652, 2147483647, 3, [2147483647, 1])
+print: (-2147483649, -2147483643, -1, -1, [-2147483648, -1])
+print: (9223373136366403589, 1099511627781, 9223373136366403589, 9223372036854775815, [1099511627776, 9223372036854775813])
+print: (-1180591620717411303421, -1180591620717411303419, -1180591620717411303421, 3, [-1180591620717411303424, 3])
+<nil>
+steps 246
+print: (3, 3)
+Traceback (most recent call last):
+  e.star:8:8: in <toplevel>
+  e.star:5:7: in f
+Error: unknown binary op: list | list
+steps 44
+print: xy [1, 2, 3] (1, 2)
+print: {1: 2, 3: 4} {1: 2, 3: 4}
+print: [1, 2] [1, 2]
+Traceback (most recent call last):
+  e.star:14:8: in <toplevel>
+  e.star:3:7: in f
+Error: unknown binary op: string + int
+steps 93
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:3:9: in f
+Error: local variable s referenced before assignment
+steps 15
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:5: in f
+Error: local variable s referenced before assignment
+steps 12
+print: (820, 1099511627775)
+<nil>
+steps 825
+print: set([1, 2])
+Traceback (most recent call last):
+  e.star:10:2: in <toplevel>
+  e.star:8:7: in g
+Error: unknown binary op: set | list
+steps 38
+print: ([(1, 2), (2, 3), (3, 4)], 2, True, True, (1, 2, 3), (3,), "tuple", [(1, 1), (1, 2), (2, 1)])
+<nil>
+steps 153
+print: ([(1, [1, 9]), (2, [2])], ((1, [1, 9]), None), ((), ("a", "b")))
+Traceback (most recent call last):
+  e.star:9:2: in <toplevel>
+Error: tuple value does not support item assignment
+steps 77
 `
 
 // loopsOptions are the dialect the programs need (a loop at top level).
-var loopsOptions = &syntax.FileOptions{While: true, Recursion: true, GlobalReassign: true, TopLevelControl: true}
+var loopsOptions = &syntax.FileOptions{While: true, Recursion: true, GlobalReassign: true, TopLevelControl: true, Set: true}
 
 // runAll runs each program as TestFusedAsUpstream does and returns its
 // printed values, its error's backtrace and its steps, each thread made by

@@ -509,21 +509,23 @@ const (
 
 // operand reports whether op is an operator that FusedConstBinop and
 // FusedLocalBinop apply to the value below their operand: an arithmetic
-// operator or shift on ints, or INDEX.
+// operator or shift on ints (x += y and x |= y included: INPLACE_ADD and
+// INPLACE_PIPE, computed on ints as PLUS and PIPE), or INDEX.
 func operand(op Opcode) bool {
 	switch op {
-	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LTLT, GTGT, INDEX:
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LTLT, GTGT, INDEX, INPLACE_ADD, INPLACE_PIPE:
 		return true
 	}
 	return false
 }
 
 // fusable reports whether op is an arithmetic operator or comparison that
-// the fused instructions compute (int32 operands), or INDEX (a list or
-// tuple and an int32 index).
+// the fused instructions compute (int32 operands; INPLACE_ADD and
+// INPLACE_PIPE as PLUS and PIPE), or INDEX (a list or tuple and an int32
+// index).
 func fusable(op Opcode) bool {
 	switch op {
-	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ, INDEX:
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ, INDEX, INPLACE_ADD, INPLACE_PIPE:
 		return true
 	}
 	return false
