@@ -355,6 +355,11 @@ loop:
 					positional = space[sp-npos : sp]
 					sp -= npos
 					fr.pc = pc0
+				} else if w&compile.LinkedCall != 0 { // bitsh fork: loops.go
+					if appendTo(space[sp-2 : sp]) {
+						sp--
+						continue
+					}
 				} else if npos <= 2 && compile.Opcode(code[pc]) == compile.ITERPUSH { // bitsh fork: loops.go
 					if e := enumerateFor(thread, space[sp-npos-1], space[sp-npos:sp]); e != nil {
 						sp -= npos
@@ -438,6 +443,9 @@ loop:
 				}
 
 				function := space[sp-1]
+				if w&compile.LinkedCall != 0 { // bitsh fork: loops.go (a profile started since the ATTR)
+					function = boundAppend(function)
+				}
 
 				if vmdebug {
 					fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
@@ -1143,6 +1151,13 @@ loop:
 			} else {
 				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
 			}
+			goto dispatch
+
+		case compile.LinkedAttr: // bitsh fork: loops.go
+			if isList(space[sp-1]) {
+				continue // the list's append, called at the linked CALL
+			}
+			w = w&^0xff | uint64(compile.ATTR)
 			goto dispatch
 
 		default:

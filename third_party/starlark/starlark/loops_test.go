@@ -13,8 +13,8 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// loopsProgs run the fast paths of enumerate, x += y and x |= y and tuples
-// of two, and each of their fallbacks.
+// loopsProgs run the fast paths of enumerate, x += y and x |= y, tuples of
+// two and list.append, and each of their fallbacks.
 var loopsProgs = []string{
 	"def f(xs):\n    s = []\n    for i, x in enumerate(xs):\n        s.append(i * 10 + x)\n        if len(xs) < 6:\n            xs.append(i)\n        xs[0] = 9\n    return s, xs\nprint(f([1, 2, 3]))",
 	"def f(t):\n    s = []\n    for i, x in enumerate(t, 5):\n        s.append((i, x))\n    for p in enumerate(t, -2):\n        s.append(p)\n        s.append(type(p))\n    return s\nprint(f((7, 'a', None)))",
@@ -42,6 +42,19 @@ var loopsProgs = []string{
 	"def f(a):\n    s = set([1])\n    s |= set([a])\n    return s\nprint(f(2))\ndef g(a):\n    s = set([1])\n    s |= a\n    return s\ng([2])",
 	"def f(xs):\n    ps = [(x, x + 1) for x in xs]\n    d = {}\n    for p in ps:\n        d[p] = len(p)\n    q = (1, 2)\n    return ps, d[q], q in d, ps[0] == q, ps[0] + (3,), ps[1][1:], type(q), sorted([(2, 1), (1, 2), (1, 1)])\nprint(f([1, 2, 3]))",
 	"def f(xs):\n    out = []\n    for x in xs:\n        out.append((x, [x]))\n    out[0][1].append(9)\n    return out, (out[0], None), ((), ('a', 'b'))\nprint(f([1, 2]))\nt = (1, 2)\nt[0] = 3",
+	"def g(x):\n    return x * 2\ndef f(xs):\n    out = []\n    for x in xs:\n        out.append((x, x + 1))\n        out.append(g(x))\n        out.append(-x if x else 0)\n        out.append(x or 9)\n    out.append(out.append(7))\n    out.append([len(out), out[0][1]])\n    return out\nprint(f([0, 1, 2]))",
+	"def f(xs):\n    out = []\n    a = out.append\n    a(1)\n    out.append(*xs)\n    return out, out.append == out.append\nprint(f([5]))\ndef h(xs):\n    out = []\n    out.append(x = 1)\nh([])",
+	"def f(xs):\n    out = []\n    out.append(1, 2)\nf([])",
+	"def f(xs):\n    out = []\n    out.append()\nf([])",
+	"def f(xs):\n    d = {}\n    d.append(1)\nf([])",
+	"def f(xs):\n    s = 'abc'\n    s.append(1)\nf([])",
+	"def f(xs):\n    out = [1]\n    out.append(xs[5])\nf([])",
+	"def f(xs):\n    out = [1]\n    for y in out:\n        out.append(y)\nf([])",
+	"def f(xs):\n    xs.append(len(xs))\n    return xs\nL = [1]\nprint(f(L))\nfreeze(L)\nf(L)",
+	"def fr(l):\n    freeze(l)\n    return 3\ndef f(xs):\n    out = []\n    out.append(fr(out))\nf([])",
+	"def it(l):\n    for x in l:\n        l.append(x)\n    return 3\ndef f(xs):\n    out = [1]\n    out.append(it(out))\nf([])",
+	"def f(xs):\n    out = [[]]\n    out[0].append(5)\n    out[-1].append(out[0][0] + 1)\n    n = None\n    n.append(1)\nf([])",
+	"out = []\nfor i in range(3):\n    out.append(i * i)\nprint(out, [out.append(i) for i in range(2)], out)",
 }
 
 // loopsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -166,6 +179,70 @@ Traceback (most recent call last):
   e.star:9:2: in <toplevel>
 Error: tuple value does not support item assignment
 steps 77
+print: [(0, 1), 0, 0, 9, (1, 2), 2, -1, 1, (2, 3), 4, -2, 2, 7, None, [14, 1]]
+<nil>
+steps 178
+print: ([1, 5], False)
+Traceback (most recent call last):
+  e.star:11:2: in <toplevel>
+  e.star:10:15: in h
+Error in append: append: unexpected keyword arguments
+steps 45
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:15: in f
+Error in append: append: got 2 arguments, want 1
+steps 13
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:15: in f
+Error in append: append: got 0 arguments, want 1
+steps 11
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:6: in f
+Error: dict has no .append field or method
+steps 10
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:6: in f
+Error: string has no .append field or method
+steps 10
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:18: in f
+Error: index 5 out of range: empty list
+steps 14
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:19: in f
+Error in append: append: cannot append to list during iteration
+steps 20
+print: [1, 1]
+Traceback (most recent call last):
+  e.star:7:2: in <toplevel>
+  e.star:2:14: in f
+Error in append: append: cannot append to frozen list
+steps 34
+Traceback (most recent call last):
+  e.star:7:2: in <toplevel>
+  e.star:6:15: in f
+Error in append: append: cannot append to frozen list
+steps 23
+Traceback (most recent call last):
+  e.star:8:2: in <toplevel>
+  e.star:7:18: in f
+  e.star:3:17: in it
+Error in append: append: cannot append to list during iteration
+steps 28
+Traceback (most recent call last):
+  e.star:7:2: in <toplevel>
+  e.star:6:6: in f
+Error: NoneType has no .append field or method
+steps 34
+print: [0, 1, 4, 0, 1] [None, None] [0, 1, 4, 0, 1]
+<nil>
+steps 85
 `
 
 // loopsOptions are the dialect the programs need (a loop at top level).
@@ -268,5 +345,28 @@ func TestEnumerateAllocs(t *testing.T) {
 	}
 	if allocs > 4 {
 		t.Errorf("f(range(100)) made %.0f allocations, want at most 4", allocs)
+	}
+}
+
+// TestAppendAllocs checks that out.append(x) called from the loop makes
+// no bound method and no copy of its arguments: the list's growth only,
+// not two allocations per call.
+func TestAppendAllocs(t *testing.T) {
+	const src = "def f(n):\n    out = []\n    for i in range(n):\n        out.append(i)\n    return len(out)\n"
+	globals, err := starlark.ExecFileOptions(loopsOptions, new(starlark.Thread), "a.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := starlark.Tuple{starlark.MakeInt(100)}
+	thread := new(starlark.Thread)
+	var v starlark.Value
+	allocs := testing.AllocsPerRun(20, func() {
+		v, err = starlark.Call(thread, globals["f"], args, nil)
+	})
+	if err != nil || v.String() != "100" {
+		t.Fatalf("f(100) = %v, %v; want 100", v, err)
+	}
+	if allocs > 20 {
+		t.Errorf("f(100) made %.0f allocations, want at most 20", allocs)
 	}
 }

@@ -477,7 +477,10 @@ func (fn *Funcode) buildTables() {
 		d[start] = uint64(op) | uint64(n)<<8 | uint64(arg)<<32
 	}
 	t[len(fn.Code)] = n
+	plain := make([]uint64, len(d))
+	copy(plain, d)
 	fuse(d)
+	linkAppends(d, plain, fn.Prog.Names)
 	fn.steps, fn.decoded = t, d
 	fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | 0xffffffff<<32
 	if !fn.HasVarargs && !fn.HasKwargs && fn.NumKwonlyParams == 0 && len(fn.Cells) == 0 && fn.Prog.Recursion {
@@ -505,6 +508,7 @@ const (
 	FusedBinopSetlocal                        // op<x> SETLOCAL<arg>
 	FusedConstBinop                           // CONSTANT<arg> op<x&0xff>, CONSTANT's length x>>8
 	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
+	LinkedAttr                                // ATTR<arg> whose CALL is linked (see LinkedCall)
 )
 
 // operand reports whether op is an operator that FusedConstBinop and
@@ -585,6 +589,61 @@ func fuse(d []uint64) {
 			d[pc] = word(FusedConstBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
 		case i1.op == LOCAL && operand(i2.op):
 			d[pc] = word(FusedLocalBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
+		}
+	}
+}
+
+// LinkedCall is set (bitsh fork) in the decoded entry of the CALL that
+// calls the value an ATTR<append> pushes, with one positional argument,
+// and that ATTR's entry becomes LinkedAttr: the instructions between them
+// push and compute that argument without a jump, and no jump lands between
+// them, so that the CALL always finds the ATTR's value where it takes its
+// function from. The interpreter then leaves a list on the stack at the
+// ATTR, and the CALL appends to it without making the bound method.
+const LinkedCall = 1 << 16
+
+// linkAppends links in the decoded entries d each ATTR<append> and its
+// CALL (LinkedAttr, LinkedCall), reading the instructions from the plain
+// entries.
+func linkAppends(d, plain []uint64, names []string) {
+	targets := map[uint32]bool{}
+	for _, w := range plain {
+		switch Opcode(w) {
+		case JMP, CJMP, ITERJMP:
+			targets[uint32(w>>32)] = true
+		}
+	}
+	for pc, w := range plain {
+		if w>>8&0xff == 0 || Opcode(w) != ATTR || names[w>>32] != "append" {
+			continue
+		}
+		depth := 0 // values pushed above the ATTR's
+		for q, steps := pc+int(w>>8&0xff), 0; q < len(plain) && steps < 32 && !targets[uint32(q)]; steps++ {
+			u := plain[q]
+			op, arg := Opcode(u), uint32(u>>32)
+			pops, pushes := 0, 1
+			switch {
+			case op == CALL && arg == 1<<8 && depth == 1:
+				d[pc] = d[pc]&^0xff | uint64(LinkedAttr)
+				d[q] |= LinkedCall
+			case op == LOCAL || op == CONSTANT || op == GLOBAL || op == FREE || op == FREECELL || op == LOCALCELL ||
+				op == PREDECLARED || op == UNIVERSAL || op == NONE || op == TRUE || op == FALSE:
+			case LT <= op && op <= IN || op == INDEX:
+				pops = 2
+			case op == UPLUS || op == UMINUS || op == TILDE || op == NOT || op == ATTR:
+				pops = 1
+			case op == MAKETUPLE || op == MAKELIST:
+				pops = int(arg)
+			case op == CALL && arg&0xff == 0:
+				pops = int(arg>>8) + 1
+			default:
+				pops = len(plain) // anything else ends the search
+			}
+			if Opcode(d[pc]) == LinkedAttr || pops > depth {
+				break
+			}
+			depth += pushes - pops
+			q += int(u >> 8 & 0xff)
 		}
 	}
 }
