@@ -15,8 +15,10 @@ A micro-loop is one text that runs unchanged in both (no f-strings, no
 times. Its cost per element is the CPU time (user + system) of the process
 with REPS calls less that of the same text with none (start-up, building the
 data), over REPS * 1,000 elements; CPU time, since bitsh's collector runs
-partly on a second core. The natural programs are timed whole (wall time,
-start-up included), as bench/natural/run.py times them.
+partly on a second core. The natural programs are timed whole, start-up
+included, as bench/natural/run.py times them, but in CPU time too: on a
+shared machine it is the steadier clock (bench/natural/run.py gives their
+wall time).
 
     /usr/bin/python3 bench/interp.py                  # builds ./cmd/bitsh, 5 rounds
     /usr/bin/python3 bench/interp.py -n 3 -bitsh BIN  # another binary
@@ -29,7 +31,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -151,20 +152,10 @@ def cputime(cmd):
     return out.strip(), ru.ru_utime + ru.ru_stime
 
 
-def walltime(cmd):
-    """Runs cmd in the repository root; returns its output and its wall seconds."""
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        raise SystemExit("%s: exit status %d" % (" ".join(cmd), p.returncode))
-    return p.stdout.strip(), dt
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", type=int, default=5, help="rounds")
-    ap.add_argument("-reps", type=int, default=300, help="calls of each micro-loop (x 1,000 elements)")
+    ap.add_argument("-reps", type=int, default=1000, help="calls of each micro-loop (x 1,000 elements)")
     ap.add_argument("-bitsh", help="a bitsh binary (default: build ./cmd/bitsh)")
     ap.add_argument("measures", nargs="*", help="micro-loops (their first word) and natural programs; default all")
     args = ap.parse_args()
@@ -203,7 +194,7 @@ def main():
                     _, t0 = cputime(sides[side] + [setup])
                     got[side][name].append((t - t0) * 1e9 / (args.reps * 1000))
                 else:
-                    out, t = walltime(sides[side] + [path])
+                    out, t = cputime(sides[side] + [path])
                     got[side][name].append(t)
                 answers[side] = out
             if len(set(answers.values())) != 1:
@@ -218,7 +209,7 @@ def main():
         print("%-22s %10.2f / %8.2f %10.2f / %8.2f %8.2f / %6.2f  %s" % (
             name, min(b), statistics.median(b), min(c), statistics.median(c),
             min(b) / min(c), statistics.median(b) / statistics.median(c), unit))
-    print("micro-loops: CPU time per element (%d x 1,000); natural programs: wall time of the run" % args.reps)
+    print("micro-loops: CPU time per element (%d x 1,000); natural programs: CPU time of the run" % args.reps)
     print("time ratio: bitsh's over CPython's (below 1: bitsh faster); load average %.2f at start, %.2f at end; %s" % (
         load0, load1, sys.version.split()[0]))
 
