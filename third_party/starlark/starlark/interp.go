@@ -592,14 +592,16 @@ loop:
 					counted = arg
 				}
 			} else if e, ok := iter.(*enumeration); ok { // bitsh fork: loops.go
-				switch e.next(space[sp:], code[pc]) {
+				switch e.next(space, sp, code[pc]) {
 				case 0:
 					pc = arg
 					counted = arg
 				case 1:
 					sp++
-				default: // the UNPACK 2 that follows too
+				case 2: // the UNPACK 2 that follows too
 					sp += 2
+					pc += uint32(code[pc]>>8) & 0xff
+				default: // and the two SETLOCALs after it
 					pc += uint32(code[pc]>>8) & 0xff
 				}
 			} else if iter.Next(&space[sp]) {
@@ -1151,6 +1153,16 @@ loop:
 			} else {
 				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
 			}
+			goto dispatch
+
+		case compile.FusedUnpackSet2: // bitsh fork: loops.go
+			if t, ok := space[sp-1].(Tuple); ok && len(t) == 2 {
+				space[uint32(w>>16)&0xffff] = t[0]
+				space[arg] = t[1]
+				sp--
+				continue
+			}
+			w = uint64(compile.UNPACK) | 2<<8 | 2<<32
 			goto dispatch
 
 		case compile.LinkedAttr: // bitsh fork: loops.go

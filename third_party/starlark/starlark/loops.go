@@ -145,21 +145,30 @@ func makeTuple2(a, b Value) Value {
 	return v
 }
 
-// next takes the enumeration's next pair for ITERJMP, followed by the
-// instruction u (decoded): where u is UNPACK 2, it writes the pair's two
-// values at dst[0:2] as UNPACK would and returns 2; otherwise it pushes the
-// pair at dst[0] and returns 1; at the end it returns 0.
-func (e *enumeration) next(dst []Value, u uint64) int {
+// next takes the enumeration's next pair for ITERJMP, whose operand stack
+// begins at space[sp], followed by the instruction u (decoded): where u is
+// UNPACK 2, it writes the pair's two values at space[sp:sp+2] as UNPACK
+// would and returns 2; where u is UNPACK 2 fused with the two SETLOCALs
+// after it, it stores them in those locals and returns 3; otherwise it
+// pushes the pair and returns 1. At the end it returns 0.
+func (e *enumeration) next(space []Value, sp int, u uint64) int {
 	if e.i >= len(e.elems) {
 		return 0
 	}
 	x, i := e.elems[e.i], MakeInt(e.start+e.i)
 	e.i++
-	if compile.Opcode(u) == compile.UNPACK && u>>32 == 2 {
-		dst[0], dst[1] = x, i
-		return 2
+	switch compile.Opcode(u) {
+	case compile.FusedUnpackSet2:
+		space[uint32(u>>16)&0xffff] = i
+		space[u>>32] = x
+		return 3
+	case compile.UNPACK:
+		if u>>32 == 2 {
+			space[sp], space[sp+1] = x, i
+			return 2
+		}
 	}
-	dst[0] = makeTuple2(i, x)
+	space[sp] = makeTuple2(i, x)
 	return 1
 }
 

@@ -509,6 +509,7 @@ const (
 	FusedConstBinop                           // CONSTANT<arg> op<x&0xff>, CONSTANT's length x>>8
 	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
 	LinkedAttr                                // ATTR<arg> whose CALL is linked (see LinkedCall)
+	FusedUnpackSet2                           // UNPACK<2> SETLOCAL<x> SETLOCAL<arg>
 )
 
 // operand reports whether op is an operator that FusedConstBinop and
@@ -573,6 +574,8 @@ func fuse(d []uint64) {
 		// can run it alone from x.
 		local := i1.op == LOCAL && i1.n == 2
 		switch {
+		case i1.op == UNPACK && i1.arg == 2 && i1.n == 2 && i2.op == SETLOCAL && i2.arg < 1<<16 && ok3 && i3.op == SETLOCAL:
+			d[pc] = word(FusedUnpackSet2, i1.n+i2.n+i3.n, i2.arg, i3.arg)
 		case local && i2.op == LOCAL && ok3 && fusable(i3.op):
 			d[pc] = word(FusedLocalLocalBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
 		case local && i2.op == CONSTANT && ok3 && fusable(i3.op):
