@@ -23,6 +23,7 @@ wall time).
     /usr/bin/python3 bench/interp.py                  # builds ./cmd/bitsh, 5 rounds
     /usr/bin/python3 bench/interp.py -n 3 -bitsh BIN  # another binary
     /usr/bin/python3 bench/interp.py enumerate words  # some measures only
+    /usr/bin/python3 bench/interp.py -base OLD        # also an older bitsh: new / old
 """
 
 import argparse
@@ -157,6 +158,7 @@ def main():
     ap.add_argument("-n", type=int, default=5, help="rounds")
     ap.add_argument("-reps", type=int, default=1000, help="calls of each micro-loop (x 1,000 elements)")
     ap.add_argument("-bitsh", help="a bitsh binary (default: build ./cmd/bitsh)")
+    ap.add_argument("-base", help="an older bitsh binary, also run with -interpret")
     ap.add_argument("measures", nargs="*", help="micro-loops (their first word) and natural programs; default all")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
@@ -165,6 +167,8 @@ def main():
         bitsh = os.path.join(tmp, "bitsh")
         subprocess.run(["go", "build", "-o", bitsh, "./cmd/bitsh"], cwd=ROOT, check=True)
     sides = {"bitsh": [bitsh, "-interpret"], "cpython": ["/usr/bin/python3"]}
+    if args.base:
+        sides["base"] = [args.base, "-interpret"]
 
     def wanted(name):
         return not args.measures or name in args.measures or name.split()[0] in args.measures
@@ -209,6 +213,13 @@ def main():
         print("%-22s %10.2f / %8.2f %10.2f / %8.2f %8.2f / %6.2f  %s" % (
             name, min(b), statistics.median(b), min(c), statistics.median(c),
             min(b) / min(c), statistics.median(b) / statistics.median(c), unit))
+    if args.base:
+        print("%-22s %22s %22s %18s" % ("measure", "bitsh -interpret", "base -interpret", "time ratio"))
+        for name, kind, _, _ in cases:
+            b, o = got["bitsh"][name], got["base"][name]
+            print("%-22s %10.2f / %8.2f %10.2f / %8.2f %8.2f / %6.2f" % (
+                name, min(b), statistics.median(b), min(o), statistics.median(o),
+                min(b) / min(o), statistics.median(b) / statistics.median(o)))
     print("micro-loops: CPU time per element (%d x 1,000); natural programs: CPU time of the run" % args.reps)
     print("time ratio: bitsh's over CPython's (below 1: bitsh faster); load average %.2f at start, %.2f at end; %s" % (
         load0, load1, sys.version.split()[0]))
