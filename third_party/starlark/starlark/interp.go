@@ -1165,6 +1165,15 @@ loop:
 			w = uint64(compile.UNPACK) | 2<<8 | 2<<32
 			goto dispatch
 
+		case compile.FusedMaskedOp: // bitsh fork: loops.go
+			if z := maskedOp(fn.module, w, space[sp-2], space[sp-1]); z != nil {
+				sp--
+				space[sp-1] = z
+				continue
+			}
+			w = uint64(w>>16&0xff) | 1<<8
+			goto dispatch
+
 		case compile.LinkedAttr: // bitsh fork: loops.go
 			if isList(space[sp-1]) {
 				continue // the list's append, called at the linked CALL

@@ -303,3 +303,56 @@ func boundAppend(f Value) Value {
 	}
 	return f
 }
+
+// maskedOp computes x * y & m or x << y & m for FusedMaskedOp (the entry w,
+// whose operand names m: a constant or a global of module), where x, y
+// and m are ints in [0, 2^64) and y < 64 for a shift: the low 64 bits of
+// the product or shift, masked, without the 128-bit value that the
+// operator alone makes and the mask throws away at once
+// (`(occ * magic) & MASK64`, `(x << 13) & MASK64`). It returns nil
+// otherwise, and the instructions run as written.
+func maskedOp(m *Module, w uint64, x, y Value) Value {
+	var mv Value
+	if w>>24&1 != 0 {
+		mv = m.constants[w>>32]
+	} else {
+		mv = m.globals[w>>32]
+	}
+	mi, ok := mv.(Int)
+	if !ok {
+		return nil
+	}
+	mask, ok := mi.word()
+	if !ok {
+		return nil
+	}
+	xi, ok := x.(Int)
+	if !ok {
+		return nil
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return nil
+	}
+	a, ok := xi.word()
+	if !ok {
+		return nil
+	}
+	b, ok := yi.word()
+	if !ok {
+		return nil
+	}
+	var r uint64
+	switch compile.Opcode(w >> 16) {
+	case compile.STAR:
+		r = a * b
+	case compile.LTLT:
+		if b >= 64 {
+			return nil
+		}
+		r = a << b
+	default:
+		return nil
+	}
+	return makeUint128(0, r&mask)
+}

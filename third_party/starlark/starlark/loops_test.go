@@ -1,6 +1,7 @@
 // bitsh fork: tests of loops over enumerate(x) without its list of pairs,
 // of tuples made with one allocation, of list.append called from the loop
-// and of fused operators (loops.go, interp.go; README.bitsh.md, change 21).
+// and of fused operators (loops.go, interp.go; README.bitsh.md, changes
+// 21-25).
 
 package starlark_test
 
@@ -14,7 +15,8 @@ import (
 )
 
 // loopsProgs run the fast paths of enumerate, x += y and x |= y, tuples of
-// two and list.append, and each of their fallbacks.
+// two, list.append and masked products and shifts, and each of their
+// fallbacks.
 var loopsProgs = []string{
 	"def f(xs):\n    s = []\n    for i, x in enumerate(xs):\n        s.append(i * 10 + x)\n        if len(xs) < 6:\n            xs.append(i)\n        xs[0] = 9\n    return s, xs\nprint(f([1, 2, 3]))",
 	"def f(t):\n    s = []\n    for i, x in enumerate(t, 5):\n        s.append((i, x))\n    for p in enumerate(t, -2):\n        s.append(p)\n        s.append(type(p))\n    return s\nprint(f((7, 'a', None)))",
@@ -55,6 +57,13 @@ var loopsProgs = []string{
 	"def it(l):\n    for x in l:\n        l.append(x)\n    return 3\ndef f(xs):\n    out = [1]\n    out.append(it(out))\nf([])",
 	"def f(xs):\n    out = [[]]\n    out[0].append(5)\n    out[-1].append(out[0][0] + 1)\n    n = None\n    n.append(1)\nf([])",
 	"out = []\nfor i in range(3):\n    out.append(i * i)\nprint(out, [out.append(i) for i in range(2)], out)",
+	"M = (1 << 64) - 1\ndef f(x, y):\n    return [(x * y) & M, (x << 13) & M, x * y & 0xFFFF0000FFFF0000, (x << (y & 127)) & M, (y << 3) & 255, x * y & 7]\nprint(f(3, 5))\nprint(f(0x9E3779B97F4A7C15, 0xDEADBEEFCAFEF00D & M))\nprint(f((1 << 64) - 1, 63))\nprint(f(1 << 40, 64))\nprint(f(2, 100))\nprint(f(-3, 5))\nprint(f(3, -5 & 1023))",
+	"def f(x, y):\n    M = -1\n    return x * y & M\nN = -8\ndef g(x, y):\n    return [x * y & N, (x << y) & N, x * y & (1 << 70), (x << 2) & 'a' if False else 0]\nprint(f(1 << 40, 1 << 40), g(1 << 40, 1 << 3), g(7, 3))",
+	"def f(x, y):\n    return (x << y) & M\nM = 1 << 64\nprint(f(1, 63), f(3, 64))\nM = 'a'\nf(1, 2)",
+	"def f(x, y):\n    return (x << y) & M\nprint(f(1, 600))\nM = 5",
+	"def f(x, y):\n    return x * y & M\nf(1, 2)\nM = 3",
+	"M = 15\ndef f(x, y):\n    return x * y & M\nprint(f([1], 2))\nprint(f('ab', 2))",
+	"M = (1 << 64) - 1\ndef f(x):\n    x ^= (x << 13) & M\n    x ^= x >> 7\n    x ^= (x << 17) & M\n    return x\nx = 0x9E3779B97F4A7C15\nfor i in range(5):\n    x = f(x)\nprint(x)",
 }
 
 // loopsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -243,6 +252,42 @@ steps 34
 print: [0, 1, 4, 0, 1] [None, None] [0, 1, 4, 0, 1]
 <nil>
 steps 85
+print: [15, 24576, 0, 96, 40, 7]
+print: [6791029304230804753, 17237298777891708928, 6790865292314607616, 17237298777891708928, 104, 1]
+print: [18446744073709551553, 18446744073709543424, 18446462603027742720, 9223372036854775808, 248, 1]
+print: [70368744177664, 9007199254740992, 0, 0, 0, 0]
+print: [200, 16384, 0, 0, 32, 0]
+print: [18446744073709551601, 18446744073709527040, 18446462603027742720, 18446744073709551520, 40, 1]
+print: [3057, 24576, 0, 0, 216, 1]
+<nil>
+steps 310
+print: 1208925819614629174706176 [8796093022208, 281474976710656, 0, 0] [16, 56, 0, 0]
+<nil>
+steps 93
+print: 0 18446744073709551616
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:2:21: in f
+Error: unknown binary op: int & string
+steps 41
+Traceback (most recent call last):
+  e.star:3:8: in <toplevel>
+  e.star:2:15: in f
+Error: shift count too large: 600
+steps 11
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:20: in f
+Error: global variable M referenced before assignment
+steps 11
+Traceback (most recent call last):
+  e.star:4:8: in <toplevel>
+  e.star:3:18: in f
+Error: unknown binary op: list & int
+steps 16
+print: 3236705911238380268
+<nil>
+steps 193
 `
 
 // loopsOptions are the dialect the programs need (a loop at top level).
@@ -368,5 +413,34 @@ func TestAppendAllocs(t *testing.T) {
 	}
 	if allocs > 20 {
 		t.Errorf("f(100) made %.0f allocations, want at most 20", allocs)
+	}
+}
+
+// TestMaskedAllocs checks that (x * y) & M and (x << n) & M of words, M a
+// global, make no 128-bit value on the way: a few allocations in all (the
+// range, its iterator), not the 200 more a loop of 100 steps made before.
+func TestMaskedAllocs(t *testing.T) {
+	const src = "M = (1 << 64) - 1\ndef f(x, n):\n    for i in range(n):\n        x = (x * 0x9E3779B97F4A7C15) & M\n        x ^= (x << 13) & M\n    return x\n"
+	globals, err := starlark.ExecFileOptions(loopsOptions, new(starlark.Thread), "a.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := starlark.Tuple{starlark.MakeUint64(0xDEADBEEFCAFEF00D), starlark.MakeInt(100)}
+	thread := new(starlark.Thread)
+	var v starlark.Value
+	allocs := testing.AllocsPerRun(20, func() {
+		v, err = starlark.Call(thread, globals["f"], args, nil)
+	})
+	// The same steps in Go, on the low 64 bits.
+	want := uint64(0xDEADBEEFCAFEF00D)
+	for range 100 {
+		want *= 0x9E3779B97F4A7C15
+		want ^= want << 13
+	}
+	if err != nil || v.String() != fmt.Sprint(want) {
+		t.Fatalf("f = %v, %v; want %d", v, err, want)
+	}
+	if allocs > 10 {
+		t.Errorf("f made %.0f allocations, want at most 10", allocs)
 	}
 }

@@ -510,6 +510,7 @@ const (
 	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
 	LinkedAttr                                // ATTR<arg> whose CALL is linked (see LinkedCall)
 	FusedUnpackSet2                           // UNPACK<2> SETLOCAL<x> SETLOCAL<arg>
+	FusedMaskedOp                             // op<x&0xff> GLOBAL<arg> AMP, or CONSTANT<arg> where x>>8 is 1
 )
 
 // operand reports whether op is an operator that FusedConstBinop and
@@ -560,6 +561,24 @@ func fuse(d []uint64) {
 	word := func(op Opcode, n int, x, arg uint32) uint64 {
 		return uint64(op) | uint64(n)<<8 | uint64(x)<<16 | uint64(arg)<<32
 	}
+	// masked reports whether i1, i2, i3 are x * y or x << y masked at
+	// once by a global or constant: FusedMaskedOp, which then runs the
+	// operator itself (the loads before it are not fused with it).
+	masked := func(i1, i2, i3 insn, ok3 bool) bool {
+		return (i1.op == STAR || i1.op == LTLT) && (i2.op == GLOBAL || i2.op == CONSTANT) && ok3 && i3.op == AMP
+	}
+	maskedAt := func(pc int) bool {
+		i1, ok := get(pc)
+		if !ok {
+			return false
+		}
+		i2, ok := get(i1.next)
+		if !ok {
+			return false
+		}
+		i3, ok3 := get(i2.next)
+		return masked(i1, i2, i3, ok3)
+	}
 	for pc := range plain {
 		i1, ok := get(pc)
 		if !ok {
@@ -574,11 +593,13 @@ func fuse(d []uint64) {
 		// can run it alone from x.
 		local := i1.op == LOCAL && i1.n == 2
 		switch {
+		case masked(i1, i2, i3, ok3):
+			d[pc] = word(FusedMaskedOp, i1.n+i2.n+i3.n, uint32(i1.op)|uint32(b2i(i2.op == CONSTANT))<<8, i2.arg)
 		case i1.op == UNPACK && i1.arg == 2 && i1.n == 2 && i2.op == SETLOCAL && i2.arg < 1<<16 && ok3 && i3.op == SETLOCAL:
 			d[pc] = word(FusedUnpackSet2, i1.n+i2.n+i3.n, i2.arg, i3.arg)
-		case local && i2.op == LOCAL && ok3 && fusable(i3.op):
+		case local && i2.op == LOCAL && ok3 && fusable(i3.op) && !maskedAt(i2.next):
 			d[pc] = word(FusedLocalLocalBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
-		case local && i2.op == CONSTANT && ok3 && fusable(i3.op):
+		case local && i2.op == CONSTANT && ok3 && fusable(i3.op) && !maskedAt(i2.next):
 			d[pc] = word(FusedLocalConstBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
 		case local && i2.op == LOCAL:
 			d[pc] = word(FusedLocalLocal, i1.n+i2.n, i1.arg, i2.arg)
@@ -588,9 +609,9 @@ func fuse(d []uint64) {
 			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
 		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i1.op != INDEX && i2.op == SETLOCAL:
 			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
-		case i1.op == CONSTANT && operand(i2.op):
+		case i1.op == CONSTANT && operand(i2.op) && !maskedAt(i1.next):
 			d[pc] = word(FusedConstBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
-		case i1.op == LOCAL && operand(i2.op):
+		case i1.op == LOCAL && operand(i2.op) && !maskedAt(i1.next):
 			d[pc] = word(FusedLocalBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
 		}
 	}
