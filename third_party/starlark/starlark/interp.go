@@ -1166,7 +1166,7 @@ loop:
 			goto dispatch
 
 		case compile.FusedMaskedOp: // bitsh fork: loops.go
-			if z := maskedOp(fn.module, w, space[sp-2], space[sp-1]); z != nil {
+			if z := maskedOp(fn.module, space, w, sp); z != nil {
 				sp--
 				space[sp-1] = z
 				continue

@@ -305,18 +305,23 @@ func boundAppend(f Value) Value {
 }
 
 // maskedOp computes x * y & m or x << y & m for FusedMaskedOp (the entry w,
-// whose operand names m: a constant or a global of module), where x, y
-// and m are ints in [0, 2^64) and y < 64 for a shift: the low 64 bits of
-// the product or shift, masked, without the 128-bit value that the
-// operator alone makes and the mask throws away at once
+// whose operand names m: a global or a constant of module, or a local of
+// the frame whose space is space), x and y the operands at space[sp-2:sp],
+// where x, y and m are ints in [0, 2^64) and y < 64 for a shift: the low
+// 64 bits of the product or shift, masked, without the 128-bit value that
+// the operator alone makes and the mask throws away at once
 // (`(occ * magic) & MASK64`, `(x << 13) & MASK64`). It returns nil
 // otherwise, and the instructions run as written.
-func maskedOp(m *Module, w uint64, x, y Value) Value {
+func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
+	x, y := space[sp-2], space[sp-1]
 	var mv Value
-	if w>>24&1 != 0 {
-		mv = m.constants[w>>32]
-	} else {
+	switch w >> 24 & 3 {
+	case 0:
 		mv = m.globals[w>>32]
+	case 1:
+		mv = m.constants[w>>32]
+	default:
+		mv = space[w>>32]
 	}
 	mi, ok := mv.(Int)
 	if !ok {

@@ -64,6 +64,9 @@ var loopsProgs = []string{
 	"def f(x, y):\n    return x * y & M\nf(1, 2)\nM = 3",
 	"M = 15\ndef f(x, y):\n    return x * y & M\nprint(f([1], 2))\nprint(f('ab', 2))",
 	"M = (1 << 64) - 1\ndef f(x):\n    x ^= (x << 13) & M\n    x ^= x >> 7\n    x ^= (x << 17) & M\n    return x\nx = 0x9E3779B97F4A7C15\nfor i in range(5):\n    x = f(x)\nprint(x)",
+	"def f(x, y, m):\n    return [(x * y) & m, (x << 13) & m, (x << (y & 127)) & m]\nprint(f(3, 5, 7), f(0x9E3779B97F4A7C15, 0xDEADBEEFCAFEF00D, (1 << 64) - 1), f(1 << 63, 3, -1), f(5, 7, 1 << 64), f(1 << 62, 4, 1 << 65))",
+	"def f(x, y):\n    if x > 5:\n        m = 3\n    return (x * y) & m\nprint(f(7, 9))\nf(1, 2)",
+	"def f(x, y, m):\n    return (x * y) & m\nf(1, 2, 'a')",
 }
 
 // loopsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -288,6 +291,20 @@ steps 16
 print: 3236705911238380268
 <nil>
 steps 193
+print: [7, 0, 0] [6791029304230804753, 17237298777891708928, 17237298777891708928] [27670116110564327424, 75557863725914323419136, 73786976294838206464] [0, 0, 0] [0, 0, 0]
+<nil>
+steps 141
+print: 3
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:22: in f
+Error: local variable m referenced before assignment
+steps 38
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:20: in f
+Error: unknown binary op: int & string
+steps 13
 `
 
 // loopsOptions are the dialect the programs need (a loop at top level).

@@ -510,7 +510,7 @@ const (
 	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
 	LinkedAttr                                // ATTR<arg> whose CALL is linked (see LinkedCall)
 	FusedUnpackSet2                           // UNPACK<2> SETLOCAL<x> SETLOCAL<arg>
-	FusedMaskedOp                             // op<x&0xff> GLOBAL<arg> AMP, or CONSTANT<arg> where x>>8 is 1
+	FusedMaskedOp                             // op<x&0xff> GLOBAL<arg> AMP; CONSTANT<arg> where x>>8 is 1, LOCAL<arg> where 2
 )
 
 // operand reports whether op is an operator that FusedConstBinop and
@@ -562,11 +562,13 @@ func fuse(d []uint64) {
 		return uint64(op) | uint64(n)<<8 | uint64(x)<<16 | uint64(arg)<<32
 	}
 	// masked reports whether i1, i2, i3 are x * y or x << y masked at
-	// once by a global or constant: FusedMaskedOp, which then runs the
-	// operator itself (the loads before it are not fused with it).
+	// once by a global, a constant or a local: FusedMaskedOp, which then
+	// runs the operator itself (the loads before it are not fused with
+	// it).
 	masked := func(i1, i2, i3 insn, ok3 bool) bool {
-		return (i1.op == STAR || i1.op == LTLT) && (i2.op == GLOBAL || i2.op == CONSTANT) && ok3 && i3.op == AMP
+		return (i1.op == STAR || i1.op == LTLT) && (i2.op == GLOBAL || i2.op == CONSTANT || i2.op == LOCAL) && ok3 && i3.op == AMP
 	}
+	maskKind := map[Opcode]uint32{GLOBAL: 0, CONSTANT: 1, LOCAL: 2}
 	maskedAt := func(pc int) bool {
 		i1, ok := get(pc)
 		if !ok {
@@ -594,7 +596,7 @@ func fuse(d []uint64) {
 		local := i1.op == LOCAL && i1.n == 2
 		switch {
 		case masked(i1, i2, i3, ok3):
-			d[pc] = word(FusedMaskedOp, i1.n+i2.n+i3.n, uint32(i1.op)|uint32(b2i(i2.op == CONSTANT))<<8, i2.arg)
+			d[pc] = word(FusedMaskedOp, i1.n+i2.n+i3.n, uint32(i1.op)|maskKind[i2.op]<<8, i2.arg)
 		case i1.op == UNPACK && i1.arg == 2 && i1.n == 2 && i2.op == SETLOCAL && i2.arg < 1<<16 && ok3 && i3.op == SETLOCAL:
 			d[pc] = word(FusedUnpackSet2, i1.n+i2.n+i3.n, i2.arg, i3.arg)
 		case local && i2.op == LOCAL && ok3 && fusable(i3.op) && !maskedAt(i2.next):
