@@ -9,6 +9,19 @@ import (
 	"go.starlark.net/starlark"
 )
 
+// enumerateBuiltin is bitsh's enumerate, one value shared by every
+// interpreter (it holds no state). SetEnv names it to bitsh's fork of
+// go.starlark.net under enumerateKey: a for loop or comprehension over
+// enumerate(x) of a list or tuple x then runs without building the list of
+// pairs (third_party/starlark/README.bitsh.md, change 21), which for such
+// an x is what this enumerate returns; it allocates a copy of x at most, so
+// it needs no look at the memory budget.
+var enumerateBuiltin = starlark.NewBuiltin("enumerate", collect)
+
+// enumerateKey is the thread-local key under which the fork looks for an
+// application's enumerate.
+const enumerateKey = "go.starlark.net/enumerate"
+
 // pollEvery is how many items a collecting builtin takes between two
 // looks at the run's context, as the lazy iterators do.
 const pollEvery = 4096

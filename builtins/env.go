@@ -130,6 +130,7 @@ func SetEnv(thread *starlark.Thread, env Env) {
 		thread.SetLocal(nativeKey, nil)
 		thread.SetLocal(nativeLoopKey, nil)
 	}
+	thread.SetLocal(enumerateKey, enumerateBuiltin) // collect.go
 	if env.NativeStats != nil || env.NativeStrict {
 		thread.SetLocal(nativeMissKey, nativeMiss)
 	} else {

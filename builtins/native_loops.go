@@ -19,7 +19,7 @@ import (
 // back edges of each while and for loop of a module's top-level code, and
 // offers a hot one (1000 back edges) to the hook under nativeLoopKey, at a
 // back edge, where the loop's state is the module's globals
-// (third_party/starlark/README.bitsh.md, change 22). The hook lifts the
+// (third_party/starlark/README.bitsh.md, change 26). The hook lifts the
 // loop into a function: its parameters are the globals it reads that hold
 // ints or bools and those it assigns, its result the tuple of those it
 // assigns and of its count of iterations; a for loop over a range runs

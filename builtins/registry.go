@@ -90,6 +90,8 @@ func Predeclared() starlark.StringDict {
 	for name, b := range registry {
 		if b.Value != nil {
 			d[name] = b.Value
+		} else if name == "enumerate" {
+			d[name] = enumerateBuiltin // the one the fork's loops know (collect.go)
 		} else {
 			d[name] = starlark.NewBuiltin(name, b.Fn)
 		}

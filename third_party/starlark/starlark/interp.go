@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"go.starlark.net/internal/compile"
-	"go.starlark.net/internal/spell"
 	"go.starlark.net/syntax"
 )
 
@@ -289,35 +288,20 @@ loop:
 			sp++
 
 		case compile.INPLACE_PIPE:
-			y := space[sp-1]
-			x := space[sp-2]
-			sp -= 2
-
-			// It's possible that y is not Dict but
-			// nonetheless defines x|y, in which case we
-			// should fall back to the general case.
-			var z Value
-			if xdict, ok := x.(*Dict); ok {
-				if ydict, ok := y.(*Dict); ok {
-					if err2 := xdict.ht.checkMutable("apply |= to"); err2 != nil {
-						err = err2
-						break loop
-					}
-					xdict.ht.addAll(&ydict.ht) // can't fail
-					z = xdict
-				}
+			if z, ok := intBinary(compile.PIPE, space[sp-2], space[sp-1]); ok { // bitsh fork: loops.go
+				sp--
+				space[sp-1] = z
+				continue
 			}
-			if z == nil {
-				var err2 error
-				z, err2 = Binary(syntax.PIPE, x, y)
-				if err2 != nil {
-					err = err2
-					break loop
-				}
+			// bitsh fork: the rest in inplacePipe (loops.go), out of the loop.
+			z, err2 := inplacePipe(space[sp-2], space[sp-1])
+			if err2 != nil {
+				sp -= 2
+				err = err2
+				break loop
 			}
-
-			space[sp] = z
-			sp++
+			sp--
+			space[sp-1] = z
 
 		case compile.NONE:
 			space[sp] = None
@@ -376,6 +360,17 @@ loop:
 					positional = space[sp-npos : sp]
 					sp -= npos
 					fr.pc = pc0
+				} else if w&compile.LinkedCall != 0 { // bitsh fork: loops.go
+					if appendTo(space[sp-2 : sp]) {
+						sp--
+						continue
+					}
+				} else if npos <= 2 && compile.Opcode(code[pc]) == compile.ITERPUSH { // bitsh fork: loops.go
+					if e := enumerateFor(thread, space[sp-npos-1], space[sp-npos:sp]); e != nil {
+						sp -= npos
+						space[sp-1] = e
+						continue
+					}
 				}
 			}
 			if callee == nil {
@@ -453,6 +448,9 @@ loop:
 				}
 
 				function := space[sp-1]
+				if w&compile.LinkedCall != 0 { // bitsh fork: loops.go (a profile started since the ATTR)
+					function = boundAppend(function)
+				}
 
 				if vmdebug {
 					fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
@@ -597,6 +595,19 @@ loop:
 				} else {
 					pc = arg
 					counted = arg
+				}
+			} else if e, ok := iter.(*enumeration); ok { // bitsh fork: loops.go
+				switch e.next(space, sp, code[pc]) {
+				case 0:
+					pc = arg
+					counted = arg
+				case 1:
+					sp++
+				case 2: // the UNPACK 2 that follows too
+					sp += 2
+					pc += uint32(code[pc]>>8) & 0xff
+				default: // and the two SETLOCALs after it
+					pc += uint32(code[pc]>>8) & 0xff
 				}
 			} else if iter.Next(&space[sp]) {
 				sp++
@@ -797,25 +808,10 @@ loop:
 				sp += n
 				break
 			}
-			iter := Iterate(iterable)
-			if iter == nil {
-				err = fmt.Errorf("got %s in sequence assignment", iterable.Type())
-				break loop
-			}
-			i := 0
+			// bitsh fork: the rest in unpackIterable (loops.go), out of the loop.
 			sp += n
-			for i < n && iter.Next(&space[sp-1-i]) {
-				i++
-			}
-			var dummy Value
-			if iter.Next(&dummy) {
-				// NB: Len may return -1 here in obscure cases.
-				err = fmt.Errorf("too many values to unpack (got %d, want %d)", Len(iterable), n)
-				break loop
-			}
-			iter.Done()
-			if i < n {
-				err = fmt.Errorf("too few values to unpack (got %d, want %d)", i, n)
+			if err2 := unpackIterable(iterable, space[sp-n:sp]); err2 != nil {
+				err = err2
 				break loop
 			}
 
@@ -856,6 +852,11 @@ loop:
 			sp++
 
 		case compile.MAKETUPLE:
+			if arg == 2 { // bitsh fork: one allocation (loops.go)
+				sp--
+				space[sp-1] = makeTuple2(space[sp-1], space[sp])
+				break
+			}
 			n := int(arg)
 			tuple := make(Tuple, n)
 			sp -= n
@@ -893,47 +894,15 @@ loop:
 					break loop
 				}
 			}
-			n := int(arg)
-			module := string(space[sp-1].(String))
+			// bitsh fork: the rest of LOAD in loadNames (loops.go), out
+			// of the loop, which Go then finds small enough to inline
+			// the fast paths' helpers into.
+			if err2 := thread.loadNames(fr, pc0, space[:sp], int(arg)); err2 != nil {
+				sp--
+				err = err2
+				break loop
+			}
 			sp--
-
-			if thread.Load == nil {
-				err = fmt.Errorf("load not implemented by this application")
-				break loop
-			}
-
-			fr.pc = pc0 // bitsh fork
-			thread.endProfSpan()
-			dict, err2 := thread.Load(thread, module)
-			thread.beginProfSpan()
-			if err2 == nil {
-				if thread.stopping() { // bitsh fork: cancelled during the call?
-					if err2 := thread.stepLimit(fr, pc0); err2 != nil {
-						err = err2
-						break loop
-					}
-				}
-			}
-			if err2 != nil {
-				err = wrappedError{
-					msg:   fmt.Sprintf("cannot load %s: %v", module, err2),
-					cause: err2,
-				}
-				break loop
-			}
-
-			for i := range n {
-				from := string(space[sp-1-i].(String))
-				v, ok := dict[from]
-				if !ok {
-					err = fmt.Errorf("load: name %s not found in module %s", from, module)
-					if n := spell.Nearest(from, dict.Keys()); n != "" {
-						err = fmt.Errorf("%s (did you mean %s?)", err, n)
-					}
-					break loop
-				}
-				space[sp-1-i] = v
-			}
 
 		case compile.SETLOCAL:
 			space[arg] = space[sp-1]
@@ -1189,6 +1158,32 @@ loop:
 			} else {
 				w = uint64(compile.LOCAL) | (w>>24&0xff)<<8 | uint64(arg)<<32
 			}
+			goto dispatch
+
+		case compile.FusedUnpackSet2: // bitsh fork: loops.go
+			if t, ok := space[sp-1].(Tuple); ok && len(t) == 2 {
+				space[uint32(w>>16)&0xffff] = t[0]
+				space[arg] = t[1]
+				sp--
+				continue
+			}
+			w = uint64(compile.UNPACK) | 2<<8 | 2<<32
+			goto dispatch
+
+		case compile.FusedMaskedOp: // bitsh fork: loops.go
+			if z := maskedOp(fn.module, space, w, sp); z != nil {
+				sp--
+				space[sp-1] = z
+				continue
+			}
+			w = uint64(w>>16&0xff) | 1<<8
+			goto dispatch
+
+		case compile.LinkedAttr: // bitsh fork: loops.go
+			if isList(space[sp-1]) {
+				continue // the list's append, called at the linked CALL
+			}
+			w = w&^0xff | uint64(compile.ATTR)
 			goto dispatch
 
 		default:

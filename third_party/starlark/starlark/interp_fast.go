@@ -16,6 +16,7 @@ import (
 // zero, a shift count that is not small), so that Binary computes it and
 // reports the error as before.
 func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
+	op = arithOf(op)
 	xi, ok := x.(Int)
 	if !ok {
 		return nil, false
@@ -361,7 +362,7 @@ func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[
 func smallBinary(op compile.Opcode, a, b int64) (int64, bool) {
 	var r int64
 	switch op {
-	case compile.PLUS:
+	case compile.PLUS, compile.INPLACE_ADD: // bitsh fork: loops.go
 		r = a + b
 	case compile.MINUS:
 		r = a - b
@@ -369,7 +370,7 @@ func smallBinary(op compile.Opcode, a, b int64) (int64, bool) {
 		r = a * b
 	case compile.AMP:
 		r = a & b
-	case compile.PIPE:
+	case compile.PIPE, compile.INPLACE_PIPE:
 		r = a | b
 	case compile.CIRCUMFLEX:
 		r = a ^ b

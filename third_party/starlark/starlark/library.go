@@ -48,7 +48,7 @@ func init() {
 		"chr":       NewBuiltin("chr", chr),
 		"dict":      NewBuiltin("dict", dict),
 		"dir":       NewBuiltin("dir", dir),
-		"enumerate": NewBuiltin("enumerate", enumerate),
+		"enumerate": enumerateBuiltin, // bitsh fork: loops.go
 		"fail":      NewBuiltin("fail", fail),
 		"float":     NewBuiltin("float", float),
 		"getattr":   NewBuiltin("getattr", getattr),

@@ -506,6 +506,8 @@ func (fn *Funcode) buildTables() {
 		d[start] = uint64(op) | uint64(n)<<8 | uint64(arg)<<32
 	}
 	t[len(fn.Code)] = n
+	plain := make([]uint64, len(d))
+	copy(plain, d)
 	fuse(d)
 	// bitsh fork: the back edges of the loops of top-level code.
 	if len(fn.Loops) > 0 {
@@ -524,6 +526,7 @@ func (fn *Funcode) buildTables() {
 			}
 		}
 	}
+	linkAppends(d, plain, fn.Prog.Names)
 	fn.steps, fn.decoded = t, d
 	fn.frame = uint64(len(fn.Locals)+fn.MaxStack) | 0xffffffff<<32
 	if !fn.HasVarargs && !fn.HasKwargs && fn.NumKwonlyParams == 0 && len(fn.Cells) == 0 && fn.Prog.Recursion {
@@ -551,25 +554,30 @@ const (
 	FusedBinopSetlocal                        // op<x> SETLOCAL<arg>
 	FusedConstBinop                           // CONSTANT<arg> op<x&0xff>, CONSTANT's length x>>8
 	FusedLocalBinop                           // LOCAL<arg> op<x&0xff>, LOCAL's length x>>8
+	LinkedAttr                                // ATTR<arg> whose CALL is linked (see LinkedCall)
+	FusedUnpackSet2                           // UNPACK<2> SETLOCAL<x> SETLOCAL<arg>
+	FusedMaskedOp                             // op<x&0xff> GLOBAL<arg> AMP; CONSTANT<arg> where x>>8 is 1, LOCAL<arg> where 2
 )
 
 // operand reports whether op is an operator that FusedConstBinop and
 // FusedLocalBinop apply to the value below their operand: an arithmetic
-// operator or shift on ints, or INDEX.
+// operator or shift on ints (x += y and x |= y included: INPLACE_ADD and
+// INPLACE_PIPE, computed on ints as PLUS and PIPE), or INDEX.
 func operand(op Opcode) bool {
 	switch op {
-	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LTLT, GTGT, INDEX:
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LTLT, GTGT, INDEX, INPLACE_ADD, INPLACE_PIPE:
 		return true
 	}
 	return false
 }
 
 // fusable reports whether op is an arithmetic operator or comparison that
-// the fused instructions compute (int32 operands), or INDEX (a list or
-// tuple and an int32 index).
+// the fused instructions compute (int32 operands; INPLACE_ADD and
+// INPLACE_PIPE as PLUS and PIPE), or INDEX (a list or tuple and an int32
+// index).
 func fusable(op Opcode) bool {
 	switch op {
-	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ, INDEX:
+	case PLUS, MINUS, STAR, AMP, PIPE, CIRCUMFLEX, LT, GT, GE, LE, EQL, NEQ, INDEX, INPLACE_ADD, INPLACE_PIPE:
 		return true
 	}
 	return false
@@ -599,6 +607,26 @@ func fuse(d []uint64) {
 	word := func(op Opcode, n int, x, arg uint32) uint64 {
 		return uint64(op) | uint64(n)<<8 | uint64(x)<<16 | uint64(arg)<<32
 	}
+	// masked reports whether i1, i2, i3 are x * y or x << y masked at
+	// once by a global, a constant or a local: FusedMaskedOp, which then
+	// runs the operator itself (the loads before it are not fused with
+	// it).
+	masked := func(i1, i2, i3 insn, ok3 bool) bool {
+		return (i1.op == STAR || i1.op == LTLT) && (i2.op == GLOBAL || i2.op == CONSTANT || i2.op == LOCAL) && ok3 && i3.op == AMP
+	}
+	maskKind := map[Opcode]uint32{GLOBAL: 0, CONSTANT: 1, LOCAL: 2}
+	maskedAt := func(pc int) bool {
+		i1, ok := get(pc)
+		if !ok {
+			return false
+		}
+		i2, ok := get(i1.next)
+		if !ok {
+			return false
+		}
+		i3, ok3 := get(i2.next)
+		return masked(i1, i2, i3, ok3)
+	}
 	for pc := range plain {
 		i1, ok := get(pc)
 		if !ok {
@@ -613,9 +641,13 @@ func fuse(d []uint64) {
 		// can run it alone from x.
 		local := i1.op == LOCAL && i1.n == 2
 		switch {
-		case local && i2.op == LOCAL && ok3 && fusable(i3.op):
+		case masked(i1, i2, i3, ok3):
+			d[pc] = word(FusedMaskedOp, i1.n+i2.n+i3.n, uint32(i1.op)|maskKind[i2.op]<<8, i2.arg)
+		case i1.op == UNPACK && i1.arg == 2 && i1.n == 2 && i2.op == SETLOCAL && i2.arg < 1<<16 && ok3 && i3.op == SETLOCAL:
+			d[pc] = word(FusedUnpackSet2, i1.n+i2.n+i3.n, i2.arg, i3.arg)
+		case local && i2.op == LOCAL && ok3 && fusable(i3.op) && !maskedAt(i2.next):
 			d[pc] = word(FusedLocalLocalBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
-		case local && i2.op == CONSTANT && ok3 && fusable(i3.op):
+		case local && i2.op == CONSTANT && ok3 && fusable(i3.op) && !maskedAt(i2.next):
 			d[pc] = word(FusedLocalConstBinop, i1.n+i2.n+i3.n, i1.arg|uint32(i3.op)<<8, i2.arg)
 		case local && i2.op == LOCAL:
 			d[pc] = word(FusedLocalLocal, i1.n+i2.n, i1.arg, i2.arg)
@@ -625,10 +657,65 @@ func fuse(d []uint64) {
 			d[pc] = word(FusedCmpJmp, i1.n+i2.n, uint32(i1.op), i2.arg)
 		case fusable(i1.op) && !(LT <= i1.op && i1.op <= NEQ) && i1.op != INDEX && i2.op == SETLOCAL:
 			d[pc] = word(FusedBinopSetlocal, i1.n+i2.n, uint32(i1.op), i2.arg)
-		case i1.op == CONSTANT && operand(i2.op):
+		case i1.op == CONSTANT && operand(i2.op) && !maskedAt(i1.next):
 			d[pc] = word(FusedConstBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
-		case i1.op == LOCAL && operand(i2.op):
+		case i1.op == LOCAL && operand(i2.op) && !maskedAt(i1.next):
 			d[pc] = word(FusedLocalBinop, i1.n+i2.n, uint32(i2.op)|uint32(i1.n)<<8, i1.arg)
+		}
+	}
+}
+
+// LinkedCall is set (bitsh fork) in the decoded entry of the CALL that
+// calls the value an ATTR<append> pushes, with one positional argument,
+// and that ATTR's entry becomes LinkedAttr: the instructions between them
+// push and compute that argument without a jump, and no jump lands between
+// them, so that the CALL always finds the ATTR's value where it takes its
+// function from. The interpreter then leaves a list on the stack at the
+// ATTR, and the CALL appends to it without making the bound method.
+const LinkedCall = 1 << 16
+
+// linkAppends links in the decoded entries d each ATTR<append> and its
+// CALL (LinkedAttr, LinkedCall), reading the instructions from the plain
+// entries.
+func linkAppends(d, plain []uint64, names []string) {
+	targets := map[uint32]bool{}
+	for _, w := range plain {
+		switch Opcode(w) {
+		case JMP, CJMP, ITERJMP:
+			targets[uint32(w>>32)] = true
+		}
+	}
+	for pc, w := range plain {
+		if w>>8&0xff == 0 || Opcode(w) != ATTR || names[w>>32] != "append" {
+			continue
+		}
+		depth := 0 // values pushed above the ATTR's
+		for q, steps := pc+int(w>>8&0xff), 0; q < len(plain) && steps < 32 && !targets[uint32(q)]; steps++ {
+			u := plain[q]
+			op, arg := Opcode(u), uint32(u>>32)
+			pops, pushes := 0, 1
+			switch {
+			case op == CALL && arg == 1<<8 && depth == 1:
+				d[pc] = d[pc]&^0xff | uint64(LinkedAttr)
+				d[q] |= LinkedCall
+			case op == LOCAL || op == CONSTANT || op == GLOBAL || op == FREE || op == FREECELL || op == LOCALCELL ||
+				op == PREDECLARED || op == UNIVERSAL || op == NONE || op == TRUE || op == FALSE:
+			case LT <= op && op <= IN || op == INDEX:
+				pops = 2
+			case op == UPLUS || op == UMINUS || op == TILDE || op == NOT || op == ATTR:
+				pops = 1
+			case op == MAKETUPLE || op == MAKELIST:
+				pops = int(arg)
+			case op == CALL && arg&0xff == 0:
+				pops = int(arg>>8) + 1
+			default:
+				pops = len(plain) // anything else ends the search
+			}
+			if Opcode(d[pc]) == LinkedAttr || pops > depth {
+				break
+			}
+			depth += pushes - pops
+			q += int(u >> 8 & 0xff)
 		}
 	}
 }
