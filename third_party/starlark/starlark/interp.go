@@ -249,41 +249,13 @@ loop:
 				continue
 			}
 
-			// It's possible that y is not Iterable but
-			// nonetheless defines x+y, in which case we
-			// should fall back to the general case.
-			var z Value
-			if xlist, ok := x.(*List); ok {
-				if yiter, ok := y.(Iterable); ok {
-					if err2 := xlist.checkMutable("apply += to"); err2 != nil {
-						err = err2
-						break loop
-					}
-					fr.pc = pc0
-					if err2 := thread.checkExtendAlloc(xlist, y, true); err2 != nil { // bitsh fork: alloc.go
-						err = err2
-						break loop
-					}
-					listExtend(xlist, yiter)
-					z = xlist
-				}
+			// bitsh fork: the rest in inplaceAdd (loops.go), out of the
+			// loop, so that Go still inlines the int fast paths here.
+			z, err2 := thread.inplaceAdd(fr, pc0, x, y)
+			if err2 != nil {
+				err = err2
+				break loop
 			}
-			if z == nil {
-				if !bothInts(x, y) { // bitsh fork: alloc.go
-					fr.pc = pc0
-					if err2 := thread.checkBinaryAlloc(syntax.PLUS, x, y); err2 != nil {
-						err = err2
-						break loop
-					}
-				}
-				var err2 error
-				z, err2 = Binary(syntax.PLUS, x, y)
-				if err2 != nil {
-					err = err2
-					break loop
-				}
-			}
-
 			space[sp] = z
 			sp++
 
@@ -332,9 +304,11 @@ loop:
 					break loop
 				}
 			}
-			if w&0xffff0000 != 0 && !fn.loopsOff {
+			if w&0xffff0000 != 0 {
 				// bitsh fork: a back edge of a loop of top-level code
-				// (compile.LoopJmp, native_loop.go).
+				// (compile.LoopJmp, native_loop.go; backEdge reads
+				// Function.loopsOff, to keep this loop small enough for
+				// Go to inline its int fast paths).
 				arg = fn.backEdge(thread, fr, pc0, w, iterstack)
 			}
 			pc = arg

@@ -220,6 +220,33 @@ func (thread *Thread) loadNames(fr *frame, pc0 uint32, space []Value, n int) err
 	return nil
 }
 
+// inplaceAdd computes x += y for the interpreter's INPLACE_ADD where x
+// and y are not both small ints (bitsh fork: out of the loop, as
+// inplacePipe). It's possible that y is not Iterable but nonetheless
+// defines x+y, in which case it falls back to the general case.
+func (thread *Thread) inplaceAdd(fr *frame, pc0 uint32, x, y Value) (Value, error) {
+	if xlist, ok := x.(*List); ok {
+		if yiter, ok := y.(Iterable); ok {
+			if err := xlist.checkMutable("apply += to"); err != nil {
+				return nil, err
+			}
+			fr.pc = pc0
+			if err := thread.checkExtendAlloc(xlist, y, true); err != nil { // bitsh fork: alloc.go
+				return nil, err
+			}
+			listExtend(xlist, yiter)
+			return xlist, nil
+		}
+	}
+	if !bothInts(x, y) { // bitsh fork: alloc.go
+		fr.pc = pc0
+		if err := thread.checkBinaryAlloc(syntax.PLUS, x, y); err != nil {
+			return nil, err
+		}
+	}
+	return Binary(syntax.PLUS, x, y)
+}
+
 // inplacePipe computes x |= y for the interpreter's INPLACE_PIPE where x
 // and y are not both ints (bitsh fork: out of the loop, as loadNames).
 func inplacePipe(x, y Value) (Value, error) {

@@ -87,6 +87,9 @@ func (fn *Function) loopOff(l *nativeLoop) {
 //go:noinline
 func (fn *Function) backEdge(thread *Thread, fr *frame, pc0 uint32, w uint64, iterstack []Iterator) uint32 {
 	arg := uint32(w >> 32)
+	if fn.loopsOff {
+		return arg
+	}
 	if ls := fn.loops; ls == nil || ls.hot(w) {
 		fr.pc = pc0
 		if next, ok := fn.atLoop(thread, uint32(w>>16)&0xffff-1, iterstack); ok {
