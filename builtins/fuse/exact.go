@@ -31,20 +31,20 @@ import "fmt"
 // must be below 2^63. Exact
 // reports the first construct it cannot make exact; f is then unusable.
 //
-// given are expressions the compiler made whose words are exact by
+// madeExact are expressions the compiler made whose words are exact by
 // construction (a chess attack lookup, whose magic multiply wraps on
 // purpose): they get no check and no typing, and their operands that are
-// not given are typed as exact.
+// not among them are typed as exact.
 //
 // at gives the source position (file, line and column; the file "" for
 // the function's own) of an expression, or "", 0, 0, for the messages; a
 // check Exact adds carries the position of the expression it checks, so
 // that a failed run can say where its int left the words.
-func (f *Func) Exact(given map[*Expr]bool, at func(*Expr) (file string, line, col int)) error {
-	if given == nil {
-		given = map[*Expr]bool{}
+func (f *Func) Exact(madeExact map[*Expr]bool, at func(*Expr) (file string, line, col int)) error {
+	if madeExact == nil {
+		madeExact = map[*Expr]bool{}
 	}
-	x := exacter{f: f, given: given, at: at, top: true}
+	x := exacter{f: f, madeExact: madeExact, at: at, top: true}
 	x.bools = map[int]bool{}
 	x.boolVars(f.Body)
 	switch x.returns(f.Body) {
@@ -126,7 +126,7 @@ func (x *exacter) returns(body []Stmt) int {
 func (x *exacter) certainBool(e *Expr, only map[int]bool) bool {
 	switch e.Op {
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
-		return !x.given[e]
+		return !x.madeExact[e]
 	case OpVar:
 		return only[int(e.Imm)]
 	case OpAndThen, OpOrElse:
@@ -215,7 +215,7 @@ func (x *exacter) boolVars(body []Stmt) {
 func (x *exacter) mayBeBool(e *Expr) bool {
 	switch e.Op {
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
-		return !x.given[e]
+		return !x.madeExact[e]
 	case OpVar:
 		return x.bools[int(e.Imm)]
 	case OpAndThen, OpOrElse:
@@ -235,13 +235,13 @@ const (
 )
 
 type exacter struct {
-	f      *Func
-	given  map[*Expr]bool
-	at     func(*Expr) (file string, line, col int)
-	checks map[checkKey]int
-	bools  map[int]bool // the unit's variables that may hold a bool
-	only   map[int]bool // the function's variables that hold bools only (none in a Proc)
-	top    bool         // the unit is the function's body, not a Proc's
+	f         *Func
+	madeExact map[*Expr]bool
+	at        func(*Expr) (file string, line, col int)
+	checks    map[checkKey]int
+	bools     map[int]bool // the unit's variables that may hold a bool
+	only      map[int]bool // the function's variables that hold bools only (none in a Proc)
+	top       bool         // the unit is the function's body, not a Proc's
 	// done holds the expressions mulShr made: typed and checked already.
 	done map[*Expr]bool
 }
@@ -297,7 +297,7 @@ func (x *exacter) below(e *Expr, w uint64) *Expr {
 	// Given: the check's own and, whose operand is typed exact (as a
 	// plain and with a constant, it would read it as modular).
 	b := &Expr{Op: OpAnd, Args: []*Expr{e, {Op: OpConst, Imm: 1<<w - 1, Check: -1}}, Check: x.check(CheckFits, w, e)}
-	x.given[b] = true
+	x.madeExact[b] = true
 	return b
 }
 
@@ -342,7 +342,7 @@ func (x *exacter) stmt(s *Stmt) error {
 			switch {
 			case *p == nil || err != nil:
 			case down && p == &s.Z, down && p == &s.Y && negOne(s.Y):
-				x.given[*p] = true
+				x.madeExact[*p] = true
 			default:
 				*p = x.below(*p, 63)
 				err = x.expr(*p, exactly)
@@ -410,12 +410,12 @@ func errAt(at func(*Expr) (file string, line, col int), e *Expr, format string, 
 // Starlark evaluates c also where a < b, and fails there if c does.
 func (x *exacter) difference(e *Expr) {
 	for i, d := range e.Args {
-		if d.Op != OpSub || x.given[d] || !simple(d.Args[0]) || !simple(d.Args[1]) || !x.cannotFail(e.Args[1-i]) {
+		if d.Op != OpSub || x.madeExact[d] || !simple(d.Args[0]) || !simple(d.Args[1]) || !x.cannotFail(e.Args[1-i]) {
 			continue
 		}
 		a, b := d.Args[0], d.Args[1]
 		sub := &Expr{Op: OpSub, Args: []*Expr{a, b}, Check: -1}
-		x.given[sub] = true
+		x.madeExact[sub] = true
 		args := []*Expr{sub, e.Args[1-i]}
 		if i == 1 {
 			args = []*Expr{e.Args[0], sub}
@@ -441,9 +441,9 @@ func (x *exacter) cannotFail(e *Expr) bool {
 	case OpConst:
 		return true
 	case OpAnd, OpOr, OpXor:
-		return e.Check < 0 && !x.given[e] && x.cannotFail(e.Args[0]) && x.cannotFail(e.Args[1])
+		return e.Check < 0 && !x.madeExact[e] && x.cannotFail(e.Args[0]) && x.cannotFail(e.Args[1])
 	case OpShr:
-		return e.Check < 0 && !x.given[e] && e.Args[1].Op == OpConst && e.Args[1].Imm < 1<<31 && x.cannotFail(e.Args[0])
+		return e.Check < 0 && !x.madeExact[e] && e.Args[1].Op == OpConst && e.Args[1].Imm < 1<<31 && x.cannotFail(e.Args[0])
 	}
 	return false
 }
@@ -471,7 +471,7 @@ func (x *exacter) expr(e *Expr, t typing) error {
 	if x.done[e] {
 		return nil // (rewritten by mulShr, its operands typed)
 	}
-	if x.given[e] {
+	if x.madeExact[e] {
 		// The operands of a given not, or comparison of bools (a pawn
 		// attack's white), are conditions: their truth is all it reads.
 		at := exactly

@@ -12,14 +12,14 @@ import (
 // one (a plain function's calls come one at a time on most threads), else
 // the newest of the others. The zero Pool is empty and ready.
 type Pool[W any] struct {
-	spare atomic.Pointer[W]
+	aside atomic.Pointer[W]
 	mu    sync.Mutex
 	idle  []*W
 }
 
 // Get returns an idle worker, or nil where there is none.
 func (p *Pool[W]) Get() *W {
-	if w := p.spare.Swap(nil); w != nil {
+	if w := p.aside.Swap(nil); w != nil {
 		return w
 	}
 	p.mu.Lock()
@@ -35,7 +35,7 @@ func (p *Pool[W]) Get() *W {
 
 // Put gives w back to the idle workers.
 func (p *Pool[W]) Put(w *W) {
-	if p.spare.CompareAndSwap(nil, w) {
+	if p.aside.CompareAndSwap(nil, w) {
 		return
 	}
 	p.mu.Lock()
@@ -45,7 +45,7 @@ func (p *Pool[W]) Put(w *W) {
 
 // Drain empties the pool and calls done with each worker it held.
 func (p *Pool[W]) Drain(done func(*W)) {
-	if w := p.spare.Swap(nil); w != nil {
+	if w := p.aside.Swap(nil); w != nil {
 		done(w)
 	}
 	p.mu.Lock()

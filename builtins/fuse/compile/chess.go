@@ -25,10 +25,10 @@ func (c *compiler) chessModule(x syntax.Expr) (*starlarkstruct.Module, bool) {
 	if !ok {
 		return nil, false
 	}
-	if _, local := c.sc.names[id.Name]; local || c.sc.locals[id.Name] {
+	if _, local := c.scope.names[id.Name]; local || c.scope.locals[id.Name] {
 		return nil, false
 	}
-	v, ok := c.sc.src.Free(id.Name)
+	v, ok := c.scope.src.Free(id.Name)
 	if !ok {
 		return nil, false
 	}
@@ -56,7 +56,7 @@ func (c *compiler) chessConstant(e *syntax.DotExpr, m *starlarkstruct.Module) (*
 	if !ok {
 		return nil, errAt(e.Name.NamePos, "chess.%s is a %s; a fused function reads the module's ints and calls its attack functions", e.Name.Name, v.Type())
 	}
-	return konst(w), nil
+	return constExpr(w), nil
 }
 
 // chessTables are the tables of the attack functions, added to a Func on
@@ -127,7 +127,7 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 		case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool, fuse.OpVar:
 			// A variable holds a bool (its word 0 or 1) or an int (the
 			// builtin takes 0 and 1, the check of fits fails on others).
-			c.given[args[1]] = true
+			c.madeExact[args[1]] = true
 		default:
 			return nil, errAt(pos(argAt[1]), "chess.pawn_attacks: white must be a bool (a comparison, a not, True or False, bool(x) or a variable) in a function run as machine code")
 		}
@@ -137,7 +137,7 @@ func (c *compiler) chessCall(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Expr
 		if x == nil || user[x] {
 			return
 		}
-		c.given[x] = true
+		c.madeExact[x] = true
 		for _, a := range x.Args {
 			mark(a)
 		}
@@ -262,7 +262,7 @@ func (c *compiler) chessLower(e *syntax.CallExpr, fn *syntax.DotExpr) (*fuse.Exp
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		white := konst(1)
+		white := constExpr(1)
 		if args[1] != nil {
 			white = c.fits(args[1], 1, at, "%s: white is not a bool (or 0 or 1)", name)
 		}
@@ -310,5 +310,5 @@ func (c *compiler) fits(x *fuse.Expr, w uint64, at syntax.Position, format strin
 	if x.Op == fuse.OpConst && x.Imm>>w == 0 {
 		return x
 	}
-	return &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{x, konst(1<<w - 1)}, Check: c.check(fuse.CheckFits, w, at, format, args...)}
+	return &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{x, constExpr(1<<w - 1)}, Check: c.check(fuse.CheckFits, w, at, format, args...)}
 }

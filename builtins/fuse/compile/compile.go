@@ -207,7 +207,7 @@ type scope struct {
 	none            bool
 	tuple, tupleArr int
 	list            bool // it returns lists of tuple words (fresh ones)
-	given           int  // the array parameter it returns (ReturnsParam), or -1
+	returnedParam   int  // the array parameter it returns (ReturnsParam), or -1
 	// appended are the names the unit calls append on (lists it builds);
 	// byRef the parameters of an inlined helper bound to its caller's
 	// arrays; retArr, of an inlined helper that returns an array, the
@@ -233,9 +233,9 @@ type scope struct {
 type compiler struct {
 	opt     Options
 	f       *fuse.Func
-	u       *fuse.Proc // the unit being compiled: its variables, labels and scratch arrays
+	proc    *fuse.Proc // the unit being compiled: its variables, labels and scratch arrays
 	out     *[]fuse.Stmt
-	sc      *scope
+	scope   *scope
 	calls   []string // helpers being inlined into the unit
 	inlined int
 	procs   map[procKey]int // the helpers compiled as Procs
@@ -245,10 +245,10 @@ type compiler struct {
 	chess     chessTables  // the chess module's tables, once used
 	depths    []depthCheck // the checks of calls, whose message names the depth
 	polls     int          // statements compiled, for Options.Stop
-	// given are the expressions the lowering makes whose words are exact
+	// madeExact are the expressions the lowering makes whose words are exact
 	// by construction (Options.Exact; see fuse.Func.Exact).
-	given map[*fuse.Expr]bool
-	pos   map[*fuse.Expr]syntax.Position // each expression's source position, for messages
+	madeExact map[*fuse.Expr]bool
+	pos       map[*fuse.Expr]syntax.Position // each expression's source position, for messages
 	// starts are the starts of the nodes that start with their first
 	// operand (start).
 	starts map[syntax.Node]syntax.Position
@@ -272,7 +272,7 @@ type compiler struct {
 	// over, which their bodies may not change.
 	wantArray map[*syntax.CallExpr]bool
 	arrays    map[*fuse.Expr]binding
-	own       map[*fuse.Expr]bool // the arrays among them no other name holds
+	unshared  map[*fuse.Expr]bool // the arrays among them no other name holds
 	aliased   map[arrayOf]bool    // arrays two names may hold (bindArray)
 	iterating map[arrayOf]bool
 	// garr maps each of Options.Globals to the unit's array parameter
@@ -296,8 +296,8 @@ type compiler struct {
 
 // arrayOf names a scratch array of a unit.
 type arrayOf struct {
-	u  *fuse.Proc
-	id int
+	proc *fuse.Proc
+	id   int
 }
 
 // procKey is a helper compiled for one kind of each argument: a word, a
@@ -341,9 +341,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	} else if len(src.Params) < 1 || len(src.Params) > 3 {
 		return nil, fmt.Errorf("a fused function takes 1 to 3 parameters, not %d", len(src.Params))
 	}
-	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, u: &fuse.Proc{}, procs: map[procKey]int{}, given: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
+	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, proc: &fuse.Proc{}, procs: map[procKey]int{}, madeExact: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
 		unit: -1, varNames: map[[2]int]string{}, procGlobals: map[int][]int{}, usesGlobals: map[any][]int{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
-		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, own: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
+		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, unshared: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -368,9 +368,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			if opt.ListBias != nil {
 				bias = opt.ListBias[i]
 			}
-			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: p.Name, Len: opt.Lists[i], Init: bias, Bias: bias})
-			sc.names[p.Name] = binding{kind: bScratch, id: c.u.Arrays}
-			c.u.Arrays++
+			c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: p.Name, Len: opt.Lists[i], Init: bias, Bias: bias})
+			sc.names[p.Name] = binding{kind: bScratch, id: c.proc.Arrays}
+			c.proc.Arrays++
 			continue
 		}
 		v := c.newVar()
@@ -382,7 +382,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 			c.f.BoolParams[v] = true
 		}
 	}
-	c.f.Params = c.u.Vars
+	c.f.Params = c.proc.Vars
 	if len(opt.Globals) > 0 && !opt.Exact {
 		return nil, fmt.Errorf("Options.Globals takes Exact")
 	}
@@ -390,7 +390,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	for i := range all {
 		all[i] = i
 	}
-	garr, err := c.globalParams(c.u, all)
+	garr, err := c.globalParams(c.proc, all)
 	if err != nil {
 		return nil, err
 	}
@@ -411,14 +411,14 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 		switch {
 		case given >= 0:
 			// The list it was given, itself.
-			sc.given = given
+			sc.returnedParam = given
 			c.f.ReturnsParam = given + 1
 		case n >= 0:
 			// A fresh list, copied into the returned array (whose bias
 			// is the list's, set where it is returned).
-			sc.tuple, sc.tupleArr, sc.list = n, c.u.Arrays, true
-			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the returned list", Len: n})
-			c.u.Arrays++
+			sc.tuple, sc.tupleArr, sc.list = n, c.proc.Arrays, true
+			c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: "the returned list", Len: n})
+			c.proc.Arrays++
 			c.f.Results, c.f.ReturnsList = n, true
 		case len(r.tuples) > 0 && (r.values > 0 || r.bare > 0):
 			return nil, fmt.Errorf("the function returns a tuple on some paths and %s on others", r.other())
@@ -428,25 +428,25 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 					return nil, fmt.Errorf("the function returns tuples of %d and of %d values", r.tuples[0], n)
 				}
 			}
-			sc.tuple, sc.tupleArr = r.tuples[0], c.u.Arrays
-			c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the returned tuple", Len: sc.tuple})
-			c.u.Arrays++
+			sc.tuple, sc.tupleArr = r.tuples[0], c.proc.Arrays
+			c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: "the returned tuple", Len: sc.tuple})
+			c.proc.Arrays++
 			c.f.Results = sc.tuple
 		case r.values == 0:
 			sc.none = true
 			c.f.ReturnsNone = true
 		}
 	}
-	c.f.Arrays = c.u.Arrays
+	c.f.Arrays = c.proc.Arrays
 	var body []fuse.Stmt
 	c.out = &body
-	c.sc = sc
+	c.scope = sc
 	if err := c.stmts(src.Body); err != nil {
 		return nil, err
 	}
 	c.end(src)
 	c.f.Body = body
-	c.f.Vars, c.f.Labels, c.f.Scratch = c.u.Vars, c.u.Labels, c.u.Scratch
+	c.f.Vars, c.f.Labels, c.f.Scratch = c.proc.Vars, c.proc.Labels, c.proc.Scratch
 	n := c.f.ScratchWords() / 2
 	if n > MaxScratchWords {
 		return nil, fmt.Errorf("the scratch arrays of a fused function hold at most %d words in all, not %d", MaxScratchWords, n)
@@ -502,14 +502,14 @@ func (c *compiler) passes(opt Options) error {
 		}
 	}
 	if opt.Exact {
-		return c.f.Exact(c.given, at)
+		return c.f.Exact(c.madeExact, at)
 	}
 	return nil
 }
 
 func (c *compiler) newScope(src *Source) *scope {
 	sc := &scope{src: src, names: map[string]binding{}, locals: map[string]bool{}, loopVars: map[string]bool{}, tables: map[string]int{},
-		byRef: map[string]bool{}, given: -1}
+		byRef: map[string]bool{}, returnedParam: -1}
 	for _, p := range src.Params {
 		sc.locals[p.Name] = true
 	}
@@ -594,13 +594,13 @@ func markLocals(locals map[string]bool, lhs syntax.Expr) {
 }
 
 func (c *compiler) newVar() int {
-	c.u.Vars++
-	return c.u.Vars - 1
+	c.proc.Vars++
+	return c.proc.Vars - 1
 }
 
 func (c *compiler) newLabel() int {
-	c.u.Labels++
-	return c.u.Labels - 1
+	c.proc.Labels++
+	return c.proc.Labels - 1
 }
 
 // emit appends s to the statements being compiled, unless they already
@@ -614,8 +614,8 @@ func (c *compiler) emit(s fuse.Stmt) {
 // check records a check's message and returns its index.
 func (c *compiler) check(kind fuse.CheckKind, imm uint64, at syntax.Position, format string, args ...any) int {
 	msg := fmt.Sprintf(format, args...)
-	if c.sc != nil && (c.sc.retLabel >= 0 || c.sc.proc) {
-		msg += " (in " + c.sc.src.Name + ")"
+	if c.scope != nil && (c.scope.retLabel >= 0 || c.scope.proc) {
+		msg += " (in " + c.scope.src.Name + ")"
 	}
 	var file string
 	if at.IsValid() {
@@ -670,13 +670,13 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			}
 			if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
 				if id, ok := dot.X.(*syntax.Ident); ok {
-					if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {
+					if b, ok := c.scope.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {
 						return c.appendTo(id, b, call)
 					}
-					if b, ok := c.sc.names[id.Name]; ok && b.kind == bLog {
+					if b, ok := c.scope.names[id.Name]; ok && b.kind == bLog {
 						return c.logAppend(id, b, call)
 					}
-					if _, _, ok := c.freeList(c.sc, id); ok && c.opt.Exact {
+					if _, _, ok := c.freeList(c.scope, id); ok && c.opt.Exact {
 						_, err := c.expr(s.X)
 						if err == nil {
 							err = errAt(call.Lparen, "%s.append on a module's list", id.Name)
@@ -742,20 +742,20 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		}
 		guard := append(pre, fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpLNot, cond),
 			Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}})
-		c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: konst(1), Body: append(guard, body...)})
+		c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: append(guard, body...)})
 		return nil
 	case *syntax.ForStmt:
 		return c.forStmt(s)
 	case *syntax.ReturnStmt:
 		if s.Result == nil {
-			if !c.sc.none {
+			if !c.scope.none {
 				return errAt(s.Return, "return without a value is not allowed in a fused function (it returns a word)")
 			}
-			c.ret(konst(0))
+			c.ret(constExpr(0))
 			return nil
 		}
 		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok {
-			if c.sc.tuple == 0 {
+			if c.scope.tuple == 0 {
 				return errAt(s.Return, "a fused function returns one word, not a tuple")
 			}
 			// Every element, then the return: an element that fails
@@ -765,45 +765,45 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 				if err != nil {
 					return err
 				}
-				c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: c.sc.tupleArr, X: konst(uint64(i)), Y: x, Check: -1})
+				c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: c.scope.tupleArr, X: constExpr(uint64(i)), Y: x, Check: -1})
 			}
-			c.ret(konst(0))
+			c.ret(constExpr(0))
 			return nil
 		}
-		if c.sc.given >= 0 {
-			c.ret(konst(0)) // the binding returns the list given
+		if c.scope.returnedParam >= 0 {
+			c.ret(constExpr(0)) // the binding returns the list given
 			return nil
 		}
-		if c.sc.list {
+		if c.scope.list {
 			id, _ := unparen(s.Result).(*syntax.Ident)
-			b, ok := c.sc.names[id.Name]
-			if !ok || b.kind != bScratch || b.id < c.u.Arrays {
+			b, ok := c.scope.names[id.Name]
+			if !ok || b.kind != bScratch || b.id < c.proc.Arrays {
 				return errAt(s.Return, "%s is not a list the function made (list(a), [V] * N)", id.Name)
 			}
-			src := c.u.Scratch[b.id]
-			ret := &c.u.Scratch[c.sc.tupleArr]
+			src := c.proc.Scratch[b.id]
+			ret := &c.proc.Scratch[c.scope.tupleArr]
 			if src.Len != ret.Len || c.returned && src.Bias != ret.Bias {
 				return errAt(s.Return, "the function returns lists of other lengths or ranges of ints")
 			}
 			ret.Init, ret.Bias, c.returned = src.Bias, src.Bias, true
-			n := konst(uint64(src.Len))
+			n := constExpr(uint64(src.Len))
 			if b.count != 0 {
 				n = varExpr(b.count - 1)
 			}
-			c.copyArray(c.sc.tupleArr, b.id, src.Len, n, s.Return)
+			c.copyArray(c.scope.tupleArr, b.id, src.Len, n, s.Return)
 			c.ret(n) // the list's length
 			return nil
 		}
-		if id, ok := unparen(s.Result).(*syntax.Ident); ok && c.sc.retLabel >= 0 {
-			if b, ok := c.sc.names[id.Name]; ok && b.kind == bScratch {
+		if id, ok := unparen(s.Result).(*syntax.Ident); ok && c.scope.retLabel >= 0 {
+			if b, ok := c.scope.names[id.Name]; ok && b.kind == bScratch {
 				// An inlined helper returns its array (or its caller's):
 				// the caller names it.
-				if c.sc.retWord || c.sc.retArr != nil && c.sc.retArr.id != b.id {
+				if c.scope.retWord || c.scope.retArr != nil && c.scope.retArr.id != b.id {
 					return errAt(s.Return, "the helper returns other lists or words on other paths")
 				}
-				c.sc.retArr = &b
-				c.sc.retShared = c.sc.retShared || c.sc.byRef[id.Name]
-				c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
+				c.scope.retArr = &b
+				c.scope.retShared = c.scope.retShared || c.scope.byRef[id.Name]
+				c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.scope.retLabel})
 				return nil
 			}
 		}
@@ -811,10 +811,10 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		if err != nil {
 			return err
 		}
-		if c.sc.retArr != nil {
+		if c.scope.retArr != nil {
 			return errAt(s.Return, "the helper returns a list on other paths")
 		}
-		c.sc.retWord = true
+		c.scope.retWord = true
 		c.ret(v)
 		return nil
 	case *syntax.BranchStmt:
@@ -822,14 +822,14 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		case syntax.PASS:
 			return nil
 		case syntax.BREAK, syntax.CONTINUE:
-			if len(c.sc.loops) == 0 {
+			if len(c.scope.loops) == 0 {
 				return errAt(s.TokenPos, "%s outside a loop", s.Token)
 			}
 			kind := fuse.SBreak
 			if s.Token == syntax.CONTINUE {
 				kind = fuse.SContinue
 			}
-			c.emit(fuse.Stmt{Kind: kind, Label: c.sc.loops[len(c.sc.loops)-1]})
+			c.emit(fuse.Stmt{Kind: kind, Label: c.scope.loops[len(c.scope.loops)-1]})
 			return nil
 		}
 		return errAt(s.TokenPos, "%s is not allowed in a fused function", s.Token)
@@ -844,8 +844,8 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 
 // loopBody compiles the body of the loop with label.
 func (c *compiler) loopBody(label int, body []syntax.Stmt) ([]fuse.Stmt, error) {
-	c.sc.loops = append(c.sc.loops, label)
-	defer func() { c.sc.loops = c.sc.loops[:len(c.sc.loops)-1] }()
+	c.scope.loops = append(c.scope.loops, label)
+	defer func() { c.scope.loops = c.scope.loops[:len(c.scope.loops)-1] }()
 	return c.nested(func() error { return c.stmts(body) })
 }
 
@@ -908,7 +908,7 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	switch {
 	case name == "range" && len(args) >= 1 && len(args) <= 3:
 		st.Kind = fuse.SForRange
-		st.X, st.Y, st.Z = konst(0), args[0], konst(1)
+		st.X, st.Y, st.Z = constExpr(0), args[0], constExpr(1)
 		if len(args) > 1 {
 			st.X, st.Y = args[0], args[1]
 		}
@@ -947,13 +947,13 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 
 // bindVar returns the variable of the local name id, making it a word.
 func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	if ok && b.kind != bVar {
 		return 0, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	}
 	if !ok {
 		b = binding{kind: bVar, id: c.newVar()}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 		c.varNames[[2]int{c.unit, b.id}] = id.Name
 	}
 	if b.bias != 0 {
@@ -974,7 +974,7 @@ func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
 	b, ok, k := c.nameBias(id.Name, v)
 	if !ok && k != 0 {
 		b = binding{kind: bVar, id: c.newVar(), bias: k}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 		c.varNames[[2]int{c.unit, b.id}] = id.Name
 	}
 	if ok && b.kind != bVar {
@@ -1019,7 +1019,7 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			if !ok {
 				return errAt(s.OpPos, "%s is not allowed in a fused function", s.Op)
 			}
-			b, ok := c.sc.names[lhs.Name]
+			b, ok := c.scope.names[lhs.Name]
 			if ok && b.kind != bVar {
 				return errAt(s.OpPos, "%s is %s, not a word: %s is not allowed", lhs.Name, kindName(b), s.Op)
 			}
@@ -1062,7 +1062,7 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 				return err
 			}
 			if b, ok := c.arrays[v]; ok {
-				return c.bindArray(lhs, b, c.own[v], call)
+				return c.bindArray(lhs, b, c.unshared[v], call)
 			}
 			return c.assignVar(lhs, v)
 		}
@@ -1143,7 +1143,7 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 func (c *compiler) copyArray(dst, src, n int, count *fuse.Expr, at syntax.Position) {
 	if n <= 16 && count.Op == fuse.OpConst {
 		for i := 0; i < n; i++ {
-			k := konst(uint64(i))
+			k := constExpr(uint64(i))
 			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: dst, X: k, Check: -1,
 				Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(src), Args: []*fuse.Expr{k},
 					Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}})
@@ -1155,7 +1155,7 @@ func (c *compiler) copyArray(dst, src, n int, count *fuse.Expr, at syntax.Positi
 	store := fuse.Stmt{Kind: fuse.SStore, Arr: dst, X: i, Check: c.check(fuse.CheckIndex, 0, at, "index out of range"),
 		Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(src), Args: []*fuse.Expr{varExpr(v)},
 			Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}}
-	c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: v, X: konst(0), Y: count, Z: konst(1),
+	c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: v, X: constExpr(0), Y: count, Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"), Body: []fuse.Stmt{store}})
 }
 
@@ -1164,28 +1164,28 @@ func (c *compiler) copyArray(dst, src, n int, count *fuse.Expr, at syntax.Positi
 // a variable holding its length.
 func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	l, ok := unparen(rhs).(*syntax.ListExpr)
-	if !ok || !c.sc.appended[id.Name] {
+	if !ok || !c.scope.appended[id.Name] {
 		return false, nil
 	}
 	listCap, _ := c.listCap()
 	if len(l.List) > listCap {
 		return true, errAt(pos(rhs), "a list built by append holds at most %d elements in a fused function", listCap)
 	}
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	switch {
-	case ok && c.sc.byRef[id.Name]:
+	case ok && c.scope.byRef[id.Name]:
 		return true, errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
 	case ok && (b.kind != bScratch || b.count == 0):
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case !ok:
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: listCap})
-		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
+		c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: id.Name, Len: listCap})
+		b = binding{kind: bScratch, id: len(c.proc.Scratch) - 1, count: c.newVar() + 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
 		}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 	}
-	if c.iterating[arrayOf{c.u, b.id}] {
+	if c.iterating[arrayOf{c.proc, b.id}] {
 		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	}
 	// The values first, in order, then the fresh list: a value may read
@@ -1205,9 +1205,9 @@ func (c *compiler) growAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
 	for i, x := range vals {
-		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
+		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: constExpr(uint64(i)), Y: x, Check: -1})
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: konst(uint64(len(l.List)))})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: constExpr(uint64(len(l.List)))})
 	return true, nil
 }
 
@@ -1219,7 +1219,7 @@ func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) 
 	if kv, ok := call.Args[0].(*syntax.BinaryExpr); ok && kv.Op == syntax.EQ {
 		return errAt(pos(kv), "%s.append: keyword arguments are not allowed", id.Name)
 	}
-	if c.iterating[arrayOf{c.u, b.id}] {
+	if c.iterating[arrayOf{c.proc, b.id}] {
 		return errAt(call.Lparen, "%s.append while a loop iterates over %s (an error in Starlark)", id.Name, id.Name)
 	}
 	x, err := c.word(call.Args[0])
@@ -1228,11 +1228,11 @@ func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) 
 	}
 	// A list [V] * N of a negative V (runLenAssign) is biased: it holds
 	// x + bias.
-	x = c.biasedTo(x, c.u.Scratch[b.id].Bias)
+	x = c.biasedTo(x, c.proc.Scratch[b.id].Bias)
 	n := varExpr(b.count - 1)
-	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.u.Scratch[b.id].Len)
+	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.proc.Scratch[b.id].Len)
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: n, Y: x, Check: chk})
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.mk(fuse.OpAdd, varExpr(b.count-1), konst(1))})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.mk(fuse.OpAdd, varExpr(b.count-1), constExpr(1))})
 	return nil
 }
 
@@ -1242,7 +1242,7 @@ func (c *compiler) appendTo(id *syntax.Ident, b binding, call *syntax.CallExpr) 
 func (c *compiler) below(i, n *fuse.Expr, limit int) *fuse.Expr {
 	v := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: i})
-	return &fuse.Expr{Op: fuse.OpCond, Args: []*fuse.Expr{c.mk(fuse.OpLt, varExpr(v), n), varExpr(v), konst(uint64(limit))}, Check: -1}
+	return &fuse.Expr{Op: fuse.OpCond, Args: []*fuse.Expr{c.mk(fuse.OpLt, varExpr(v), n), varExpr(v), constExpr(uint64(limit))}, Check: -1}
 }
 
 // bindArray binds name to the array b a helper returned (name =
@@ -1251,25 +1251,25 @@ func (c *compiler) below(i, n *fuse.Expr, limit int) *fuse.Expr {
 // helper's array is its own (own: no other name holds it), the name's
 // array gets a copy of its words (the name's new list).
 func (c *compiler) bindArray(id *syntax.Ident, b binding, own bool, call *syntax.CallExpr) error {
-	old, ok := c.sc.names[id.Name]
+	old, ok := c.scope.names[id.Name]
 	switch {
 	case !ok:
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 		if !own {
-			c.aliased[arrayOf{c.u, b.id}] = true // another name may hold it
+			c.aliased[arrayOf{c.proc, b.id}] = true // another name may hold it
 		}
 		return nil
 	case old.kind == bScratch && old.id == b.id && old.count == b.count:
 		return nil // the same call, again (in a loop)
-	case c.sc.byRef[id.Name]:
+	case c.scope.byRef[id.Name]:
 		return errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
-	case old.kind == bScratch && old.id >= c.u.Arrays && own && !c.iterating[arrayOf{c.u, old.id}] && !c.aliased[arrayOf{c.u, old.id}] &&
+	case old.kind == bScratch && old.id >= c.proc.Arrays && own && !c.iterating[arrayOf{c.proc, old.id}] && !c.aliased[arrayOf{c.proc, old.id}] &&
 		(old.count == 0) == (b.count == 0):
-		to, from := c.u.Scratch[old.id], c.u.Scratch[b.id]
+		to, from := c.proc.Scratch[old.id], c.proc.Scratch[b.id]
 		if to.Len != from.Len || to.Bias != from.Bias || to.Init != from.Init {
 			break
 		}
-		n := konst(uint64(from.Len))
+		n := constExpr(uint64(from.Len))
 		if b.count != 0 {
 			n = varExpr(b.count - 1)
 		}
@@ -1324,7 +1324,7 @@ func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *synta
 	var b binding
 	switch x := unparen(x).(type) {
 	case *syntax.Ident:
-		bd, ok := c.sc.names[x.Name]
+		bd, ok := c.scope.names[x.Name]
 		if !ok || bd.kind != bScratch {
 			return false, nil
 		}
@@ -1339,15 +1339,15 @@ func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *synta
 		if len(elems) > MaxScratch {
 			return true, errAt(pos(x), "a loop over more than %d values", MaxScratch)
 		}
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: "the values of a loop", Len: len(elems)})
-		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
+		c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: "the values of a loop", Len: len(elems)})
+		b = binding{kind: bScratch, id: len(c.proc.Scratch) - 1}
 		c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
 		for i, e := range elems {
 			v, err := c.word(e)
 			if err != nil {
 				return true, err
 			}
-			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: v, Check: -1})
+			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: constExpr(uint64(i)), Y: v, Check: -1})
 		}
 	case *syntax.CallExpr:
 		if builtin || call == nil {
@@ -1356,7 +1356,7 @@ func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *synta
 		if _, ok := callee(call); !ok {
 			return false, nil
 		}
-		if v, ok := c.sc.src.Free(func() string { n, _ := callee(call); return n }()); !ok {
+		if v, ok := c.scope.src.Free(func() string { n, _ := callee(call); return n }()); !ok {
 			return false, nil
 		} else if _, isFn := v.(*starlark.Function); !isFn {
 			return false, nil
@@ -1381,12 +1381,12 @@ func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *synta
 			return true, err
 		}
 	}
-	n := konst(uint64(c.u.Scratch[b.id].Len))
+	n := constExpr(uint64(c.proc.Scratch[b.id].Len))
 	if b.count != 0 {
 		n = varExpr(b.count - 1)
 	}
 	i := c.newVar()
-	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: konst(0), Y: n, Z: konst(1),
+	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: constExpr(0), Y: n, Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")}
 	v, err := c.bindVar(id)
 	if err != nil {
@@ -1394,10 +1394,10 @@ func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *synta
 	}
 	elem := c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{varExpr(i)},
 		Check: c.check(fuse.CheckIndex, 0, pos(s.X), "index out of range")})
-	was := c.iterating[arrayOf{c.u, b.id}]
-	c.iterating[arrayOf{c.u, b.id}] = true
+	was := c.iterating[arrayOf{c.proc, b.id}]
+	c.iterating[arrayOf{c.proc, b.id}] = true
 	body, err := c.loopBody(st.Label, s.Body)
-	c.iterating[arrayOf{c.u, b.id}] = was
+	c.iterating[arrayOf{c.proc, b.id}] = was
 	if err != nil {
 		return true, err
 	}
@@ -1424,42 +1424,42 @@ func (c *compiler) listCopy(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	a, ok := c.sc.names[aid.Name]
+	a, ok := c.scope.names[aid.Name]
 	if !ok || a.kind != bScratch {
 		return false, nil
 	}
-	src := c.u.Scratch[a.id]
+	src := c.proc.Scratch[a.id]
 	if a.count != 0 {
 		return true, errAt(call.Lparen, "list(%s) of a list built by append is not allowed in a fused function", aid.Name)
 	}
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	switch {
-	case ok && c.sc.byRef[id.Name]:
+	case ok && c.scope.byRef[id.Name]:
 		return true, errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
 	case ok && b.count != 0:
 		return true, errAt(id.NamePos, "%s is a list built by append; a name holds one kind of value in a fused function", id.Name)
 	case ok && b.kind != bScratch:
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
-	case ok && b.id < c.u.Arrays:
+	case ok && b.id < c.proc.Arrays:
 		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused function cannot rebind it to a new array (use another name)", id.Name)
-	case ok && c.iterating[arrayOf{c.u, b.id}]:
+	case ok && c.iterating[arrayOf{c.proc, b.id}]:
 		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	case ok && b.id == a.id:
 		return true, nil // a = list(a): a copy of itself, the same words
 	case ok:
-		if s := c.u.Scratch[b.id]; s.Len != src.Len || s.Bias != src.Bias {
+		if s := c.proc.Scratch[b.id]; s.Len != src.Len || s.Bias != src.Bias {
 			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape", id.Name, s.Len)
 		}
 	default:
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: src.Len, Init: src.Init, Bias: src.Bias})
-		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
+		c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: id.Name, Len: src.Len, Init: src.Init, Bias: src.Bias})
+		b = binding{kind: bScratch, id: len(c.proc.Scratch) - 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
 		}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFresh, Arr: b.id})
-	c.copyArray(b.id, a.id, src.Len, konst(uint64(src.Len)), call.Lparen)
+	c.copyArray(b.id, a.id, src.Len, constExpr(uint64(src.Len)), call.Lparen)
 	return true, nil
 }
 
@@ -1656,7 +1656,7 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 			return true, err
 		}
 		if k, ok := negConstant(x); ok && c.opt.Exact {
-			x, bias = konst(0), k // -k + k
+			x, bias = constExpr(0), k // -k + k
 		} else if c.opt.Exact && (x.Op == fuse.OpNeg || x.Op == fuse.OpNot) && x.Args[0].Op == fuse.OpConst {
 			return true, errAt(pos(init), "a scratch array's value V in [V] * N is at least -2^63 in a function run as machine code")
 		}
@@ -1703,37 +1703,37 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 			bias = max(bias, k)
 		}
 	}
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	if ok && b.kind != bScratch {
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	}
-	if ok && (b.id < c.u.Arrays || c.sc.byRef[id.Name]) {
+	if ok && (b.id < c.proc.Arrays || c.scope.byRef[id.Name]) {
 		return true, errAt(id.NamePos, "%s is an array passed by the caller; a fused helper cannot rebind it to a new array (use another name)", id.Name)
 	}
 	if ok && b.count != 0 {
 		return true, errAt(id.NamePos, "%s is a list built by append; a name holds one kind of value in a fused function", id.Name)
 	}
-	if ok && b.kind == bScratch && c.iterating[arrayOf{c.u, b.id}] {
+	if ok && b.kind == bScratch && c.iterating[arrayOf{c.proc, b.id}] {
 		return true, errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	}
 	if init == nil {
-		if ok && b.kind == bScratch && c.u.Scratch[b.id].Len == n {
-			bias = max(bias, c.u.Scratch[b.id].Bias)
+		if ok && b.kind == bScratch && c.proc.Scratch[b.id].Len == n {
+			bias = max(bias, c.proc.Scratch[b.id].Bias)
 		}
 		initVal = bias // 0, biased
 	}
 	if ok {
-		s := c.u.Scratch[b.id]
+		s := c.proc.Scratch[b.id]
 		if s.Len != n || s.Init != initVal || s.Bias != bias {
 			return true, errAt(id.NamePos, "%s is already a scratch array of %d elements; use another name for an array of another shape or value", id.Name, s.Len)
 		}
 	} else {
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal, Bias: bias})
-		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1}
+		c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: id.Name, Len: n, Init: initVal, Bias: bias})
+		b = binding{kind: bScratch, id: len(c.proc.Scratch) - 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return true, errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
 		}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 	}
 	// The values first, in order, then the fresh array: a value may read
 	// the array the name held before (a = [a[0] + 1, 0]).
@@ -1753,7 +1753,7 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		if x.Op == fuse.OpConst && x.Imm == initVal {
 			continue
 		}
-		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(uint64(i)), Y: x, Check: -1})
+		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: constExpr(uint64(i)), Y: x, Check: -1})
 	}
 	return true, nil
 }
@@ -1767,30 +1767,30 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 // call.
 func (c *compiler) runLenAssign(id *syntax.Ident, k *fuse.Expr, initVal, bias uint64, at syntax.Position) error {
 	listCap, w := c.listCap()
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	switch {
-	case ok && c.sc.byRef[id.Name]:
+	case ok && c.scope.byRef[id.Name]:
 		return errAt(id.NamePos, "%s is the caller's list; a fused helper cannot rebind it to a new list (use another name)", id.Name)
-	case ok && (b.kind != bScratch || b.count == 0 || b.id < c.u.Arrays):
+	case ok && (b.kind != bScratch || b.count == 0 || b.id < c.proc.Arrays):
 		return errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
 	case ok:
-		if s := c.u.Scratch[b.id]; s.Len != listCap || s.Init != initVal || s.Bias != bias {
+		if s := c.proc.Scratch[b.id]; s.Len != listCap || s.Init != initVal || s.Bias != bias {
 			return errAt(id.NamePos, "%s is already a list of another capacity or value; use another name for a list [V] * N of another value", id.Name)
 		}
 	default:
-		c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name, Len: listCap, Init: initVal, Bias: bias})
-		b = binding{kind: bScratch, id: len(c.u.Scratch) - 1, count: c.newVar() + 1}
+		c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: id.Name, Len: listCap, Init: initVal, Bias: bias})
+		b = binding{kind: bScratch, id: len(c.proc.Scratch) - 1, count: c.newVar() + 1}
 		if total := c.scratchWords(); total > MaxScratchWords {
 			return errAt(id.NamePos, "the scratch arrays of a fused function hold at most %d words in all, not %d (with %s)", MaxScratchWords, total, id.Name)
 		}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 	}
-	if c.iterating[arrayOf{c.u, b.id}] {
+	if c.iterating[arrayOf{c.proc, b.id}] {
 		return errAt(id.NamePos, "%s is being iterated over; a fused function does not rebind it there", id.Name)
 	}
 	// The length first (it may read the list the name held before: a =
 	// [0] * len(a)), checked below listCap, then the fresh list.
-	n := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{k, konst(1<<w - 1)},
+	n := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{k, constExpr(1<<w - 1)},
 		Check: c.check(fuse.CheckFits, w, at, "a list [V] * N of a function run as machine code has fewer than %d elements", listCap)}
 	t := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: n})
@@ -1817,7 +1817,7 @@ func negConstant(e *fuse.Expr) (uint64, bool) {
 // check fuse.Func.Exact adds where the int must be a word), recorded in
 // biased.
 func (c *compiler) scratchRead(raw *fuse.Expr) *fuse.Expr {
-	return c.biasedRead(raw, c.u.Scratch[raw.Imm].Bias)
+	return c.biasedRead(raw, c.proc.Scratch[raw.Imm].Bias)
 }
 
 // biasedRead is the int of the word raw biased by k: raw less k, recorded
@@ -1826,7 +1826,7 @@ func (c *compiler) biasedRead(raw *fuse.Expr, k uint64) *fuse.Expr {
 	if k == 0 {
 		return raw
 	}
-	e := &fuse.Expr{Op: fuse.OpSub, Args: []*fuse.Expr{raw, konst(k)}, Check: -1}
+	e := &fuse.Expr{Op: fuse.OpSub, Args: []*fuse.Expr{raw, constExpr(k)}, Check: -1}
 	if c.biased == nil {
 		c.biased = map[*fuse.Expr]uint64{}
 	}
@@ -1848,15 +1848,15 @@ func (c *compiler) biasedTo(e *fuse.Expr, k uint64) *fuse.Expr {
 		case b == k:
 			return raw
 		case b < k:
-			return c.mk(fuse.OpAdd, raw, konst(k-b))
+			return c.mk(fuse.OpAdd, raw, constExpr(k-b))
 		default:
-			return c.mk(fuse.OpSub, raw, konst(b-k))
+			return c.mk(fuse.OpSub, raw, constExpr(b-k))
 		}
 	}
 	if n, ok := negConstant(e); ok && n <= k {
-		return konst(k - n)
+		return constExpr(k - n)
 	}
-	return c.mk(fuse.OpAdd, e, konst(k))
+	return c.mk(fuse.OpAdd, e, constExpr(k))
 }
 
 // rowAssign compiles row = T[i] for a table of rows.
@@ -1877,13 +1877,13 @@ func (c *compiler) rowAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	if ok && (b.kind != bRow || b.table != t) {
 		return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value (and rows of one table) in a fused function", id.Name, kindName(b))
 	}
 	if !ok {
 		b = binding{kind: bRow, id: c.newVar(), table: t}
-		c.sc.names[id.Name] = b
+		c.scope.names[id.Name] = b
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.id, X: i})
 	// Check the row index where Starlark would: at the assignment.
@@ -1901,7 +1901,7 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	if _, _, err := c.hashNamed(aid); err != nil {
 		return err
 	}
-	b, ok := c.sc.names[aid.Name]
+	b, ok := c.scope.names[aid.Name]
 	if ok && b.kind == bHash {
 		return c.hashStore(c.hashOf(b), aid, s, lhs)
 	}
@@ -1911,7 +1911,7 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 		}
 		return c.globalArrayOf(aid, false, errAt(lhs.Lbrack, "%s is not a scratch array; make one with %s = [0] * N", aid.Name, aid.Name))
 	}
-	if c.iterating[arrayOf{c.u, b.id}] {
+	if c.iterating[arrayOf{c.proc, b.id}] {
 		return errAt(lhs.Lbrack, "%s is being iterated over; changing it there is an error in Starlark", aid.Name)
 	}
 	idx, err := c.word(lhs.Y)
@@ -1919,7 +1919,7 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 		return err
 	}
 	if b.count != 0 {
-		idx = c.below(idx, varExpr(b.count-1), c.u.Scratch[b.id].Len)
+		idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
 	}
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
@@ -1927,7 +1927,7 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	// A biased array (scratchAssign) stores x + bias: a[i] += y adds y to
 	// the biased element (which may hold a negative int), a[i] -= y
 	// subtracts it, and the other updates compute on the element's int.
-	bias := c.u.Scratch[b.id].Bias
+	bias := c.proc.Scratch[b.id].Bias
 	var val *fuse.Expr
 	if s.Op == syntax.EQ {
 		val, err = c.word(s.RHS)
@@ -2139,7 +2139,7 @@ func WordOf(v starlark.Value) (uint64, bool) {
 	return 0, false
 }
 
-func konst(x uint64) *fuse.Expr                    { return &fuse.Expr{Op: fuse.OpConst, Imm: x, Check: -1} }
+func constExpr(x uint64) *fuse.Expr                { return &fuse.Expr{Op: fuse.OpConst, Imm: x, Check: -1} }
 func varExpr(v int) *fuse.Expr                     { return &fuse.Expr{Op: fuse.OpVar, Imm: uint64(v), Check: -1} }
 func mk(op fuse.Op, args ...*fuse.Expr) *fuse.Expr { return mkImm(op, 0, args...) }
 
@@ -2157,7 +2157,7 @@ func mkImm(op fuse.Op, imm uint64, args ...*fuse.Expr) *fuse.Expr {
 		}
 		a[i] = x.Imm
 	}
-	return konst(fuse.Eval1(fuse.Instr{Op: op, Imm: imm}, a[0], a[1], a[2]))
+	return constExpr(fuse.Eval1(fuse.Instr{Op: op, Imm: imm}, a[0], a[1], a[2]))
 }
 
 // mk is mk, except that with Options.Exact constants fold only where the
@@ -2219,22 +2219,22 @@ func identity(e *fuse.Expr) *fuse.Expr {
 }
 
 func (c *compiler) isBuiltin(name string) bool {
-	if _, local := c.sc.names[name]; local || c.sc.locals[name] {
+	if _, local := c.scope.names[name]; local || c.scope.locals[name] {
 		return false
 	}
-	return c.sc.src.Builtin == nil || c.sc.src.Builtin(name)
+	return c.scope.src.Builtin == nil || c.scope.src.Builtin(name)
 }
 
 // lookupTable returns the table a free name is bound to, -1 when the name
 // is not a table, or an error when it is a value that cannot be read.
 func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
-	if _, ok := c.sc.names[id.Name]; ok || c.sc.locals[id.Name] {
+	if _, ok := c.scope.names[id.Name]; ok || c.scope.locals[id.Name] {
 		return -1, nil
 	}
-	if t, ok := c.sc.tables[id.Name]; ok {
+	if t, ok := c.scope.tables[id.Name]; ok {
 		return t, nil
 	}
-	v, ok := c.sc.src.Free(id.Name)
+	v, ok := c.scope.src.Free(id.Name)
 	if !ok {
 		return -1, nil
 	}
@@ -2248,7 +2248,7 @@ func (c *compiler) lookupTable(id *syntax.Ident) (int, error) {
 	if !isTable {
 		return -1, nil
 	}
-	c.sc.tables[id.Name] = t
+	c.scope.tables[id.Name] = t
 	if l, ok := v.(*starlark.List); ok {
 		if c.tableLists == nil {
 			c.tableLists = map[int]*starlark.List{}
@@ -2345,7 +2345,7 @@ func (c *compiler) expr1(e syntax.Expr) (*fuse.Expr, error) {
 		if !ok {
 			return nil, errAt(e.TokenPos, "%s does not fit in 64 bits", shortInt(x))
 		}
-		return konst(w), nil
+		return constExpr(w), nil
 	case *syntax.Ident:
 		return c.ident(e)
 	case *syntax.ParenExpr:
@@ -2476,9 +2476,9 @@ func (c *compiler) lazy(op fuse.Op, first *fuse.Expr, rest ...syntax.Expr) (*fus
 func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	switch e.Name {
 	case "True", "False":
-		k := konst(0)
+		k := constExpr(0)
 		if e.Name == "True" {
-			k = konst(1)
+			k = constExpr(1)
 		}
 		if c.opt.Exact {
 			// A bool, which fuse.Func.Exact allows only as a condition.
@@ -2486,7 +2486,7 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 		}
 		return k, nil
 	}
-	if b, ok := c.sc.names[e.Name]; ok {
+	if b, ok := c.scope.names[e.Name]; ok {
 		switch b.kind {
 		case bVar:
 			if x, ok := c.wideRead(e); ok {
@@ -2503,10 +2503,10 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 			return nil, errAt(e.NamePos, "%s is a %s, not a word: a function run as machine code takes x in %s, len(%s) and its methods", e.Name, c.hashOf(b).kind(), e.Name, e.Name)
 		}
 	}
-	if c.sc.locals[e.Name] {
+	if c.scope.locals[e.Name] {
 		return nil, errAt(e.NamePos, "%s is used before it is assigned", e.Name)
 	}
-	v, ok := c.sc.src.Free(e.Name)
+	v, ok := c.scope.src.Free(e.Name)
 	if r, isRefused := v.(Refused); ok && isRefused {
 		return nil, errAt(e.NamePos, "%s %s", e.Name, r.Reason)
 	}
@@ -2522,10 +2522,10 @@ func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	w, ok := WordOf(v)
 	if _, isBool := v.(starlark.Bool); isBool && c.opt.Exact {
 		// A global True or False: a bool, as the literal is.
-		return &fuse.Expr{Op: fuse.OpBool, Args: []*fuse.Expr{konst(w)}, Check: -1}, nil
+		return &fuse.Expr{Op: fuse.OpBool, Args: []*fuse.Expr{constExpr(w)}, Check: -1}, nil
 	}
 	if ok {
-		return konst(w), nil
+		return constExpr(w), nil
 	}
 	if _, isInt := v.(starlark.Int); isInt {
 		return nil, errAt(e.NamePos, "%s = %s does not fit in 64 bits", e.Name, shortInt(v))
@@ -2671,12 +2671,12 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b, ok := c.sc.names[id.Name]; ok {
+	if b, ok := c.scope.names[id.Name]; ok {
 		switch b.kind {
 		case bScratch:
 			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the scratch array %s", id.Name)
 			if b.count != 0 {
-				i = c.below(i, varExpr(b.count-1), c.u.Scratch[b.id].Len)
+				i = c.below(i, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
 			}
 			return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{i}, Check: chk}), nil
 		case bRow:
@@ -2696,10 +2696,10 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		return nil, err
 	}
 	if t < 0 {
-		if c.sc.locals[id.Name] {
+		if c.scope.locals[id.Name] {
 			return nil, errAt(id.NamePos, "%s is used before it is assigned", id.Name)
 		}
-		if _, ok := c.sc.src.Free(id.Name); !ok {
+		if _, ok := c.scope.src.Free(id.Name); !ok {
 			return nil, errAt(id.NamePos, "%s is not defined", id.Name)
 		}
 		if c.opt.CheckOnly {
@@ -2728,7 +2728,7 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if !ok {
 		return nil, errAt(pos(e.Fn), "calling %s is not allowed in a fused function", describe(e.Fn))
 	}
-	if _, local := c.sc.names[name]; local || c.sc.locals[name] {
+	if _, local := c.scope.names[name]; local || c.scope.locals[name] {
 		return nil, errAt(pos(e.Fn), "%s is a local, not a function", name)
 	}
 	if c.opt.CheckOnly && c.opt.Defs != nil {
@@ -2736,7 +2736,7 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 			return c.helper(e, helperOf{name: name, source: func() (*Source, error) { return src, nil }})
 		}
 	}
-	if v, ok := c.sc.src.Free(name); ok {
+	if v, ok := c.scope.src.Free(name); ok {
 		if fn, ok := v.(*starlark.Function); ok {
 			if c.opt.CheckOnly {
 				return c.opaqueCall(e)
@@ -2839,13 +2839,13 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 		}
 		return c.hashLen(h), nil
 	}
-	if b, ok := c.sc.names[id.Name]; ok {
+	if b, ok := c.scope.names[id.Name]; ok {
 		switch b.kind {
 		case bScratch:
 			if b.count != 0 {
 				return varExpr(b.count - 1), nil
 			}
-			return konst(uint64(c.u.Scratch[b.id].Len)), nil
+			return constExpr(uint64(c.proc.Scratch[b.id].Len)), nil
 		case bRow:
 			return c.tuplesOf(b.table, &fuse.Expr{Op: fuse.OpRowLen, Imm: uint64(b.table), Args: []*fuse.Expr{varExpr(b.id)}, Check: -1}), nil
 		}
@@ -2861,28 +2861,28 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 		return nil, err
 	}
 	if t < 0 {
-		if _, ok := c.sc.src.Free(id.Name); !ok && !c.sc.locals[id.Name] {
+		if _, ok := c.scope.src.Free(id.Name); !ok && !c.scope.locals[id.Name] {
 			return nil, errAt(id.NamePos, "%s is not defined", id.Name)
 		}
-		if c.opt.CheckOnly && !c.sc.locals[id.Name] {
+		if c.opt.CheckOnly && !c.scope.locals[id.Name] {
 			return varExpr(c.newVar()), nil
 		}
 		return nil, errAt(id.NamePos, "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", id.Name)
 	}
 	tb := &c.f.Tables[t]
 	if tb.Flat {
-		return konst(uint64(len(tb.Rows[0]))), nil
+		return constExpr(uint64(len(tb.Rows[0]))), nil
 	}
-	return konst(uint64(len(tb.Rows))), nil
+	return constExpr(uint64(len(tb.Rows))), nil
 }
 
 // isParam reports whether name is a parameter of the function being
 // compiled (not of a helper, which a caller may pass a row).
 func (c *compiler) isParam(name string) bool {
-	if c.sc.retLabel >= 0 || c.sc.proc {
+	if c.scope.retLabel >= 0 || c.scope.proc {
 		return false
 	}
-	for _, p := range c.sc.src.Params {
+	for _, p := range c.scope.src.Params {
 		if p.Name == name {
 			return true
 		}
@@ -2913,12 +2913,12 @@ func (c *compiler) minMaxAbs(name string, e *syntax.CallExpr) (*fuse.Expr, error
 				return args[0], nil
 			}
 			if k, ok := negConstant(args[0]); ok {
-				return konst(k), nil
+				return constExpr(k), nil
 			}
 		}
 		if args[0].Op == fuse.OpConst {
 			if int64(args[0].Imm) < 0 {
-				return konst(-args[0].Imm), nil
+				return constExpr(-args[0].Imm), nil
 			}
 			return args[0], nil
 		}
@@ -2966,7 +2966,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	if none && !c.discarded[e] {
 		return nil, errAt(pos(e.Fn), "%s returns None, which is not a word: call it as a statement", name)
 	}
-	recursive := c.sc.src.Name == name || slices.Contains(c.calls, name)
+	recursive := c.scope.src.Name == name || slices.Contains(c.calls, name)
 	_, compiled := c.procs[key]
 	grows := strings.Contains(kinds, "g")
 	// A helper given arrays or tables is compiled once and called (its
@@ -3004,11 +3004,11 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		// An array or a table is passed by reference: the helper's
 		// parameter names the caller's.
 		if id, ok := unparen(a).(*syntax.Ident); ok {
-			if bd, ok := c.sc.names[id.Name]; ok && (bd.kind == bScratch || bd.kind == bHash) {
+			if bd, ok := c.scope.names[id.Name]; ok && (bd.kind == bScratch || bd.kind == bHash) {
 				sc.names[src.Params[i].Name], sc.byRef[src.Params[i].Name] = bd, true
 				continue
 			}
-			if _, local := c.sc.names[id.Name]; !local {
+			if _, local := c.scope.names[id.Name]; !local {
 				t, err := c.lookupTable(id)
 				if err != nil {
 					return nil, err
@@ -3046,12 +3046,12 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
 	sc.none = none
-	outer := c.sc
+	outer := c.scope
 	c.calls = append(c.calls, outer.src.Name)
 	c.f.Inlined = max(c.f.Inlined, len(c.calls))
-	c.sc = sc
+	c.scope = sc
 	body, err := c.body(src)
-	c.sc = outer
+	c.scope = outer
 	c.calls = c.calls[:len(c.calls)-1]
 	if err != nil {
 		return nil, err
@@ -3065,7 +3065,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		x := &fuse.Expr{Op: fuse.OpArray, Imm: uint64(sc.retArr.id), Check: -1}
 		c.arrays[x] = *sc.retArr
 		if !sc.retShared {
-			c.own[x] = true
+			c.unshared[x] = true
 		}
 		return x, nil
 	}
@@ -3214,10 +3214,10 @@ func (c *compiler) argKinds(e *syntax.CallExpr) (string, error) {
 			b.WriteString("w,")
 			continue
 		}
-		if bd, ok := c.sc.names[id.Name]; ok {
+		if bd, ok := c.scope.names[id.Name]; ok {
 			switch bd.kind {
 			case bScratch:
-				s := c.u.Scratch[bd.id]
+				s := c.proc.Scratch[bd.id]
 				if bd.count != 0 {
 					b.WriteString("g,") // inlined only: its length is the caller's variable
 					continue
@@ -3274,7 +3274,7 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 	var words, arrays []*fuse.Expr
 	for _, a := range e.Args {
 		if id, ok := unparen(a).(*syntax.Ident); ok {
-			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bHash {
+			if bd, ok := c.scope.names[id.Name]; ok && bd.kind == bHash {
 				xs, err := c.hashArgs(c.hashOf(bd), pos(a))
 				if err != nil {
 					return nil, err
@@ -3282,8 +3282,8 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 				arrays = append(arrays, xs...)
 				continue
 			}
-			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
-				if c.iterating[arrayOf{c.u, bd.id}] {
+			if bd, ok := c.scope.names[id.Name]; ok && bd.kind == bScratch {
+				if c.iterating[arrayOf{c.proc, bd.id}] {
 					// The helper may change it, an error in Starlark.
 					return nil, errAt(pos(a), "%s is being iterated over; a fused function does not pass it to a helper that recurses there", id.Name)
 				}
@@ -3308,7 +3308,7 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 	}
 	arrays = append(arrays, globals...)
 	chk := c.check(fuse.CheckDepth, 0, e.Lparen, "recursion too deep")
-	chain := append(append([]string(nil), c.calls...), c.sc.src.Name, name)
+	chain := append(append([]string(nil), c.calls...), c.scope.src.Name, name)
 	c.depths = append(c.depths, depthCheck{check: chk, chain: strings.Join(chain, " -> ")})
 	return &fuse.Expr{Op: fuse.OpCall, Imm: uint64(id), Args: append(words, arrays...), Check: chk}, nil
 }
@@ -3335,7 +3335,7 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 		switch k := kinds[i]; k[0] {
 		case 'a':
 			a := unparen(e.Args[i]).(*syntax.Ident)
-			s := c.u.Scratch[c.sc.names[a.Name].id]
+			s := c.proc.Scratch[c.scope.names[a.Name].id]
 			u.Scratch = append(u.Scratch, fuse.Scratch{Name: p.Name, Len: s.Len, Init: s.Init, Bias: s.Bias})
 			sc.names[p.Name] = binding{kind: bScratch, id: u.Arrays}
 			u.Arrays++
@@ -3358,9 +3358,9 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	}
 	c.f.Procs[id] = *u // the parameters, for the calls in its body
 	saved := *c
-	c.u, c.sc, c.calls, c.inlined, c.unit, c.garr = u, sc, nil, 0, id, garr
+	c.proc, c.scope, c.calls, c.inlined, c.unit, c.garr = u, sc, nil, 0, id, garr
 	body, err := c.body(src)
-	c.u, c.sc, c.calls, c.inlined, c.out, c.unit, c.garr = saved.u, saved.sc, saved.calls, saved.inlined, saved.out, saved.unit, saved.garr
+	c.proc, c.scope, c.calls, c.inlined, c.out, c.unit, c.garr = saved.proc, saved.scope, saved.calls, saved.inlined, saved.out, saved.unit, saved.garr
 	if err != nil {
 		return 0, err
 	}
@@ -3373,7 +3373,7 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 // function, inlined helpers included, and of the unit being compiled.
 func (c *compiler) scratchWords() int {
 	n := 0
-	for _, a := range c.u.Scratch {
+	for _, a := range c.proc.Scratch {
 		n += a.Len
 	}
 	return n
@@ -3398,8 +3398,8 @@ func (c *compiler) end(src *Source) {
 	if fuse.Leaves(*c.out) {
 		return
 	}
-	if c.sc.none {
-		c.ret(konst(0))
+	if c.scope.none {
+		c.ret(constExpr(0))
 		return
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, src.End,
@@ -3408,12 +3408,12 @@ func (c *compiler) end(src *Source) {
 
 // ret compiles a return of the word v from the function being compiled.
 func (c *compiler) ret(v *fuse.Expr) {
-	if c.sc.retLabel < 0 {
+	if c.scope.retLabel < 0 {
 		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
 		return
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.sc.retVar, X: v})
-	c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.sc.retLabel})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.scope.retVar, X: v})
+	c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.scope.retLabel})
 }
 
 // returns counts a body's return statements by what they return.
@@ -3483,7 +3483,7 @@ func (c *compiler) opaqueCall(e *syntax.CallExpr) (*fuse.Expr, error) {
 			a = kv.Y
 		}
 		if id, ok := unparen(a).(*syntax.Ident); ok {
-			if bd, ok := c.sc.names[id.Name]; ok && bd.kind == bScratch {
+			if bd, ok := c.scope.names[id.Name]; ok && bd.kind == bScratch {
 				continue
 			}
 			if t, _ := c.lookupTable(id); t >= 0 {
@@ -3640,7 +3640,7 @@ func (c *compiler) wordBuiltin(name string, e *syntax.CallExpr) (*fuse.Expr, err
 			// x must fit in w bits: check it once, into a variable.
 			t := c.newVar()
 			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: x})
-			c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpShr, varExpr(t), konst(w)),
+			c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpShr, varExpr(t), constExpr(w)),
 				Body: []fuse.Stmt{{Kind: fuse.SFail, Check: fits, X: varExpr(t)}}})
 			x = varExpr(t)
 		}

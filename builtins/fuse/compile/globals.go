@@ -85,7 +85,7 @@ func (c *compiler) globalArrayOf(id *syntax.Ident, append bool, err error) error
 	if !c.opt.Exact {
 		return err
 	}
-	name, l, ok := c.freeList(c.sc, id)
+	name, l, ok := c.freeList(c.scope, id)
 	if !ok {
 		return err
 	}
@@ -351,14 +351,14 @@ func (c *compiler) globalArgs(e *syntax.CallExpr, listed []int) ([]*fuse.Expr, e
 			hashes = append(hashes, i)
 			continue
 		}
-		if c.iterating[arrayOf{c.u, a}] {
+		if c.iterating[arrayOf{c.proc, a}] {
 			return nil, errAt(pos(e.Fn), "a loop over %s is running; a function run as machine code does not call a helper that recurses there", g.Name)
 		}
 		xs = append(xs, &fuse.Expr{Op: fuse.OpArray, Imm: uint64(a), Check: -1})
 	}
 	for _, i := range hashes {
 		g, a := c.opt.Globals[i], c.garr[i]
-		if h, ok := c.globalHashes[arrayOf{c.u, a}]; ok && c.hashes[h].iter > 0 {
+		if h, ok := c.globalHashes[arrayOf{c.proc, a}]; ok && c.hashes[h].iter > 0 {
 			return nil, errAt(pos(e.Fn), "a loop over %s is running; a function run as machine code does not call a helper that recurses there", g.Name)
 		}
 		for k := range HashArrays(IsDict(g.Hash)) {
@@ -375,7 +375,7 @@ func (c *compiler) loopedTable(id *syntax.Ident, err error) error {
 	if !c.opt.Exact {
 		return err
 	}
-	name, l, ok := c.freeList(c.sc, id)
+	name, l, ok := c.freeList(c.scope, id)
 	if !ok {
 		return err
 	}
@@ -398,13 +398,13 @@ func (c *compiler) logAppend(id *syntax.Ident, b binding, call *syntax.CallExpr)
 	xv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: xv, X: x})
 	n := c.newVar()
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: n, X: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{konst(0)},
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: n, X: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{constExpr(0)},
 		Check: c.check(fuse.CheckIndex, 0, call.Lparen, "index out of range")}})
 	next := c.newVar()
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: next, X: c.mk(fuse.OpAdd, varExpr(n), konst(1))})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: next, X: c.mk(fuse.OpAdd, varExpr(n), constExpr(1))})
 	chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a run as machine code appends at most %d values to a module's list", id.Name, LogCap)
 	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: varExpr(next), Y: varExpr(xv), Check: chk})
-	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: konst(0), Y: varExpr(next), Check: -1})
+	c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: b.id, X: constExpr(0), Y: varExpr(next), Check: -1})
 	return nil
 }
 

@@ -112,7 +112,7 @@ func (h *hashTable) get(field int) *fuse.Expr {
 	if h.hdr < 0 {
 		return varExpr([...]int{h.n, h.mask, h.shift, h.removed}[field])
 	}
-	return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(h.hdr), Args: []*fuse.Expr{konst(uint64(field))}, Check: h.hdrCheck}
+	return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(h.hdr), Args: []*fuse.Expr{constExpr(uint64(field))}, Check: h.hdrCheck}
 }
 
 // set is the statement that sets the table's entries (hdrN), mask or
@@ -121,7 +121,7 @@ func (h *hashTable) set(field int, x *fuse.Expr) fuse.Stmt {
 	if h.hdr < 0 {
 		return fuse.Stmt{Kind: fuse.SAssign, Var: [...]int{h.n, h.mask, h.shift, h.removed}[field], X: x}
 	}
-	return fuse.Stmt{Kind: fuse.SStore, Arr: h.hdr, X: konst(uint64(field)), Y: x, Check: h.hdrCheck}
+	return fuse.Stmt{Kind: fuse.SStore, Arr: h.hdr, X: constExpr(uint64(field)), Y: x, Check: h.hdrCheck}
 }
 
 // kind is "set" or "dict".
@@ -143,17 +143,17 @@ func (c *compiler) hashNamed(e syntax.Expr) (*hashTable, *syntax.Ident, error) {
 	if !ok {
 		return nil, nil, nil
 	}
-	b, ok := c.sc.names[id.Name]
+	b, ok := c.scope.names[id.Name]
 	if ok {
 		if b.kind != bHash {
 			return nil, nil, nil
 		}
 		return c.hashOf(b), id, nil
 	}
-	if !c.opt.Exact || c.sc.locals[id.Name] || c.sc.src.Free == nil {
+	if !c.opt.Exact || c.scope.locals[id.Name] || c.scope.src.Free == nil {
 		return nil, nil, nil
 	}
-	v, ok := c.sc.src.Free(id.Name)
+	v, ok := c.scope.src.Free(id.Name)
 	if !ok || !isHash(v) {
 		return nil, nil, nil
 	}
@@ -239,7 +239,7 @@ func (c *compiler) globalHash(g Global, a int) int {
 // in its header array: a module's set or dict, one a helper that recurses
 // is given, or a local such a helper may be given.
 func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
-	if i, ok := c.globalHashes[arrayOf{c.u, a}]; ok {
+	if i, ok := c.globalHashes[arrayOf{c.proc, a}]; ok {
 		return i
 	}
 	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, shift: -1, removed: -1,
@@ -251,7 +251,7 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 	if c.globalHashes == nil {
 		c.globalHashes = map[arrayOf]int{}
 	}
-	c.globalHashes[arrayOf{c.u, a}] = len(c.hashes) - 1
+	c.globalHashes[arrayOf{c.proc, a}] = len(c.hashes) - 1
 	return len(c.hashes) - 1
 }
 
@@ -259,7 +259,7 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 // function (f(name), not name.add(x)): a helper that may recurse.
 func (c *compiler) passedToCall(name string) bool {
 	passed := false
-	for _, st := range c.sc.src.Body {
+	for _, st := range c.scope.src.Body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok {
 				if _, method := call.Fn.(*syntax.DotExpr); !method {
@@ -319,7 +319,7 @@ func (c *compiler) madeHash(rhs syntax.Expr) (dict, ok bool) {
 		if !ok || len(r.Args) != 0 || (name != "set" && name != "dict") || !c.isBuiltin(name) {
 			return false, false
 		}
-		if _, local := c.sc.names[name]; local || c.sc.locals[name] {
+		if _, local := c.scope.names[name]; local || c.scope.locals[name] {
 			return false, false
 		}
 		return name == "dict", true
@@ -343,12 +343,12 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		return true, errAt(id.NamePos, "%s: a helper that recurses makes no %s in a function run as machine code", id.Name, kind)
 	}
 	var h *hashTable
-	if b, ok := c.sc.names[id.Name]; ok {
+	if b, ok := c.scope.names[id.Name]; ok {
 		if b.kind != bHash || c.hashOf(b).dict != dict {
 			return true, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a function run as machine code", id.Name, kindName(b))
 		}
 		h = c.hashOf(b)
-		if c.sc.byRef[id.Name] {
+		if c.scope.byRef[id.Name] {
 			// A helper's parameter names the caller's table: rebinding
 			// it makes a new one in Starlark, which the caller's name
 			// does not see.
@@ -361,19 +361,19 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		if c.passedToCall(id.Name) {
 			// Its state in a header array, which a helper that recurses
 			// may take with the others.
-			a := len(c.u.Scratch)
-			c.u.Scratch = append(c.u.Scratch, hashScratch(id.Name, dict, HashMaxBits)...)
+			a := len(c.proc.Scratch)
+			c.proc.Scratch = append(c.proc.Scratch, hashScratch(id.Name, dict, HashMaxBits)...)
 			i := c.arrayHash(id.Name, dict, HashMaxBits, a)
 			h = c.hashes[i]
 			h.fresh = true
 			h.guard = c.newVar()
 			c.varNames[[2]int{c.unit, h.guard}] = id.Name
-			c.sc.names[id.Name] = binding{kind: bHash, id: i}
+			c.scope.names[id.Name] = binding{kind: bHash, id: i}
 		} else {
 			h = &hashTable{name: id.Name, dict: dict, vals: -1, hdr: -1, bits: HashMaxBits, fresh: true}
 			add := func(what string, n int) int {
-				c.u.Scratch = append(c.u.Scratch, fuse.Scratch{Name: id.Name + " (" + what + ")", Len: n})
-				return len(c.u.Scratch) - 1
+				c.proc.Scratch = append(c.proc.Scratch, fuse.Scratch{Name: id.Name + " (" + what + ")", Len: n})
+				return len(c.proc.Scratch) - 1
 			}
 			h.slots = add(kind+" slots", 1<<HashMaxBits)
 			h.keys = add(kind+" keys", HashCap+1)
@@ -387,7 +387,7 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			}
 			h.guard = h.n
 			c.hashes = append(c.hashes, h)
-			c.sc.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
+			c.scope.names[id.Name] = binding{kind: bHash, id: len(c.hashes) - 1}
 		}
 	}
 	c.hashReset(h, id.NamePos)
@@ -407,7 +407,7 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			vv := c.newVar()
 			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vv, X: c.biasedTo(v, 0)})
 			p, i := c.hashProbe(h, kv, e.Colon)
-			c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpNe, varExpr(p), konst(0)), Body: []fuse.Stmt{
+			c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpNe, varExpr(p), constExpr(0)), Body: []fuse.Stmt{
 				{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, e.Colon, "duplicate key")}}})
 			c.hashInsert(h, kv, p, i, e.Colon)
 			c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(p), Y: varExpr(vv),
@@ -419,12 +419,12 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 
 // hashReset emits the statements that empty h.
 func (c *compiler) hashReset(h *hashTable, at syntax.Position) {
-	c.emit(h.set(hdrN, konst(0)))
-	c.emit(h.set(hdrMask, konst(1<<hashMinBits-1)))
-	c.emit(h.set(hdrShift, konst(64-hashMinBits)))
-	c.emit(h.set(hdrRemoved, konst(0)))
+	c.emit(h.set(hdrN, constExpr(0)))
+	c.emit(h.set(hdrMask, constExpr(1<<hashMinBits-1)))
+	c.emit(h.set(hdrShift, constExpr(64-hashMinBits)))
+	c.emit(h.set(hdrRemoved, constExpr(0)))
 	if h.guard >= 0 && h.guard != h.n {
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.guard, X: konst(1)})
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.guard, X: constExpr(1)})
 	}
 	*c.out = append(*c.out, c.hashClear(h, at)...)
 }
@@ -437,28 +437,28 @@ func (c *compiler) hashClear(h *hashTable, at syntax.Position) []fuse.Stmt {
 		return []fuse.Stmt{{Kind: fuse.SFresh, Arr: h.slots}}
 	}
 	j := c.newVar()
-	return []fuse.Stmt{{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(0),
-		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrMask), konst(1))), Z: konst(1),
+	return []fuse.Stmt{{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: constExpr(0),
+		Y: c.exactExpr(mk(fuse.OpAdd, h.get(hdrMask), constExpr(1))), Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
-		Body: []fuse.Stmt{{Kind: fuse.SStore, Arr: h.slots, X: varExpr(j), Y: konst(0),
+		Body: []fuse.Stmt{{Kind: fuse.SStore, Arr: h.slots, X: varExpr(j), Y: constExpr(0),
 			Check: c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table")}}}}
 }
 
-// given marks x as exact by construction (fuse.Func.Exact) and returns
+// exactExpr marks x as exact by construction (fuse.Func.Exact) and returns
 // it.
-func (c *compiler) givenExpr(x *fuse.Expr) *fuse.Expr {
-	c.given[x] = true
+func (c *compiler) exactExpr(x *fuse.Expr) *fuse.Expr {
+	c.madeExact[x] = true
 	return x
 }
 
 // hashSlot is the first slot of the key in the variable kv.
 func (c *compiler) hashSlot(h *hashTable, kv int) *fuse.Expr {
-	return c.givenExpr(mk(fuse.OpShr, c.givenExpr(mk(fuse.OpMul, varExpr(kv), konst(hashMul))), h.get(hdrShift)))
+	return c.exactExpr(mk(fuse.OpShr, c.exactExpr(mk(fuse.OpMul, varExpr(kv), constExpr(hashMul))), h.get(hdrShift)))
 }
 
 // hashNext is the slot after the one in the variable i.
 func (c *compiler) hashNext(h *hashTable, i int) *fuse.Expr {
-	return mk(fuse.OpAnd, c.givenExpr(mk(fuse.OpAdd, varExpr(i), konst(1))), h.get(hdrMask))
+	return mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpAdd, varExpr(i), constExpr(1))), h.get(hdrMask))
 }
 
 // read is element i of the unit's scratch array arr, index-checked.
@@ -486,9 +486,9 @@ func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int
 	c.hashGuard(h)
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)})
 	label := c.newLabel()
-	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: konst(1), Body: []fuse.Stmt{
+	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
 		{Kind: fuse.SAssign, Var: p, X: c.hashRead(h.slots, varExpr(i), at)},
-		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
 		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.keys, varExpr(p), at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
 		{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i)},
 	}})
@@ -500,7 +500,7 @@ func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int
 func (c *compiler) hashFree(h *hashTable, kv, i int, at syntax.Position) []fuse.Stmt {
 	return []fuse.Stmt{
 		{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)},
-		{Kind: fuse.SWhile, Label: c.newLabel(), X: mk(fuse.OpNe, c.hashRead(h.slots, varExpr(i), at), konst(0)),
+		{Kind: fuse.SWhile, Label: c.newLabel(), X: mk(fuse.OpNe, c.hashRead(h.slots, varExpr(i), at), constExpr(0)),
 			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i)}}},
 	}
 }
@@ -525,48 +525,48 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	bits := h.bits
 	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
 	full := c.check(fuse.CheckReturned, 0, at, "a %s of a function run as machine code holds at most %d entries", h.kind(), 1<<(bits-1))
-	live := c.givenExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved)))
+	live := c.exactExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved)))
 	var double []fuse.Stmt
 	double = append(double,
-		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), konst(1<<bits-1)),
+		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), constExpr(1<<bits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
-		h.set(hdrMask, c.givenExpr(mk(fuse.OpAdd, c.givenExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), konst(1)))),
-		h.set(hdrShift, c.givenExpr(mk(fuse.OpSub, h.get(hdrShift), konst(1)))))
-	grow := []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpGe, c.givenExpr(mk(fuse.OpAdd, live, live)), h.get(hdrMask)), Body: double}}
+		h.set(hdrMask, c.exactExpr(mk(fuse.OpAdd, c.exactExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), constExpr(1)))),
+		h.set(hdrShift, c.exactExpr(mk(fuse.OpSub, h.get(hdrShift), constExpr(1)))))
+	grow := []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpGe, c.exactExpr(mk(fuse.OpAdd, live, live)), h.get(hdrMask)), Body: double}}
 	grow = append(grow, c.hashClear(h, at)...)
 	// Every live entry again, in order, moved down over those removed,
 	// each into the first empty slot of its probe.
 	j, m, kj, s := c.newVar(), c.newVar(), c.newVar(), c.newVar()
-	grow = append(grow, fuse.Stmt{Kind: fuse.SAssign, Var: m, X: konst(0)})
+	grow = append(grow, fuse.Stmt{Kind: fuse.SAssign, Var: m, X: constExpr(0)})
 	again := []fuse.Stmt{
-		{Kind: fuse.SAssign, Var: m, X: c.givenExpr(mk(fuse.OpAdd, varExpr(m), konst(1)))},
+		{Kind: fuse.SAssign, Var: m, X: c.exactExpr(mk(fuse.OpAdd, varExpr(m), constExpr(1)))},
 		{Kind: fuse.SAssign, Var: kj, X: c.hashRead(h.keys, varExpr(j), at)},
 		{Kind: fuse.SStore, Arr: h.keys, X: varExpr(m), Y: varExpr(kj), Check: idx()},
-		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(m), Y: konst(0), Check: idx()},
+		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(m), Y: constExpr(0), Check: idx()},
 	}
 	if h.dict {
 		again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.vals, X: varExpr(m), Y: c.hashRead(h.vals, varExpr(j), at), Check: idx()})
 	}
 	again = append(again, c.hashFree(h, kj, s, at)...)
 	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(m), Check: idx()})
-	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
-		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
+	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: constExpr(1),
+		Y: c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1))), Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
-		Body:  []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.dead, varExpr(j), at), konst(0)), Body: again}}})
-	grow = append(grow, h.set(hdrN, varExpr(m)), h.set(hdrRemoved, konst(0)))
+		Body:  []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.dead, varExpr(j), at), constExpr(0)), Body: again}}})
+	grow = append(grow, h.set(hdrN, varExpr(m)), h.set(hdrRemoved, constExpr(0)))
 	grow = append(grow, c.hashFree(h, kv, i, at)...)
 	// Rebuilt where 2n >= mask: the n + 1 entries would fill more than
 	// half the mask + 1 slots.
-	twice := c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), h.get(hdrN)))
+	twice := c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), h.get(hdrN)))
 	body := []fuse.Stmt{
 		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow},
-		h.set(hdrN, c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1)))),
+		h.set(hdrN, c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1)))),
 		{Kind: fuse.SStore, Arr: h.keys, X: h.get(hdrN), Y: varExpr(kv), Check: idx()},
-		{Kind: fuse.SStore, Arr: h.dead, X: h.get(hdrN), Y: konst(0), Check: idx()},
+		{Kind: fuse.SStore, Arr: h.dead, X: h.get(hdrN), Y: constExpr(0), Check: idx()},
 		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: h.get(hdrN), Check: idx()},
 		{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)},
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: body})
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: body})
 }
 
 // hashRemove emits the removal of the entry p (not 0) whose key sits in
@@ -579,17 +579,17 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
 	j, q, kq, home := c.newVar(), c.newVar(), c.newVar(), c.newVar()
 	dist := func(a, b *fuse.Expr) *fuse.Expr { // (b - a) & mask
-		return c.givenExpr(mk(fuse.OpAnd, c.givenExpr(mk(fuse.OpSub, b, a)), h.get(hdrMask)))
+		return c.exactExpr(mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpSub, b, a)), h.get(hdrMask)))
 	}
 	label := c.newLabel()
 	return []fuse.Stmt{
-		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(p), Y: konst(1), Check: idx()},
-		h.set(hdrRemoved, c.givenExpr(mk(fuse.OpAdd, h.get(hdrRemoved), konst(1)))),
+		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(p), Y: constExpr(1), Check: idx()},
+		h.set(hdrRemoved, c.exactExpr(mk(fuse.OpAdd, h.get(hdrRemoved), constExpr(1)))),
 		{Kind: fuse.SAssign, Var: j, X: varExpr(i)},
-		{Kind: fuse.SWhile, Label: label, X: konst(1), Body: []fuse.Stmt{
+		{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
 			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j)},
 			{Kind: fuse.SAssign, Var: q, X: c.hashRead(h.slots, varExpr(j), at)},
-			{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(q), konst(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+			{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(q), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
 			{Kind: fuse.SAssign, Var: kq, X: c.hashRead(h.keys, varExpr(q), at)},
 			{Kind: fuse.SAssign, Var: home, X: c.hashSlot(h, kq)},
 			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: []fuse.Stmt{
@@ -597,7 +597,7 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 				{Kind: fuse.SAssign, Var: i, X: varExpr(j)},
 			}},
 		}},
-		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: konst(0), Check: idx()},
+		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: constExpr(0), Check: idx()},
 	}
 }
 
@@ -605,7 +605,7 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 // operand after it in the same expression may change the table).
 func (c *compiler) hashLen(h *hashTable) *fuse.Expr {
 	c.hashGuard(h)
-	return c.snapshot(c.givenExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved))))
+	return c.snapshot(c.exactExpr(mk(fuse.OpSub, h.get(hdrN), h.get(hdrRemoved))))
 }
 
 // before returns x, an operand compiled before statements[mark:] of the
@@ -664,9 +664,9 @@ func (c *compiler) hashIn(h *hashTable, x *fuse.Expr, not bool, at syntax.Positi
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: kv, X: c.biasedTo(x, 0)})
 	p, _ := c.hashProbe(h, kv, at)
 	if not {
-		return mk(fuse.OpEq, varExpr(p), konst(0))
+		return mk(fuse.OpEq, varExpr(p), constExpr(0))
 	}
-	return mk(fuse.OpNe, varExpr(p), konst(0))
+	return mk(fuse.OpNe, varExpr(p), constExpr(0))
 }
 
 // hashIndex compiles d[k]: the value, or the run fails where d lacks k
@@ -687,7 +687,7 @@ func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr
 // dict lacks it; it returns the variable holding the entry's number.
 func (c *compiler) hashFound(h *hashTable, kv int, at syntax.Position) int {
 	p, _ := c.hashProbe(h, kv, at)
-	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: []fuse.Stmt{
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: []fuse.Stmt{
 		{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, at, "key not in dict")}}})
 	return p
 }
@@ -773,7 +773,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		if !c.discarded[e] {
 			return nil, true, errAt(pos(e.Fn), "%s.%s returns None, which is not a word: call it as a statement", id.Name, dot.Name.Name)
 		}
-		return konst(0), true, nil
+		return constExpr(0), true, nil
 	}
 	switch name := dot.Name.Name; {
 	case name == "add" && !h.dict && len(e.Args) == 1:
@@ -805,7 +805,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: dv, X: c.biasedTo(d, 0)})
 		p, _ := c.hashProbe(h, kv, at)
 		r := c.newVar()
-		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)),
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)),
 			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: varExpr(dv)}},
 			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)}}})
 		return varExpr(r), true, nil
@@ -826,7 +826,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		if c.hashWritable(h, at) {
 			if name == "pop" {
-				return konst(0), true, nil
+				return constExpr(0), true, nil
 			}
 			return none()
 		}
@@ -845,7 +845,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 			found = append(found, fuse.Stmt{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)})
 		}
 		found = append(found, c.hashRemove(h, p, i, at)...)
-		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), konst(0)), Body: missing, Else: found})
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: missing, Else: found})
 		if name == "pop" {
 			return varExpr(r), true, nil
 		}
@@ -908,15 +908,15 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	}
 	c.hashGuard(h)
 	j := c.newVar()
-	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: konst(1),
-		Y: c.givenExpr(mk(fuse.OpAdd, h.get(hdrN), konst(1))), Z: konst(1),
+	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: constExpr(1),
+		Y: c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1))), Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")}
 	h.iter++
 	body, err := c.nested(func() error {
-		c.sc.loops = append(c.sc.loops, st.Label)
-		defer func() { c.sc.loops = c.sc.loops[:len(c.sc.loops)-1] }()
+		c.scope.loops = append(c.scope.loops, st.Label)
+		defer func() { c.scope.loops = c.scope.loops[:len(c.scope.loops)-1] }()
 		// An entry removed is skipped.
-		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpNe, c.hashRead(h.dead, varExpr(j), pos(s.X)), konst(0)),
+		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpNe, c.hashRead(h.dead, varExpr(j), pos(s.X)), constExpr(0)),
 			Body: []fuse.Stmt{{Kind: fuse.SContinue, Label: st.Label}}})
 		bind := func(name *syntax.Ident, arr int) error {
 			if name == nil {
@@ -971,10 +971,10 @@ func (c *compiler) hashParam(sc *scope, u *fuse.Proc, name, k string) {
 		u.Scratch = append(u.Scratch, s)
 		u.Arrays++
 	}
-	saved := c.u
-	c.u = u
+	saved := c.proc
+	c.proc = u
 	i := c.arrayHash(name, d == 1, bits, a)
-	c.u = saved
+	c.proc = saved
 	sc.names[name] = binding{kind: bHash, id: i}
 }
 
@@ -1029,10 +1029,10 @@ func (c *compiler) hashParams(src *Source, sc *scope, opt Options) error {
 			continue
 		}
 		dict := opt.Hashes[i] == HashDict
-		a := len(c.u.Scratch)
+		a := len(c.proc.Scratch)
 		for _, s := range HashScratch(p.Name, dict) {
-			c.u.Scratch = append(c.u.Scratch, s)
-			c.u.Arrays++
+			c.proc.Scratch = append(c.proc.Scratch, s)
+			c.proc.Arrays++
 		}
 		sc.names[p.Name] = binding{kind: bHash, id: c.arrayHash(p.Name, dict, GlobalHashMaxBits, a)}
 	}

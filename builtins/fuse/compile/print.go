@@ -197,10 +197,10 @@ func (c *compiler) constString(e syntax.Expr) (string, bool) {
 			return s, true
 		}
 	case *syntax.Ident:
-		if _, local := c.sc.names[e.Name]; local || c.sc.locals[e.Name] {
+		if _, local := c.scope.names[e.Name]; local || c.scope.locals[e.Name] {
 			return "", false
 		}
-		if v, ok := c.sc.src.Free(e.Name); ok {
+		if v, ok := c.scope.src.Free(e.Name); ok {
 			if s, ok := v.(starlark.String); ok {
 				return string(s), true
 			}
@@ -212,8 +212,8 @@ func (c *compiler) constString(e syntax.Expr) (string, bool) {
 // isConstName reports whether name (True, False) is not rebound by the
 // function.
 func (c *compiler) isConstName(name string) bool {
-	_, local := c.sc.names[name]
-	return !local && !c.sc.locals[name]
+	_, local := c.scope.names[name]
+	return !local && !c.scope.locals[name]
 }
 
 // hasCall reports whether x calls a Proc.

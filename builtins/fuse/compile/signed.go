@@ -135,14 +135,14 @@ func (c *compiler) constWord(sc *scope, e syntax.Expr) (uint64, bool) {
 // of a biased array or local or a negative constant (scratchAssign,
 // assignVar); 0 for a for loop's variable.
 func (c *compiler) nameBias(name string, v *fuse.Expr) (b binding, bound bool, k uint64) {
-	b, bound = c.sc.names[name]
+	b, bound = c.scope.names[name]
 	if bound {
 		return b, true, b.bias
 	}
-	if c.sc.loopVars[name] {
+	if c.scope.loopVars[name] {
 		return b, false, 0
 	}
-	k = c.sc.negBias[name]
+	k = c.scope.negBias[name]
 	if v != nil {
 		if raw, kv := c.biasOf(v); kv != 0 && (raw.Op == fuse.OpVar || raw.Op == fuse.OpScratch || raw.Op == fuse.OpConst || raw.Op == fuse.OpLoad || raw.Op == fuse.OpLoad2) {
 			k = max(k, kv)
@@ -163,7 +163,7 @@ func (c *compiler) biasOf(e *fuse.Expr) (*fuse.Expr, uint64) {
 		return e.Args[0], k
 	}
 	if k, ok := negConstant(e); ok {
-		return konst(0), k
+		return constExpr(0), k
 	}
 	return nil, 0
 }
@@ -212,15 +212,15 @@ func (c *compiler) signedArith(o fuse.Op, x, y *fuse.Expr) (*fuse.Expr, bool) {
 		return c.biasedRead(c.mk(fuse.OpAdd, x, ry), ky), true
 	case kx != 0 && ky != 0:
 		// (x + kx) - (y + ky) + ky: x - y, biased by kx.
-		return c.biasedRead(c.mk(fuse.OpSub, c.mk(fuse.OpAdd, rx, konst(ky)), ry), kx), true
+		return c.biasedRead(c.mk(fuse.OpSub, c.mk(fuse.OpAdd, rx, constExpr(ky)), ry), kx), true
 	case kx != 0:
 		return c.biasedRead(c.mk(fuse.OpSub, rx, y), kx), true
 	}
 	if ky <= 1<<62 {
 		// (x + 2ky) - (y + ky): x - y, biased by ky.
-		return c.biasedRead(c.mk(fuse.OpSub, c.mk(fuse.OpAdd, x, konst(2*ky)), ry), ky), true
+		return c.biasedRead(c.mk(fuse.OpSub, c.mk(fuse.OpAdd, x, constExpr(2*ky)), ry), ky), true
 	}
-	return c.mk(fuse.OpSub, c.mk(fuse.OpAdd, x, konst(ky)), ry), true
+	return c.mk(fuse.OpSub, c.mk(fuse.OpAdd, x, constExpr(ky)), ry), true
 }
 
 // condAssign compiles name = A if C else B, where name is a biased local

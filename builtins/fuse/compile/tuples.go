@@ -342,9 +342,9 @@ func (c *compiler) forTable(s *syntax.ForStmt) (bool, error) {
 	var n *fuse.Expr
 	switch {
 	case row == nil && tb.Flat:
-		n = konst(uint64(len(tb.Rows[0])))
+		n = constExpr(uint64(len(tb.Rows[0])))
 	case row == nil:
-		n = konst(uint64(len(tb.Rows)))
+		n = constExpr(uint64(len(tb.Rows)))
 	default:
 		rv := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: rv, X: row})
@@ -358,7 +358,7 @@ func (c *compiler) forTable(s *syntax.ForStmt) (bool, error) {
 		n = varExpr(lv)
 	}
 	i := c.newVar()
-	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: konst(0), Y: n, Z: konst(uint64(step)),
+	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: constExpr(0), Y: n, Z: constExpr(uint64(step)),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero")}
 	elem := func(m int) *fuse.Expr {
 		chk := c.check(fuse.CheckIndex, 0, at, "index out of range of the table %s", tb.Name)
@@ -366,13 +366,13 @@ func (c *compiler) forTable(s *syntax.ForStmt) (bool, error) {
 		case row == nil && tb.Flat:
 			return c.tableRead(t, &fuse.Expr{Op: fuse.OpLoad, Imm: uint64(t), Args: []*fuse.Expr{varExpr(i)}, Check: chk})
 		case row == nil:
-			return c.tableRead(t, &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(t), Args: []*fuse.Expr{varExpr(i), konst(uint64(m))}, Check: chk})
+			return c.tableRead(t, &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(t), Args: []*fuse.Expr{varExpr(i), constExpr(uint64(m))}, Check: chk})
 		}
 		j := varExpr(i)
 		if m > 0 {
 			// i + m is below the row's length: exact by construction.
-			j = &fuse.Expr{Op: fuse.OpAdd, Args: []*fuse.Expr{j, konst(uint64(m))}, Check: -1}
-			c.given[j] = true
+			j = &fuse.Expr{Op: fuse.OpAdd, Args: []*fuse.Expr{j, constExpr(uint64(m))}, Check: -1}
+			c.madeExact[j] = true
 		}
 		return c.tableRead(t, &fuse.Expr{Op: fuse.OpLoad2, Imm: uint64(t), Args: []*fuse.Expr{row, j}, Check: chk})
 	}
@@ -403,7 +403,7 @@ func (c *compiler) forTable(s *syntax.ForStmt) (bool, error) {
 func (c *compiler) iterTable(x syntax.Expr) (t int, row *fuse.Expr, rowIx bool, name string, err error) {
 	switch x := unparen(x).(type) {
 	case *syntax.Ident:
-		if b, ok := c.sc.names[x.Name]; ok {
+		if b, ok := c.scope.names[x.Name]; ok {
 			if b.kind != bRow {
 				return -1, nil, false, "", nil
 			}
@@ -439,7 +439,7 @@ func (c *compiler) tuplesOf(t int, n *fuse.Expr) *fuse.Expr {
 	if k <= 1 {
 		return n
 	}
-	return c.mk(fuse.OpDiv, n, konst(uint64(k)))
+	return c.mk(fuse.OpDiv, n, constExpr(uint64(k)))
 }
 
 // overTable reports whether s may be a for loop over a table that

@@ -691,7 +691,7 @@ func (w *wideInfo) pairOnly(e syntax.Expr) bool {
 
 // wideOn returns the scope's wideInfo where x op y is a site of pairs.
 func (c *compiler) wideSite(op syntax.Token, xe, ye syntax.Expr) bool {
-	w := c.sc.wide
+	w := c.scope.wide
 	return w != nil && w.site(op, xe, ye)
 }
 
@@ -701,11 +701,11 @@ func (c *compiler) foldWord(op syntax.Token, xe, ye syntax.Expr) (*fuse.Expr, bo
 	if !c.opt.Exact {
 		return nil, false
 	}
-	k, ok := bigBinary(c.sc, op, xe, ye)
+	k, ok := bigBinary(c.scope, op, xe, ye)
 	if !ok || k.Sign() < 0 || k.BitLen() > 64 {
 		return nil, false
 	}
-	return konst(k.Uint64()), true
+	return constExpr(k.Uint64()), true
 }
 
 // wideBinary compiles x op y, a site of pairs (wideSite): a comparison
@@ -741,14 +741,14 @@ func (c *compiler) wideBinary(op syntax.Token, at syntax.Position, xe, ye syntax
 // with + - * << mod 2^64 (hash = ((A * x + B) >> 32) & 0xFFFFFFFF). It
 // reports false where the & is not one.
 func (c *compiler) maskedShift(xe, ye syntax.Expr) (*fuse.Expr, bool, error) {
-	w := c.sc.wide
+	w := c.scope.wide
 	for _, p := range [][2]syntax.Expr{{xe, ye}, {ye, xe}} {
 		sh, ok := unparen(p[0]).(*syntax.BinaryExpr)
 		if !ok || sh.Op != syntax.GTGT {
 			continue
 		}
-		k, ok := bigConst(c.sc, sh.Y)
-		m, isConst := bigConst(c.sc, p[1])
+		k, ok := bigConst(c.scope, sh.Y)
+		m, isConst := bigConst(c.scope, p[1])
 		if !ok || !isConst || !k.IsInt64() || k.Int64() < 0 || k.Int64() >= 64 || m.Sign() < 0 || m.BitLen()+int(k.Int64()) > 64 || w.pairOnly(sh.X) {
 			continue
 		}
@@ -756,8 +756,8 @@ func (c *compiler) maskedShift(xe, ye syntax.Expr) (*fuse.Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		low := c.mk(fuse.OpAnd, x, konst(^uint64(0)))
-		return c.mk(fuse.OpAnd, c.mk(fuse.OpShr, low, konst(uint64(k.Int64()))), konst(m.Uint64())), true, nil
+		low := c.mk(fuse.OpAnd, x, constExpr(^uint64(0)))
+		return c.mk(fuse.OpAnd, c.mk(fuse.OpShr, low, constExpr(uint64(k.Int64()))), constExpr(m.Uint64())), true, nil
 	}
 	return nil, false, nil
 }
@@ -770,7 +770,7 @@ func (c *compiler) compare(op syntax.Token, x, y wideVal) *fuse.Expr {
 	}
 	hi := func(v wideVal) *fuse.Expr {
 		if v.hi == nil {
-			return konst(0)
+			return constExpr(0)
 		}
 		return cloneLeaf(v.hi)
 	}
@@ -803,9 +803,9 @@ func (c *compiler) narrow(v wideVal, at syntax.Position, what string) *fuse.Expr
 	if v.hi == nil {
 		return v.lo
 	}
-	z := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{v.hi, konst(0)},
+	z := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{v.hi, constExpr(0)},
 		Check: c.check(fuse.CheckFits, 0, at, "an int beyond 64 bits (%s)", what)}
-	c.given[z] = true
+	c.madeExact[z] = true
 	c.pos[z] = at
 	return &fuse.Expr{Op: fuse.OpOr, Args: []*fuse.Expr{v.lo, z}, Check: -1}
 }
@@ -826,11 +826,11 @@ func (c *compiler) settle(v wideVal) wideVal {
 	return v
 }
 
-// given1 makes op on args, an operation whose word is exact by
+// exactOp makes op on args, an operation whose word is exact by
 // construction (fuse.Func.Exact checks nothing of it).
-func (c *compiler) given1(op fuse.Op, args ...*fuse.Expr) *fuse.Expr {
+func (c *compiler) exactOp(op fuse.Op, args ...*fuse.Expr) *fuse.Expr {
 	e := &fuse.Expr{Op: op, Args: args, Check: -1}
-	c.given[e] = true
+	c.madeExact[e] = true
 	return e
 }
 
@@ -842,21 +842,21 @@ func plainOp(op fuse.Op, args ...*fuse.Expr) *fuse.Expr {
 func constVal(k *big.Int) wideVal {
 	b, _ := constBits(k)
 	lo := new(big.Int).And(k, new(big.Int).SetUint64(^uint64(0)))
-	v := wideVal{lo: konst(lo.Uint64()), bits: b}
+	v := wideVal{lo: constExpr(lo.Uint64()), bits: b}
 	if b > 64 {
-		v.hi = konst(new(big.Int).Rsh(k, 64).Uint64())
+		v.hi = constExpr(new(big.Int).Rsh(k, 64).Uint64())
 	}
 	return v
 }
 
 // lower compiles e as a pair.
 func (c *compiler) lower(e syntax.Expr) (wideVal, error) {
-	w := c.sc.wide
+	w := c.scope.wide
 	switch e := e.(type) {
 	case *syntax.ParenExpr:
 		return c.lower(e.X)
 	case *syntax.Literal, *syntax.Ident, *syntax.UnaryExpr:
-		if k, ok := bigConst(c.sc, e); ok {
+		if k, ok := bigConst(c.scope, e); ok {
 			if _, ok := constBits(k); ok {
 				return constVal(k), nil
 			}
@@ -873,7 +873,7 @@ func (c *compiler) lower(e syntax.Expr) (wideVal, error) {
 	case *syntax.BinaryExpr:
 		return c.lowerBin(e.Op, e.OpPos, e.X, e.Y)
 	case *syntax.CallExpr:
-		if a, b, isMax, ok := minMaxOf(c.sc, e); ok && w.pairArgs(a, b) {
+		if a, b, isMax, ok := minMaxOf(c.scope, e); ok && w.pairArgs(a, b) {
 			return c.minMax(a, b, isMax, w.bitsOf(e))
 		}
 	}
@@ -901,7 +901,7 @@ func (c *compiler) minMax(ae, be syntax.Expr, isMax bool, bits int) (wideVal, er
 	}
 	word := func(x *fuse.Expr) *fuse.Expr {
 		if x == nil {
-			return konst(0)
+			return constExpr(0)
 		}
 		return cloneLeaf(x)
 	}
@@ -926,12 +926,12 @@ func (c *compiler) leafVal(x *fuse.Expr) wideVal {
 
 // lowerBin compiles x op y as a pair.
 func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.Expr) (wideVal, error) {
-	w := c.sc.wide
+	w := c.scope.wide
 	sh, k := w.shape(op, xe, ye)
 	bits := w.binBits(op, xe, ye)
 	switch sh {
 	case shConst:
-		v, _ := bigBinary(c.sc, op, xe, ye)
+		v, _ := bigBinary(c.scope, op, xe, ye)
 		return constVal(v), nil
 	case shLeaf:
 		x, err := c.binary(op, at, xe, ye)
@@ -970,11 +970,11 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 	v := wideVal{bits: bits}
 	switch sh {
 	case shAdd:
-		v.lo = c.given1(fuse.OpAdd, x.lo, y.lo)
+		v.lo = c.exactOp(fuse.OpAdd, x.lo, y.lo)
 		if bits <= 64 {
 			break
 		}
-		carry := c.given1(fuse.OpLt, c.given1(fuse.OpAdd, cloneLeaf(x.lo), cloneLeaf(y.lo)), cloneLeaf(x.lo))
+		carry := c.exactOp(fuse.OpLt, c.exactOp(fuse.OpAdd, cloneLeaf(x.lo), cloneLeaf(y.lo)), cloneLeaf(x.lo))
 		v.hi = carry
 		if x.hi != nil {
 			v.hi = plainOp(fuse.OpAdd, x.hi, v.hi)
@@ -992,13 +992,13 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		// of a negative int, as Starlark's & does).
 		hx, hy := x.hi, y.hi
 		if hx == nil {
-			hx = konst(0)
+			hx = constExpr(0)
 		}
 		if hy == nil {
-			hy = konst(0)
+			hy = constExpr(0)
 		}
-		v.lo = c.given1(fuse.OpSub, x.lo, y.lo)
-		borrow := c.given1(fuse.OpLt, cloneLeaf(x.lo), cloneLeaf(y.lo))
+		v.lo = c.exactOp(fuse.OpSub, x.lo, y.lo)
+		borrow := c.exactOp(fuse.OpLt, cloneLeaf(x.lo), cloneLeaf(y.lo))
 		v.hi = plainOp(fuse.OpSub, plainOp(fuse.OpSub, hx, hy), borrow)
 		if bits <= 64 {
 			v = wideVal{lo: c.narrow(v, syntax.Position{}, "-"), bits: bits}
@@ -1007,7 +1007,7 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		if x.hi != nil {
 			x, y = y, x
 		}
-		v.lo = c.given1(fuse.OpMul, x.lo, y.lo)
+		v.lo = c.exactOp(fuse.OpMul, x.lo, y.lo)
 		if bits <= 64 {
 			break
 		}
@@ -1021,30 +1021,30 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 		}
 		if k >= 64 {
 			// x.hi is nil (shape): the low word moves up.
-			v.lo = konst(0)
-			v.hi = plainOp(fuse.OpShl, x.lo, konst(k-64))
+			v.lo = constExpr(0)
+			v.hi = plainOp(fuse.OpShl, x.lo, constExpr(k-64))
 			if bits <= 64 {
 				v.lo, v.hi = v.hi, nil
 			}
 			break
 		}
-		v.lo = c.given1(fuse.OpShl, x.lo, konst(k))
+		v.lo = c.exactOp(fuse.OpShl, x.lo, constExpr(k))
 		if bits <= 64 {
-			v.lo = plainOp(fuse.OpShl, x.lo, konst(k)) // checked, though it cannot fail
+			v.lo = plainOp(fuse.OpShl, x.lo, constExpr(k)) // checked, though it cannot fail
 			break
 		}
-		v.hi = c.given1(fuse.OpShr, cloneLeaf(x.lo), konst(64-k))
+		v.hi = c.exactOp(fuse.OpShr, cloneLeaf(x.lo), constExpr(64-k))
 		if x.hi != nil {
-			v.hi = c.given1(fuse.OpOr, plainOp(fuse.OpShl, x.hi, konst(k)), v.hi)
+			v.hi = c.exactOp(fuse.OpOr, plainOp(fuse.OpShl, x.hi, constExpr(k)), v.hi)
 		}
 	case shShr:
 		return c.shr(x, k, bits), nil
 	case shBits:
 		o := map[syntax.Token]fuse.Op{syntax.AMP: fuse.OpAnd, syntax.PIPE: fuse.OpOr, syntax.CIRCUMFLEX: fuse.OpXor}[op]
-		v.lo = c.given1(o, x.lo, y.lo)
+		v.lo = c.exactOp(o, x.lo, y.lo)
 		switch {
 		case x.hi != nil && y.hi != nil:
-			v.hi = c.given1(o, x.hi, y.hi)
+			v.hi = c.exactOp(o, x.hi, y.hi)
 		case o != fuse.OpAnd && x.hi != nil:
 			v.hi = x.hi
 		case o != fuse.OpAnd && y.hi != nil:
@@ -1066,7 +1066,7 @@ func (c *compiler) lowerBin(op syntax.Token, at syntax.Position, xe, ye syntax.E
 // them fails the run). A count of 512 or more fails the run where it is
 // read, as it fails in Starlark.
 func (c *compiler) shlVar(xe, ye syntax.Expr) (wideVal, error) {
-	k, _ := bigConst(c.sc, xe)
+	k, _ := bigConst(c.scope, xe)
 	n, err := c.expr(ye)
 	if err != nil {
 		return wideVal{}, err
@@ -1074,16 +1074,16 @@ func (c *compiler) shlVar(xe, ye syntax.Expr) (wideVal, error) {
 	// Starlark's count is below 512 whatever reads the int (an & of the
 	// low word drops the high word and its check): the check is the low
 	// word's.
-	fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{n, konst(511)},
+	fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{n, constExpr(511)},
 		Check: c.check(fuse.CheckFits, 9, c.start(ye), "an int of more than 9 bits where the code takes fewer (an index, a shift count, a range bound)")}
-	c.given[fits] = true
+	c.madeExact[fits] = true
 	n = c.spill(fits)
-	kw := konst(k.Uint64())
-	small := func() *fuse.Expr { return plainOp(fuse.OpLt, cloneLeaf(n), konst(64)) }
-	lo := plainOp(fuse.OpCond, small(), c.given1(fuse.OpShl, kw, cloneLeaf(n)), konst(0))
-	up := plainOp(fuse.OpShl, cloneLeaf(kw), c.given1(fuse.OpSub, cloneLeaf(n), konst(64)))
+	kw := constExpr(k.Uint64())
+	small := func() *fuse.Expr { return plainOp(fuse.OpLt, cloneLeaf(n), constExpr(64)) }
+	lo := plainOp(fuse.OpCond, small(), c.exactOp(fuse.OpShl, kw, cloneLeaf(n)), constExpr(0))
+	up := plainOp(fuse.OpShl, cloneLeaf(kw), c.exactOp(fuse.OpSub, cloneLeaf(n), constExpr(64)))
 	up.Check = c.check(fuse.CheckShlExact, 0, c.start(xe), "an int beyond 128 bits (<<)")
-	hi := plainOp(fuse.OpCond, small(), c.given1(fuse.OpShr, cloneLeaf(kw), c.given1(fuse.OpSub, konst(64), cloneLeaf(n))), up)
+	hi := plainOp(fuse.OpCond, small(), c.exactOp(fuse.OpShr, cloneLeaf(kw), c.exactOp(fuse.OpSub, constExpr(64), cloneLeaf(n))), up)
 	return wideVal{lo: lo, hi: hi, bits: maxWide}, nil
 }
 
@@ -1101,7 +1101,7 @@ func (c *compiler) mod(at syntax.Position, xe, ye syntax.Expr) (wideVal, error) 
 	if err != nil {
 		return wideVal{}, err
 	}
-	bits := c.sc.wide.bitsOf(ye)
+	bits := c.scope.wide.bitsOf(ye)
 	mod := func(a, b *fuse.Expr) *fuse.Expr {
 		return &fuse.Expr{Op: fuse.OpMod, Args: []*fuse.Expr{a, b}, Check: c.check(fuse.CheckNonZero, 0, at, "integer modulo by zero")}
 	}
@@ -1111,26 +1111,26 @@ func (c *compiler) mod(at syntax.Position, xe, ye syntax.Expr) (wideVal, error) 
 	x, m = c.settle(x), c.settle(m)
 	small := cloneLeaf(m.lo)
 	var t *fuse.Expr // 2^64 mod m
-	if k, ok := bigConst(c.sc, ye); ok {
+	if k, ok := bigConst(c.scope, ye); ok {
 		if k.Sign() > 0 && k.BitLen() <= 32 {
-			t = konst(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 64), k).Uint64())
+			t = constExpr(new(big.Int).Mod(new(big.Int).Lsh(big.NewInt(1), 64), k).Uint64())
 		}
 	}
 	if t == nil || bits > 32 {
-		fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{cloneLeaf(m.lo), konst(1<<32 - 1)},
+		fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{cloneLeaf(m.lo), constExpr(1<<32 - 1)},
 			Check: c.check(fuse.CheckFits, 32, c.start(xe), "an int beyond 64 bits mod 2^32 or more (%%)")}
-		c.given[fits] = true
+		c.madeExact[fits] = true
 		small = fits
 	}
 	if t == nil {
 		// (2^64 - 1) % m + 1 is 2^64 % m, or m
-		t = mod(c.given1(fuse.OpAdd, mod(konst(^uint64(0)), cloneLeaf(m.lo)), konst(1)), cloneLeaf(m.lo))
+		t = mod(c.exactOp(fuse.OpAdd, mod(constExpr(^uint64(0)), cloneLeaf(m.lo)), constExpr(1)), cloneLeaf(m.lo))
 	}
 	h := mod(cloneLeaf(x.hi), small)
-	sum := c.given1(fuse.OpAdd, c.given1(fuse.OpMul, h, t), mod(cloneLeaf(x.lo), cloneLeaf(m.lo)))
+	sum := c.exactOp(fuse.OpAdd, c.exactOp(fuse.OpMul, h, t), mod(cloneLeaf(x.lo), cloneLeaf(m.lo)))
 	full := mod(sum, cloneLeaf(m.lo))
 	direct := mod(cloneLeaf(x.lo), cloneLeaf(m.lo))
-	return wideVal{lo: plainOp(fuse.OpCond, plainOp(fuse.OpEq, cloneLeaf(x.hi), konst(0)), direct, full), bits: bits}, nil
+	return wideVal{lo: plainOp(fuse.OpCond, plainOp(fuse.OpEq, cloneLeaf(x.hi), constExpr(0)), direct, full), bits: bits}, nil
 }
 
 // div compiles x // m, x a pair and m a word: lo // m where the high word
@@ -1162,21 +1162,21 @@ func (c *compiler) div(at syntax.Position, xe, ye syntax.Expr, bits int) (wideVa
 		long = append(long, set(t, e))
 		return varExpr(t)
 	}
-	fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{cloneLeaf(m.lo), konst(1<<32 - 1)},
+	fits := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{cloneLeaf(m.lo), constExpr(1<<32 - 1)},
 		Check: c.check(fuse.CheckFits, 32, c.start(xe), "an int beyond 64 bits divided by 2^32 or more (//)")}
-	c.given[fits] = true
+	c.madeExact[fits] = true
 	d := tmp(fits)
 	qh := tmp(op(fuse.OpDiv, cloneLeaf(x.hi), cloneLeaf(d)))
 	rh := tmp(op(fuse.OpMod, cloneLeaf(x.hi), cloneLeaf(d)))
 	// Two digits of 32 bits: each step divides a word below d * 2^32.
-	a1 := tmp(c.given1(fuse.OpOr, c.given1(fuse.OpShl, rh, konst(32)), c.given1(fuse.OpShr, cloneLeaf(x.lo), konst(32))))
+	a1 := tmp(c.exactOp(fuse.OpOr, c.exactOp(fuse.OpShl, rh, constExpr(32)), c.exactOp(fuse.OpShr, cloneLeaf(x.lo), constExpr(32))))
 	q1 := tmp(op(fuse.OpDiv, a1, cloneLeaf(d)))
 	r1 := tmp(op(fuse.OpMod, cloneLeaf(a1), cloneLeaf(d)))
-	a0 := tmp(c.given1(fuse.OpOr, c.given1(fuse.OpShl, r1, konst(32)), c.given1(fuse.OpAnd, cloneLeaf(x.lo), konst(1<<32-1))))
+	a0 := tmp(c.exactOp(fuse.OpOr, c.exactOp(fuse.OpShl, r1, constExpr(32)), c.exactOp(fuse.OpAnd, cloneLeaf(x.lo), constExpr(1<<32-1))))
 	q0 := op(fuse.OpDiv, a0, cloneLeaf(d))
-	long = append(long, set(lo, c.given1(fuse.OpOr, c.given1(fuse.OpShl, q1, konst(32)), q0)), set(hi, qh))
-	c.emit(fuse.Stmt{Kind: fuse.SIf, X: plainOp(fuse.OpEq, cloneLeaf(x.hi), konst(0)),
-		Body: []fuse.Stmt{set(lo, op(fuse.OpDiv, cloneLeaf(x.lo), cloneLeaf(m.lo))), set(hi, konst(0))},
+	long = append(long, set(lo, c.exactOp(fuse.OpOr, c.exactOp(fuse.OpShl, q1, constExpr(32)), q0)), set(hi, qh))
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: plainOp(fuse.OpEq, cloneLeaf(x.hi), constExpr(0)),
+		Body: []fuse.Stmt{set(lo, op(fuse.OpDiv, cloneLeaf(x.lo), cloneLeaf(m.lo))), set(hi, constExpr(0))},
 		Else: long})
 	v := wideVal{lo: varExpr(lo), bits: bits}
 	if bits > 64 {
@@ -1198,7 +1198,7 @@ func (c *compiler) shr(x wideVal, k uint64, bits int) wideVal {
 		return x
 	}
 	if x.hi == nil {
-		return wideVal{lo: c.given1(fuse.OpShr, x.lo, konst(min(k, 64))), bits: bits}
+		return wideVal{lo: c.exactOp(fuse.OpShr, x.lo, constExpr(min(k, 64))), bits: bits}
 	}
 	if k >= 64 {
 		return c.shr(c.shr(x, 63, max(x.bits-63, 0)), k-63, bits)
@@ -1207,9 +1207,9 @@ func (c *compiler) shr(x wideVal, k uint64, bits int) wideVal {
 		x.hi = c.spill(x.hi)
 	}
 	v := wideVal{bits: bits}
-	v.lo = c.given1(fuse.OpOr, c.given1(fuse.OpShr, x.lo, konst(k)), c.given1(fuse.OpShl, x.hi, konst(64-k)))
+	v.lo = c.exactOp(fuse.OpOr, c.exactOp(fuse.OpShr, x.lo, constExpr(k)), c.exactOp(fuse.OpShl, x.hi, constExpr(64-k)))
 	if bits > 64 {
-		v.hi = c.given1(fuse.OpShr, cloneLeaf(x.hi), konst(k))
+		v.hi = c.exactOp(fuse.OpShr, cloneLeaf(x.hi), constExpr(k))
 	}
 	return v
 }
@@ -1217,7 +1217,7 @@ func (c *compiler) shr(x wideVal, k uint64, bits int) wideVal {
 // wideAssign compiles name = rhs, or name op= rhs, to a wide local, and
 // reports whether name is one.
 func (c *compiler) wideAssign(id *syntax.Ident, op syntax.Token, at syntax.Position, rhs syntax.Expr) (bool, error) {
-	w := c.sc.wide
+	w := c.scope.wide
 	if w == nil || !w.wide[id.Name] {
 		return false, nil
 	}
@@ -1239,14 +1239,14 @@ func (c *compiler) wideAssign(id *syntax.Ident, op syntax.Token, at syntax.Posit
 	if !ok {
 		vs = [2]int{c.newVar(), c.newVar()}
 		w.vars[id.Name] = vs
-		c.sc.names[id.Name] = binding{kind: bVar, id: vs[0]}
+		c.scope.names[id.Name] = binding{kind: bVar, id: vs[0]}
 		c.varNames[[2]int{c.unit, vs[0]}] = id.Name
 		c.varNames[[2]int{c.unit, vs[1]}] = id.Name
 	}
 	// The high word first, from the values before the assignment.
 	hi := c.spill(v.hi)
 	if hi == nil {
-		hi = konst(0)
+		hi = constExpr(0)
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vs[0], X: v.lo})
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vs[1], X: hi})
@@ -1256,7 +1256,7 @@ func (c *compiler) wideAssign(id *syntax.Ident, op syntax.Token, at syntax.Posit
 // wideRead compiles a read of a wide local as a word: its low word,
 // checked, or false where name is not one.
 func (c *compiler) wideRead(id *syntax.Ident) (*fuse.Expr, bool) {
-	w := c.sc.wide
+	w := c.scope.wide
 	if w == nil || !w.wide[id.Name] {
 		return nil, false
 	}

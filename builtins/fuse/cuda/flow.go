@@ -87,8 +87,8 @@ func (k *FuncKernel) Close() {
 	}
 }
 
-// funcBlock is the number of threads of a block.
-const funcBlock = 256
+// funcThreads is the number of threads of a block.
+const funcThreads = 256
 
 // Run computes method over the spaces on the GPU with the answers of
 // fuse.RunFunc (runSlices). Each thread of the grid keeps its state
@@ -118,9 +118,9 @@ func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []
 	words := uint64(cgen.StateWords(k.f))
 	var state *buffer
 	if words > 0 {
-		grid = max(1, min(grid, MaxStateBytes/(funcBlock*words*8)))
+		grid = max(1, min(grid, MaxStateBytes/(funcThreads*words*8)))
 		var err error
-		if state, err = newBuffer(ops, grid*funcBlock*words*8); err != nil {
+		if state, err = newBuffer(ops, grid*funcThreads*words*8); err != nil {
 			return nil, err
 		}
 		defer state.free()
@@ -135,7 +135,7 @@ func (k *FuncKernel) run(ctx context.Context, ops devOps, grid uint64, spaces []
 	if k.tab != nil {
 		tab = k.tab.p
 	}
-	spec := launchSpec{fn: k.fn, grid: uint32(grid), block: funcBlock,
+	spec := launchSpec{fn: k.fn, grid: uint32(grid), block: funcThreads,
 		extra:      func() []uint64 { return []uint64{sp, tab} },
 		firstSlice: 1 << 16, minSlice: 1 << 10, // items with loops: start small
 		stoppable: true, itemError: k.itemError, deepArg: true}

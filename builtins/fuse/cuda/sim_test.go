@@ -607,7 +607,7 @@ func SimRunFunc(ctx context.Context, f *fuse.Func, spaces []fuse.Space, method f
 		k.tab.upload(tab)
 	}
 	grid := uint64(3)
-	sim.stateSize = grid * funcBlock * uint64(cgen.StateWords(f)) * 8
+	sim.stateSize = grid * funcThreads * uint64(cgen.StateWords(f)) * 8
 	res, err = k.run(ctx, sim, grid, spaces, method, opt, func(spec *launchSpec) {
 		spec.stage = cfg.Stage
 		if cfg.FirstSlice > 0 {
