@@ -314,6 +314,15 @@ func (c *Code) ready(env Env) error {
 	return nil
 }
 
+// Call runs a fused function once, on one item's words, on its CPU engine.
+func (c *Code) Call(ctx context.Context, ws []uint64) (uint64, error) { return c.CPU.Call(ctx, ws) }
+
+// Run runs a fused function over spaces of items on its CPU engine, as
+// fuse.RunSpaces does.
+func (c *Code) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
+	return c.CPU.Run(ctx, spaces, method, opt)
+}
+
 // WorkerBytes is the memory a worker of c's CPU engine maps outside Go's
 // heap (0: its engine makes none).
 func (c *Code) WorkerBytes() int64 {
