@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bitsh/bitsh/builtins/fuse"
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"go.starlark.net/starlark"
 )
@@ -80,23 +79,7 @@ func CompileLoop(l Loop, env Env) (*Code, error) {
 		c.Free, c.Builtin = exactFree(env, c.Free, h, hide, &tables, &globals), exactBuiltin(c.Builtin, hide)
 		return &c, nil
 	}
-	var f *fuse.Func
-	var err error
-	for {
-		tables = nil
-		opts.Globals = globals
-		f, err = compile.Func(&src, opts)
-		var gw *compile.GlobalArray
-		if !errors.As(err, &gw) {
-			break
-		}
-		g, gerr := writtenGlobal(gw, globals)
-		if gerr != nil {
-			err = gerr
-			break
-		}
-		globals = append(globals, g)
-	}
+	f, err := translateExact(&src, opts, &tables, &globals)
 	if err != nil {
 		return nil, err
 	}

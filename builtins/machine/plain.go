@@ -134,25 +134,7 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 		c.Free, c.Builtin = exactFree(env, c.Free, h, hide, &tables, &globals), exactBuiltin(c.Builtin, hide)
 		return &c, nil
 	}
-	// A module's list the function writes is compiled again as an array
-	// of its own (writtenGlobal), until none is left or one cannot be.
-	var f *fuse.Func
-	var err error
-	for {
-		tables = nil
-		opts.Globals = globals
-		f, err = compile.Func(&src, opts)
-		var gw *compile.GlobalArray
-		if !errors.As(err, &gw) {
-			break
-		}
-		g, gerr := writtenGlobal(gw, globals)
-		if gerr != nil {
-			err = gerr
-			break
-		}
-		globals = append(globals, g)
-	}
+	f, err := translateExact(&src, opts, &tables, &globals)
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +166,27 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 		Globals: globalLists, Hashes: hashes, HashParams: opts.Hashes, NHashes: nhashes, Words: words, ready: make(chan struct{})}
 	go pc.generate(f)
 	return &Code{Name: fn.Name(), Where: fn.Position().String(), Params: identNames(src.Params), Text: cands[0].Text, Func: f, Plain: pc}, nil
+}
+
+// translateExact translates src with opts (Options.Exact), again with each
+// list of its module that it writes as an array of its own (writtenGlobal,
+// added to globals), until none is left or one cannot be; tables are the
+// lists exactFree records as tables in the last translation.
+func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, globals *[]compile.Global) (*fuse.Func, error) {
+	for {
+		*tables = nil
+		opts.Globals = *globals
+		f, err := compile.Func(src, opts)
+		var gw *compile.GlobalArray
+		if !errors.As(err, &gw) {
+			return f, err
+		}
+		g, err := writtenGlobal(gw, *globals)
+		if err != nil {
+			return nil, err
+		}
+		*globals = append(*globals, g)
+	}
 }
 
 // reserve asks env's memory budget for bytes, for what.
