@@ -2,7 +2,6 @@ package machine
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"go.starlark.net/starlark"
@@ -56,29 +55,19 @@ func CompileLoop(l Loop, env Env) (*Code, error) {
 	if len(l.Bools) == len(src.Params) {
 		opts.Bools = l.Bools
 	}
-	helper := opts.Helper
-	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
-		if err := exactShape(h); err != nil {
-			return nil, fmt.Errorf("%s: %w", h.Name(), err)
-		}
-		s, err := helper(h)
-		if err != nil {
-			return nil, err
-		}
-		c := *s
-		hfree := c.Free
-		if l.Read != nil {
-			c.Free = func(name string) (starlark.Value, bool) {
-				v, ok := hfree(name)
+	var read func(h *starlark.Function, free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool)
+	if l.Read != nil {
+		read = func(h *starlark.Function, free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool) {
+			return func(name string) (starlark.Value, bool) {
+				v, ok := free(name)
 				if ok {
 					v = l.Read(h, name, v)
 				}
 				return v, ok
 			}
 		}
-		c.Free, c.Builtin = exactFree(env, c.Free, h, hide, &tables, &globals), exactBuiltin(c.Builtin, hide)
-		return &c, nil
 	}
+	exactHelpers(env, &opts, hide, &tables, &globals, read)
 	f, err := translateExact(&src, opts, &tables, &globals)
 	if err != nil {
 		return nil, err

@@ -121,19 +121,7 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	if len(hashParams) == fn.NumParams() {
 		opts.Hashes = hashParams
 	}
-	helper := opts.Helper
-	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
-		if err := exactShape(h); err != nil {
-			return nil, fmt.Errorf("%s: %w", h.Name(), err)
-		}
-		s, err := helper(h)
-		if err != nil {
-			return nil, err
-		}
-		c := *s
-		c.Free, c.Builtin = exactFree(env, c.Free, h, hide, &tables, &globals), exactBuiltin(c.Builtin, hide)
-		return &c, nil
-	}
+	exactHelpers(env, &opts, hide, &tables, &globals, nil)
 	f, err := translateExact(&src, opts, &tables, &globals)
 	if err != nil {
 		return nil, err
@@ -166,6 +154,29 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 		Globals: globalLists, Hashes: hashes, HashParams: opts.Hashes, NHashes: nhashes, Words: words, ready: make(chan struct{})}
 	go pc.generate(f)
 	return &Code{Name: fn.Name(), Where: fn.Position().String(), Params: identNames(src.Params), Text: cands[0].Text, Func: f, Plain: pc}, nil
+}
+
+// exactHelpers makes opts.Helper give the helpers of a function compiled
+// exactly: each of the shape exactShape takes, its free names resolved by
+// read (nil: as they are) and then hidden or recorded by exactFree.
+func exactHelpers(env Env, opts *compile.Options, hide map[string]bool, tables *[]Table, globals *[]compile.Global,
+	read func(h *starlark.Function, free func(string) (starlark.Value, bool)) func(string) (starlark.Value, bool)) {
+	helper := opts.Helper
+	opts.Helper = func(h *starlark.Function) (*compile.Source, error) {
+		if err := exactShape(h); err != nil {
+			return nil, fmt.Errorf("%s: %w", h.Name(), err)
+		}
+		s, err := helper(h)
+		if err != nil {
+			return nil, err
+		}
+		c := *s
+		if read != nil {
+			c.Free = read(h, c.Free)
+		}
+		c.Free, c.Builtin = exactFree(env, c.Free, h, hide, tables, globals), exactBuiltin(c.Builtin, hide)
+		return &c, nil
+	}
 }
 
 // translateExact translates src with opts (Options.Exact), again with each

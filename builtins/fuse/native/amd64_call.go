@@ -216,6 +216,16 @@ func (g *amd64Gen) procCode(pi int) {
 // register (a caller's among them) goes below the frame, the code's RSP to
 // ctlCodeSP; the code resumes at to with a full tank of fuel.
 func (g *amd64Gen) procPollExit(to int) {
+	g.procExit(1)
+	g.a.storeI(g.calls.fuel, fuse.PollEvery)
+	g.a.jmp(to)
+}
+
+// procExit comes back to Go from a Proc with ctlPoll set to why (1: to be
+// polled; 2+k: callout k), every pool register (a caller's among them)
+// below the frame and the code's RSP in ctlCodeSP, and resumes after it
+// with the registers as they were.
+func (g *amd64Gen) procExit(why int32) {
 	a := g.a
 	resume := a.newLabel()
 	n := int32(8 * len(poolRegs))
@@ -226,7 +236,7 @@ func (g *amd64Gen) procPollExit(to int) {
 	a.store(at(rDI, g.ctl+ctlCodeSP), rSP)
 	a.leaRIP(rAX, resume)
 	a.store(at(rDI, g.ctl+ctlResume), rAX)
-	a.storeI(at(rDI, g.ctl+ctlPoll), 1)
+	a.storeI(at(rDI, g.ctl+ctlPoll), why)
 	g.toGo()
 	a.bind(resume)
 	a.storeI(at(rDI, g.ctl+ctlResume), 0)
@@ -234,8 +244,6 @@ func (g *amd64Gen) procPollExit(to int) {
 		a.load(r, at(rSP, 8*int32(i)))
 	}
 	a.aluI(aluAdd, R(rSP), n)
-	a.storeI(g.calls.fuel, fuse.PollEvery)
-	a.jmp(to)
 }
 
 // call emits the call x of a Proc and returns the register of its result:

@@ -8,27 +8,12 @@ import "github.com/bitsh/bitsh/builtins/fuse"
 // 2 + k, and, called again, goes on after the callout with the registers
 // and the fuel as they were.
 func (g *amd64Gen) calloutExit(k int) {
-	a := g.a
-	resume := a.newLabel()
 	if g.proc >= 0 {
-		n := int32(8 * len(poolRegs))
-		a.aluI(aluSub, R(rSP), n)
-		for i, r := range poolRegs {
-			a.store(at(rSP, 8*int32(i)), r)
-		}
-		a.store(at(rDI, g.ctl+ctlCodeSP), rSP)
-		a.leaRIP(rAX, resume)
-		a.store(at(rDI, g.ctl+ctlResume), rAX)
-		a.storeI(at(rDI, g.ctl+ctlPoll), int32(2+k))
-		g.toGo()
-		a.bind(resume)
-		a.storeI(at(rDI, g.ctl+ctlResume), 0)
-		for i, r := range poolRegs {
-			a.load(r, at(rSP, 8*int32(i)))
-		}
-		a.aluI(aluAdd, R(rSP), n)
+		g.procExit(int32(2 + k))
 		return
 	}
+	a := g.a
+	resume := a.newLabel()
 	g.saveRegs()
 	g.saveSlots()
 	a.leaRIP(rAX, resume)
