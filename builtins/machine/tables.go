@@ -3,6 +3,7 @@ package machine
 import (
 	"fmt"
 
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/memory"
 	"go.starlark.net/starlark"
 )
@@ -43,11 +44,11 @@ func deepSnapshot(env Env, l *starlark.List) (t Table, why string, nested bool) 
 	t = Table{l: l}
 	steps := 1 + l.Len()
 	for i := 0; i < l.Len(); i++ {
-		if r, ok := listOrTuple(l.Index(i)); ok {
+		if r, ok := compile.ListOrTuple(l.Index(i)); ok {
 			nested = true
 			steps += r.Len()
 			for j := 0; j < r.Len() && steps < 1<<26; j++ {
-				if x, ok := listOrTuple(r.Index(j)); ok {
+				if x, ok := compile.ListOrTuple(r.Index(j)); ok {
 					steps += 1 + x.Len()
 				}
 			}
@@ -64,17 +65,6 @@ func deepSnapshot(env Env, l *starlark.List) (t Table, why string, nested bool) 
 		return t, otherValues, true
 	}
 	return t, "", true
-}
-
-// listOrTuple returns v's elements where v is a list or a tuple.
-func listOrTuple(v starlark.Value) (starlark.Indexable, bool) {
-	switch v := v.(type) {
-	case *starlark.List:
-		return v, true
-	case starlark.Tuple:
-		return v, true
-	}
-	return nil, false
 }
 
 func (t *Table) walk(v starlark.Value, depth int) bool {

@@ -2270,9 +2270,9 @@ func (c *compiler) stopCopy() error {
 	return c.opt.Stop()
 }
 
-// listOrTuple returns v's elements where v is a list or a tuple, read in
+// ListOrTuple returns v's elements where v is a list or a tuple, read in
 // place (a table is not copied twice).
-func listOrTuple(v starlark.Value) (starlark.Indexable, bool) {
+func ListOrTuple(v starlark.Value) (starlark.Indexable, bool) {
 	switch v := v.(type) {
 	case *starlark.List:
 		return v, true
@@ -2296,7 +2296,7 @@ func (c *compiler) reserve(items starlark.Indexable) error {
 				return err
 			}
 		}
-		if r, ok := listOrTuple(items.Index(i)); ok {
+		if r, ok := ListOrTuple(items.Index(i)); ok {
 			words += int64(r.Len())
 		}
 	}

@@ -104,7 +104,7 @@ func (r *tableReader) bias(name string) (uint64, error) {
 // table reads v as a table: a list, tuple or word array of words, or a
 // list or tuple of those, or of lists or tuples of k-tuples of words.
 func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
-	items, ok := listOrTuple(v)
+	items, ok := ListOrTuple(v)
 	if !ok {
 		if ws, ok := c.opt.Words(v); ok {
 			return c.addTable(fuse.Table{Name: name, Flat: true, Rows: [][]uint64{append([]uint64(nil), ws...)}})
@@ -202,7 +202,7 @@ func (c *compiler) table(name string, v starlark.Value) (int, bool, error) {
 func (c *compiler) tupleCount(items starlark.Indexable) int {
 	n := 0
 	for i := 0; i < items.Len() && n <= maxTableWords; i++ {
-		if r, ok := listOrTuple(items.Index(i)); ok {
+		if r, ok := ListOrTuple(items.Index(i)); ok {
 			n += r.Len()
 		}
 	}
@@ -219,7 +219,7 @@ func (c *compiler) tableRow(r *tableReader, name string, v starlark.Value) (row 
 		}
 		return append([]uint64(nil), ws...), 0, nil
 	}
-	items, ok := listOrTuple(v)
+	items, ok := ListOrTuple(v)
 	if !ok {
 		return nil, 0, fmt.Errorf("%s is a %s; a table holds words, or rows of words", name, v.Type())
 	}
@@ -242,7 +242,7 @@ func (c *compiler) tableRow(r *tableReader, name string, v starlark.Value) (row 
 			row = append(row, w)
 			continue
 		}
-		tuple, ok := listOrTuple(x)
+		tuple, ok := ListOrTuple(x)
 		if !ok {
 			return nil, 0, fmt.Errorf("%s is a %s; a table holds words", elem(name, j)(), x.Type())
 		}
