@@ -171,26 +171,10 @@ func (f *fusedValue) itemError(method string, err error, base *uint64) error {
 	}
 	file := ie.Check.File // a helper's own file, when loaded from another
 	if file == "" {
-		file = f.file()
+		file = f.code.File()
 	}
 	return fmt.Errorf("%s.%s: %s:%d:%d: %s, for %s%s", f.fname(), method, file, ie.Check.Line, ie.Check.Col,
 		msg, strings.Join(items, ", "), where)
-}
-
-// compileError is fuse's error for a compilation of f that failed: at a
-// position in another file than f's own (in a helper loaded from there),
-// it names that file.
-func compileError(f *fusedValue, err error) error {
-	var ce *compile.Error
-	if errors.As(err, &ce) && ce.Pos.IsValid() && ce.Pos.Filename() != f.file() {
-		return fmt.Errorf("fuse: %s:%w", ce.Pos.Filename(), err)
-	}
-	return fmt.Errorf("fuse: %w", err)
-}
-
-func (f *fusedValue) file() string {
-	file, _, _ := strings.Cut(f.code.Where, ":")
-	return file
 }
 
 // fuseFn is fuse(fn, device="auto", **free).
