@@ -350,10 +350,7 @@ func (g *amd64Gen) bounds() {
 		}
 	}
 	walk(g.f.Body, func(s *fuse.Stmt) {
-		switch s.Kind {
-		case fuse.SForRange:
-			free[s.Var] = rangeBound(s) == 0
-		case fuse.SForSubsets:
+		if s.Kind == fuse.SForSubsets {
 			free[s.Var] = true
 		}
 	})
@@ -371,7 +368,7 @@ func (g *amd64Gen) bounds() {
 			case fuse.SForBits:
 				b = 64
 			case fuse.SForRange:
-				b = rangeBound(s)
+				b = g.rangeBound(s)
 			default:
 				return
 			}
@@ -390,10 +387,19 @@ func (g *amd64Gen) bounds() {
 }
 
 // rangeBound returns an exclusive bound of the values of a range loop's
-// variable when its bounds are constants, non-negative as signed words, or
-// 0.
-func rangeBound(s *fuse.Stmt) uint64 {
+// variable, or 0: where its bounds are constants, non-negative as signed
+// words; or where the step is a positive constant and the start and the
+// end are known not to be negative, the end's bound (every value is at
+// least the start and below the end).
+func (g *amd64Gen) rangeBound(s *fuse.Stmt) uint64 {
 	x, y, z := s.X, s.Y, s.Z
+	if z.Op == fuse.OpConst && int64(z.Imm) > 0 && (x.Op != fuse.OpConst || y.Op != fuse.OpConst) {
+		bx, by := g.bound(x), g.bound(y)
+		if bx == 0 || bx > 1<<63 || by == 0 || by > 1<<63 {
+			return 0
+		}
+		return max(by, 1)
+	}
 	if x.Op != fuse.OpConst || y.Op != fuse.OpConst || z.Op != fuse.OpConst || int64(x.Imm) < 0 || int64(y.Imm) < 0 {
 		return 0
 	}
@@ -444,6 +450,46 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return max(a, b)
 	case fuse.OpPopcount, fuse.OpBsf:
 		return 65
+	case fuse.OpAdd:
+		// Below 2^64 with no wrap: the greatest values' sum.
+		if a, b := g.bound(x.Args[0]), g.bound(x.Args[1]); a != 0 && b != 0 {
+			if s, c := bits.Add64(a-1, b-1, 0); c == 0 && s != ^uint64(0) {
+				return s + 1
+			}
+		}
+	case fuse.OpSub:
+		// A checked difference is at most its first operand; an
+		// unchecked one may wrap.
+		if x.Check >= 0 && g.f.Checks[x.Check].Kind == fuse.CheckSubExact {
+			return g.bound(x.Args[0])
+		}
+	case fuse.OpMul:
+		if a, b := g.bound(x.Args[0]), g.bound(x.Args[1]); a != 0 && b != 0 {
+			if hi, lo := bits.Mul64(a-1, b-1); hi == 0 && lo != ^uint64(0) {
+				return lo + 1
+			}
+		}
+	case fuse.OpOr, fuse.OpXor:
+		// No bit above the greater operand's highest.
+		if a, b := g.bound(x.Args[0]), g.bound(x.Args[1]); a != 0 && b != 0 {
+			if n := bits.Len64(max(a, b) - 1); n < 64 {
+				return 1 << n
+			}
+		}
+	case fuse.OpShl:
+		if a, k := g.bound(x.Args[0]), x.Args[1]; a != 0 && k.Op == fuse.OpConst && k.Imm < 64 {
+			if n := bits.Len64(a-1) + int(k.Imm); n < 64 {
+				return 1 << n
+			}
+		}
+	case fuse.OpDiv:
+		return g.bound(x.Args[0])
+	case fuse.OpRowLen:
+		var m uint64
+		for _, r := range g.f.Tables[x.Imm].Rows {
+			m = max(m, uint64(len(r)))
+		}
+		return m + 1
 	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool, fuse.OpParity:
 		return 2
 	case fuse.OpLoad, fuse.OpLoad2:
@@ -459,6 +505,34 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return m + 1
 	}
 	return 0
+}
+
+// cannotFail reports whether x's check (of + * << on Starlark's ints,
+// fuse.Func.Exact) cannot fail: the bounds of its operands keep the
+// result below 2^64.
+func (g *amd64Gen) cannotFail(x *fuse.Expr) bool {
+	if x.Check < 0 {
+		return true
+	}
+	a, b := g.bound(x.Args[0]), uint64(0)
+	if len(x.Args) > 1 {
+		b = g.bound(x.Args[1])
+	}
+	if a == 0 || b == 0 {
+		return false
+	}
+	switch g.f.Checks[x.Check].Kind {
+	case fuse.CheckAddExact:
+		_, c := bits.Add64(a-1, b-1, 0)
+		return x.Op == fuse.OpAdd && c == 0
+	case fuse.CheckMulExact:
+		hi, _ := bits.Mul64(a-1, b-1)
+		return x.Op == fuse.OpMul && hi == 0
+	case fuse.CheckShlExact:
+		// a << k >> k == a for every a and k below their bounds.
+		return x.Op == fuse.OpShl && b <= 64 && bits.Len64(a-1)+int(b-1) <= 64
+	}
+	return false
 }
 
 // least returns a value that x is known to be at least (0 where nothing
@@ -774,6 +848,14 @@ func unconditional(s *fuse.Stmt) map[*fuse.Expr]bool {
 		// what they check for the next pass: no facts from them.
 		return m
 	}
+	unconditionalIn(m, s.X)
+	unconditionalIn(m, s.Y)
+	unconditionalIn(m, s.Z)
+	return m
+}
+
+// unconditionalIn adds to m the expressions of x that run whenever x does.
+func unconditionalIn(m map[*fuse.Expr]bool, x *fuse.Expr) {
 	var walk func(x *fuse.Expr)
 	walk = func(x *fuse.Expr) {
 		if x == nil {
@@ -789,10 +871,18 @@ func unconditional(s *fuse.Stmt) map[*fuse.Expr]bool {
 			walk(a)
 		}
 	}
-	walk(s.X)
-	walk(s.Y)
-	walk(s.Z)
-	return m
+	walk(x)
+}
+
+// breaks reports whether a statement of ss breaks out of label.
+func breaks(ss []fuse.Stmt, label int) bool {
+	for i := range ss {
+		s := &ss[i]
+		if s.Kind == fuse.SBreak && s.Label == label || breaks(s.Body, label) || breaks(s.Else, label) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonzeroVar returns the variable that condition x tests for not being 0
@@ -952,7 +1042,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	if len(g.nonzero) > 0 {
 		forAssigned(s, func(v int) { delete(g.nonzero, v) })
 	}
-	if len(g.fits) > 0 {
+	if len(g.fits) > 0 && s.Kind != fuse.SAssign {
 		forAssigned(s, func(v int) { delete(g.fits, v) })
 	}
 	compound := s.Kind == fuse.SIf || s.Kind == fuse.SBlock || isLoop(s)
@@ -962,7 +1052,17 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		defer func() { g.fits = fitsBefore }()
 	}
 	if s.Kind == fuse.SAssign {
-		defer delete(g.fits, s.Var)
+		// The expression reads the variable's old value, with what was
+		// known of it; then the variable holds the expression's bound
+		// (its value was computed from the values those facts are
+		// about, the checks it ran included).
+		defer func() {
+			if b := g.bound(s.X); b != 0 {
+				g.fits[s.Var] = b
+			} else {
+				delete(g.fits, s.Var)
+			}
+		}()
 	}
 	switch s.Kind {
 	case fuse.SAssign:
@@ -1094,13 +1194,32 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		g.nonzero = known
 	case fuse.SWhile:
 		known := maps.Clone(g.nonzero)
+		// The condition runs at the head of every pass: what its checks
+		// show holds in the body until an assignment, and after the
+		// loop where only the condition leaves it.
+		var shown map[int]uint64
 		g.loop(s, nil, func(brk int) {
+			before := maps.Clone(g.fits)
+			g.uncond = map[*fuse.Expr]bool{}
+			unconditionalIn(g.uncond, s.X)
 			g.branch(s.X, brk, false)
+			g.uncond = nil
+			shown = map[int]uint64{}
+			for v, b := range g.fits {
+				if c, ok := before[v]; !ok || b < c {
+					shown[v] = b
+				}
+			}
 			if v := nonzeroVar(s.X); v >= 0 {
 				g.nonzero[v] = true
 			}
 		}, func(int) {}, nil)
 		g.nonzero = known
+		if !breaks(s.Body, s.Label) {
+			for v, b := range shown {
+				fitsBefore[v] = b
+			}
+		}
 	case fuse.SForRange:
 		g.forRange(s)
 	case fuse.SForSubsets:
@@ -1216,7 +1335,7 @@ type spineStep struct{ x, other *fuse.Expr }
 // (it runs before r changes); no outer one may.
 func (g *amd64Gen) spine(x *fuse.Expr, r int) []spineStep {
 	_, isALU := aluOps[x.Op]
-	if x.Check >= 0 || !isALU && x.Op != fuse.OpMul {
+	if !g.cannotFail(x) || !isALU && x.Op != fuse.OpMul {
 		return nil
 	}
 	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && g.slotReg[e.Imm] == r }
@@ -1397,13 +1516,25 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 		g.failIf(ccE, s.Check, 0, false)
 	}
 	zero, store := a.newLabel(), a.newLabel()
-	if constStep && s.Z.Imm == 1 {
+	switch {
+	case constStep && s.Z.Imm == 1:
 		a.alu(aluCmp, ra, R(rb))
 		a.jcc(ccGE, zero)
 		a.movRR(rAX, rb)
 		a.alu(aluSub, rAX, R(ra))
 		a.jmp(store)
-	} else {
+	case constStep && int64(s.Z.Imm) > 0 && s.Z.Imm&(s.Z.Imm-1) == 0:
+		// A positive step that is a power of two: the count's division
+		// is a shift.
+		a.alu(aluCmp, ra, R(rb))
+		a.jcc(ccGE, zero)
+		a.movRR(rAX, rb)
+		a.alu(aluSub, rAX, R(ra))
+		a.aluI(aluSub, R(rAX), 1)
+		a.shiftI(shShr, rAX, uint8(bits.TrailingZeros64(s.Z.Imm)))
+		a.aluI(aluAdd, R(rAX), 1)
+		a.jmp(store)
+	default:
 		neg := a.newLabel()
 		a.test(rs, rs)
 		a.jcc(ccLE, neg)
@@ -1711,7 +1842,19 @@ func (g *amd64Gen) index(x *fuse.Expr, n uint64, check int) reg {
 		}
 	}
 	r := g.expr(x)
-	if b := g.bound(x); b != 0 && b <= n {
+	b := g.bound(x)
+	switch {
+	case b != 0 && b <= n:
+		return r
+	case b != 0 && b <= 1<<63:
+		// Not negative: only the length to check.
+		if n <= 1<<31-1 {
+			g.a.aluI(aluCmp, R(r), int32(n))
+		} else {
+			g.a.movRI(rDX, n)
+			g.a.alu(aluCmp, r, R(rDX))
+		}
+		g.failIf(ccAE, check, r, true)
 		return r
 	}
 	if n <= 1<<31-1 {
@@ -2262,6 +2405,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 			y.Check = -1
 			return g.expr(&y)
 		}
+	}
+	if x.Check >= 0 && g.cannotFail(x) {
+		// An exact op whose operands' bounds leave no room to overflow:
+		// the op as one without its check.
+		y := *x
+		y.Check = -1
+		return g.expr(&y)
 	}
 	if x.Op == fuse.OpAnd && x.Check < 0 && x.Args[1].Op == fuse.OpConst {
 		// A mask of low bits that every value of the other operand fits
