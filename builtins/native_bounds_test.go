@@ -166,6 +166,9 @@ func TestNativeBoundsShapes(t *testing.T) {
 		"def f(x, y):\n    n = x & 0xff\n    return (n << 56) + (n << 56)",
 		"def f(x, y):\n    n = x & 0xff\n    return (n << 55) + (n << 55) + (n << 55)",
 		"def f(x, y):\n    n = (x & 0x3ff) | 1\n    return (n * n * n * n * n * n * n) | (y & 1)",
+		// a value clamped by a comparison with a bounded one
+		"def f(x, y):\n    n = x & 0xffff\n    m = y & 0x1ff\n    k = n if n < m else 7\n    return (k << 55) + (k << 55)",
+		"def f(x, y):\n    n = x & U64\n    m = y & 0xff\n    k = n if n < m else 300\n    return (k << 55) + k * k",
 		// a while loop left by a break: the condition's facts do not
 		// hold after it
 		"def f(x, y):\n    c = 0\n    while ((x & U64) >> c) & 1:\n        c += 1\n        if c > 3:\n            c = 1 << 40\n            break\n    return c * c",

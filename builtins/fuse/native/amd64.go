@@ -444,6 +444,10 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return known(g.bound(x.Args[0]), g.bound(x.Args[1]))
 	case fuse.OpMax, fuse.OpCond:
 		a, b := g.bound(x.Args[len(x.Args)-2]), g.bound(x.Args[len(x.Args)-1])
+		if c := x.Args[0]; x.Op == fuse.OpCond && c.Op == fuse.OpLt && sameVar(c.Args[0], x.Args[1]) {
+			// v if v < n else k: v is below n's bound where chosen.
+			a = known(a, g.bound(c.Args[1]))
+		}
 		if a == 0 || b == 0 {
 			return 0
 		}
@@ -505,6 +509,11 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return m + 1
 	}
 	return 0
+}
+
+// sameVar reports whether x and y read the same variable.
+func sameVar(x, y *fuse.Expr) bool {
+	return x.Op == fuse.OpVar && y.Op == fuse.OpVar && x.Imm == y.Imm
 }
 
 // cannotFail reports whether x's check (of + * << on Starlark's ints,
