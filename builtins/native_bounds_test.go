@@ -153,6 +153,11 @@ func TestNativeBoundsShapes(t *testing.T) {
 		"def f(x, y):\n    a = 0\n    for i in range(x & 7, y & 0xff, 4):\n        a += i * i\n    return a",
 		"def f(x, y):\n    a = 0\n    for i in range(x & 7, y & 0xff, 8):\n        a += 1 << i\n    return a",
 		"def f(x, y):\n    a = 0\n    for i in range(x, y, 2):\n        a += 1\n        if a > 5:\n            break\n    return a",
+		// the pairs of a row two at a time: the columns' own bounds
+		"def f(x, y):\n    k = x % 5\n    a = 0\n    for j in range(0, len(R[k]), 2):\n        a += 1 << R[k][j + 1]\n    return a",
+		"def f(x, y):\n    k = x % 5\n    a = 0\n    for j in range(0, len(R[k]) - 1, 2):\n        a |= (1 << R[k][j]) + (R[k][j] << 58)\n    return a",
+		"def f(x, y):\n    k = x % 5\n    a = 0\n    for j in range(1, len(R[k]), 2):\n        a |= 1 << R[k][j]\n    return a",
+		"def f(x, y):\n    k = x % 5\n    a = 0\n    for j in range(1, len(R[k]), 2):\n        a += 1 << R[k][j - 1]\n    return a",
 		// products and shifts of bounded values at the edge of the words
 		"def f(x, y):\n    n = x & 0xffffffff\n    m = y & 0xffffffff\n    return n * m",
 		"def f(x, y):\n    n = x & 0x1ffffffff\n    m = y & 0xffffffff\n    return n * m",
