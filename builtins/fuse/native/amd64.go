@@ -124,6 +124,10 @@ type amd64Gen struct {
 
 	need     map[*fuse.Expr]int
 	varBound []uint64 // an exclusive bound of each variable's values (0: none known)
+	// stride has, for the variables only a range loop with a constant
+	// start and a positive constant step assigns, that step and the
+	// start's remainder by it: every value is rem mod step.
+	stride map[int][2]uint64
 
 	// bottom, where not nil, emits a copy of the code that follows the
 	// statement being emitted (a loop's step and test, which leave by
@@ -354,11 +358,21 @@ func (g *amd64Gen) bounds() {
 		}
 	}
 	walk(g.f.Body, func(s *fuse.Stmt) {
-		switch s.Kind {
-		case fuse.SForRange:
-			free[s.Var] = rangeBound(s) == 0
-		case fuse.SForSubsets:
+		if s.Kind == fuse.SForSubsets {
 			free[s.Var] = true
+		}
+	})
+	sets := make([]int, g.f.Vars)
+	walk(g.f.Body, func(s *fuse.Stmt) {
+		switch s.Kind {
+		case fuse.SAssign, fuse.SForRange, fuse.SForSubsets, fuse.SForBits:
+			sets[s.Var]++
+		}
+	})
+	g.stride = map[int][2]uint64{}
+	walk(g.f.Body, func(s *fuse.Stmt) {
+		if s.Kind == fuse.SForRange && !free[s.Var] && sets[s.Var] == 1 && s.X.Op == fuse.OpConst && s.Z.Op == fuse.OpConst && int64(s.Z.Imm) > 1 {
+			g.stride[s.Var] = [2]uint64{s.Z.Imm, s.X.Imm % s.Z.Imm}
 		}
 	})
 	for round := 0; round < 3; round++ {
@@ -375,7 +389,7 @@ func (g *amd64Gen) bounds() {
 			case fuse.SForBits:
 				b = 64
 			case fuse.SForRange:
-				b = rangeBound(s)
+				b = g.rangeBound(s)
 			default:
 				return
 			}
@@ -394,10 +408,19 @@ func (g *amd64Gen) bounds() {
 }
 
 // rangeBound returns an exclusive bound of the values of a range loop's
-// variable when its bounds are constants, non-negative as signed words, or
-// 0.
-func rangeBound(s *fuse.Stmt) uint64 {
+// variable, or 0: where its bounds are constants, non-negative as signed
+// words; or where the step is a positive constant and the start and the
+// end are known not to be negative, the end's bound (every value is at
+// least the start and below the end).
+func (g *amd64Gen) rangeBound(s *fuse.Stmt) uint64 {
 	x, y, z := s.X, s.Y, s.Z
+	if z.Op == fuse.OpConst && int64(z.Imm) > 0 && (x.Op != fuse.OpConst || y.Op != fuse.OpConst) {
+		bx, by := g.bound(x), g.bound(y)
+		if bx == 0 || bx > 1<<63 || by == 0 || by > 1<<63 {
+			return 0
+		}
+		return max(by, 1)
+	}
 	if x.Op != fuse.OpConst || y.Op != fuse.OpConst || z.Op != fuse.OpConst || int64(x.Imm) < 0 || int64(y.Imm) < 0 {
 		return 0
 	}
@@ -442,19 +465,74 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return known(g.bound(x.Args[0]), g.bound(x.Args[1]))
 	case fuse.OpMax, fuse.OpCond:
 		a, b := g.bound(x.Args[len(x.Args)-2]), g.bound(x.Args[len(x.Args)-1])
+		if c := x.Args[0]; x.Op == fuse.OpCond && c.Op == fuse.OpLt && sameVar(c.Args[0], x.Args[1]) {
+			// v if v < n else k: v is below n's bound where chosen.
+			a = known(a, g.bound(c.Args[1]))
+		}
 		if a == 0 || b == 0 {
 			return 0
 		}
 		return max(a, b)
 	case fuse.OpPopcount, fuse.OpBsf:
 		return 65
+	case fuse.OpAdd:
+		// Below 2^64 with no wrap: the greatest values' sum.
+		if a, b := g.bound(x.Args[0]), g.bound(x.Args[1]); a != 0 && b != 0 {
+			if s, c := bits.Add64(a-1, b-1, 0); c == 0 && s != ^uint64(0) {
+				return s + 1
+			}
+		}
+	case fuse.OpSub:
+		// A checked difference is at most its first operand; an
+		// unchecked one may wrap.
+		if x.Check >= 0 && g.f.Checks[x.Check].Kind == fuse.CheckSubExact {
+			return g.bound(x.Args[0])
+		}
+	case fuse.OpMul:
+		if a, b := g.bound(x.Args[0]), g.bound(x.Args[1]); a != 0 && b != 0 {
+			if hi, lo := bits.Mul64(a-1, b-1); hi == 0 && lo != ^uint64(0) {
+				return lo + 1
+			}
+		}
+	case fuse.OpOr, fuse.OpXor:
+		// No bit above the greater operand's highest.
+		if a, b := g.bound(x.Args[0]), g.bound(x.Args[1]); a != 0 && b != 0 {
+			if n := bits.Len64(max(a, b) - 1); n < 64 {
+				return 1 << n
+			}
+		}
+	case fuse.OpShl:
+		if a, k := g.bound(x.Args[0]), x.Args[1]; a != 0 && k.Op == fuse.OpConst && k.Imm < 64 {
+			if n := bits.Len64(a-1) + int(k.Imm); n < 64 {
+				return 1 << n
+			}
+		}
+	case fuse.OpDiv:
+		return g.bound(x.Args[0])
+	case fuse.OpRowLen:
+		var m uint64
+		for _, r := range g.f.Tables[x.Imm].Rows {
+			m = max(m, uint64(len(r)))
+		}
+		return m + 1
 	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool, fuse.OpParity:
 		return 2
 	case fuse.OpLoad, fuse.OpLoad2:
+		// Where the element index is rem mod step (the pairs of a row
+		// read two at a time) and not negative (a negative one counts
+		// from the end), only those columns.
+		step, rem := uint64(1), uint64(0)
+		if x.Op == fuse.OpLoad2 {
+			if b := g.bound(x.Args[1]); b != 0 && b <= 1<<63 {
+				step, rem = g.residue(x.Args[1])
+			}
+		}
 		var m uint64
 		for _, r := range g.f.Tables[x.Imm].Rows {
-			for _, v := range r {
-				m = max(m, v)
+			for j, v := range r {
+				if uint64(j)%step == rem {
+					m = max(m, v)
+				}
 			}
 		}
 		if m == ^uint64(0) {
@@ -463,6 +541,70 @@ func (g *amd64Gen) bound(x *fuse.Expr) uint64 {
 		return m + 1
 	}
 	return 0
+}
+
+// residue returns a step and a remainder below it such that every value
+// of x is rem mod step (step 1: nothing known): a range loop's variable
+// (stride), plus a constant, masked with low bits that keep the
+// remainder or that a width check shows change nothing.
+func (g *amd64Gen) residue(x *fuse.Expr) (step, rem uint64) {
+	switch x.Op {
+	case fuse.OpVar:
+		if st, ok := g.stride[int(x.Imm)]; ok {
+			return st[0], st[1]
+		}
+	case fuse.OpAdd:
+		if c := x.Args[1]; c.Op == fuse.OpConst && x.Check < 0 || c.Op == fuse.OpConst && g.f.Checks[x.Check].Kind == fuse.CheckAddExact {
+			// (a checked sum that passes is the integer sum)
+			if step, rem := g.residue(x.Args[0]); step > 1 && step&(step-1) == 0 {
+				return step, (rem + c.Imm) % step
+			}
+		}
+	case fuse.OpAnd:
+		m := x.Args[1]
+		if m.Op != fuse.OpConst || m.Imm&(m.Imm+1) != 0 {
+			break
+		}
+		step, rem := g.residue(x.Args[0])
+		checked := x.Check >= 0 && g.f.Checks[x.Check].Kind == fuse.CheckFits && m.Imm == 1<<g.f.Checks[x.Check].Imm-1
+		if checked || step&(step-1) == 0 && step-1 <= m.Imm {
+			return step, rem
+		}
+	}
+	return 1, 0
+}
+
+// sameVar reports whether x and y read the same variable.
+func sameVar(x, y *fuse.Expr) bool {
+	return x.Op == fuse.OpVar && y.Op == fuse.OpVar && x.Imm == y.Imm
+}
+
+// cannotFail reports whether x's check (of + * << on Starlark's ints,
+// fuse.Func.Exact) cannot fail: the bounds of its operands keep the
+// result below 2^64.
+func (g *amd64Gen) cannotFail(x *fuse.Expr) bool {
+	if x.Check < 0 {
+		return true
+	}
+	a, b := g.bound(x.Args[0]), uint64(0)
+	if len(x.Args) > 1 {
+		b = g.bound(x.Args[1])
+	}
+	if a == 0 || b == 0 {
+		return false
+	}
+	switch g.f.Checks[x.Check].Kind {
+	case fuse.CheckAddExact:
+		_, c := bits.Add64(a-1, b-1, 0)
+		return x.Op == fuse.OpAdd && c == 0
+	case fuse.CheckMulExact:
+		hi, _ := bits.Mul64(a-1, b-1)
+		return x.Op == fuse.OpMul && hi == 0
+	case fuse.CheckShlExact:
+		// a << k >> k == a for every a and k below their bounds.
+		return x.Op == fuse.OpShl && b <= 64 && bits.Len64(a-1)+int(b-1) <= 64
+	}
+	return false
 }
 
 // least returns a value that x is known to be at least (0 where nothing
@@ -778,6 +920,14 @@ func unconditional(s *fuse.Stmt) map[*fuse.Expr]bool {
 		// what they check for the next pass: no facts from them.
 		return m
 	}
+	unconditionalIn(m, s.X)
+	unconditionalIn(m, s.Y)
+	unconditionalIn(m, s.Z)
+	return m
+}
+
+// unconditionalIn adds to m the expressions of x that run whenever x does.
+func unconditionalIn(m map[*fuse.Expr]bool, x *fuse.Expr) {
 	var walk func(x *fuse.Expr)
 	walk = func(x *fuse.Expr) {
 		if x == nil {
@@ -793,10 +943,18 @@ func unconditional(s *fuse.Stmt) map[*fuse.Expr]bool {
 			walk(a)
 		}
 	}
-	walk(s.X)
-	walk(s.Y)
-	walk(s.Z)
-	return m
+	walk(x)
+}
+
+// breaks reports whether a statement of ss breaks out of label.
+func breaks(ss []fuse.Stmt, label int) bool {
+	for i := range ss {
+		s := &ss[i]
+		if s.Kind == fuse.SBreak && s.Label == label || breaks(s.Body, label) || breaks(s.Else, label) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonzeroVar returns the variable that condition x tests for not being 0
@@ -845,6 +1003,11 @@ func (g *amd64Gen) loop(s *fuse.Stmt, entry, pre, post func(brk int), tail func(
 	}
 	if entry != nil {
 		entry(brk)
+	}
+	if !hasLoop(s.Body) && (16-len(a.b)%16)%16 <= 8 {
+		// An innermost loop starts at 16 bytes where that takes one
+		// no-op of at most 8 (as gcc's -falign-loops=16:9 would).
+		a.align(16)
 	}
 	a.bind(head)
 	pre(brk)
@@ -956,7 +1119,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	if len(g.nonzero) > 0 {
 		forAssigned(s, func(v int) { delete(g.nonzero, v) })
 	}
-	if len(g.fits) > 0 {
+	if len(g.fits) > 0 && s.Kind != fuse.SAssign {
 		forAssigned(s, func(v int) { delete(g.fits, v) })
 	}
 	compound := s.Kind == fuse.SIf || s.Kind == fuse.SBlock || isLoop(s)
@@ -966,7 +1129,17 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		defer func() { g.fits = fitsBefore }()
 	}
 	if s.Kind == fuse.SAssign {
-		defer delete(g.fits, s.Var)
+		// The expression reads the variable's old value, with what was
+		// known of it; then the variable holds the expression's bound
+		// (its value was computed from the values those facts are
+		// about, the checks it ran included).
+		defer func() {
+			if b := g.bound(s.X); b != 0 {
+				g.fits[s.Var] = b
+			} else {
+				delete(g.fits, s.Var)
+			}
+		}()
 	}
 	switch s.Kind {
 	case fuse.SAssign:
@@ -1098,13 +1271,32 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		g.nonzero = known
 	case fuse.SWhile:
 		known := maps.Clone(g.nonzero)
+		// The condition runs at the head of every pass: what its checks
+		// show holds in the body until an assignment, and after the
+		// loop where only the condition leaves it.
+		var shown map[int]uint64
 		g.loop(s, nil, func(brk int) {
+			before := maps.Clone(g.fits)
+			g.uncond = map[*fuse.Expr]bool{}
+			unconditionalIn(g.uncond, s.X)
 			g.branch(s.X, brk, false)
+			g.uncond = nil
+			shown = map[int]uint64{}
+			for v, b := range g.fits {
+				if c, ok := before[v]; !ok || b < c {
+					shown[v] = b
+				}
+			}
 			if v := nonzeroVar(s.X); v >= 0 {
 				g.nonzero[v] = true
 			}
 		}, func(int) {}, nil)
 		g.nonzero = known
+		if !breaks(s.Body, s.Label) {
+			for v, b := range shown {
+				fitsBefore[v] = b
+			}
+		}
 	case fuse.SForRange:
 		g.forRange(s)
 	case fuse.SForSubsets:
@@ -1226,7 +1418,7 @@ type spineStep struct{ x, other *fuse.Expr }
 // (it runs before r changes); no outer one may.
 func (g *amd64Gen) spine(x *fuse.Expr, r int) []spineStep {
 	_, isALU := aluOps[x.Op]
-	if x.Check >= 0 || !isALU && x.Op != fuse.OpMul {
+	if !g.cannotFail(x) || !isALU && x.Op != fuse.OpMul {
 		return nil
 	}
 	self := func(e *fuse.Expr) bool { return e.Op == fuse.OpVar && g.slotReg[e.Imm] == r }
@@ -1407,13 +1599,25 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 		g.failIf(ccE, s.Check, 0, false)
 	}
 	zero, store := a.newLabel(), a.newLabel()
-	if constStep && s.Z.Imm == 1 {
+	switch {
+	case constStep && s.Z.Imm == 1:
 		a.alu(aluCmp, ra, R(rb))
 		a.jcc(ccGE, zero)
 		a.movRR(rAX, rb)
 		a.alu(aluSub, rAX, R(ra))
 		a.jmp(store)
-	} else {
+	case constStep && int64(s.Z.Imm) > 0 && s.Z.Imm&(s.Z.Imm-1) == 0:
+		// A positive step that is a power of two: the count's division
+		// is a shift.
+		a.alu(aluCmp, ra, R(rb))
+		a.jcc(ccGE, zero)
+		a.movRR(rAX, rb)
+		a.alu(aluSub, rAX, R(ra))
+		a.aluI(aluSub, R(rAX), 1)
+		a.shiftI(shShr, rAX, uint8(bits.TrailingZeros64(s.Z.Imm)))
+		a.aluI(aluAdd, R(rAX), 1)
+		a.jmp(store)
+	default:
 		neg := a.newLabel()
 		a.test(rs, rs)
 		a.jcc(ccLE, neg)
@@ -1721,7 +1925,19 @@ func (g *amd64Gen) index(x *fuse.Expr, n uint64, check int) reg {
 		}
 	}
 	r := g.expr(x)
-	if b := g.bound(x); b != 0 && b <= n {
+	b := g.bound(x)
+	switch {
+	case b != 0 && b <= n:
+		return r
+	case b != 0 && b <= 1<<63:
+		// Not negative: only the length to check.
+		if n <= 1<<31-1 {
+			g.a.aluI(aluCmp, R(r), int32(n))
+		} else {
+			g.a.movRI(rDX, n)
+			g.a.alu(aluCmp, r, R(rDX))
+		}
+		g.failIf(ccAE, check, r, true)
 		return r
 	}
 	if n <= 1<<31-1 {
@@ -2272,6 +2488,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 			y.Check = -1
 			return g.expr(&y)
 		}
+	}
+	if x.Check >= 0 && g.cannotFail(x) {
+		// An exact op whose operands' bounds leave no room to overflow:
+		// the op as one without its check.
+		y := *x
+		y.Check = -1
+		return g.expr(&y)
 	}
 	if x.Op == fuse.OpAnd && x.Check < 0 && x.Args[1].Op == fuse.OpConst {
 		// A mask of low bits that every value of the other operand fits

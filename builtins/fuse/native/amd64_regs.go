@@ -28,6 +28,86 @@ type liveness struct {
 	// inLoops[s] lists the loops (indices into loops) s occurs in.
 	inLoops [][]int
 	open    []int // the loops around the current statement
+	// fresh[l] has the variables loop l assigns before any other
+	// occurrence in every pass (leadingAssigned): dead at its head.
+	fresh []map[int]bool
+}
+
+// leadingAssigned returns the variables that carry nothing across loop
+// s's back edge: each occurs in the body only within one list of
+// statements (the body's own, or a branch of an if or the body of a block
+// in it, not of a loop), where its first occurrence is an assignment that
+// does not read it, and the loop's own variable and bounds do not name it.
+// Every path into that list enters at its start (a break or a continue
+// only leaves it), so every read of the variable follows the assignment
+// in the same pass: the variable is dead at the loop's head.
+func leadingAssigned(s *fuse.Stmt) map[int]bool {
+	header := map[int]bool{}
+	for _, x := range []*fuse.Expr{s.X, s.Y, s.Z} {
+		exprVars(x, func(v int) { header[v] = true })
+	}
+	if s.Kind != fuse.SWhile {
+		header[s.Var] = true
+	}
+	total := map[int]int{}
+	stmtVars(s.Body, func(v int) { total[v]++ })
+	lead := map[int]bool{}
+	var within func(ss []fuse.Stmt)
+	within = func(ss []fuse.Stmt) {
+		here := map[int]int{}
+		stmtVars(ss, func(v int) { here[v]++ })
+		seen := map[int]bool{}
+		for i := range ss {
+			t := &ss[i]
+			if t.Kind == fuse.SAssign && !seen[t.Var] && !header[t.Var] && here[t.Var] == total[t.Var] {
+				readsIt := false
+				exprVars(t.X, func(v int) { readsIt = readsIt || v == t.Var })
+				if !readsIt {
+					lead[t.Var] = true
+				}
+			}
+			stmtVars(ss[i:i+1], func(v int) { seen[v] = true })
+			switch t.Kind {
+			case fuse.SIf:
+				within(t.Body)
+				within(t.Else)
+			case fuse.SBlock:
+				within(t.Body)
+			}
+		}
+	}
+	within(s.Body)
+	return lead
+}
+
+// exprVars calls f with each variable x reads, once a read.
+func exprVars(x *fuse.Expr, f func(v int)) {
+	if x == nil {
+		return
+	}
+	if x.Op == fuse.OpVar {
+		f(int(x.Imm))
+	}
+	for _, a := range x.Args {
+		exprVars(a, f)
+	}
+}
+
+// stmtVars calls f with each variable ss reads or assigns, once an
+// occurrence.
+func stmtVars(ss []fuse.Stmt, f func(v int)) {
+	for i := range ss {
+		t := &ss[i]
+		exprVars(t.X, f)
+		exprVars(t.Y, f)
+		exprVars(t.Z, f)
+		switch t.Kind {
+		case fuse.SAssign, fuse.SForRange, fuse.SForSubsets, fuse.SForBits:
+			f(t.Var)
+		}
+		stmtVars(t.Body, f)
+		stmtVars(t.Else, f)
+	}
 }
 
 func (lv *liveness) at(s, p int) {
@@ -77,6 +157,7 @@ func (lv *liveness) stmts(ss []fuse.Stmt) {
 			lv.pos++
 			l := len(lv.loops)
 			lv.loops = append(lv.loops, interval{2 * lv.pos, 0})
+			lv.fresh = append(lv.fresh, leadingAssigned(s))
 			lv.open = append(lv.open, l)
 			for _, h := range lv.g.loopSlot[s] {
 				lv.at(h, 2*lv.pos+1)
@@ -206,7 +287,21 @@ func (g *amd64Gen) allocate() {
 	lv.stmts(g.f.Body)
 	end := 2*lv.pos + 2
 	for s := range lv.iv {
+		// A variable that occurs only within a loop where it is dead at
+		// the head (leadingAssigned) carries no value across the back
+		// edge of that loop or of any loop around it.
+		first, last := lv.iv[s].start, lv.iv[s].end
+		within := -1
 		for _, l := range lv.inLoops[s] {
+			if s < g.f.Vars && lv.fresh[l][s] && first >= lv.loops[l].start && last <= lv.loops[l].end &&
+				(within < 0 || lv.loops[l].start > lv.loops[within].start) {
+				within = l
+			}
+		}
+		for _, l := range lv.inLoops[s] {
+			if within >= 0 && lv.loops[l].start <= lv.loops[within].start && lv.loops[l].end >= lv.loops[within].end {
+				continue
+			}
 			lv.iv[s].start = min(lv.iv[s].start, lv.loops[l].start)
 			lv.iv[s].end = max(lv.iv[s].end, lv.loops[l].end)
 		}

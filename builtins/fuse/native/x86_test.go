@@ -127,3 +127,23 @@ func TestJumps(t *testing.T) {
 		t.Error("a jump to a label never bound finished")
 	}
 }
+
+// TestAlign: align pads to the boundary with no-ops, whatever the length
+// before it.
+func TestAlign(t *testing.T) {
+	for n := 0; n < 32; n++ {
+		var a assembler
+		a.b = make([]byte, n)
+		a.align(16)
+		if len(a.b)%16 != 0 || len(a.b)-n >= 16 {
+			t.Fatalf("from %d bytes: %d", n, len(a.b))
+		}
+		for b := a.b[n:]; len(b) > 0; {
+			in, err := x86asm.Decode(b, 64)
+			if err != nil || in.Op != x86asm.NOP {
+				t.Fatalf("from %d bytes: % x is not a no-op (%v, %v)", n, b, in, err)
+			}
+			b = b[in.Len:]
+		}
+	}
+}
