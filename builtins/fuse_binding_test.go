@@ -224,7 +224,7 @@ func randItem(r *rand.Rand) uint64 {
 // items: the Starlark function itself, f(x), and every method of the fused
 // value (on 1, 2 and 3 workers) against a naive loop over the Starlark
 // results. It returns the program and the items for the C comparison.
-func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Program, [][]uint64, []outcome) {
+func checkDifferential(t *testing.T, seed uint64, n int) (*fuse.Line, [][]uint64, []outcome) {
 	r := rand.New(rand.NewPCG(seed, 99))
 	g := &genFunc{r: r}
 	params := 1 + r.IntN(3)
@@ -376,7 +376,7 @@ func TestFuseDifferential(t *testing.T) {
 		rounds = 40
 	}
 	type gen struct {
-		p     *fuse.Program
+		p     *fuse.Line
 		items [][]uint64
 		want  []outcome
 	}

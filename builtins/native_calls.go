@@ -221,7 +221,7 @@ func (r *nativeRun) poll() bool {
 // outside Go's heap: the memory budget of thread's Env refuses it where
 // the heap and what is held outside it (every worker and every function's
 // code of the process, memory.InUse) leave no room for it.
-func (nf *nativeFunc) get(p *native.Program, thread *starlark.Thread) (*nativeRun, error) {
+func (nf *nativeFunc) get(p *native.Executable, thread *starlark.Thread) (*nativeRun, error) {
 	if r := nf.pool.Get(); r != nil {
 		return r, nil
 	}

@@ -36,7 +36,7 @@ func Rotate(x, k, w uint64) uint64 {
 
 // Eval runs p on one item (len(params) == p.Params). It returns the result,
 // or the index of the first check that fails (-1 when none does).
-func (p *Program) Eval(params []uint64) (uint64, int) {
+func (p *Line) Eval(params []uint64) (uint64, int) {
 	vals := make([]uint64, len(p.Instrs))
 	ci := 0
 	runChecks := func(upto int) int {

@@ -359,7 +359,7 @@ func (x *exacter) stmt(s *Stmt) error {
 		}
 	case SOperand:
 		err = x.operand(s)
-	case SFresh, SBlock, SBreak, SContinue, SCallout:
+	case SFresh, SLabeled, SBreak, SContinue, SCallout:
 	default:
 		return fmt.Errorf("statement %s is not run as machine code", stmtNames[s.Kind])
 	}

@@ -7,7 +7,7 @@ import (
 
 // A Func is a fused function with control flow (docs/fuse.md, "Fused
 // searches"): statements over word variables, with loops, read-only tables
-// and scratch arrays. Where a Program is one straight line run a block of
+// and scratch arrays. Where a Line is one straight line run a block of
 // items at a time, a Func runs item by item as native code (package
 // builtins/fuse/native), as C or CUDA C (package builtins/fuse/cgen), or
 // under Eval, which is the definition the others must agree with.
@@ -180,7 +180,7 @@ const (
 	SForRange                   // for Var in range(X, Y, Z): Body (Check: a step of 0)
 	SForSubsets                 // for Var in subsets(X) (Y == nil) or subsets(X, Y): Body
 	SForBits                    // for Var in bits(X): Body
-	SBlock                      // Body, which a Break of its Label leaves
+	SLabeled                    // Body, which a Break of its Label leaves
 	SBreak                      // leave the loop or block Label
 	SContinue                   // next iteration of the loop Label
 	SReturn                     // return X
@@ -366,7 +366,7 @@ func printStmts(b *strings.Builder, ss []Stmt, depth int) {
 		case SBreak, SContinue:
 			fmt.Fprintf(b, " L%d", s.Label)
 		}
-		if s.Kind == SWhile || s.Kind == SBlock || s.isLoop() {
+		if s.Kind == SWhile || s.Kind == SLabeled || s.isLoop() {
 			fmt.Fprintf(b, " L%d", s.Label)
 		}
 		for _, x := range []*Expr{s.X, s.Y, s.Z} {

@@ -264,7 +264,7 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 				return fl, l
 			}
 		}
-	case SBlock:
+	case SLabeled:
 		fl, l := st.stmts(s.Body, ret)
 		if fl == flowBreak && l == s.Label {
 			return flowNext, 0

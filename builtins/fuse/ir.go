@@ -1,8 +1,8 @@
 // Package fuse is the IR of fused functions and what every engine shares:
-// a straight line of word operations (Program, built with a Builder), a
+// a straight line of word operations (Line, built with a Builder), a
 // function with control flow, tables, scratch arrays and calls (Func), the
 // op table that declares each op's meaning and C spelling (ops.go), the
-// reference evaluators (Eval1, Program.Eval, Func's FlowState.Eval), and
+// reference evaluators (Eval1, Line.Eval, Func's FlowState.Eval), and
 // the scheduler that runs a function over spaces of items on several
 // workers (RunSpaces, RunFunc). In a straight line, control flow (if/else,
 // conditional expressions, and/or, returns) is turned into predication:
@@ -66,13 +66,13 @@ const (
 	OpParity              // popcount(A) & 1
 	OpGray                // A ^ A>>1
 	OpGrayInv             // prefix xor of A from the top
-	// NumOps bounds the ops of a Program: those above. (The block
+	// NumOps bounds the ops of a Line: those above. (The block
 	// executor numbers its own ops, which its peephole pass makes, from
 	// NumOps on: package builtins/fuse/block.)
 	NumOps
 )
 
-// The expression ops of a Func beside those of a Program (OpConst, the
+// The expression ops of a Func beside those of a Line (OpConst, the
 // arithmetic, comparisons and word builtins; OpParam is not used: the
 // parameters are variables). Args holds the operands.
 const (
@@ -93,7 +93,7 @@ const (
 	OpMulHi                  // the high word of the 128-bit product Args[0] * Args[1] (math/bits.Mul64)
 )
 
-// Value is the id of an IR value (an index into Program.Instrs).
+// Value is the id of an IR value (an index into Line.Instrs).
 type Value int32
 
 // NoMask is the mask of code that every item executes.
@@ -144,16 +144,16 @@ type Check struct {
 	Line, Col int
 }
 
-// Program is a compiled function: the instructions, the checks, and the
-// result value.
-type Program struct {
+// Line is a straight line: a compiled function without loops, its
+// instructions, its checks and its result value.
+type Line struct {
 	Params int // 1 to 3
 	Instrs []Instr
 	Checks []Check
 	Result Value
 }
 
-func (p *Program) String() string {
+func (p *Line) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "params %d\n", p.Params)
 	ci := 0
@@ -185,15 +185,15 @@ func (p *Program) String() string {
 	return b.String()
 }
 
-// Builder builds a Program, folding constants and sharing equal values.
+// Builder builds a Line, folding constants and sharing equal values.
 type Builder struct {
-	p    Program
+	p    Line
 	memo map[Instr]Value
 }
 
 // NewBuilder starts a program of n parameters (1 to 3).
 func NewBuilder(n int) *Builder {
-	b := &Builder{p: Program{Params: n}, memo: map[Instr]Value{}}
+	b := &Builder{p: Line{Params: n}, memo: map[Instr]Value{}}
 	for i := 0; i < n; i++ {
 		b.add(Instr{Op: OpParam, Imm: uint64(i), A: -1, B: -1, C: -1})
 	}
@@ -297,7 +297,7 @@ keep:
 
 // Finish returns the program computing result, without the instructions
 // that neither the result nor a check needs.
-func (b *Builder) Finish(result Value) *Program {
+func (b *Builder) Finish(result Value) *Line {
 	p := b.p
 	p.Result = result
 	live := make([]bool, len(p.Instrs))
@@ -369,5 +369,5 @@ func (b *Builder) Finish(result Value) *Program {
 		c.At = at
 		checks[i] = c
 	}
-	return &Program{Params: p.Params, Instrs: out, Checks: checks, Result: re(result)}
+	return &Line{Params: p.Params, Instrs: out, Checks: checks, Result: re(result)}
 }

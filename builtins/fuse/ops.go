@@ -26,7 +26,7 @@ import (
 // the block executor or a C generator disagrees with it.
 type opDef struct {
 	name  string
-	arity int    // value operands: A, B, C (Program) or Args (Func)
+	arity int    // value operands: A, B, C (Line) or Args (Func)
 	imm   ImmUse // what Imm means
 	// zeroOne: the result is always 0 or 1 (a count adds such results).
 	zeroOne bool

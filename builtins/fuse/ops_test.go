@@ -8,7 +8,7 @@ import (
 )
 
 // declared reports whether op o must have an entry in opDefs: the ops of a
-// Program and those of a Func.
+// Line and those of a Func.
 func declared(o Op) bool { return o < NumOps || o >= OpVar && o < numDefs }
 
 // TestOpTable: every op has a complete entry, and its C spelling names its

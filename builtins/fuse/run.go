@@ -140,7 +140,7 @@ type taskOut struct {
 }
 
 // A SpaceWorker computes blocks of items on one goroutine for RunSpaces:
-// the block executor's machine for a Program (package builtins/fuse/block),
+// the block executor's machine for a Line (package builtins/fuse/block),
 // or a FlowWorker for a Func.
 type SpaceWorker interface {
 	// Size is the most items a block holds.

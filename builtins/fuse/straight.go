@@ -12,19 +12,19 @@ const maxStraight = 1 << 14
 // maxUnroll bounds the iterations of a loop that a straight line unrolls.
 const maxUnroll = 64
 
-// StraightLine lowers f to a straight line, a Program for the block
+// StraightLine lowers f to a straight line, a Line for the block
 // executor and the straight-line GPU kernel, where f is one: its body
 // assigns words, branches, returns and fails, and loops only over ranges
 // of constant bounds of at most 64 iterations (which it unrolls); it reads
 // no tables, keeps no scratch arrays, calls no helpers and computes only
-// the ops of a Program. Where f is not one, the error says what stops it.
+// the ops of a Line. Where f is not one, the error says what stops it.
 //
 // Control flow becomes predication: a mask is the 0/1 value of "this item
 // executes the code being lowered", both sides of a branch are computed
 // and selects merge them, and every check of the function carries the
-// mask of the items that really execute it, so that the Program computes
+// mask of the items that really execute it, so that the Line computes
 // for each item what Eval computes, and fails at the same check.
-func (f *Func) StraightLine() (*Program, error) {
+func (f *Func) StraightLine() (*Line, error) {
 	switch {
 	case f.Params < 1 || f.Params > 3:
 		return nil, fmt.Errorf("a straight line takes 1 to 3 parameters, not %d", f.Params)

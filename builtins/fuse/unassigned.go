@@ -150,7 +150,7 @@ func (a *assigned) stmt(s *Stmt, d []bool) []bool {
 			return meet(meet(out, cont), brk)
 		}
 		return d // the body may not run
-	case SBlock:
+	case SLabeled:
 		out := meet(a.stmts(s.Body, d), a.breaks[s.Label])
 		delete(a.breaks, s.Label)
 		return out

@@ -92,7 +92,7 @@ type Code struct {
 	// Func is the function in the IR; Line, where it is a straight
 	// line, the same as one (nil otherwise; always nil for Plain).
 	Func *fuse.Func
-	Line *fuse.Program
+	Line *fuse.Line
 	// CPU is a fused function's engine on the CPU (nil for Plain).
 	CPU CPUEngine
 	// Plain is what a plain function's calls pass and check (nil for
@@ -169,7 +169,7 @@ func CheckOptions(builtin func(name string) (starlark.Value, bool), words func(s
 
 // translate compiles src into a Func and, where that is a straight line,
 // lowers it to one (line; nil where it is not one).
-func translate(src *compile.Source, opts compile.Options) (line *fuse.Program, f *fuse.Func, err error) {
+func translate(src *compile.Source, opts compile.Options) (line *fuse.Line, f *fuse.Func, err error) {
 	f, err = compile.Func(src, opts)
 	if err != nil {
 		return nil, nil, err

@@ -50,7 +50,7 @@ func (e lineEngine) Run(ctx context.Context, spaces []fuse.Space, method fuse.Me
 // (memory.InUse).
 type funcEngine struct {
 	f     *fuse.Func
-	exe   *native.Program
+	exe   *native.Executable
 	pool  *Pool[native.Worker]
 	limit int64
 }
@@ -125,7 +125,7 @@ func (e funcEngine) callWorker(poll func() bool, ws []uint64) (uint64, error) {
 }
 
 func (e funcEngine) Run(ctx context.Context, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-	return fuse.RunFunc(ctx, e.f, spaces, method, opt, native.Block, e.worker)
+	return fuse.RunFunc(ctx, e.f, spaces, method, opt, native.Batch, e.worker)
 }
 
 // close closes the idle workers (the function is gone).
@@ -139,7 +139,7 @@ func (e funcEngine) close() { e.pool.Drain((*native.Worker).Close) }
 // does; any other function runs as native makes it. An unknown
 // BITSH_FUSE_ENGINE is an error even for a straight line, not a silent
 // fallback. The errors name the variable or the function.
-func chooseCPU(name string, line *fuse.Program, f *fuse.Func, limit int64) (CPUEngine, error) {
+func chooseCPU(name string, line *fuse.Line, f *fuse.Func, limit int64) (CPUEngine, error) {
 	if _, err := native.EngineNamed(os.Getenv("BITSH_FUSE_ENGINE")); err != nil {
 		return nil, fmt.Errorf("BITSH_FUSE_ENGINE: %w", err)
 	}
@@ -190,7 +190,7 @@ func (g gpuEngine) close() {
 // helpers recurse, the items whose calls nest deeper than a thread's stack
 // holds on the card are handed back to cpu (the Func's CPU engine; nil:
 // fuse's evaluator), so that the answers and errors are the CPU's.
-func chooseGPU(line *fuse.Program, f *fuse.Func, cpu cuda.CPURun) (gpuEngine, error) {
+func chooseGPU(line *fuse.Line, f *fuse.Func, cpu cuda.CPURun) (gpuEngine, error) {
 	dev, err := cuda.Open()
 	if err != nil {
 		return gpuEngine{}, err
@@ -224,4 +224,4 @@ func GPUName() (string, error) {
 // BlockEngine is the block executor's engine for a straight line, which
 // runs line where the x86-64 generator does not compile it (a test checks
 // it beside the machine code of the same line).
-func BlockEngine(line *fuse.Program) CPUEngine { return lineEngine{block.New(line)} }
+func BlockEngine(line *fuse.Line) CPUEngine { return lineEngine{block.New(line)} }

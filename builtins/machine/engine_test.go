@@ -11,7 +11,7 @@ import (
 )
 
 // identity returns f(x) = x as a straight line and as a Func.
-func identity() (*fuse.Program, *fuse.Func) {
+func identity() (*fuse.Line, *fuse.Func) {
 	b := fuse.NewBuilder(1)
 	return b.Finish(b.Param(0)), &fuse.Func{Params: 1, Vars: 1, Body: []fuse.Stmt{{Kind: fuse.SReturn, X: &fuse.Expr{Op: fuse.OpVar, Check: -1}}}}
 }
@@ -22,7 +22,7 @@ func TestChooseCPU(t *testing.T) {
 	prog, flow := identity()
 	for _, c := range []struct {
 		env        string
-		prog       *fuse.Program
+		prog       *fuse.Line
 		flow       *fuse.Func
 		wantBlock  bool
 		wantEngine native.Engine
@@ -88,7 +88,7 @@ func TestChooseGPU(t *testing.T) {
 	prog, flow := identity()
 	space := []fuse.Space{fuse.Range{Start: 3, Step: 2, N: 1000}}
 	for _, c := range []struct {
-		prog     *fuse.Program
+		prog     *fuse.Line
 		wantFunc bool
 	}{{prog, false}, {nil, true}} {
 		g, err := chooseGPU(c.prog, flow, nil)

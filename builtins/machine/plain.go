@@ -48,9 +48,9 @@ type PlainCode struct {
 	// Words is how many words of lists each call converts or compares.
 	Words int
 
-	exe   atomic.Pointer[native.Program] // nil until generated
-	ready chan struct{}                  // closed once exe is set or err
-	err   error                          // why generating failed (set before ready is closed)
+	exe   atomic.Pointer[native.Executable] // nil until generated
+	ready chan struct{}                     // closed once exe is set or err
+	err   error                             // why generating failed (set before ready is closed)
 }
 
 // Ready is closed once the machine code is generated, or failed to be
@@ -63,7 +63,7 @@ func (pc *PlainCode) Err() error { return pc.err }
 
 // Executable returns the machine code, or nil before it is ready (or
 // where generating it failed).
-func (pc *PlainCode) Executable() *native.Program { return pc.exe.Load() }
+func (pc *PlainCode) Executable() *native.Executable { return pc.exe.Load() }
 
 // generate makes f's machine code, then closes pc.ready. A generator's
 // panic is its own bug: the function stays interpreted, and the process

@@ -1,9 +1,9 @@
 // Package block is the block executor of fused straight lines: it runs a
-// fuse.Program (a function without loops, its control flow turned into
+// fuse.Line (a function without loops, its control flow turned into
 // predication) over spaces of items on the CPU a block of items at a time.
 // Each instruction loops over the whole block, so dispatch is paid once
 // per block, and the loops are plain Go that the compiler keeps free of
-// bounds checks. New prepares a Program (a peephole pass fuses common
+// bounds checks. New prepares a Line (a peephole pass fuses common
 // idioms into single instructions, then values get registers of a block);
 // Executor.Run drives the workers through fuse.RunSpaces.
 package block
@@ -14,19 +14,19 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 )
 
-// An Executor is a fuse.Program prepared for the block executor.
+// An Executor is a fuse.Line prepared for the block executor.
 type Executor struct {
-	Prog *fuse.Program // as given: the checks of its errors point into it
+	Prog *fuse.Line // as given: the checks of its errors point into it
 	pl   *plan
 }
 
 // New prepares p for the block executor.
-func New(p *fuse.Program) *Executor { return &Executor{Prog: p, pl: newPlan(peephole(p))} }
+func New(p *fuse.Line) *Executor { return &Executor{Prog: p, pl: newPlan(peephole(p))} }
 
 // peephole rewrites popcount(x & K), x ^ x >> K (and <<) and an xorshift
 // times a value as single instructions. The copy shares p's checks, so that
 // errors point into p.
-func peephole(p *fuse.Program) *fuse.Program {
+func peephole(p *fuse.Line) *fuse.Line {
 	q := *p
 	q.Instrs = append([]fuse.Instr(nil), p.Instrs...)
 	reads := uses(p)
@@ -71,7 +71,7 @@ func peephole(p *fuse.Program) *fuse.Program {
 
 // uses counts the reads of each value by instructions, checks and the
 // result.
-func uses(p *fuse.Program) []int {
+func uses(p *fuse.Line) []int {
 	n := make([]int, len(p.Instrs))
 	use := func(v fuse.Value) {
 		if v >= 0 {
@@ -107,7 +107,7 @@ func (c *Executor) Call(params []uint64) (uint64, error) {
 	return res[0], nil
 }
 
-// machineWorker runs a fuse.Program's plan.
+// machineWorker runs a fuse.Line's plan.
 type machineWorker struct {
 	m       *machine
 	zeroOne bool

@@ -12,7 +12,7 @@ import (
 // L1.
 const Size = 256
 
-// opCheck marks a check in the executor's code (Imm indexes fuse.Program.Checks).
+// opCheck marks a check in the executor's code (Imm indexes fuse.Line.Checks).
 const opCheck = fuse.Op(255)
 
 type xinstr struct {
@@ -31,7 +31,7 @@ var immOps = [numOps]bool{fuse.OpAdd: true, fuse.OpSub: true, fuse.OpMul: true, 
 // plan is a program with its values assigned to registers of Size words:
 // parameters and constants keep their own, temporaries share the rest.
 type plan struct {
-	prog   *fuse.Program
+	prog   *fuse.Line
 	code   []xinstr
 	nslots int
 	params []int32 // slot of each parameter
@@ -43,7 +43,7 @@ type plan struct {
 	resultTemp bool
 }
 
-func newPlan(p *fuse.Program) *plan {
+func newPlan(p *fuse.Line) *plan {
 	last := make([]int, len(p.Instrs))
 	for i := range last {
 		last[i] = -1

@@ -17,7 +17,7 @@ import (
 )
 
 // naive runs method by calling Eval on each item in order.
-func naive(p *fuse.Program, items [][]uint64, method fuse.Method, limit uint64) (*fuse.Result, error) {
+func naive(p *fuse.Line, items [][]uint64, method fuse.Method, limit uint64) (*fuse.Result, error) {
 	res := &fuse.Result{}
 	if method == fuse.Min {
 		res.Value = ^uint64(0)
@@ -93,7 +93,7 @@ func sameOutcome(t *testing.T, what string, got *fuse.Result, gotErr error, want
 
 // checkProgram compares the block executor on 1, 2 and 3 workers with the
 // item-by-item evaluation, for every method, over arrays of items.
-func checkProgram(t *testing.T, p *fuse.Program, r *rand.Rand, n int) {
+func checkProgram(t *testing.T, p *fuse.Line, r *rand.Rand, n int) {
 	t.Helper()
 	c := New(p)
 	cols := make([]fuse.Array, p.Params)
@@ -140,7 +140,7 @@ func TestRandomPrograms(t *testing.T) {
 		rounds = 60
 	}
 	for i := 0; i < rounds; i++ {
-		p := progtest.Program(r, 1+r.IntN(3), 1+r.IntN(30))
+		p := progtest.Line(r, 1+r.IntN(3), 1+r.IntN(30))
 		checkProgram(t, p, r, []int{0, 1, 5, 300, 3000}[r.IntN(5)])
 	}
 }
@@ -149,7 +149,7 @@ func FuzzProgram(f *testing.F) {
 	f.Add(uint64(1), uint8(10), uint16(100))
 	f.Fuzz(func(t *testing.T, seed uint64, size uint8, n uint16) {
 		r := rand.New(rand.NewPCG(seed, 7))
-		p := progtest.Program(r, 1+r.IntN(3), 1+int(size%40))
+		p := progtest.Line(r, 1+r.IntN(3), 1+int(size%40))
 		checkProgram(t, p, r, int(n%2000))
 	})
 }

@@ -16,7 +16,7 @@ const (
 	opXorShlK                        // A ^ A<<Imm (Imm < 64)
 	opXorShrMul                      // (A ^ A>>Imm) * B (Imm < 64): the xorshift-multiply step of hash finalizers (murmur3's fmix64, splitmix64, xorshift64*)
 	opXorShlMul                      // (A ^ A<<Imm) * B (Imm < 64)
-	numOps                           // bounds the ops of a Program the executor runs
+	numOps                           // bounds the ops of a Line the executor runs
 )
 
 // ownOp declares one of the executor's own ops: its operands, what its Imm

@@ -10,12 +10,12 @@ import (
 )
 
 // TestOpTableExecutor: the block executor runs every op of the table a
-// Program may hold (its vectorised loops, its immediate forms, its scalar
+// Line may hold (its vectorised loops, its immediate forms, its scalar
 // path) exactly as Eval1 does, over more than one block.
 func TestOpTableExecutor(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	const n = Size + 77
-	for _, po := range progtest.ProgramOps(r) {
+	for _, po := range progtest.LineOps(r) {
 		p := progtest.OpProgram(po.Op, po.Imm, po.Konst, po.K)
 		in := progtest.OpInputs(r, n)
 		out := make([]uint64, n)
@@ -63,7 +63,7 @@ func TestOwnOps(t *testing.T) {
 			imms = []uint64{0, ^uint64(0), progtest.Word(r), r.Uint64()}
 		}
 		for _, imm := range imms {
-			p := &fuse.Program{Params: 3}
+			p := &fuse.Line{Params: 3}
 			for i := range 3 {
 				p.Instrs = append(p.Instrs, fuse.Instr{Op: fuse.OpParam, Imm: uint64(i), A: -1, B: -1, C: -1})
 			}

@@ -1,5 +1,5 @@
 // Package cgen generates C and CUDA C from fuse's IR: a straight line
-// (fuse.Program) as one function of an item (ItemFunc) and the CUDA kernel
+// (fuse.Line) as one function of an item (ItemFunc) and the CUDA kernel
 // around it (CUDASource), a function with control flow, tables, scratch
 // arrays and calls (fuse.Func) as a C function (FuncC) and its CUDA kernel
 // (FuncCUDASource). Every op is printed from its C spelling in fuse's op
@@ -100,7 +100,7 @@ FUSE_FN u64 fuse_gray_inv(u64 a) {
 //
 // which computes the program on one item; on a failed check it sets *err to
 // the check's index + 1 and returns 0.
-func ItemFunc(p *fuse.Program, t Target) string {
+func ItemFunc(p *fuse.Line, t Target) string {
 	var b strings.Builder
 	if t == CUDA {
 		b.WriteString(preludeCUDA)
@@ -193,7 +193,7 @@ FUSE_EXTERN __global__ void fuse_run(u64 method, u64 kind, u64 start, u64 step,
 // CUDASource returns the CUDA C of the kernel fuse_run computing p (for
 // NVRTC). Compiled as C with the shims of the tests, the same text runs on
 // the CPU, which is how machines without a GPU check it.
-func CUDASource(p *fuse.Program) string {
+func CUDASource(p *fuse.Line) string {
 	return "#ifndef FUSE_EXTERN\n#define FUSE_EXTERN extern \"C\"\n#endif\n" + ItemFunc(p, CUDA) + kernel
 }
 

@@ -30,10 +30,10 @@ func TestGeneratedC(t *testing.T) {
 	}
 	// One C file holding every program, to pay the compiler once.
 	var src strings.Builder
-	var progs []*fuse.Program
+	var progs []*fuse.Line
 	var inputs [][][3]uint64
 	for i := 0; i < rounds; i++ {
-		p := progtest.Program(r, 1+r.IntN(3), 1+r.IntN(30))
+		p := progtest.Line(r, 1+r.IntN(3), 1+r.IntN(30))
 		progs = append(progs, p)
 		body := ItemFunc(p, C)
 		if i > 0 {

@@ -509,7 +509,7 @@ func (g *flowGen) stmt(s *fuse.Stmt) {
 		g.loop(s)
 		g.line("}")
 		g.line("brk%d: ;", s.Label)
-	case fuse.SBlock:
+	case fuse.SLabeled:
 		g.line("{")
 		g.ind++
 		g.stmts(s.Body)

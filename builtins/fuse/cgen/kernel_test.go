@@ -50,7 +50,7 @@ func TestCUDAKernelAsC(t *testing.T) {
 	compared, errs := 0, 0
 	defer func() { t.Logf("%d results compared, %d first errors compared", compared, errs) }()
 	for round := 0; round < rounds; round++ {
-		p := progtest.Program(r, 1+r.IntN(3), 1+r.IntN(20))
+		p := progtest.Line(r, 1+r.IntN(3), 1+r.IntN(20))
 		n := uint64(1 + r.IntN(120))
 		base := uint64(r.IntN(1000))
 		rng := fuse.Range{Start: progtest.Word(r), Step: progtest.Word(r), N: base + n}

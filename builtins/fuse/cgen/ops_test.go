@@ -80,7 +80,7 @@ func TestOpTableC(t *testing.T) {
 			}})
 		}
 	}
-	item := func(p *fuse.Program, what string, want func(in [3]fuse.Array, j int) (int, uint64)) {
+	item := func(p *fuse.Line, what string, want func(in [3]fuse.Array, j int) (int, uint64)) {
 		i := len(runs)
 		body := ItemFunc(p, C)
 		body = body[strings.Index(body, "FUSE_FN u64 fused_item"):]
@@ -89,7 +89,7 @@ func TestOpTableC(t *testing.T) {
 		in := progtest.OpInputs(r, n)
 		runs = append(runs, run{what, in, func(j int) (int, uint64) { return want(in, j) }})
 	}
-	for _, po := range progtest.ProgramOps(r) {
+	for _, po := range progtest.LineOps(r) {
 		po := po
 		item(progtest.OpProgram(po.Op, po.Imm, po.Konst, po.K), fmt.Sprintf("ItemFunc %s/%d (constant b %v)", po.Op, po.Imm, po.Konst), func(in [3]fuse.Array, j int) (int, uint64) {
 			b := in[1][j]

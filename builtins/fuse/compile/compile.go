@@ -3061,7 +3061,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		if !c.wantArray[e] {
 			return nil, errAt(pos(e.Fn), "%s returns a list: a fused function takes it as name = %s(...) or for x in %s(...)", name, name, name)
 		}
-		c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
+		c.emit(fuse.Stmt{Kind: fuse.SLabeled, Label: sc.retLabel, Body: body})
 		x := &fuse.Expr{Op: fuse.OpArray, Imm: uint64(sc.retArr.id), Check: -1}
 		c.arrays[x] = *sc.retArr
 		if !sc.retShared {
@@ -3073,7 +3073,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	if len(body) == 1 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar {
 		return body[0].X, nil
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SBlock, Label: sc.retLabel, Body: body})
+	c.emit(fuse.Stmt{Kind: fuse.SLabeled, Label: sc.retLabel, Body: body})
 	return varExpr(sc.retVar), nil
 }
 

@@ -15,14 +15,14 @@ import (
 // of the fused value).
 type Kernel struct {
 	dev  *Device
-	prog *fuse.Program
+	prog *fuse.Line
 	cpu  *block.Executor // to word the error of a failing item
 	fn   uintptr
 }
 
 // Kernel generates CUDA C for p, compiles it with NVRTC (or takes it
 // from the kernel cache) and loads it.
-func (dev *Device) Kernel(p *fuse.Program) (*Kernel, error) {
+func (dev *Device) Kernel(p *fuse.Line) (*Kernel, error) {
 	fn, err := dev.loadKernel(cgen.CUDASource(p), "fuse_run")
 	if err != nil {
 		return nil, err

@@ -25,7 +25,7 @@ type simRun struct {
 
 // simStraight runs p through the launcher of fuse_run on a simulated
 // device: the result, the error, and what the device saw.
-func simStraight(ctx context.Context, p *fuse.Program, cfg simRun, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error, SimStats) {
+func simStraight(ctx context.Context, p *fuse.Line, cfg simRun, spaces []fuse.Space, method fuse.Method, opt fuse.Options) (*fuse.Result, error, SimStats) {
 	cpu := block.New(p)
 	sim := newSim(len(spaces), func(ps []uint64) (uint64, int) {
 		r, err := cpu.Call(ps)
@@ -85,7 +85,7 @@ func TestLauncherStraight(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		p      *fuse.Program
+		p      *fuse.Line
 		spaces []fuse.Space
 	}{
 		{"range", popcount, []fuse.Space{fuse.Range{Start: 5, Step: 3, N: 6000}}},

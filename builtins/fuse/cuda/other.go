@@ -24,7 +24,7 @@ func Open() (*Device, error) { return nil, errNoLinux }
 func (*Device) Name() string { return "" }
 
 // Kernel fails.
-func (*Device) Kernel(*fuse.Program) (*Kernel, error) { return nil, errNoLinux }
+func (*Device) Kernel(*fuse.Line) (*Kernel, error) { return nil, errNoLinux }
 
 // Run fails.
 func (*Kernel) Run(context.Context, []fuse.Space, fuse.Method, fuse.Options) (*fuse.Result, error) {

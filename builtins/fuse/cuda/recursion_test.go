@@ -68,11 +68,11 @@ func cpuAnswer(t *testing.T, f *fuse.Func, spaces []fuse.Space, m fuse.Method) s
 	defer p.Close()
 	n := spaces[0].Len()
 	opt := fuse.Options{Workers: 3, Out: make([]uint64, n), Limit: n}
-	res, err := fuse.RunFunc(context.Background(), f, spaces, m, opt, native.Block, workers(p))
+	res, err := fuse.RunFunc(context.Background(), f, spaces, m, opt, native.Batch, workers(p))
 	return answer(res, err, m, opt)
 }
 
-func workers(p *native.Program) func(func() bool) (fuse.FlowWorker, error) {
+func workers(p *native.Executable) func(func() bool) (fuse.FlowWorker, error) {
 	return func(poll func() bool) (fuse.FlowWorker, error) { return p.NewWorker(poll) }
 }
 
@@ -127,7 +127,7 @@ func TestLauncherRecursion(t *testing.T) {
 					}
 					defer p.Close()
 					cfg.CPU = func(ctx context.Context, sp []fuse.Space, m fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-						return fuse.RunFunc(ctx, f, sp, m, opt, native.Block, workers(p))
+						return fuse.RunFunc(ctx, f, sp, m, opt, native.Batch, workers(p))
 					}
 				}
 				n := spaces[k][0].Len()
@@ -260,7 +260,7 @@ def f(x):
 			t.Fatal(err)
 		}
 		kern.HandBackTo(func(ctx context.Context, sp []fuse.Space, m fuse.Method, opt fuse.Options) (*fuse.Result, error) {
-			return fuse.RunFunc(ctx, f, sp, m, opt, native.Block, workers(p))
+			return fuse.RunFunc(ctx, f, sp, m, opt, native.Batch, workers(p))
 		})
 		t.Logf("%s: the card's threads nest %d calls at most", names[k], kern.Depth())
 		methods := []fuse.Method{fuse.Map, fuse.Count, fuse.Sum, fuse.Min, fuse.Max, fuse.First, fuse.Filter}

@@ -801,7 +801,7 @@ func (g *amd64Gen) run() {
 	a.alu(aluCmp, it, M(at(rDI, g.ctl+ctlN)))
 	a.jcc(ccAE, done)
 	for p := 0; p < g.f.Params; p++ {
-		m := indexed(rDI, it, 8, int32(g.l.params)+int32(p)*Block*8)
+		m := indexed(rDI, it, 8, int32(g.l.params)+int32(p)*Batch*8)
 		d := rDX
 		if r := g.slotReg[p]; r >= 0 {
 			d = poolRegs[r]
@@ -1122,7 +1122,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	if len(g.fits) > 0 && s.Kind != fuse.SAssign {
 		forAssigned(s, func(v int) { delete(g.fits, v) })
 	}
-	compound := s.Kind == fuse.SIf || s.Kind == fuse.SBlock || isLoop(s)
+	compound := s.Kind == fuse.SIf || s.Kind == fuse.SLabeled || isLoop(s)
 	var fitsBefore map[int]uint64
 	if compound {
 		fitsBefore = maps.Clone(g.fits)
@@ -1320,7 +1320,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			a.alu(aluAnd, rAX, R(c.r))
 			g.setSlot(cur, rAX)
 		}, func(int) {}, nil)
-	case fuse.SBlock:
+	case fuse.SLabeled:
 		brk := a.newLabel()
 		g.labels[s.Label] = loopLabels{brk, -1}
 		g.stmts(s.Body)

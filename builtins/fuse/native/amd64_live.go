@@ -116,7 +116,7 @@ func (lv *varLiveness) stmt(s *fuse.Stmt, out varSet) varSet {
 		after := lv.stmts(s.Body, out).union(lv.stmts(s.Else, out))
 		lv.after[s] = after
 		return lv.uses(after, s.X)
-	case fuse.SBlock:
+	case fuse.SLabeled:
 		lv.brk[s.Label] = out
 		return lv.stmts(s.Body, out)
 	case fuse.SBreak:

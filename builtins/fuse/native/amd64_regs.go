@@ -71,7 +71,7 @@ func leadingAssigned(s *fuse.Stmt) map[int]bool {
 			case fuse.SIf:
 				within(t.Body)
 				within(t.Else)
-			case fuse.SBlock:
+			case fuse.SLabeled:
 				within(t.Body)
 			}
 		}
@@ -250,7 +250,7 @@ func definite(f *fuse.Func) (maybeUnset []bool) {
 				}
 				stmts(s.Body, body)
 				// after the loop: what held before it (the body may not run)
-			case fuse.SBlock:
+			case fuse.SLabeled:
 				exits[s.Label] = all()
 				end := stmts(s.Body, cur)
 				cur = meet(end, exits[s.Label])

@@ -56,7 +56,7 @@ func eachEngine(b *testing.B, bench func(b *testing.B, e native.Engine)) {
 	}
 }
 
-func compileSrc(tb testing.TB, e native.Engine, src, name string) (*fuse.Func, *native.Program) {
+func compileSrc(tb testing.TB, e native.Engine, src, name string) (*fuse.Func, *native.Executable) {
 	tb.Helper()
 	s, err := fusescript.Load(src)
 	if err != nil {
@@ -76,7 +76,7 @@ func compileSrc(tb testing.TB, e native.Engine, src, name string) (*fuse.Func, *
 }
 
 // benchRange runs p over items 0, 1, ... and reports ns per item.
-func benchRange(b *testing.B, p *native.Program, gen func(i uint64) uint64) {
+func benchRange(b *testing.B, p *native.Executable, gen func(i uint64) uint64) {
 	w, err := p.NewWorker(nil)
 	if err != nil {
 		b.Fatal(err)
@@ -84,12 +84,12 @@ func benchRange(b *testing.B, p *native.Program, gen func(i uint64) uint64) {
 	defer w.Close()
 	b.ResetTimer()
 	var sink uint64
-	for i := 0; i < b.N; i += native.Block {
+	for i := 0; i < b.N; i += native.Batch {
 		in := w.Params(0)
 		for j := range in {
 			in[j] = gen(uint64(i + j))
 		}
-		_, res, err := w.Run(native.Block, false)
+		_, res, err := w.Run(native.Batch, false)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -169,8 +169,8 @@ func BenchmarkTrivialRunOnly(b *testing.B) {
 			w.Params(0)[j] = uint64(j)
 		}
 		b.ResetTimer()
-		for i := 0; i < b.N; i += native.Block {
-			if _, _, err := w.Run(native.Block, false); err != nil {
+		for i := 0; i < b.N; i += native.Batch {
+			if _, _, err := w.Run(native.Batch, false); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -49,9 +49,9 @@ func newLayout(f *fuse.Func) (*layout, error) {
 	l := &layout{epochs: 16}
 	at := uint64(align(16+8*uint32(len(f.Scratch)), 64))
 	l.params = uint32(at)
-	at += uint64(f.Params) * Block * 8
+	at += uint64(f.Params) * Batch * 8
 	l.out = uint32(at)
-	at += Block * 8
+	at += Batch * 8
 	for _, t := range f.Tables {
 		at = (at + 63) / 64 * 64
 		l.tables = append(l.tables, uint32(at))
@@ -310,7 +310,7 @@ func (e *emitter) run() {
 		c.get(lIt)
 		c.i32(3)
 		c.byte(opI32Shl)
-		c.mem(opI64Load, e.l.params+uint32(p)*Block*8)
+		c.mem(opI64Load, e.l.params+uint32(p)*Batch*8)
 		c.set(lVars + p)
 	}
 	for _, ep := range e.epoch {
@@ -585,7 +585,7 @@ func (e *emitter) stmt(s *fuse.Stmt) {
 			c.byte(opI64And)
 			c.set(cur)
 		}, nothing)
-	case fuse.SBlock:
+	case fuse.SLabeled:
 		e.open(opBlock, tVoid, s.Label, 'b')
 		e.stmts(s.Body)
 		e.end()

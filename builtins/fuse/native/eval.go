@@ -10,14 +10,14 @@ import (
 // every function that fuses runs, with the answers and errors every engine
 // gives.
 
-func compileEval(f *fuse.Func) *Program {
-	return &Program{f: f, engine: Eval, rel: &releaser{free: func() {}}}
+func compileEval(f *fuse.Func) *Executable {
+	return &Executable{f: f, engine: Eval, rel: &releaser{free: func() {}}}
 }
 
 // evalBytes is the memory an Eval worker takes: its buffers, its frame,
 // and its scratch arrays at the deepest chain of calls allowed.
 func evalBytes(f *fuse.Func) uint64 {
-	n := uint64(f.Params+1)*Block + uint64(f.Vars) + uint64(f.ScratchWords())
+	n := uint64(f.Params+1)*Batch + uint64(f.Vars) + uint64(f.ScratchWords())
 	deepest := 0
 	for i := range f.Procs {
 		deepest = max(deepest, f.Procs[i].FrameWords()+f.Procs[i].Vars)
@@ -28,10 +28,10 @@ func evalBytes(f *fuse.Func) uint64 {
 	return 8 * n
 }
 
-func newEvalWorker(p *Program, poll func() bool) *Worker {
-	w := &Worker{p: p, st: p.f.NewState(poll), poll: poll, out: make([]uint64, Block)}
+func newEvalWorker(p *Executable, poll func() bool) *Worker {
+	w := &Worker{p: p, st: p.f.NewState(poll), poll: poll, out: make([]uint64, Batch)}
 	for i := 0; i < p.f.Params; i++ {
-		w.params = append(w.params, make([]uint64, Block))
+		w.params = append(w.params, make([]uint64, Batch))
 	}
 	return w
 }

@@ -48,12 +48,12 @@ func (e Engine) String() string {
 	return "auto"
 }
 
-// Block is the number of items a Worker's Run takes at most: enough to
+// Batch is the number of items a Worker's Run takes at most: enough to
 // make the cost of a call into the compiled code negligible.
-const Block = 4096
+const Batch = 4096
 
-// Program is a Func compiled to machine code, ready to run on workers.
-type Program struct {
+// Executable is a Func compiled to machine code, ready to run on workers.
+type Executable struct {
 	f      *fuse.Func
 	l      *layout
 	engine Engine
@@ -86,7 +86,7 @@ type pollKey struct{}
 // BITSH_FUSE_ENGINE names ("amd64" or "wasm"; Auto when it is unset or
 // empty). The program holds compiled code outside the Go heap until Close
 // (or until the garbage collector finds it unreachable).
-func Compile(f *fuse.Func) (*Program, error) {
+func Compile(f *fuse.Func) (*Executable, error) {
 	e, err := EngineNamed(os.Getenv("BITSH_FUSE_ENGINE"))
 	if err != nil {
 		return nil, fmt.Errorf("native: BITSH_FUSE_ENGINE: %w", err)
@@ -115,7 +115,7 @@ func EngineNamed(name string) (Engine, error) {
 // without BMI2, a function it refuses), and to Eval for a function that
 // WebAssembly refuses too, or when the package holds as many memory
 // mappings as it may (LimitMappings).
-func CompileWith(f *fuse.Func, e Engine) (*Program, error) {
+func CompileWith(f *fuse.Func, e Engine) (*Executable, error) {
 	if e == Eval {
 		return compileEval(f), nil
 	}
@@ -153,12 +153,12 @@ func CompileWith(f *fuse.Func, e Engine) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{f: f, l: l, engine: WebAssembly, rt: rt, cm: cm, rel: &releaser{free: func() { release(cm) }}}
+	p := &Executable{f: f, l: l, engine: WebAssembly, rt: rt, cm: cm, rel: &releaser{free: func() { release(cm) }}}
 	runtime.AddCleanup(p, (*releaser).release, p.rel)
 	return p, nil
 }
 
-func compileAMD64(f *fuse.Func) (p *Program, err error) {
+func compileAMD64(f *fuse.Func) (p *Executable, err error) {
 	if err := amd64Ready(); err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
@@ -185,7 +185,7 @@ func compileAMD64(f *fuse.Func) (p *Program, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("native: amd64: %w", err)
 	}
-	p = &Program{f: f, l: l, engine: AMD64, code: code, ctl: out.ctl, memSize: out.ctl + out.ctlSize, itSlot: out.itSlot, fuelSlot: out.fuelSlot,
+	p = &Executable{f: f, l: l, engine: AMD64, code: code, ctl: out.ctl, memSize: out.ctl + out.ctlSize, itSlot: out.itSlot, fuelSlot: out.fuelSlot,
 		rel: &releaser{free: func() { freeExecMemory(code) }}}
 	runtime.AddCleanup(p, (*releaser).release, p.rel)
 	return p, nil
@@ -200,7 +200,7 @@ func Ready(e Engine) error {
 }
 
 // Engine returns the engine that compiled p.
-func (p *Program) Engine() Engine { return p.engine }
+func (p *Executable) Engine() Engine { return p.engine }
 
 // wazero keeps one compiled module per distinct binary, and closing it
 // closes it for every holder: two fused values of the same function share
@@ -277,13 +277,13 @@ func sharedRuntime() (wazero.Runtime, error) {
 }
 
 // Close releases the compiled code; the program's workers must be done.
-func (p *Program) Close() {
+func (p *Executable) Close() {
 	p.rel.release()
 }
 
 // MemoryBytes returns the bytes of memory one worker takes: its tables,
 // scratch arrays and buffers.
-func (p *Program) MemoryBytes() uint64 {
+func (p *Executable) MemoryBytes() uint64 {
 	if p.engine == Eval {
 		return evalBytes(p.f)
 	}
@@ -293,9 +293,9 @@ func (p *Program) MemoryBytes() uint64 {
 	return (uint64(p.l.size) + 65535) / 65536 * 65536
 }
 
-// A Worker runs a Program on blocks of items; one goroutine at a time.
+// A Worker runs an Executable on blocks of items; one goroutine at a time.
 type Worker struct {
-	p      *Program
+	p      *Executable
 	mem    []byte
 	params [][]uint64
 	out    []uint64
@@ -328,7 +328,7 @@ func words(b []byte) []uint64 {
 
 // NewWorker instantiates the program with its tables. poll, called every
 // fuse.PollEvery loop iterations, returns true to stop the run.
-func (p *Program) NewWorker(poll func() bool) (*Worker, error) {
+func (p *Executable) NewWorker(poll func() bool) (*Worker, error) {
 	var w *Worker
 	if p.engine == Eval {
 		return newEvalWorker(p, poll), nil
@@ -356,10 +356,10 @@ func (p *Program) NewWorker(poll func() bool) (*Worker, error) {
 	}
 	mem := w.mem
 	for i := 0; i < p.f.Params; i++ {
-		at := p.l.params + uint32(i)*Block*8
-		w.params = append(w.params, words(mem[at:at+Block*8]))
+		at := p.l.params + uint32(i)*Batch*8
+		w.params = append(w.params, words(mem[at:at+Batch*8]))
 	}
-	w.out = words(mem[p.l.out : p.l.out+Block*8])
+	w.out = words(mem[p.l.out : p.l.out+Batch*8])
 	for i, t := range p.f.Tables {
 		at := p.l.tables[i]
 		if t.Flat {

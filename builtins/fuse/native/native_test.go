@@ -22,7 +22,7 @@ func runAll(t *testing.T, w *native.Worker, params int, inputs [][]uint64) ([]ui
 	res := make([]uint64, len(inputs))
 	errs := make([]error, len(inputs))
 	for lo := 0; lo < len(inputs); {
-		n := min(native.Block, len(inputs)-lo)
+		n := min(native.Batch, len(inputs)-lo)
 		for p := 0; p < params; p++ {
 			for i := 0; i < n; i++ {
 				w.Params(p)[i] = inputs[lo+i][p]
@@ -519,8 +519,8 @@ func TestBoundedLoopsPoll(t *testing.T) {
 	f := funcOf(t, "def f(x):\n    n = 0\n    for i in range(1000):\n        n += i ^ x\n    for b in bits(x):\n        n += b\n    return n\n")
 	for _, e := range engines(t) {
 		// 4096 items of 1000+ iterations: about 62 polls.
-		polls := agreeCountingPolls(t, f, e, fusescript.Inputs(native.Block, 1, false))
-		if min := native.Block * 1000 / fuse.PollEvery / 2; polls < min {
+		polls := agreeCountingPolls(t, f, e, fusescript.Inputs(native.Batch, 1, false))
+		if min := native.Batch * 1000 / fuse.PollEvery / 2; polls < min {
 			t.Errorf("%v: %d polls in a block; want at least %d", e, polls, min)
 		}
 	}
@@ -572,7 +572,7 @@ func TestAffineAndCount(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range []struct{ x0, dx, y0, dy uint64 }{{0, 1, 5, 3}, {600, 2, 1 << 63, ^uint64(0)}, {1 << 40, 7, 0, 0}} {
-			n := native.Block
+			n := native.Batch
 			for i := 0; i < n; i++ {
 				plain.Params(0)[i] = c.x0 + uint64(i)*c.dx
 				plain.Params(1)[i] = c.y0 + uint64(i)*c.dy
@@ -664,7 +664,7 @@ func callEngines(t testing.TB) []native.Engine {
 }
 
 // compileWith compiles f with engine e, failing the test where it cannot.
-func compileWith(t testing.TB, f *fuse.Func, e native.Engine) *native.Program {
+func compileWith(t testing.TB, f *fuse.Func, e native.Engine) *native.Executable {
 	t.Helper()
 	p, err := native.CompileWith(f, e)
 	if err != nil {

@@ -2,7 +2,7 @@
 // run straight lines (the block executor, the C and CUDA generators): random
 // programs over every op and check kind, programs of one op, and the words
 // to feed them, so that each back end's tests compare it with the IR's
-// meaning (fuse.Eval1, Program.Eval) on the same cases.
+// meaning (fuse.Eval1, Line.Eval) on the same cases.
 package progtest
 
 import (
@@ -12,8 +12,8 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse"
 )
 
-// Program builds a random program over every op and check kind.
-func Program(r *rand.Rand, params, size int) *fuse.Program {
+// Line builds a random program over every op and check kind.
+func Line(r *rand.Rand, params, size int) *fuse.Line {
 	b := fuse.NewBuilder(params)
 	vals := []fuse.Value{}
 	for i := 0; i < params; i++ {
@@ -116,8 +116,8 @@ func OpImms(r *rand.Rand, o fuse.Op) []uint64 {
 // OpProgram is a program of one instruction op on the parameters (on the
 // constant k as its operand B when konst), built by hand so that no
 // folding changes it.
-func OpProgram(o fuse.Op, imm uint64, konst bool, k uint64) *fuse.Program {
-	p := &fuse.Program{Params: 3}
+func OpProgram(o fuse.Op, imm uint64, konst bool, k uint64) *fuse.Line {
+	p := &fuse.Line{Params: 3}
 	for i := 0; i < 3; i++ {
 		p.Instrs = append(p.Instrs, fuse.Instr{Op: fuse.OpParam, Imm: uint64(i), A: -1, B: -1, C: -1})
 	}
@@ -139,25 +139,25 @@ func OpProgram(o fuse.Op, imm uint64, konst bool, k uint64) *fuse.Program {
 	return p
 }
 
-// A ProgramOp is an op of a Program with the Imm to try, and whether its
+// A LineOp is an op of a Line with the Imm to try, and whether its
 // operand B is the constant K (the block executor's immediate forms).
-type ProgramOp struct {
+type LineOp struct {
 	Op    fuse.Op
 	Imm   uint64
 	Konst bool
 	K     uint64
 }
 
-// ProgramOps returns the ops of the table that a Program may hold, with
+// LineOps returns the ops of the table that a Line may hold, with
 // each Imm to try, with and without a constant operand B.
-func ProgramOps(r *rand.Rand) []ProgramOp {
-	var out []ProgramOp
+func LineOps(r *rand.Rand) []LineOp {
+	var out []LineOp
 	for o := fuse.OpAdd; o < fuse.NumOps; o++ {
 		for _, imm := range OpImms(r, o) {
-			out = append(out, ProgramOp{o, imm, false, 0})
+			out = append(out, LineOp{o, imm, false, 0})
 			if o.Arity() >= 2 {
 				for _, k := range []uint64{0, 1, 63, 64, Word(r) | 1} {
-					out = append(out, ProgramOp{o, imm, true, k})
+					out = append(out, LineOp{o, imm, true, k})
 				}
 			}
 		}
