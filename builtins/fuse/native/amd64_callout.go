@@ -35,8 +35,8 @@ func (g *amd64Gen) calloutExit(k int) {
 // fuse.ErrNoCallout. WebAssembly refuses a Func with callouts.
 func (w *Worker) SetCallout(do func(k int, ops []uint64) error) {
 	w.callout = do
-	if w.st != nil {
-		w.st.SetCallout(do)
+	if st, ok := w.evalOf(); ok {
+		st.SetCallout(do)
 	}
 }
 

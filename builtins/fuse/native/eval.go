@@ -28,21 +28,28 @@ func evalBytes(f *fuse.Func) uint64 {
 	return 8 * n
 }
 
+// evalWorker is a Worker on the evaluator: its state.
+type evalWorker struct{ st *fuse.FlowState }
+
 func newEvalWorker(p *Executable, poll func() bool) *Worker {
-	w := &Worker{p: p, st: p.f.NewState(poll), poll: poll, out: make([]uint64, Batch)}
+	w := &Worker{p: p, poll: poll, out: make([]uint64, Batch), eng: &evalWorker{st: p.f.NewState(poll)}}
 	for i := 0; i < p.f.Params; i++ {
 		w.params = append(w.params, make([]uint64, Batch))
 	}
 	return w
 }
 
-func (w *Worker) runEval(n int, first bool) (int, []uint64, error) {
+func (e *evalWorker) repoll(poll func() bool) { e.st.SetPoll(poll) }
+
+func (e *evalWorker) close(*Worker) {}
+
+func (e *evalWorker) run(w *Worker, n int, first bool) (int, []uint64, error) {
 	ps := make([]uint64, w.p.f.Params)
 	for i := 0; i < n; i++ {
 		for j := range ps {
 			ps[j] = w.params[j][i]
 		}
-		r, err := w.st.Eval(ps)
+		r, err := e.st.Eval(ps)
 		if err != nil {
 			return i, w.out[:i], err
 		}

@@ -294,29 +294,41 @@ func (p *Executable) MemoryBytes() uint64 {
 }
 
 // A Worker runs an Executable on blocks of items; one goroutine at a time.
+// What its engine keeps of it is its engineWorker.
 type Worker struct {
 	p      *Executable
-	mem    []byte
+	mem    []byte   // the code's memory (nil on the evaluator)
+	words  []uint64 // mem as words
 	params [][]uint64
 	out    []uint64
 	poll   func() bool
 	// callout does the Func's callouts (SetCallout); nil: a callout
 	// ends the run with fuse.ErrNoCallout.
 	callout func(k int, ops []uint64) error
+	eng     engineWorker
+}
 
-	// WebAssembly
+// An engineWorker is what one engine keeps of a Worker: it runs items,
+// takes a new run's poll, and releases what it holds.
+type engineWorker interface {
+	run(w *Worker, n int, first bool) (done int, res []uint64, err error)
+	repoll(poll func() bool)
+	close(w *Worker)
+}
+
+// amd64Worker is a Worker of the x86-64 code, whose memory is mapped
+// outside Go's heap.
+type amd64Worker struct {
+	rel   *releaser // unmaps the memory
+	polls uint64    // the times the last run came back to be polled
+}
+
+// wasmWorker is a Worker's instance of the WebAssembly module.
+type wasmWorker struct {
 	mod   api.Module
-	run   api.Function
+	fn    api.Function // its run
 	stack []uint64
 	ctx   context.Context
-
-	// AMD64
-	words []uint64  // mem, outside the Go heap
-	wrel  *releaser // unmaps words
-	polls uint64    // the times the last run came back to be polled
-
-	// Eval
-	st *fuse.FlowState
 }
 
 func words(b []byte) []uint64 {
@@ -330,18 +342,18 @@ func words(b []byte) []uint64 {
 // fuse.PollEvery loop iterations, returns true to stop the run.
 func (p *Executable) NewWorker(poll func() bool) (*Worker, error) {
 	var w *Worker
-	if p.engine == Eval {
+	switch p.engine {
+	case Eval:
 		return newEvalWorker(p, poll), nil
-	}
-	if p.engine == AMD64 {
+	case AMD64:
 		words, free, err := workerMemory(int(p.memSize / 8))
 		if err != nil {
 			return nil, fmt.Errorf("native: the memory of a worker: %w", err)
 		}
-		w = &Worker{p: p, words: words, mem: unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words)), poll: poll,
-			wrel: &releaser{free: free}}
-		runtime.AddCleanup(w, (*releaser).release, w.wrel)
-	} else {
+		a := &amd64Worker{rel: &releaser{free: free}}
+		w = &Worker{p: p, words: words, mem: unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), 8*len(words)), poll: poll, eng: a}
+		runtime.AddCleanup(w, (*releaser).release, a.rel)
+	default:
 		ctx := context.WithValue(context.Background(), pollKey{}, poll)
 		mod, err := p.rt.InstantiateModule(ctx, p.cm, wazero.NewModuleConfig().WithName(""))
 		if err != nil {
@@ -352,7 +364,8 @@ func (p *Executable) NewWorker(poll func() bool) (*Worker, error) {
 			mod.Close(ctx)
 			return nil, fmt.Errorf("native: no memory")
 		}
-		w = &Worker{p: p, mod: mod, run: mod.ExportedFunction("run"), mem: mem, stack: make([]uint64, 2), ctx: ctx, poll: poll}
+		w = &Worker{p: p, mem: mem, words: words(mem), poll: poll,
+			eng: &wasmWorker{mod: mod, fn: mod.ExportedFunction("run"), stack: make([]uint64, 2), ctx: ctx}}
 	}
 	mem := w.mem
 	for i := 0; i < p.f.Params; i++ {
@@ -384,28 +397,47 @@ func (w *Worker) Params(i int) []uint64 { return w.params[i] }
 // returns how many items it computed and their results; err is a
 // *fuse.FlowError (the failing item is item done) or fuse.ErrStopped.
 func (w *Worker) Run(n int, first bool) (done int, res []uint64, err error) {
-	if w.p.engine == Eval {
-		return w.runEval(n, first)
-	}
-	if w.p.engine == AMD64 {
-		return w.runAMD64(n, first)
-	}
-	w.stack[0] = uint64(n)
-	w.stack[1] = 0
+	return w.eng.run(w, n, first)
+}
+
+func (m *wasmWorker) run(w *Worker, n int, first bool) (int, []uint64, error) {
+	m.stack[0] = uint64(n)
+	m.stack[1] = 0
 	if first {
-		w.stack[1] = 1
+		m.stack[1] = 1
 	}
-	if err := w.run.CallWithStack(w.ctx, w.stack); err != nil {
+	if err := m.fn.CallWithStack(m.ctx, m.stack); err != nil {
 		return 0, nil, fmt.Errorf("native: %w", err)
 	}
-	return w.result(int(uint32(w.stack[0])))
+	return w.result(int(uint32(m.stack[0])))
+}
+
+func (m *wasmWorker) repoll(poll func() bool) {
+	m.ctx = context.WithValue(context.Background(), pollKey{}, poll)
+}
+
+func (m *wasmWorker) close(*Worker) { m.mod.Close(context.Background()) }
+
+// evalOf returns w's evaluator state where it runs on the evaluator.
+func (w *Worker) evalOf() (*fuse.FlowState, bool) {
+	e, ok := w.eng.(*evalWorker)
+	if !ok {
+		return nil, false
+	}
+	return e.st, true
+}
+
+// amd64Of returns w's x86-64 part where it runs x86-64 code.
+func (w *Worker) amd64Of() (*amd64Worker, bool) {
+	a, ok := w.eng.(*amd64Worker)
+	return a, ok
 }
 
 // SetArray sets the elements of the function's array parameter a
 // (fuse.Func.Arrays) for the next runs, one word of vals per element.
 func (w *Worker) SetArray(a int, vals []uint64) {
-	if w.st != nil {
-		w.st.SetArray(a, vals)
+	if st, ok := w.evalOf(); ok {
+		st.SetArray(a, vals)
 		return
 	}
 	vs, eps, epoch := w.array(a)
@@ -419,8 +451,8 @@ func (w *Worker) SetArray(a int, vals []uint64) {
 // the next runs, leaving the other elements as they are (an append log's
 // count: a run reads no other element before it writes it).
 func (w *Worker) SetElem(a, i int, v uint64) {
-	if w.st != nil {
-		w.st.SetElem(a, i, v)
+	if st, ok := w.evalOf(); ok {
+		st.SetElem(a, i, v)
 		return
 	}
 	vs, eps, epoch := w.array(a)
@@ -430,8 +462,8 @@ func (w *Worker) SetElem(a, i int, v uint64) {
 // Array copies the elements of the function's array parameter a into
 // out, as the last run left them.
 func (w *Worker) Array(a int, out []uint64) {
-	if w.st != nil {
-		w.st.Array(a, out)
+	if st, ok := w.evalOf(); ok {
+		st.Array(a, out)
 		return
 	}
 	vs, eps, epoch := w.array(a)
@@ -458,7 +490,7 @@ func (w *Worker) array(a int) (vals, epochs []uint64, epoch uint64) {
 // or read from the block again (!on). It reports whether the worker
 // computes the parameter: only the amd64 engine does, for the first 8.
 func (w *Worker) Affine(i int, on bool, base, step uint64) bool {
-	if w.p.engine != AMD64 || i >= maxAffine {
+	if _, ok := w.amd64Of(); !ok || i >= maxAffine {
 		return !on
 	}
 	a := w.words[int(w.p.ctl+ctlAffine)/8+3*i:]
@@ -475,7 +507,7 @@ func (w *Worker) Affine(i int, on bool, base, step uint64) bool {
 // fuse.OpDepth counts from MaxCalls-n. It reports whether the worker
 // honours it: only the amd64 engine does (the others allow MaxCalls).
 func (w *Worker) SetDepth(n int) bool {
-	if w.p.engine != AMD64 {
+	if _, ok := w.amd64Of(); !ok {
 		return false
 	}
 	m := w.p.f.MaxCalls()
@@ -489,38 +521,48 @@ func (w *Worker) SetDepth(n int) bool {
 // loop of a few iterations charges them all on entry, and a call its
 // callee's leading guards end costs none.
 func (w *Worker) Work() (uint64, bool) {
-	if w.p.engine != AMD64 || w.p.fuelSlot < 0 {
+	a, ok := w.amd64Of()
+	if !ok || w.p.fuelSlot < 0 {
 		return 0, false
 	}
 	left := int64(w.words[int(w.p.ctl+ctlSlots)/8+w.p.fuelSlot])
-	return uint64(int64(w.polls+1)*fuse.PollEvery - left), true
+	return uint64(int64(a.polls+1)*fuse.PollEvery - left), true
 }
 
 // Count runs items 0 .. n-1 as Run does and returns how many it ran and
 // how many of their results are not 0; err is as Run's, the failing item
 // item done. The amd64 engine counts in its code and keeps no results.
 func (w *Worker) Count(n int) (done int, count uint64, err error) {
-	if w.p.engine != AMD64 {
+	a, ok := w.amd64Of()
+	if !ok {
 		done, res, err := w.Run(n, false)
 		for _, r := range res[:done] {
 			count += (r | -r) >> 63
 		}
 		return done, count, err
 	}
-	done, _, err = w.runMode(n, 2)
+	done, _, err = a.runMode(w, n, 2)
 	return done, w.words[(w.p.ctl+ctlCount)/8], err
 }
 
-// runAMD64 runs the amd64 code, polling when it comes back to be polled.
-func (w *Worker) runAMD64(n int, first bool) (done int, res []uint64, err error) {
+// run runs the amd64 code, polling when it comes back to be polled.
+func (a *amd64Worker) run(w *Worker, n int, first bool) (done int, res []uint64, err error) {
 	mode := uint64(0)
 	if first {
 		mode = 1
 	}
-	return w.runMode(n, mode)
+	return a.runMode(w, n, mode)
 }
 
-func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error) {
+func (a *amd64Worker) repoll(func() bool) {}
+
+func (a *amd64Worker) close(w *Worker) {
+	w.words, w.mem, w.params, w.out = nil, nil, nil, nil
+	a.rel.release()
+}
+
+// runMode runs the amd64 code in mode 0 (map), 1 (first) or 2 (count).
+func (a *amd64Worker) runMode(w *Worker, n int, mode uint64) (done int, res []uint64, err error) {
 	ctl := w.words[w.p.ctl/8:]
 	ctl[ctlResume/8], ctl[ctlN/8], ctl[ctlPoll/8], ctl[ctlCount/8] = 0, uint64(n), 0, 0
 	ctl[ctlWrite/8], ctl[ctlStop/8] = ^uint64(0), 0 // mode 0: map
@@ -530,7 +572,7 @@ func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error)
 	case 2: // count: every result to place 0
 		ctl[ctlWrite/8] = 0
 	}
-	w.polls = 0
+	a.polls = 0
 	for {
 		callCode(w.p.code, w.words)
 		if ctl[ctlPoll/8] == 0 {
@@ -545,7 +587,7 @@ func (w *Worker) runMode(n int, mode uint64) (done int, res []uint64, err error)
 			}
 			continue
 		}
-		w.polls++
+		a.polls++
 		ctl[ctlPoll/8] = 0
 		if w.poll != nil && w.poll() {
 			done := int(ctl[ctlSlots/8+w.p.itSlot])
@@ -575,24 +617,11 @@ func (w *Worker) result(done int) (int, []uint64, error) {
 // parameter is read from its block again (Affine off).
 func (w *Worker) Reset(poll func() bool) {
 	w.poll = poll
-	switch {
-	case w.st != nil:
-		w.st.SetPoll(poll)
-	case w.mod != nil:
-		w.ctx = context.WithValue(context.Background(), pollKey{}, poll)
-	}
+	w.eng.repoll(poll)
 	for i := 0; i < w.p.f.Params; i++ {
 		w.Affine(i, false, 0, 0)
 	}
 }
 
 // Close releases the worker's memory.
-func (w *Worker) Close() {
-	if w.mod != nil {
-		w.mod.Close(context.Background())
-	}
-	if w.wrel != nil {
-		w.words, w.mem, w.params, w.out = nil, nil, nil, nil
-		w.wrel.release()
-	}
-}
+func (w *Worker) Close() { w.eng.close(w) }

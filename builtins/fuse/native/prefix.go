@@ -5,9 +5,9 @@ package native
 // for an array of which a run reads no element past them before it writes
 // it (a module's set or dict: only its slots and entries in use).
 func (w *Worker) SetPrefix(a int, vals []uint64) {
-	if w.st != nil {
+	if st, ok := w.evalOf(); ok {
 		for i, v := range vals {
-			w.st.SetElem(a, i, v)
+			st.SetElem(a, i, v)
 		}
 		return
 	}
