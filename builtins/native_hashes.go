@@ -19,6 +19,9 @@ type hashRun struct {
 // value an entry): what each call converts, which may have grown since
 // the function was compiled.
 func (nf *nativeFunc) hashWords(args starlark.Tuple) int {
+	if len(nf.pc.Hashes) == 0 && len(nf.pc.HashParams) == 0 {
+		return 0
+	}
 	n := 0
 	count := func(v starlark.Value) {
 		switch v := v.(type) {
