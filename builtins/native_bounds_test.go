@@ -106,27 +106,7 @@ func TestNativeBounds(t *testing.T) {
 		n, forked = 100000, 1000
 	}
 	first, _ := strconv.ParseUint(os.Getenv("BITSH_BOUNDS_SEED"), 10, 64)
-	args := edgeArgs()
-	var sum edgeResult
-	wrong, refused := 0, 0
-	for seed := first; seed < first+uint64(n) && wrong < 20; seed++ {
-		r := rand.New(rand.NewPCG(seed, 0xb0d5))
-		loop := seed%2 == 1
-		src := boundsFunc(r, loop)
-		res, err := edgeDiff(src, args, loop, seed%uint64(n/forked) == 0)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if res.wrong != "" {
-			t.Errorf("seed %d: %s\n%s", seed, res.wrong, src)
-			wrong++
-		}
-		sum.coded += res.coded
-		sum.forkCoded += res.forkCoded
-		if res.refused {
-			refused++
-		}
-	}
+	sum, refused := edgeSweep(t, first, n, forked, 0xb0d5, boundsFunc)
 	t.Logf("%d functions (%d refused): %d calls as code, %d calls through the fork as code", n, refused, sum.coded, sum.forkCoded)
 	if sum.coded < 20*n || refused > n/2 {
 		t.Errorf("%d calls as code, %d functions refused: the test tests little", sum.coded, refused)

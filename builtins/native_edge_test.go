@@ -358,27 +358,7 @@ func TestNativeEdges(t *testing.T) {
 	}
 	// BITSH_EDGE_SEED starts the seeds elsewhere: other functions.
 	first, _ := strconv.ParseUint(os.Getenv("BITSH_EDGE_SEED"), 10, 64)
-	args := edgeArgs()
-	var sum edgeResult
-	wrong, refused := 0, 0
-	for seed := first; seed < first+uint64(n) && wrong < 20; seed++ {
-		r := rand.New(rand.NewPCG(seed, 0xed6e))
-		loop := seed%2 == 1
-		src := edgeFunc(r, loop)
-		res, err := edgeDiff(src, args, loop, seed%uint64(n/forked) == 0)
-		if err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
-		}
-		if res.wrong != "" {
-			t.Errorf("seed %d: %s\n%s", seed, res.wrong, src)
-			wrong++
-		}
-		sum.coded += res.coded
-		sum.forkCoded += res.forkCoded
-		if res.refused {
-			refused++
-		}
-	}
+	sum, refused := edgeSweep(t, first, n, forked, 0xed6e, edgeFunc)
 	t.Logf("%d functions (%d refused): %d calls as code, %d calls through the fork as code", n, refused, sum.coded, sum.forkCoded)
 	if sum.coded < 2*n || sum.forkCoded == 0 && starlarkfork.InUse() {
 		t.Errorf("%d calls as code, %d through the fork, %d functions refused: the test tests little", sum.coded, sum.forkCoded, refused)
@@ -538,4 +518,34 @@ func edgeExec(src string, interpreted bool, report func(*starlark.Function, erro
 		return nil, nil, fmt.Errorf("%w\n%s", err, src)
 	}
 	return g["f"].(*starlark.Function), thread, nil
+}
+
+// edgeSweep runs edgeDiff on n random functions that gen makes (a loop in
+// every other one), from seed first on (the random stream's second word
+// stream), every n/forked-th through the fork's hook too, on every pair of
+// edge ints; it reports each wrong answer (stopping after 20) and returns
+// the calls run as code and the functions refused.
+func edgeSweep(t *testing.T, first uint64, n, forked int, stream uint64, gen func(*rand.Rand, bool) string) (sum edgeResult, refused int) {
+	t.Helper()
+	args := edgeArgs()
+	wrong := 0
+	for seed := first; seed < first+uint64(n) && wrong < 20; seed++ {
+		r := rand.New(rand.NewPCG(seed, stream))
+		loop := seed%2 == 1
+		src := gen(r, loop)
+		res, err := edgeDiff(src, args, loop, seed%uint64(n/forked) == 0)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if res.wrong != "" {
+			t.Errorf("seed %d: %s\n%s", seed, res.wrong, src)
+			wrong++
+		}
+		sum.coded += res.coded
+		sum.forkCoded += res.forkCoded
+		if res.refused {
+			refused++
+		}
+	}
+	return sum, refused
 }
