@@ -3,9 +3,10 @@ package builtins
 import (
 	"context"
 	"fmt"
-	"github.com/bitsh/bitsh/builtins/memory"
 	"strings"
 
+	"github.com/bitsh/bitsh/builtins/memory"
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/starlark"
 )
 
@@ -20,7 +21,7 @@ var enumerateBuiltin = starlark.NewBuiltin("enumerate", collect)
 
 // enumerateKey is the thread-local key under which the fork looks for an
 // application's enumerate.
-const enumerateKey = "go.starlark.net/enumerate"
+const enumerateKey = string(threadkey.Enumerate)
 
 // pollEvery is how many items a collecting builtin takes between two
 // looks at the run's context, as the lazy iterators do.

@@ -7,6 +7,7 @@ import (
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/memory"
 	"github.com/bitsh/bitsh/builtins/shard"
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/starlark"
 )
 
@@ -79,10 +80,11 @@ type Env struct {
 
 // The thread-local keys SetEnv sets: bitsh's own, and those that
 // bitsh's fork of go.starlark.net reads (third_party/starlark/README.bitsh.md;
-// upstream's ignores them). TestHouseThreadLocals (docs/house_test.go)
-// holds them to the keys the fork reads, and the tests of each feature
-// fail where the fork is built in and the feature is off
-// (internal/starlarkfork.Require).
+// upstream's ignores them), which the fork and bitsh both declare from the
+// typed constants of package threadkey. TestHouseThreadLocals
+// (docs/house_test.go) holds them to the keys the fork reads, and the
+// tests of each feature fail where the fork is built in and the feature is
+// off (internal/starlarkfork.Require).
 const (
 	// envKey holds a thread's *threadEnv.
 	envKey = "bitsh.env"
@@ -90,20 +92,20 @@ const (
 	// *, += and list.extend allocate a result of more than 1 MiB
 	// (checkStarlarkAlloc); upstream's watchdog alone stops these, after
 	// the step.
-	allocCheckKey = "go.starlark.net/alloc-check"
+	allocCheckKey = string(threadkey.AllocCheck)
 	// nativeKey holds the hook the fork offers plain functions to, to run
 	// as machine code (nativeHook, native_calls.go).
-	nativeKey = "go.starlark.net/native"
+	nativeKey = string(threadkey.Native)
 	// nativeLoopKey holds the hook the fork offers hot loops of
 	// top-level code to, to run as machine code (nativeLoopHook,
 	// native_loops.go).
-	nativeLoopKey = "go.starlark.net/native.loop"
+	nativeLoopKey = string(threadkey.NativeLoop)
 	// nativeMissKey holds what hears of the calls the interpreter runs
 	// without asking a function's native form: calls with keyword
 	// arguments, on a thread with a step limit, and those of a function
 	// whose global was rebound until it is offered again (nativeMiss,
 	// native_report.go).
-	nativeMissKey = "go.starlark.net/native.miss"
+	nativeMissKey = string(threadkey.NativeMiss)
 )
 
 // threadEnv is one thread's Env and the state the builtins keep for it.

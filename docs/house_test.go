@@ -161,7 +161,21 @@ func goFiles(t *testing.T, dir string, tests bool) []string {
 func TestHouseThreadLocals(t *testing.T) {
 	setLocal := regexp.MustCompile(`\.SetLocal\((\w+|"[^"]*"),`)
 	local := regexp.MustCompile(`\.Local\((\w+|"[^"]*")\)`)
-	constDecl := regexp.MustCompile(`(?m)^\s*(?:const\s+)?(\w+)\s*=\s*("[^"]*")`)
+	constDecl := regexp.MustCompile(`(?m)^\s*(?:const\s+)?(\w+)\s*=\s*("[^"]*"|string\(threadkey\.\w+\))`)
+	// shared holds the typed constants of builtins/threadkey, the keys
+	// of the hooks the fork reads, by their names in a const declaration
+	// ("string(threadkey.Native)").
+	shared := map[string]string{}
+	data, err := os.ReadFile("../builtins/threadkey/threadkey.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(\w+)\s+Key\s*=\s*("[^"]*")`).FindAllStringSubmatch(string(data), -1) {
+		shared["string(threadkey."+m[1]+")"] = m[2]
+	}
+	if len(shared) == 0 {
+		t.Fatal("builtins/threadkey declares no Key constant")
+	}
 	// keys returns the keys a file's calls use, each constant resolved
 	// to its value.
 	keys := func(files []string, call *regexp.Regexp) map[string]bool {
@@ -174,7 +188,15 @@ func TestHouseThreadLocals(t *testing.T) {
 			}
 			srcs = append(srcs, string(data))
 			for _, m := range constDecl.FindAllStringSubmatch(string(data), -1) {
-				consts[filepath.Dir(f)+"."+m[1]] = m[2]
+				v := m[2]
+				if !strings.HasPrefix(v, `"`) {
+					if v = shared[v]; v == "" {
+						t.Errorf("%s: %s is %s, not a constant of builtins/threadkey", f, m[1], m[2])
+					}
+				} else if fork := strings.Contains(f, "third_party"); fork && strings.HasSuffix(m[1], "Key") {
+					t.Errorf("%s: the key %s is a string literal; the fork's keys are builtins/threadkey's constants", f, m[1])
+				}
+				consts[filepath.Dir(f)+"."+m[1]] = v
 			}
 		}
 		out := map[string]bool{}
@@ -208,7 +230,7 @@ func TestHouseThreadLocals(t *testing.T) {
 			t.Errorf("the fork reads the thread-local key %q, which bitsh never sets", k)
 		}
 	}
-	data, err := os.ReadFile("house.md")
+	data, err = os.ReadFile("house.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/syntax"
 )
 
@@ -25,7 +26,7 @@ import (
 // error fails the operation with that error, before it allocates. Only
 // results larger than allocCheckMin are checked. Without a check, or with
 // a value of another type under the key, nothing changes.
-const allocCheckKey = "go.starlark.net/alloc-check"
+const allocCheckKey = string(threadkey.AllocCheck)
 
 // allocCheckMin is the least result size, in bytes, that is checked:
 // smaller operations pay for a size computation only.

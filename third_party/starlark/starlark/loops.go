@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/internal/compile"
 	"go.starlark.net/internal/spell"
 	"go.starlark.net/syntax"
@@ -35,7 +36,7 @@ var enumerateBuiltin = NewBuiltin("enumerate", enumerate)
 // predeclares its own enumerate (a wrapper that checks a budget, say)
 // stores that *Builtin, promising that for a list or tuple and an optional
 // int start it returns what Universe's enumerate returns.
-const enumerateKey = "go.starlark.net/enumerate"
+const enumerateKey = string(threadkey.Enumerate)
 
 // An enumeration is enumerate(x) of a list or tuple x that a for loop (or
 // comprehension) iterates at once: the interpreter makes one where a call

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/internal/compile"
 )
 
@@ -57,7 +58,7 @@ import (
 // every call). A function that reads a global not assigned yet is not
 // offered (its plain call fails where it reads it): it is counted again
 // from zero.
-const nativeKey = "go.starlark.net/native"
+const nativeKey = string(threadkey.Native)
 
 // nativeMissKey is the thread-local key under which an application may
 // store a function of type nativeMiss,
@@ -75,7 +76,7 @@ const nativeKey = "go.starlark.net/native"
 // ("keyword arguments"; "the global K it reads was rebound"; nativeGaveUp;
 // nativeRebound). It is called on the calling goroutine, before the call
 // runs; it must not call Starlark code.
-const nativeMissKey = "go.starlark.net/native.miss"
+const nativeMissKey = string(threadkey.NativeMiss)
 
 // nativeMiss is the type of the function stored under nativeMissKey.
 type nativeMiss = func(thread *Thread, fn *Function, why string)

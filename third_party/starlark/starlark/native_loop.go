@@ -2,7 +2,10 @@
 
 package starlark
 
-import "go.starlark.net/syntax"
+import (
+	"github.com/bitsh/bitsh/builtins/threadkey"
+	"go.starlark.net/syntax"
+)
 
 // nativeLoopKey is the thread-local key under which an application may
 // store a native loop hook, a function of type nativeLoopHook:
@@ -36,7 +39,7 @@ import "go.starlark.net/syntax"
 // back edge is the globals only (and the iterator): re-entering a while
 // loop at its condition, or a for loop at its next element, is what the
 // interpreter does there.
-const nativeLoopKey = "go.starlark.net/native.loop"
+const nativeLoopKey = string(threadkey.NativeLoop)
 
 // nativeLoopHook is the type of the hook stored under nativeLoopKey.
 type nativeLoopHook = func(thread *Thread, fn *Function, pos syntax.Position, names []string) func(thread *Thread, globals []Value, rest Tuple) (bool, int)

@@ -1,0 +1,33 @@
+// Package threadkey names the thread-local keys under which bitsh hands
+// its fork of go.starlark.net (third_party/starlark, README.bitsh.md) the
+// hooks the fork calls. The fork and bitsh both declare their keys from
+// these constants, so that the two sides cannot drift apart; each hook's
+// type and contract are documented in the fork, beside the key's use.
+// Upstream go.starlark.net reads none of them.
+//
+// The package imports nothing: the fork imports it.
+package threadkey
+
+// Key is a thread-local key, the string given to starlark.Thread's
+// SetLocal and Local.
+type Key string
+
+// The keys of the hooks the fork reads.
+const (
+	// Native holds the hook the fork offers plain functions to, to run
+	// as machine code (the fork's starlark/native.go).
+	Native Key = "go.starlark.net/native"
+	// NativeLoop holds the hook the fork offers hot loops of top-level
+	// code to (the fork's starlark/native_loop.go).
+	NativeLoop Key = "go.starlark.net/native.loop"
+	// NativeMiss holds what hears of the calls the interpreter runs
+	// without asking a function's native form (the fork's
+	// starlark/native.go).
+	NativeMiss Key = "go.starlark.net/native.miss"
+	// AllocCheck holds the check the fork calls before an operation
+	// allocates a large result (the fork's starlark/alloc.go).
+	AllocCheck Key = "go.starlark.net/alloc-check"
+	// Enumerate holds the enumerate builtin whose loops the fork runs
+	// without building the pairs (the fork's starlark/loops.go).
+	Enumerate Key = "go.starlark.net/enumerate"
+)
