@@ -76,6 +76,11 @@ type Env struct {
 	// NativeStrictPrefix and names the function and why. Functions of
 	// @stdlib/ modules are exempt.
 	NativeStrict bool
+	// waitForCode has every call of a function whose machine code is
+	// being generated wait for it, as strict mode does, instead of running
+	// in the interpreter meanwhile (nativeWait): a test that checks that
+	// the code ran sets it, so that a loaded machine cannot make it fail.
+	waitForCode bool
 }
 
 // The thread-local keys SetEnv sets: bitsh's own, and those that

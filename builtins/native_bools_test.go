@@ -56,7 +56,7 @@ func TestNativeBoolsThroughTheFork(t *testing.T) {
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	run := func(interpreted bool) (starlark.StringDict, uint64) {
 		thread := &starlark.Thread{Name: "bools"}
-		SetEnv(thread, Env{Sources: testSources{"bools.star": boolsScript}, Context: context.Background(), Interpreted: interpreted})
+		SetEnv(thread, Env{Sources: testSources{"bools.star": boolsScript}, Context: context.Background(), Interpreted: interpreted, waitForCode: true})
 		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "bools.star", boolsScript, Predeclared())
 		if err != nil {
 			t.Fatal(err)

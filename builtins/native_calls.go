@@ -142,7 +142,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, args starlark
 	nf = &nativeFunc{f: code.Func, pc: code.Plain, fn: fn, tally: tally, strict: strict}
 	tally.compiled(nf)
 	ready := nf.pc.Ready()
-	if !strict {
+	if !strict && !EnvOf(thread).waitForCode {
 		t := time.NewTimer(nativeWait)
 		defer t.Stop()
 		select {

@@ -515,7 +515,7 @@ r4 = [pow3(n) for n in range(45)]
 `
 	run := func(interpreted bool) (starlark.StringDict, uint64) {
 		thread := &starlark.Thread{Name: "fork"}
-		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted})
+		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted, waitForCode: true})
 		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fork.star", src, Predeclared())
 		if err != nil {
 			t.Fatal(err)
@@ -529,8 +529,8 @@ r4 = [pow3(n) for n in range(45)]
 			t.Errorf("%s = %v with code, %v interpreted", name, code[name], plain[name])
 		}
 	}
-	// fib(25)'s 242785 calls are most of the interpreted steps; as code,
-	// all but those before its code is ready (nativeWait) take none.
+	// fib(25)'s 242785 calls are most of the interpreted steps; as code
+	// (waited for: waitForCode) they take none.
 	if codeSteps*4 > plainSteps {
 		t.Errorf("%d steps with code, %d interpreted: the code did not run", codeSteps, plainSteps)
 	}
@@ -980,7 +980,7 @@ c = [write_row2(GRID[0], 3) for _ in range(2000)]
 `
 	run := func(interpreted bool) (starlark.StringDict, uint64) {
 		thread := &starlark.Thread{Name: "fork"}
-		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted})
+		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted, waitForCode: true})
 		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fork.star", src, Predeclared())
 		if err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 func runNative(t *testing.T, src string, code bool) (string, uint64) {
 	t.Helper()
 	thread := &starlark.Thread{Name: "fallback"}
-	SetEnv(thread, Env{Sources: testSources{"fallback.star": src}, Context: context.Background(), Interpreted: !code})
+	SetEnv(thread, Env{Sources: testSources{"fallback.star": src}, Context: context.Background(), Interpreted: !code, waitForCode: true})
 	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fallback.star", src, Predeclared())
 	if err != nil {
 		msg := err.Error()

@@ -289,7 +289,7 @@ sums = [bumps(i % 9) for i in range(3000)]
 `
 	run := func(interpreted bool) (starlark.StringDict, uint64) {
 		thread := &starlark.Thread{Name: "fork"}
-		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted})
+		SetEnv(thread, Env{Sources: testSources{"fork.star": src}, Context: context.Background(), Interpreted: interpreted, waitForCode: true})
 		g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "fork.star", src, Predeclared())
 		if err != nil {
 			t.Fatal(err)
