@@ -63,6 +63,9 @@ const (
 const crashFD = 3
 
 func init() {
+	if forkedInit() {
+		return
+	}
 	if os.Getenv(SupervisedEnv) != "" {
 		watchParent() // the child, which dies with its parent
 		return
@@ -82,6 +85,9 @@ func init() {
 // child from the environment: the processes a script starts (bitsh -j
 // starts its workers) are not this parent's children.
 func CrashOutput() *os.File {
+	if f := forkedCrashOutput(); f != nil {
+		return f
+	}
 	if os.Getenv(SupervisedEnv) != "3" {
 		return nil
 	}
