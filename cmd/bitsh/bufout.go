@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bitsh/bitsh/cmd/bitsh/internal/autopsy"
 	"golang.org/x/term"
 )
 
@@ -23,13 +24,17 @@ import (
 //   - when the command ends, on every path that returns: the end of the
 //     script, an error, fail(), exit(n), Ctrl-C.
 //
-// A Go fatal error or a signal that kills the process (SIGTERM, SIGKILL)
-// loses at most the output of the last flushDelay. The REPL is not
-// buffered: its prompt and echo go to standard output too.
-const (
-	flushDelay  = 100 * time.Millisecond
-	outBufBytes = 64 << 10
-)
+// Under the supervising parent (package autopsy) on Linux, the buffer is
+// memory shared with the parent, which writes what is left in it when the
+// process dies of a Go fatal error or a signal (SIGTERM, SIGKILL);
+// elsewhere these lose at most the output of the last flushDelay. The
+// REPL is not buffered: its prompt and echo go to standard output too.
+const outBufBytes = 64 << 10
+
+// flushDelay is how late buffered output may come. (A variable only for
+// the test binary's bitsh command, main_test.go, which sets it once before
+// it runs, to hold the output until the process ends.)
+var flushDelay = 100 * time.Millisecond
 
 // bufferedOutput buffers writes to w (the watched standard output) as the
 // comment above says. It is safe for concurrent use: shards (-j) and the
@@ -43,6 +48,9 @@ type bufferedOutput struct {
 	err   error // the first failed write: the later ones fail as it did
 	timer *time.Timer
 	armed bool // the timer runs for the bytes in buf
+	// mark, when buf is shared with the supervising parent, says how
+	// much of it is held and how much written (autopsy.SharedOutput).
+	mark *autopsy.OutputMark
 }
 
 // newBufferedOutput buffers w, by line when w is a terminal.
@@ -52,6 +60,18 @@ func newBufferedOutput(w io.Writer) *bufferedOutput {
 		b.byLine = true
 	}
 	return b
+}
+
+// share makes the buffer the memory that the supervising parent reads
+// when this process dies (autopsy.SharedOutput), when there is one and w
+// is the process's standard output, which the parent writes to.
+func (b *bufferedOutput) share() {
+	if fdOf(b.w) != 1 {
+		return
+	}
+	if buf, mark := autopsy.SharedOutput(); buf != nil && len(buf) >= outBufBytes {
+		b.buf, b.mark = buf[:0:outBufBytes], mark
+	}
 }
 
 // Write buffers p. It returns the error of a flush that failed, this
@@ -79,6 +99,9 @@ func (b *bufferedOutput) Write(p []byte) (int, error) {
 		b.buf = make([]byte, 0, outBufBytes)
 	}
 	b.buf = append(b.buf, p...)
+	if b.mark != nil {
+		b.mark.Pending.Store(uint64(len(b.buf)))
+	}
 	if b.byLine && bytes.IndexByte(p, '\n') >= 0 {
 		if err := b.flushLocked(); err != nil {
 			return 0, err
@@ -118,7 +141,12 @@ func (b *bufferedOutput) flushLocked() error {
 	if len(b.buf) == 0 {
 		return nil
 	}
-	_, err := b.w.Write(b.buf)
+	n, err := b.w.Write(b.buf)
+	if b.mark != nil {
+		b.mark.Written.Store(uint64(n))
+		b.mark.Pending.Store(0)
+		b.mark.Written.Store(0)
+	}
 	b.buf = b.buf[:0]
 	if err != nil {
 		b.err = err

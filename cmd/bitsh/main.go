@@ -203,6 +203,7 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !repl {
 		// Buffered standard output: bufout.go.
 		out := newBufferedOutput(stdout)
+		out.share()
 		defer out.stop()
 		flushing := flushingWriter{w: stderr, out: out}
 		if f, ok := stderr.(*os.File); !ok || !readline.IsTerminal(int(f.Fd())) {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -17,6 +18,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"bitsh": func() {
 			reportCrashes()
+			if os.Getenv(holdOutputTestEnv) != "" {
+				flushDelay = time.Hour
+			}
 			crashForTest()
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},

@@ -36,7 +36,10 @@
 // supervised either, except when they run as the bitsh command.
 package autopsy
 
-import "os"
+import (
+	"os"
+	"sync/atomic"
+)
 
 // The package imports as little as it can, none of strings, strconv, fmt
 // or runtime/debug: each import must be initialized before this package,
@@ -187,3 +190,26 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// An OutputMark heads standard output's buffer when it is shared with the
+// supervising parent (SharedOutput): the bytes the buffer holds, and how
+// many of them are written. The parent reads it after the child died of
+// a crash or a signal, and writes what is left.
+type OutputMark struct {
+	Pending, Written atomic.Uint64
+}
+
+// SharedOutput returns, in the child of a parent forked before Go's
+// runtime started (Linux with cgo), memory that the parent reads when the
+// child dies of a crash or a signal: a buffer for standard output, and its
+// mark, which the writer keeps up to date (bytes appended: Pending; bytes
+// written: Written; both 0 once all is written). The first call gets it;
+// later ones, and other processes, get nil.
+func SharedOutput() ([]byte, *OutputMark) {
+	if !sharedOutputTaken.CompareAndSwap(false, true) {
+		return nil, nil
+	}
+	return forkedOutput()
+}
+
+var sharedOutputTaken atomic.Bool

@@ -24,6 +24,8 @@ package autopsy
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,6 +43,14 @@ int bitsh_autopsy_fd = -1;
 char *bitsh_autopsy_report;
 size_t bitsh_autopsy_report_len;
 int bitsh_autopsy_status; // the child's wait status, for ROLE_CRASH
+
+// bitsh_autopsy_out is standard output's buffer, shared by the child
+// (autopsy.SharedOutput) with the parent: a header (the bytes held, and
+// those of them written), then BITSH_OUT_BYTES bytes. NULL when mmap
+// failed.
+#define BITSH_OUT_BYTES (64 << 10)
+struct bitsh_out_header { uint64_t pending, written; };
+void *bitsh_autopsy_out;
 
 static pid_t bitsh_autopsy_child;
 static const int bitsh_forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -121,6 +131,27 @@ static void bitsh_die_of(int sig) {
 	_exit(128 + sig);
 }
 
+// bitsh_write_left writes to standard output what a dead child had
+// buffered and not written.
+static void bitsh_write_left(void) {
+	if (bitsh_autopsy_out == NULL) {
+		return;
+	}
+	struct bitsh_out_header *h = bitsh_autopsy_out;
+	uint64_t p = h->pending, w = h->written;
+	const char *data = (const char *)bitsh_autopsy_out + 4096;
+	while (w < p && p <= BITSH_OUT_BYTES) {
+		ssize_t n = write(1, data + w, p - w);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n <= 0) {
+			return;
+		}
+		w += (uint64_t)n;
+	}
+}
+
 static double bitsh_now(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -148,6 +179,8 @@ __attribute__((constructor)) static void bitsh_autopsy_fork(int argc, char **arg
 	}
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	void *out = mmap(NULL, 4096 + BITSH_OUT_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	bitsh_autopsy_out = out == MAP_FAILED ? NULL : out;
 	pid_t parent = getpid();
 	pid_t child = fork();
 	if (child < 0) {
@@ -155,6 +188,10 @@ __attribute__((constructor)) static void bitsh_autopsy_fork(int argc, char **arg
 		close(fds[0]);
 		close(fds[1]);
 		bitsh_autopsy_role = ROLE_ALONE;
+		if (bitsh_autopsy_out != NULL) {
+			munmap(bitsh_autopsy_out, 4096 + BITSH_OUT_BYTES);
+			bitsh_autopsy_out = NULL;
+		}
 		return;
 	}
 	if (child == 0) {
@@ -243,6 +280,11 @@ __attribute__((constructor)) static void bitsh_autopsy_fork(int argc, char **arg
 		}
 	}
 	close(fds[0]);
+	// A child that died of a crash or a signal other than SIGPIPE (which
+	// says standard output is gone) leaves its buffered output here.
+	if (len > 0 || (WIFSIGNALED(status) && WTERMSIG(status) != SIGPIPE)) {
+		bitsh_write_left();
+	}
 	if (len > 0) {
 		// Go reports it (parentAfterCrash): restore what Go's runtime
 		// should find.
@@ -291,6 +333,16 @@ func forkedInit() bool {
 		return true
 	}
 	return false
+}
+
+// forkedOutput returns, in a forked child, standard output's buffer
+// shared with the parent and its header; nil elsewhere.
+func forkedOutput() ([]byte, *OutputMark) {
+	if C.bitsh_autopsy_role != roleChild || C.bitsh_autopsy_out == nil {
+		return nil, nil
+	}
+	base := unsafe.Pointer(C.bitsh_autopsy_out)
+	return unsafe.Slice((*byte)(unsafe.Add(base, 4096)), C.BITSH_OUT_BYTES), (*OutputMark)(base)
 }
 
 // forkedCrashOutput returns, in a forked child, the pipe of its crash

@@ -9,3 +9,5 @@ import "os"
 func forkedInit() bool { return false }
 
 func forkedCrashOutput() *os.File { return nil }
+
+func forkedOutput() ([]byte, *OutputMark) { return nil, nil }
