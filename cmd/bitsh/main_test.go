@@ -9,6 +9,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// holdOutputTestEnv, in the test binary only, holds buffered output until
+// the process ends: the bitsh command below sets flushDelay to an hour.
+const holdOutputTestEnv = "BITSH_TEST_HOLD_OUTPUT"
+
 var update = flag.Bool("update", false, "rewrite the golden output in testdata/script/*.txtar")
 
 // TestMain makes the test binary serve as the bitsh command (testscript
