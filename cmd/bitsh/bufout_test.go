@@ -265,3 +265,36 @@ func TestBufferedOutputError(t *testing.T) {
 		t.Errorf("%d writes reached the failing writer, want 1", dst.writes)
 	}
 }
+
+// TestPrintFlush: print(..., flush=True) writes out what is buffered at
+// once, here where the buffer would otherwise hold it for an hour.
+func TestPrintFlush(t *testing.T) {
+	skipUnlessUnix(t)
+	cmd := exec.Command("bitsh", "-c", "print('a')\nprint('ready', end='!\\n', flush=True)\nwhile True:\n    pass")
+	cmd.Env = append(os.Environ(), holdOutputTestEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Signal(syscall.SIGTERM)
+	got := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(out)
+		a, _ := r.ReadString('\n')
+		b, _ := r.ReadString('\n')
+		got <- a + b
+		io.Copy(io.Discard, out)
+	}()
+	select {
+	case s := <-got:
+		if s != "a\nready!\n" {
+			t.Errorf("output %q, want a, ready!", s)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("print(flush=True) wrote nothing in 20 s")
+	}
+}
