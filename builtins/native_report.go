@@ -195,12 +195,12 @@ func (t *nativeTally) compiled(nf *nativeFunc) {
 }
 
 // lineCol matches the "line:col: " a compile error starts with.
-var lineCol = regexp.MustCompile(`^(\d+:\d+: )`)
+var lineCol = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+:\d+: )`) }) // compiled when first used
 
 // withFile puts fn's file name before the line and column a compile
 // error of fn starts with ("12:5: x" -> "f.star:12:5: x").
 func withFile(fn *starlark.Function, msg string) string {
-	if lineCol.MatchString(msg) {
+	if lineCol().MatchString(msg) {
 		return fn.Position().Filename() + ":" + msg
 	}
 	return msg

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -17,9 +18,11 @@ var keywords = []string{
 	"for", "if", "in", "lambda", "load", "not", "or", "pass", "return", "while",
 }
 
-// dottedName matches a plain dotted name, the only prefix the completer
+// dottedName matches (compiled when first used) a plain dotted name, the only prefix the completer
 // evaluates (so completion never calls a function).
-var dottedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+var dottedName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+})
 
 // Completions returns the names that may complete the word at the end of
 // before (the text left of the cursor), sorted and without repeats, and
@@ -45,7 +48,7 @@ func (in *Interp) Completions(before string) (names []string, partial string) {
 	} else {
 		expr := word[:dot]
 		word = word[dot+1:]
-		if !dottedName.MatchString(expr) {
+		if !dottedName().MatchString(expr) {
 			return nil, word
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)

@@ -6,13 +6,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.starlark.net/starlark"
 )
 
 // loadNotFound matches go.starlark.net's message for a load of a name a
 // module does not define.
-var loadNotFound = regexp.MustCompile(`load: name (\S+) not found in module (\S+)`)
+var loadNotFound = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`load: name (\S+) not found in module (\S+)`) }) // compiled when first used
 
 // explainLoad adds to a "name not found in module" error the names the
 // module exports, and says so when the name is predeclared (a user who
@@ -22,7 +23,7 @@ func (in *Interp) explainLoad(err error) error {
 	if !errors.As(err, &ee) {
 		return err
 	}
-	m := loadNotFound.FindStringSubmatchIndex(ee.Msg)
+	m := loadNotFound().FindStringSubmatchIndex(ee.Msg)
 	if m == nil {
 		return err
 	}

@@ -40,15 +40,12 @@ type vec = Card
 
 // vecAdd[a][b] = a + b and vecScale[k][a] = k a in F_3^4, from the digits.
 var vecAdd, vecScale = func() (add [NumCards][NumCards]vec, scale [3][NumCards]vec) {
-	for a := Card(0); a < NumCards; a++ {
-		x := a.Digits()
-		for b := Card(0); b < NumCards; b++ {
-			y := b.Digits()
-			var z [4]uint8
-			for i := range z {
-				z[i] = (x[i] + y[i]) % 3
-			}
-			add[a][b] = FromDigits(z)
+	d := digitsOf() // and mod3, not a division per entry: built as bitsh starts
+	for a := range Card(NumCards) {
+		x := &d[a]
+		for b := range Card(NumCards) {
+			y := &d[b]
+			add[a][b] = Card(27*mod3[x[0]+y[0]] + 9*mod3[x[1]+y[1]] + 3*mod3[x[2]+y[2]] + mod3[x[3]+y[3]])
 		}
 		for k := uint8(0); k < 3; k++ {
 			var z [4]uint8

@@ -25,20 +25,29 @@ func FromDigits(d [4]uint8) Card {
 
 // thirdTable[x][y] is the card completing a SET with x and y; built once
 // from the definition because each coordinate of the third card is
-// -(a+b) mod 3, which is "all equal or all different".
+// -(a+b) mod 3, which is "all equal or all different". (Built as bitsh
+// starts, so without a division per entry: digitsOf and mod3.)
 var thirdTable = func() (t [NumCards][NumCards]Card) {
-	for x := Card(0); x < NumCards; x++ {
-		for y := Card(0); y < NumCards; y++ {
-			dx, dy := x.Digits(), y.Digits()
-			var dz [4]uint8
-			for i := range dz {
-				dz[i] = (6 - dx[i] - dy[i]) % 3
-			}
-			t[x][y] = FromDigits(dz)
+	d := digitsOf()
+	for x := range Card(NumCards) {
+		for y := range Card(NumCards) {
+			dx, dy := &d[x], &d[y]
+			t[x][y] = Card(27*mod3[6-dx[0]-dy[0]] + 9*mod3[6-dx[1]-dy[1]] + 3*mod3[6-dx[2]-dy[2]] + mod3[6-dx[3]-dy[3]])
 		}
 	}
 	return t
 }()
+
+// mod3[i] is i % 3 for the i that sums and differences of digits make.
+var mod3 = [9]uint8{0, 1, 2, 0, 1, 2, 0, 1, 2}
+
+// digitsOf returns every card's Digits.
+func digitsOf() (d [NumCards][4]uint8) {
+	for c := range Card(NumCards) {
+		d[c] = c.Digits()
+	}
+	return d
+}
 
 // Third returns the card that makes a SET with x and y. For x == y the
 // result is x itself, which is not a SET; callers must reject that case.

@@ -250,10 +250,13 @@ func MergeResults(parts ...*Results) (*Results, error) {
 // maxIntBits is the bit length below which an int surely has at most
 // MaxIntDigits digits (10^MaxIntDigits needs MaxIntDigits*log2(10) bits);
 // at or above it check compares with tenToMaxDigits, the least int of
-// MaxIntDigits+1 digits (never modified).
+// MaxIntDigits+1 digits (never modified; computed when first needed, not
+// as bitsh starts).
 const maxIntBits = MaxIntDigits * 3321928 / 1000000
 
-var tenToMaxDigits = new(big.Int).Exp(big.NewInt(10), big.NewInt(MaxIntDigits), nil)
+var tenToMaxDigits = sync.OnceValue(func() *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(MaxIntDigits), nil)
+})
 
 // check reports whether v is JSON-representable in this package's model.
 func check(v any) error {
@@ -264,7 +267,7 @@ func check(v any) error {
 		if v == nil {
 			return fmt.Errorf("nil int")
 		}
-		if v.BitLen() >= maxIntBits && v.CmpAbs(tenToMaxDigits) >= 0 {
+		if v.BitLen() >= maxIntBits && v.CmpAbs(tenToMaxDigits()) >= 0 {
 			return fmt.Errorf("an int of more than %d digits (a part holds at most %d)", MaxIntDigits, MaxIntDigits)
 		}
 		return nil

@@ -199,9 +199,21 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if msg := sh.validate(repl); msg != "" {
 		return usageError(stderr, "%s", msg)
 	}
+	interpStderr := stderr
+	if !repl {
+		// Buffered standard output: bufout.go.
+		out := newBufferedOutput(stdout)
+		out.share()
+		defer out.stop()
+		flushing := flushingWriter{w: stderr, out: out}
+		if f, ok := stderr.(*os.File); !ok || !readline.IsTerminal(int(f.Fd())) {
+			interpStderr = flushing // progress bars want the terminal's *os.File
+		}
+		stdout, stderr = out, flushing
+	}
 	opts := []interp.Option{
 		interp.WithStdout(stdout),
-		interp.WithStderr(stderr),
+		interp.WithStderr(interpStderr),
 		interp.WithMaxSteps(*maxSteps),
 		interp.WithMaxMemory(budget),
 		interp.WithWorkers(*workers),

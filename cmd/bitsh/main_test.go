@@ -4,9 +4,14 @@ import (
 	"flag"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
+
+// holdOutputTestEnv, in the test binary only, holds buffered output until
+// the process ends: the bitsh command below sets flushDelay to an hour.
+const holdOutputTestEnv = "BITSH_TEST_HOLD_OUTPUT"
 
 var update = flag.Bool("update", false, "rewrite the golden output in testdata/script/*.txtar")
 
@@ -17,6 +22,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"bitsh": func() {
 			reportCrashes()
+			if os.Getenv(holdOutputTestEnv) != "" {
+				flushDelay = time.Hour
+			}
 			crashForTest()
 			os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/pprof/profile"
 	"go.starlark.net/starlark"
 )
 
@@ -58,26 +57,22 @@ func profileFile(path string, stderr io.Writer) (stop func(), err error) {
 // flat (own) wall time, with their cumulative time (own and callees'),
 // as go tool pprof -top does.
 func profileTop(w io.Writer, data []byte, n int) error {
-	p, err := profile.Parse(bytes.NewReader(data))
+	samples, err := parsePprof(data)
 	if err != nil {
 		return fmt.Errorf("reading the profile: %v", err)
 	}
 	flat := map[string]int64{}
 	cum := map[string]int64{}
 	var total int64
-	for _, s := range p.Sample {
-		if len(s.Value) == 0 {
+	for _, s := range samples {
+		if len(s.values) == 0 {
 			continue
 		}
-		v := s.Value[len(s.Value)-1]
+		v := s.values[len(s.values)-1]
 		total += v
 		seen := map[string]bool{}
-		for i, loc := range s.Location {
-			for _, line := range loc.Line {
-				if line.Function == nil {
-					continue
-				}
-				name := line.Function.Name
+		for i, names := range s.frames {
+			for _, name := range names {
 				if i == 0 {
 					flat[name] += v
 				}

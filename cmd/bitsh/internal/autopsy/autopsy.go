@@ -4,7 +4,10 @@
 // Go's runtime exits with status 2 on a fatal error (a stack overflow,
 // running out of address space) and nothing inside the process can change
 // that; 2 is the status bitsh reserves for bad usage. So the command, as
-// it starts, runs itself again as a child and waits. The child hands its
+// it starts, forks a child and waits: on Linux with cgo (the default
+// build) from a C constructor, before Go's runtime starts, so that the
+// parent never starts one (fork_linux.go); elsewhere from this package's
+// init, which runs the command again as a child. The child hands its
 // crash report to the parent through a pipe (runtime/debug.SetCrashOutput):
 // when the report is not empty the child died of a Go fatal error or an
 // unrecovered panic, and the parent says so in one line on standard error
@@ -16,10 +19,13 @@
 // killed by the same one, and a parent killed (even by SIGKILL, which it
 // cannot forward) takes the child with it.
 //
-// Importing the package (for its side effect) is the whole interface: its
-// init function does the work, before the packages the command imports
-// run theirs, so that the parent skips them. Go initializes a package as
-// soon as its imports are, in the order of the import paths otherwise;
+// The parent also writes what the child left in standard output's buffer
+// when it died of a crash or a signal (SharedOutput, Linux with cgo).
+//
+// Importing the package (for its side effect) starts the supervision: its
+// C constructor, or else its init function, does the work, the latter
+// before the packages the command imports run theirs, so that the parent
+// skips them. Go initializes a package as soon as its imports are, in the order of the import paths otherwise;
 // this one needs only the standard library's most basic packages, so it
 // comes before every package that imports go.starlark.net (whose path
 // sorts after it), and only kernels with no imports of bitsh's own come
@@ -29,14 +35,18 @@
 //
 // Environment: BITSH_NO_SUPERVISOR set to anything but "" or "0" runs the
 // command in one process (a Go fatal error then exits 2).
-// BITSH_SUPERVISED marks the child. The notebook kernel (bitsh kernel) is
-// not supervised: Jupyter sees its death and restarts it, and it
+// BITSH_SUPERVISED marks the child that init runs again (not the forked
+// one, which the constructor marks in memory). The notebook kernel (bitsh
+// kernel) is not supervised: Jupyter sees its death and restarts it, and it
 // interrupts a kernel by signalling its whole process group, which a
 // parent would make two interrupts. Test binaries (named *.test) are not
 // supervised either, except when they run as the bitsh command.
 package autopsy
 
-import "os"
+import (
+	"os"
+	"sync/atomic"
+)
 
 // The package imports as little as it can, none of strings, strconv, fmt
 // or runtime/debug: each import must be initialized before this package,
@@ -63,6 +73,9 @@ const (
 const crashFD = 3
 
 func init() {
+	if forkedInit() {
+		return
+	}
 	if os.Getenv(SupervisedEnv) != "" {
 		watchParent() // the child, which dies with its parent
 		return
@@ -82,6 +95,9 @@ func init() {
 // child from the environment: the processes a script starts (bitsh -j
 // starts its workers) are not this parent's children.
 func CrashOutput() *os.File {
+	if f := forkedCrashOutput(); f != nil {
+		return f
+	}
 	if os.Getenv(SupervisedEnv) != "3" {
 		return nil
 	}
@@ -181,3 +197,26 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// An OutputMark heads standard output's buffer when it is shared with the
+// supervising parent (SharedOutput): the bytes the buffer holds, and how
+// many of them are written. The parent reads it after the child died of
+// a crash or a signal, and writes what is left.
+type OutputMark struct {
+	Pending, Written atomic.Uint64
+}
+
+// SharedOutput returns, in the child of a parent forked before Go's
+// runtime started (Linux with cgo), memory that the parent reads when the
+// child dies of a crash or a signal: a buffer for standard output, and its
+// mark, which the writer keeps up to date (bytes appended: Pending; bytes
+// written: Written; both 0 once all is written). The first call gets it;
+// later ones, and other processes, get nil.
+func SharedOutput() ([]byte, *OutputMark) {
+	if !sharedOutputTaken.CompareAndSwap(false, true) {
+		return nil, nil
+	}
+	return forkedOutput()
+}
+
+var sharedOutputTaken atomic.Bool

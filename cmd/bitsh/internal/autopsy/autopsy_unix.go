@@ -87,15 +87,24 @@ func supervise(args []string) (status int, ok bool) {
 		// Something the child started holds the pipe: its report, if
 		// any, was written before the child exited.
 	}
+	ws, _ := ps.Sys().(syscall.WaitStatus)
+	return ended(crash, ws), true
+}
+
+// ended returns the status the parent exits with for a child that ended
+// with wait status ws and left the crash report crash: ExitFatal for a
+// crash (reported on standard error), else the child's status; a child
+// killed by a signal gets the parent killed by the same one first.
+func ended(crash []byte, ws syscall.WaitStatus) int {
 	if len(crash) > 0 && !quitDump(string(crash)) {
 		reportCrash(string(crash))
-		return ExitFatal, true
+		return ExitFatal
 	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if ws.Signaled() {
 		dieOf(ws.Signal())
-		return 128 + int(ws.Signal()), true
+		return 128 + int(ws.Signal())
 	}
-	return ps.ExitCode(), true
+	return ws.ExitStatus()
 }
 
 // readAll reads f to its end.
