@@ -168,6 +168,9 @@ func writePrint(thread *starlark.Thread, text, end string) error {
 func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 	return func(k int, ops []uint64) error {
 		c := &nf.f.Callouts[k]
+		if c.Callee != nil {
+			return nf.callOut(r, k, c, ops) // (native_callouts.go)
+		}
 		var err error
 		if c.Emit != "" {
 			var v starlark.Value = starlark.MakeUint64(ops[0])

@@ -118,6 +118,9 @@ type nativeTally struct {
 	why     [nFallbacks]atomic.Int64      // calls run by the interpreter, by fallback
 	args    [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
 	checks  []atomic.Int64                // ... by the check of the code that failed
+	// callouts count the calls of each callout of the code (fuse.Func.Callouts)
+	// that calls a helper which stays interpreted (native_callouts.go).
+	callouts []atomic.Int64
 	refused atomic.Pointer[string]        // why it is not run as code (nil: compiled)
 	fork    map[string]int64              // ... by the fork's why (nativeMiss; NativeStats.mu)
 	nf      atomic.Pointer[nativeFunc]    // the compiled function, for its checks
@@ -190,6 +193,7 @@ func (t *nativeTally) refuse(fn *starlark.Function, err error) {
 func (t *nativeTally) compiled(nf *nativeFunc) {
 	if t != nil {
 		t.checks = make([]atomic.Int64, len(nf.f.Checks))
+		t.callouts = make([]atomic.Int64, len(nf.f.Callouts))
 		t.nf.Store(nf)
 	}
 }

@@ -27,6 +27,34 @@ type Callout struct {
 	// End follows the text (print's end: "\n" unless it says otherwise);
 	// Text leaves it out, for the runner to write a line as print does.
 	End string
+	// Callee, where not nil, makes the callout a call of a function that
+	// stays interpreted (a *starlark.Function, for the runner), with the
+	// operands as its arguments, ints or, where Parts[i].Bool, bools;
+	// Name is its name, for reports. Parts then holds one part per
+	// operand, and Emit, End and the text are not used.
+	Callee any
+	Name   string
+	// Result says what the call's result must be: the runner writes its
+	// word into operand 0 (which the runner's view always has), and
+	// OpResult reads it after the callout. A result that is not of its
+	// kind ends the run with an error.
+	Result CalloutResult
+}
+
+// CalloutResult is the kind of value a call callout brings back.
+type CalloutResult uint8
+
+// The kinds of results of a call callout.
+const (
+	ResultAny  CalloutResult = iota // anything: the call is a statement, its result dropped
+	ResultWord                      // an int in [0, 2^64), as its word
+	ResultBool                      // a bool: 1 for True, 0 for False
+)
+
+// View returns the operands a runner is handed for c out of the room
+// ops (at least one word, where the runner writes a call's result).
+func (c *Callout) View(ops []uint64) []uint64 {
+	return ops[:max(c.Operands, 1)]
 }
 
 // A CalloutPart is constant text, or an operand as Starlark writes it.

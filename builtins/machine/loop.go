@@ -68,7 +68,7 @@ func CompileLoop(l Loop, env Env) (*Code, error) {
 		}
 	}
 	exactHelpers(env, &opts, hide, &tables, &globals, read)
-	f, err := translateExact(&src, opts, &tables, &globals)
+	f, err := translateExact(&src, opts, &tables, &globals, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,8 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 		opts.Hashes = hashParams
 	}
 	exactHelpers(env, &opts, hide, &tables, &globals, nil)
-	f, err := translateExact(&src, opts, &tables, &globals)
+	rule := &calloutRule{env: env, top: fn}
+	f, err := translateExact(&src, opts, &tables, &globals, rule)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +133,9 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	written := f.WrittenArrays()
 	if f.Results > 0 || f.ReturnsList {
 		written = written[:len(written)-1] // the returned tuple's, not a list's
+	}
+	if err := rule.stale(written); err != nil {
+		return nil, err
 	}
 	var biases []uint64 // of the array parameters
 	for i, n := range opts.Lists {
@@ -182,14 +186,24 @@ func exactHelpers(env Env, opts *compile.Options, hide map[string]bool, tables *
 // translateExact translates src with opts (Options.Exact), again with each
 // list of its module that it writes as an array of its own (writtenGlobal,
 // added to globals), until none is left or one cannot be; tables are the
-// lists exactFree records as tables in the last translation.
-func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, globals *[]compile.Global) (*fuse.Func, error) {
+// lists exactFree records as tables in the last translation. Where rule
+// is not nil, a helper in whose body the translation fails stays
+// interpreted where rule takes it (callout.go), and the translation runs
+// again.
+func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, globals *[]compile.Global, rule *calloutRule) (*fuse.Func, error) {
+	if rule != nil {
+		opts.CallOut = rule.callOut
+	}
 	for {
 		*tables = nil
 		opts.Globals = *globals
 		f, err := compile.Func(src, opts)
 		var gw *compile.GlobalArray
+		var he *compile.HelperError
 		if !errors.As(err, &gw) {
+			if rule != nil && errors.As(err, &he) && rule.take(he) == nil {
+				continue
+			}
 			return f, err
 		}
 		g, err := writtenGlobal(gw, *globals)

@@ -1,0 +1,112 @@
+package compile
+
+import (
+	"errors"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
+
+// Calls that stay interpreted (docs/machine-code.md, "Calls the code hands
+// to the interpreter"). With Options.Exact, a helper that Options.CallOut
+// names is not translated: each of its calls becomes a callout
+// (fuse.Callout.Callee), its arguments operands (ints or bools the code
+// computes), and the interpreter runs the helper while the code waits.
+// Which helpers are called so is the caller's choice (package machine):
+// the compiler only says, through a HelperError, in which helper's body a
+// translation failed.
+
+// A HelperError is an error of the translation met in the body of the
+// helper Fn (the innermost helper where helpers call helpers): calling Fn
+// out (Options.CallOut) would leave its body to the interpreter.
+type HelperError struct {
+	Fn  *starlark.Function
+	Err error
+}
+
+func (e *HelperError) Error() string { return e.Err.Error() }
+func (e *HelperError) Unwrap() error { return e.Err }
+
+// helperError marks err, met translating the body of the helper fn, as
+// fn's (HelperError), unless a helper fn calls has marked it already or
+// fn is no Starlark function.
+func helperError(fn helperOf, err error) error {
+	var he *HelperError
+	if err == nil || fn.id == nil || errors.As(err, &he) {
+		return err
+	}
+	return &HelperError{Fn: fn.id, Err: err}
+}
+
+// calledOut reports whether the helper fn is one Options.CallOut names.
+func (c *compiler) calledOut(fn helperOf) bool {
+	return fn.id != nil && c.opt.Exact && !c.opt.CheckOnly && c.opt.CallOut != nil && c.opt.CallOut(fn.id)
+}
+
+// callOut compiles a call of the helper fn, which stays interpreted, as
+// operands and a callout, then, where the call's value is used, the
+// callout's result: a bool where the helper returns one (returnsBool),
+// else an int.
+func (c *compiler) callOut(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
+	f := fn.id
+	if len(e.Args) != f.NumParams() {
+		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", fn.name, f.NumParams(), len(e.Args))
+	}
+	if len(e.Args) > fuse.MaxCalloutOperands {
+		return nil, errAt(pos(e.Fn), "a call of %s, which stays interpreted, with more than %d arguments is not run as machine code", fn.name, fuse.MaxCalloutOperands)
+	}
+	co := fuse.Callout{Callee: f, Name: fn.name, Operands: len(e.Args)}
+	if !c.discarded[e] {
+		h, err := c.helperReturns(fn)
+		if err != nil {
+			return nil, errAt(pos(e.Fn), "%s: %v", fn.name, err)
+		}
+		switch {
+		case h.none:
+			return nil, errAt(pos(e.Fn), "%s returns None, which is not a word: call it as a statement", fn.name)
+		case h.boolean:
+			co.Result = fuse.ResultBool
+		default:
+			co.Result = fuse.ResultWord
+		}
+	}
+	vals := make([]*fuse.Expr, len(e.Args))
+	for i, a := range e.Args {
+		mark := len(*c.out)
+		x, err := c.word(a)
+		if err != nil {
+			return nil, err
+		}
+		c.beforeAll(vals[:i], mark)
+		vals[i] = x
+		co.Parts = append(co.Parts, fuse.CalloutPart{Operand: i, Verb: 's'})
+	}
+	// The values first, into variables where they call a Proc (whose own
+	// callouts would set the operands of theirs), then the operands.
+	for i, x := range vals {
+		if hasCall(x) {
+			v := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: x})
+			vals[i] = varExpr(v)
+		}
+	}
+	k := len(c.f.Callouts)
+	c.f.Callouts = append(c.f.Callouts, co)
+	for i, x := range vals {
+		c.emit(fuse.Stmt{Kind: fuse.SOperand, Var: i, Arr: k, X: x})
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
+	if co.Result == fuse.ResultAny {
+		return constExpr(0), nil
+	}
+	// The result at once into a variable: the next callout overwrites it.
+	v := c.newVar()
+	var imm uint64
+	if co.Result == fuse.ResultBool {
+		imm = 1
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpResult, Imm: imm, Check: -1}})
+	return varExpr(v), nil
+}

@@ -1,0 +1,82 @@
+package builtins
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
+)
+
+// Calls that stay interpreted (docs/internals/fuse.md, "Callouts"): a
+// helper the compiler left to the interpreter (package machine,
+// callout.go) is a callout of the code (fuse.Callout.Callee). The code
+// stops there, Go calls the helper on the thread of the run with the
+// operands as its arguments, writes its result's word where the code reads
+// it (operand 0: fuse.OpResult) and lets the code go on. A helper that
+// fails, or whose result is not of the kind the code takes (an int beyond
+// the words, a string), fails the run, which the interpreter then runs
+// again from its start: the helper changes nothing the program sees but
+// what it prints, and its lines are replayed as the code's are
+// (native_print.go).
+
+// errCalloutResult fails a run whose helper gave back what its code cannot
+// take.
+var errCalloutResult = errors.New("a helper that stays interpreted gave back a value its caller's code cannot take")
+
+// callOut calls the helper of callout c on the thread of r's run, with the
+// operands ops, and writes its result into ops[0] where the code takes it.
+func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64) error {
+	fn, ok := c.Callee.(*starlark.Function)
+	if !ok {
+		return fmt.Errorf("callout %d: not a Starlark function", k)
+	}
+	if t := nf.tally; t != nil && k < len(t.callouts) {
+		t.callouts[k].Add(1)
+	}
+	args := make(starlark.Tuple, c.Operands)
+	for i := range args {
+		if c.Parts[i].Bool {
+			args[i] = starlark.Bool(ops[i] != 0)
+		} else {
+			args[i] = starlark.MakeUint64(ops[i])
+		}
+	}
+	v, err := starlark.Call(r.thread, fn, args, nil)
+	if err != nil {
+		return fmt.Errorf("%s, which stays interpreted: %w", c.Name, err)
+	}
+	switch c.Result {
+	case fuse.ResultWord:
+		x, ok := v.(starlark.Int)
+		if !ok {
+			return errCalloutResult
+		}
+		if ops[0], ok = x.Uint64(); !ok {
+			return errCalloutResult
+		}
+	case fuse.ResultBool:
+		b, ok := v.(starlark.Bool)
+		if !ok {
+			return errCalloutResult
+		}
+		ops[0] = 0
+		if b {
+			ops[0] = 1
+		}
+	}
+	if r.poll() {
+		return fuse.ErrStopped
+	}
+	return nil
+}
+
+// hasCalls reports whether f's code calls helpers that stay interpreted.
+func hasCalls(f *fuse.Func) bool {
+	for i := range f.Callouts {
+		if f.Callouts[i].Callee != nil {
+			return true
+		}
+	}
+	return false
+}
