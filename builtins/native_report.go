@@ -113,17 +113,17 @@ const (
 
 // A nativeTally counts the calls of one function after one offer.
 type nativeTally struct {
-	fn      *starlark.Function
-	code    atomic.Int64                  // calls run as code
-	why     [nFallbacks]atomic.Int64      // calls run by the interpreter, by fallback
-	args    [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
-	checks  []atomic.Int64                // ... by the check of the code that failed
+	fn     *starlark.Function
+	code   atomic.Int64                  // calls run as code
+	why    [nFallbacks]atomic.Int64      // calls run by the interpreter, by fallback
+	args   [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
+	checks []atomic.Int64                // ... by the check of the code that failed
 	// callouts count the calls of each callout of the code (fuse.Func.Callouts)
 	// that calls a helper which stays interpreted (native_callouts.go).
 	callouts []atomic.Int64
-	refused atomic.Pointer[string]        // why it is not run as code (nil: compiled)
-	fork    map[string]int64              // ... by the fork's why (nativeMiss; NativeStats.mu)
-	nf      atomic.Pointer[nativeFunc]    // the compiled function, for its checks
+	refused  atomic.Pointer[string]     // why it is not run as code (nil: compiled)
+	fork     map[string]int64           // ... by the fork's why (nativeMiss; NativeStats.mu)
+	nf       atomic.Pointer[nativeFunc] // the compiled function, for its checks
 	// loop is the position of a loop of top-level code (nativeLoopHook),
 	// "" for a function; params are the globals its code takes, in the
 	// order of its parameters.
