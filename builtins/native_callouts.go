@@ -42,7 +42,7 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 			args[i] = starlark.MakeUint64(ops[i])
 		}
 	}
-	v, err := starlark.Call(r.thread, fn, args, nil)
+	v, err := callInterpreted(r.thread, fn, args)
 	if err != nil {
 		return fmt.Errorf("%s, which stays interpreted: %w", c.Name, err)
 	}
@@ -71,12 +71,21 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 	return nil
 }
 
-// hasCalls reports whether f's code calls helpers that stay interpreted.
-func hasCalls(f *fuse.Func) bool {
-	for i := range f.Callouts {
-		if f.Callouts[i].Callee != nil {
-			return true
-		}
+// inCallout reports whether thread is running a helper that code left to
+// the interpreter: strict mode (Env.NativeStrict) does not hold a function
+// first offered there to run as code, since the code asked for it to be
+// interpreted.
+func inCallout(thread *starlark.Thread) bool {
+	te := envOf(thread)
+	return te != nil && te.calling > 0
+}
+
+// callInterpreted calls fn on thread, counting the call as one in
+// progress of a helper left to the interpreter (inCallout).
+func callInterpreted(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) (starlark.Value, error) {
+	if te := envOf(thread); te != nil {
+		te.calling++
+		defer func() { te.calling-- }()
 	}
-	return false
+	return starlark.Call(thread, fn, args, nil)
 }

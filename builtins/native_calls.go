@@ -35,7 +35,7 @@ import (
 func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 	env := EnvOf(thread)
 	report := env.NativeReport
-	strict := env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix)
+	strict := env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix) && !inCallout(thread)
 	tally := env.NativeStats.offered(fn)
 	nf, pending, err := compileNative(thread, fn, args, report, tally, strict)
 	if report != nil && !pending {

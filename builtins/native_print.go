@@ -33,9 +33,11 @@ const maxReplayHashes = 1 << 16
 // lines the number of lines written; pos < lines while a rerun reproduces
 // lines written already, which are skipped. hashes holds the hashes of
 // lines 0 .. len(hashes)-1 (at most maxReplayHashes). runs counts the runs
-// of code with callouts in progress (one at most: code calls no
-// Starlark); while none is and nothing is to be reproduced, the account
-// is empty.
+// of code with callouts in progress (more than one where a helper that
+// code calls in the interpreter calls code in turn: each run notes where
+// it started, and one that fails rewinds to there, its own lines and
+// those of the runs within it); while none is and nothing is to be
+// reproduced, the account is empty.
 type printReplay struct {
 	pos, lines int
 	hashes     []uint64

@@ -225,6 +225,11 @@ type NativeFunc struct {
 	// those run as code and those run by the interpreter.
 	Code, Interpreted int64
 	Reasons           []NativeReason // why the interpreter ran calls, most calls first
+	// Callouts are the helpers its code leaves to the interpreter (a
+	// callout each: docs/machine-code.md), each with the calls its code
+	// made of it, in the order of the code's callouts; none is a
+	// fallback: the calls run as code count them.
+	Callouts []NativeReason
 }
 
 // A NativeReason is a reason the interpreter ran calls of a function, and
@@ -285,9 +290,12 @@ func (s *NativeStats) Funcs() []NativeFunc {
 				add(argText(argFallback(k), name, nf, p), t.args[p][k].Load())
 			}
 		}
-		if nf != nil { // (checks is set before nf is stored)
+		if nf != nil { // (checks and callouts are set before nf is stored)
 			for c := range t.checks {
 				add(checkText(t.fn, nf, c), t.checks[c].Load())
+			}
+			for k := range t.callouts {
+				f.Callouts = addCallout(f.Callouts, nf.f.Callouts[k].Name, nf.f.Callouts[k].Callee != nil, t.callouts[k].Load())
 			}
 		}
 		for why, n := range fork[ti] {
@@ -350,6 +358,13 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 		} else {
 			fmt.Fprintf(&b, ", %s as code, %d by the interpreter", calls(f.Code), f.Interpreted)
 		}
+		for i, c := range f.Callouts {
+			sep := ", "
+			if i == 0 {
+				sep = ", calling in the interpreter "
+			}
+			fmt.Fprintf(&b, "%s%s (%s)", sep, c.Why, calls(c.Calls))
+		}
 		if len(f.Reasons) == 0 {
 			b.WriteString("\n")
 			continue
@@ -361,6 +376,21 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// addCallout adds n calls of the helper name to cs, where call says the
+// callout calls a helper (not a print or an emit).
+func addCallout(cs []NativeReason, name string, call bool, n int64) []NativeReason {
+	if !call {
+		return cs
+	}
+	for i := range cs {
+		if cs[i].Why == name {
+			cs[i].Calls += n
+			return cs
+		}
+	}
+	return append(cs, NativeReason{Why: name, Calls: n})
 }
 
 // calls says "1 call" or "n calls".

@@ -200,15 +200,19 @@ func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, 
 		f, err := compile.Func(src, opts)
 		var gw *compile.GlobalArray
 		var he *compile.HelperError
+		callOut := func() bool { return rule != nil && errors.As(err, &he) && rule.take(he) == nil }
 		if !errors.As(err, &gw) {
-			if rule != nil && errors.As(err, &he) && rule.take(he) == nil {
+			if callOut() {
 				continue
 			}
 			return f, err
 		}
-		g, err := writtenGlobal(gw, *globals)
-		if err != nil {
-			return nil, err
+		g, gerr := writtenGlobal(gw, *globals)
+		if gerr != nil {
+			if callOut() {
+				continue // (a module's list or dict that a helper reads as code cannot)
+			}
+			return nil, gerr
 		}
 		*globals = append(*globals, g)
 	}
