@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -75,6 +76,13 @@ def words(x):
 def pick(flag, v):
     return v + 1 if flag else v % 1000
 
+def rec(n, x):
+    if n == 0:
+        return name_len(x)
+    if x % 5 == 0:
+        say(x)
+    return rec(n - 1, x + 1) + look(x)
+
 `
 
 // calloutFunc writes a random f(x, y) that calls calloutHelpers: for their
@@ -95,7 +103,7 @@ func calloutFunc(r *rand.Rand) string {
 			fmt.Fprintf(&b, "%sif %s > %s:\n", ind, e(), e())
 			ind += "    "
 		}
-		switch k := r.IntN(18); k {
+		switch k := r.IntN(19); k {
 		case 0, 1:
 			fmt.Fprintf(&b, "%ss += name_len(%s)\n", ind, e())
 		case 2:
@@ -134,6 +142,8 @@ func calloutFunc(r *rand.Rand) string {
 			fmt.Fprintf(&b, "%ss += %s // (y %% 3)\n", ind, e())
 		case 15:
 			fmt.Fprintf(&b, "%ss += look(name_len(%s) + %s)\n", ind, e(), e())
+		case 16:
+			fmt.Fprintf(&b, "%ss += rec(i, %s)\n", ind, e())
 		default:
 			fmt.Fprintf(&b, "%ss += %s\n", ind, e())
 		}
@@ -199,6 +209,9 @@ func TestNativeCalloutsRandom(t *testing.T) {
 	n := 120
 	if testscale.Short() {
 		n = 40
+	}
+	if os.Getenv("BITSH_SLOW") != "" {
+		n = 3000
 	}
 	vals := []uint64{0, 1, 2, 5, 13, 97 + 13, 255, 1000, 1 << 32, 1<<63 + 5, 1<<64 - 1}
 	var code, interp, callouts, refused int64
