@@ -34,7 +34,10 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 	if t := nf.tally; t != nil && k < len(t.callouts) {
 		t.callouts[k].Add(1)
 	}
-	args := make(starlark.Tuple, c.Operands)
+	if cap(r.args) < c.Operands {
+		r.args = make(starlark.Tuple, c.Operands)
+	}
+	args := r.args[:c.Operands] // (the callee keeps no reference to it: exactShape's helpers take no *args)
 	for i := range args {
 		if c.Parts[i].Bool {
 			args[i] = starlark.Bool(ops[i] != 0)
@@ -42,7 +45,11 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 			args[i] = starlark.MakeUint64(ops[i])
 		}
 	}
-	v, err := callInterpreted(r.thread, fn, args)
+	if r.env == nil {
+		r.env = envOf(r.thread)
+	}
+	v, err := callInterpreted(r.thread, r.env, fn, args)
+	clear(args)
 	if err != nil {
 		return fmt.Errorf("%s, which stays interpreted: %w", c.Name, err)
 	}
@@ -80,10 +87,10 @@ func inCallout(thread *starlark.Thread) bool {
 	return te != nil && te.calling > 0
 }
 
-// callInterpreted calls fn on thread, counting the call as one in
+// callInterpreted calls fn on thread (whose environment is te, nil: none), counting the call as one in
 // progress of a helper left to the interpreter (inCallout).
-func callInterpreted(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) (starlark.Value, error) {
-	if te := envOf(thread); te != nil {
+func callInterpreted(thread *starlark.Thread, te *threadEnv, fn *starlark.Function, args starlark.Tuple) (starlark.Value, error) {
+	if te != nil {
 		te.calling++
 		defer func() { te.calling-- }()
 	}

@@ -208,6 +208,11 @@ type nativeRun struct {
 	ctx    context.Context
 	buf    []uint64
 	hashes []hashRun // the module's sets and dicts (native_hashes.go)
+	// env is the thread's environment, args room for a helper's
+	// arguments, for the calls of helpers that stay interpreted
+	// (native_callouts.go).
+	env  *threadEnv
+	args starlark.Tuple
 }
 
 func (r *nativeRun) poll() bool {
@@ -402,7 +407,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
 		return nf.miss(thread, fbStack) // (an engine that allows its MaxCalls only: not here)
 	}
-	r.thread = thread
+	r.thread, r.env = thread, nil
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
@@ -418,7 +423,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if timed {
 		nf.weigh(start, ran, time.Now())
 	}
-	r.ctx, r.thread = nil, nil
+	r.ctx, r.thread, r.env = nil, nil, nil
 	work, weighed := r.w.Work()
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
