@@ -87,7 +87,8 @@ def rec(n, x):
 
 // calloutFunc writes a random f(x, y) that calls calloutHelpers: for their
 // results, as conditions and as statements, among code that prints,
-// overflows and divides by zero; push only in one function of 16.
+// overflows, divides by zero and calls fail; push only in one function of
+// 16.
 func calloutFunc(r *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString(calloutHelpers)
@@ -103,7 +104,7 @@ func calloutFunc(r *rand.Rand) string {
 			fmt.Fprintf(&b, "%sif %s > %s:\n", ind, e(), e())
 			ind += "    "
 		}
-		switch k := r.IntN(19); k {
+		switch k := r.IntN(20); k {
 		case 0, 1:
 			fmt.Fprintf(&b, "%ss += name_len(%s)\n", ind, e())
 		case 2:
@@ -144,6 +145,8 @@ func calloutFunc(r *rand.Rand) string {
 			fmt.Fprintf(&b, "%ss += look(name_len(%s) + %s)\n", ind, e(), e())
 		case 16:
 			fmt.Fprintf(&b, "%ss += rec(i, %s)\n", ind, e())
+		case 17:
+			fmt.Fprintf(&b, "%sif %s %% 13 == 5:\n%s    fail(\"f: \" + str(s) + hex(x))\n", ind, e(), ind)
 		default:
 			fmt.Fprintf(&b, "%ss += %s\n", ind, e())
 		}

@@ -110,3 +110,19 @@ func (c *compiler) callOut(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) 
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpResult, Imm: imm, Check: -1}})
 	return varExpr(v), nil
 }
+
+// isFail reports whether call, a statement, is a call of the builtin fail
+// that the function compiles as the end of its run (failStmt).
+func (c *compiler) isFail(call *syntax.CallExpr) bool {
+	id, ok := call.Fn.(*syntax.Ident)
+	return ok && id.Name == "fail" && c.opt.Exact && !c.opt.CheckOnly && c.isBuiltin("fail")
+}
+
+// failStmt compiles fail(...), with Options.Exact, as a failure of the
+// run, which the interpreter then runs again from its start: it reaches
+// the same fail, evaluates its arguments (strings, say, which the code
+// need not compute) and fails with its own message and traceback.
+func (c *compiler) failStmt(call *syntax.CallExpr) error {
+	c.emit(fuse.Stmt{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, call.Lparen, "a call of fail")})
+	return nil
+}

@@ -672,6 +672,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			if c.isEmit(call) {
 				return c.emitStmt(call)
 			}
+			if c.isFail(call) {
+				return c.failStmt(call) // (callout.go)
+			}
 			if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
 				if id, ok := dot.X.(*syntax.Ident); ok {
 					if b, ok := c.scope.names[id.Name]; ok && b.kind == bScratch && b.count != 0 {
