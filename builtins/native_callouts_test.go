@@ -93,66 +93,72 @@ func calloutFunc(r *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString(calloutHelpers)
 	b.WriteString("def f(x, y):\n    s = 0\n    for i in range(3):\n")
+	calloutStmts(r, &b, "        ")
+	b.WriteString("    return s\n")
+	return b.String()
+}
+
+// calloutStmts writes calloutFunc's random statements, indented by ind0,
+// on x, y, i and s.
+func calloutStmts(r *rand.Rand, b *strings.Builder, ind0 string) {
 	e := func() string {
 		opts := []string{"x", "y", "i", "s", "(x + i)", "(y ^ i)", "7", "(x % 100)", "(s & 0xfff)"}
 		return opts[r.IntN(len(opts))]
 	}
 	push := r.IntN(16) == 0
 	for n := 2 + r.IntN(6); n > 0; n-- {
-		ind := "        "
+		ind := ind0
 		if r.IntN(4) == 0 {
-			fmt.Fprintf(&b, "%sif %s > %s:\n", ind, e(), e())
+			fmt.Fprintf(b, "%sif %s > %s:\n", ind, e(), e())
 			ind += "    "
 		}
 		switch k := r.IntN(20); k {
 		case 0, 1:
-			fmt.Fprintf(&b, "%ss += name_len(%s)\n", ind, e())
+			fmt.Fprintf(b, "%ss += name_len(%s)\n", ind, e())
 		case 2:
-			fmt.Fprintf(&b, "%ss += digits(%s)\n", ind, e())
+			fmt.Fprintf(b, "%ss += digits(%s)\n", ind, e())
 		case 3:
-			fmt.Fprintf(&b, "%ss += big(%s) %% 1000\n", ind, e())
+			fmt.Fprintf(b, "%ss += big(%s) %% 1000\n", ind, e())
 		case 4:
-			fmt.Fprintf(&b, "%ss += minus(%s)\n", ind, e())
+			fmt.Fprintf(b, "%ss += minus(%s)\n", ind, e())
 		case 5:
-			fmt.Fprintf(&b, "%sif odd(%s):\n%s    s += 1\n", ind, e(), ind)
+			fmt.Fprintf(b, "%sif odd(%s):\n%s    s += 1\n", ind, e(), ind)
 		case 6:
 			if r.IntN(4) == 0 {
-				fmt.Fprintf(&b, "%ss += nothing(%s)\n", ind, e())
+				fmt.Fprintf(b, "%ss += nothing(%s)\n", ind, e())
 			} else {
-				fmt.Fprintf(&b, "%ss += look(%s)\n", ind, e())
+				fmt.Fprintf(b, "%ss += look(%s)\n", ind, e())
 			}
 		case 7:
-			fmt.Fprintf(&b, "%ss += check(%s)\n", ind, e())
+			fmt.Fprintf(b, "%ss += check(%s)\n", ind, e())
 		case 8:
-			fmt.Fprintf(&b, "%ssay(%s)\n", ind, e())
+			fmt.Fprintf(b, "%ssay(%s)\n", ind, e())
 		case 9:
 			if push {
-				fmt.Fprintf(&b, "%spush(%s)\n", ind, e())
+				fmt.Fprintf(b, "%spush(%s)\n", ind, e())
 			} else {
-				fmt.Fprintf(&b, "%ss += spin(%s)\n", ind, e())
+				fmt.Fprintf(b, "%ss += spin(%s)\n", ind, e())
 			}
 		case 10:
-			fmt.Fprintf(&b, "%ss += deep(%s) + words(%s)\n", ind, e(), e())
+			fmt.Fprintf(b, "%ss += deep(%s) + words(%s)\n", ind, e(), e())
 		case 11:
-			fmt.Fprintf(&b, "%ss += pick(%s > %s, %s)\n", ind, e(), e(), e())
+			fmt.Fprintf(b, "%ss += pick(%s > %s, %s)\n", ind, e(), e(), e())
 		case 12:
-			fmt.Fprintf(&b, "%sprint(\"f\", s, %s)\n", ind, e())
+			fmt.Fprintf(b, "%sprint(\"f\", s, %s)\n", ind, e())
 		case 13:
-			fmt.Fprintf(&b, "%ss = s * %s\n", ind, e())
+			fmt.Fprintf(b, "%ss = s * %s\n", ind, e())
 		case 14:
-			fmt.Fprintf(&b, "%ss += %s // (y %% 3)\n", ind, e())
+			fmt.Fprintf(b, "%ss += %s // (y %% 3)\n", ind, e())
 		case 15:
-			fmt.Fprintf(&b, "%ss += look(name_len(%s) + %s)\n", ind, e(), e())
+			fmt.Fprintf(b, "%ss += look(name_len(%s) + %s)\n", ind, e(), e())
 		case 16:
-			fmt.Fprintf(&b, "%ss += rec(i, %s)\n", ind, e())
+			fmt.Fprintf(b, "%ss += rec(i %% 4, %s)\n", ind, e())
 		case 17:
-			fmt.Fprintf(&b, "%sif %s %% 13 == 5:\n%s    fail(\"f: \" + str(s) + hex(x))\n", ind, e(), ind)
+			fmt.Fprintf(b, "%sif %s %% 13 == 5:\n%s    fail(\"f: \" + str(s) + hex(x))\n", ind, e(), ind)
 		default:
-			fmt.Fprintf(&b, "%ss += %s\n", ind, e())
+			fmt.Fprintf(b, "%ss += %s\n", ind, e())
 		}
 	}
-	b.WriteString("    return s\n")
-	return b.String()
 }
 
 // calloutRun is a module of calloutFunc's run, interpreted or with the
@@ -332,5 +338,67 @@ func TestNativeCalloutsCancel(t *testing.T) {
 	}
 	if c := nf.fails.Load(); c != 1 {
 		t.Errorf("%d runs failed, want the one cancelled", c)
+	}
+}
+
+// TestNativeCalloutsRandomLoops: calloutFunc's statements in a hot loop
+// at a script's top level, lifted and run as code once hot, give the
+// interpreter's output, error and traceback, and final globals.
+func TestNativeCalloutsRandomLoops(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	starlarkfork.Require(t, "the native hook", forkOffers())
+	n := 40
+	if testscale.Short() {
+		n = 12
+	}
+	if os.Getenv("BITSH_SLOW") != "" {
+		n = 600
+	}
+	var runs, callouts int64
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 0x100b))
+		var b strings.Builder
+		b.WriteString(calloutHelpers)
+		fmt.Fprintf(&b, "x = %d\ny = %d\ns = 0\ni = 0\nwhile i < 1500:\n", r.IntN(300), r.IntN(300))
+		calloutStmts(r, &b, "    ")
+		b.WriteString("    s = s & 0xffffffff\n    i += 1\n")
+		src := b.String()
+		outcome := func(interpreted bool) (string, *NativeStats) {
+			var lines []string
+			thread := &starlark.Thread{Name: "loops", Print: func(_ *starlark.Thread, s string) { lines = append(lines, s) }}
+			stats := NewNativeStats()
+			SetEnv(thread, Env{Sources: testSources{"loops.star": src}, Context: context.Background(), Interpreted: interpreted, NativeStats: stats})
+			g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "loops.star", src, Predeclared())
+			out := fmt.Sprintf("s %v i %v log %v", g["s"], g["i"], g["LOG"])
+			var ee *starlark.EvalError
+			if errors.As(err, &ee) {
+				out = "error: " + ee.Backtrace()
+			} else if err != nil {
+				out = "error: " + err.Error()
+			}
+			return fmt.Sprintf("%s\nprinted %q", out, lines), stats
+		}
+		want, _ := outcome(true)
+		got, stats := outcome(false)
+		if got != want {
+			t.Fatalf("seed %d: through the hook\n%s\ninterpreted\n%s\n%s", seed, got, want, src)
+		}
+		for _, f := range stats.Funcs() {
+			if f.Loop {
+				runs += f.Code
+				for _, c := range f.Callouts {
+					callouts += c.Calls
+				}
+				if os.Getenv("CALLOUT_DEBUG") != "" {
+					t.Logf("seed %d: %+v", seed, f)
+				}
+			}
+		}
+	}
+	t.Logf("%d scripts: %d runs of loops as code, %d calls of helpers from them", n, runs, callouts)
+	if runs == 0 || callouts == 0 {
+		t.Errorf("%d runs as code, %d calls of helpers: the test tests little", runs, callouts)
 	}
 }

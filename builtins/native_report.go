@@ -363,7 +363,11 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 			if i == 0 {
 				sep = ", calling in the interpreter "
 			}
-			fmt.Fprintf(&b, "%s%s (%s)", sep, c.Why, calls(c.Calls))
+			n := fmt.Sprintf("%d calls", c.Calls) // (calls, not a loop's back edges)
+			if c.Calls == 1 {
+				n = "1 call"
+			}
+			fmt.Fprintf(&b, "%s%s (%s)", sep, c.Why, n)
 		}
 		if len(f.Reasons) == 0 {
 			b.WriteString("\n")
