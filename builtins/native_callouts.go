@@ -20,6 +20,12 @@ import (
 // what it prints, and its lines are replayed as the code's are
 // (native_print.go).
 
+// calloutWork is the work (native.Worker.Work: the code's calls and loop
+// iterations) one call of a helper in the interpreter counts as, for the
+// rules that give a function up (giveUp): a call in the interpreter costs
+// about what a hundred iterations of code do.
+const calloutWork = 100
+
 // errCalloutResult fails a run whose helper gave back what its code cannot
 // take.
 var errCalloutResult = errors.New("a helper that stays interpreted gave back a value its caller's code cannot take")
@@ -31,6 +37,7 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 	if !ok {
 		return fmt.Errorf("callout %d: not a Starlark function", k)
 	}
+	r.calls++
 	if t := nf.tally; t != nil && k < len(t.callouts) {
 		t.callouts[k].Add(1)
 	}

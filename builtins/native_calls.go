@@ -211,8 +211,9 @@ type nativeRun struct {
 	// env is the thread's environment, args room for a helper's
 	// arguments, for the calls of helpers that stay interpreted
 	// (native_callouts.go).
-	env  *threadEnv
-	args starlark.Tuple
+	env   *threadEnv
+	args  starlark.Tuple
+	calls uint64 // the helpers called in the run
 }
 
 func (r *nativeRun) poll() bool {
@@ -407,7 +408,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
 		return nf.miss(thread, fbStack) // (an engine that allows its MaxCalls only: not here)
 	}
-	r.thread, r.env = thread, nil
+	r.thread, r.env, r.calls = thread, nil, 0
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
@@ -425,6 +426,12 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	}
 	r.ctx, r.thread, r.env = nil, nil, nil
 	work, weighed := r.w.Work()
+	if r.calls > 0 {
+		// Its calls of helpers in the interpreter, which a failed run
+		// wastes too (native_callouts.go).
+		work, weighed = work+calloutWork*r.calls, true
+		r.calls = 0
+	}
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was
