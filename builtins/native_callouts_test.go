@@ -286,6 +286,11 @@ func TestNativeCalloutsRefused(t *testing.T) {
 		{"B = [[1]]\ndef h(x):\n    a = B[0]\n    a.append(str(x))\n    return 1\ndef f(x):\n    return h(x) + x\n", ".append"},
 		{"def h(x):\n    return random(x) + len(str(x))\ndef f(x):\n    return h(x) + x\n", "random"},
 		{"def h(x):\n    def g():\n        return str(x)\n    return len(g())\ndef f(x):\n    return h(x) + x\n", "def"},
+		{"G = [3, 1]\ndef h(x):\n    return len(sorted([str(x), \"a\"], key=G.append))\ndef f(x):\n    return h(x) + x\n", ".append"},
+		{"G = [3, 1]\ndef k(v):\n    G.append(v)\n    return v\ndef h(x):\n    return len(sorted([str(x), \"a\"], key=k))\ndef f(x):\n    return h(x) + x\n", "it takes k"},
+		{"G = [3, 1]\ndef h(x):\n    for G[0] in range(x):\n        pass\n    return len(str(x))\ndef f(x):\n    return h(x) + x\n", "element"},
+		{"G = [3, 1]\ndef h(x):\n    a, G[1] = 1, str(x)\n    return len(str(x))\ndef f(x):\n    return h(x) + x\n", "element"},
+		{"def h(x):\n    return len(sorted([str(x), \"ab\"], key=len))\ndef f(x):\n    return h(x) + x\n", ""},
 	}
 	for i, c := range cases {
 		run := newCalloutRun(t, c.src, false)

@@ -78,6 +78,11 @@ type calloutRule struct {
 	top   *starlark.Function
 	fns   []*starlark.Function
 	reads []starlark.Value
+	// read, where not nil, is Loop.Read: a global a function reads
+	// that it answers with a compile.Refused (one a loop assigns, which
+	// its code holds in a register) keeps that function from being
+	// left to the interpreter.
+	read func(h *starlark.Function, name string, v starlark.Value) starlark.Value
 }
 
 // take reports whether the helper that he names may stay interpreted,
@@ -95,7 +100,7 @@ func (r *calloutRule) take(he *compile.HelperError) error {
 	case fn.HasVarargs() || fn.HasKwargs() || fn.NumKwonlyParams() > 0:
 		return errors.New("it takes *args, **kwargs or keyword-only parameters")
 	}
-	p := pureCheck{env: r.env, seen: map[*starlark.Function]bool{}}
+	p := pureCheck{env: r.env, seen: map[*starlark.Function]bool{}, read: r.read}
 	if err := p.fn(fn, true); err != nil {
 		return err
 	}
@@ -127,6 +132,7 @@ type pureCheck struct {
 	env   Env
 	seen  map[*starlark.Function]bool
 	reads []starlark.Value // the module's lists, dicts and sets read
+	read  func(h *starlark.Function, name string, v starlark.Value) starlark.Value
 }
 
 // fn checks the function fn and those it calls: it changes no value it did
@@ -242,6 +248,35 @@ func (p *pureCheck) fn(fn *starlark.Function, params bool) error {
 		id, ok := unparenIdent(x)
 		return ok && locals[id.Name] && fresh[id.Name]
 	}
+	// target checks what an assignment or a loop writes: an element of a
+	// value fn made, or a local.
+	var target func(at syntax.Node, e syntax.Expr) bool
+	target = func(at syntax.Node, e syntax.Expr) bool {
+		switch e := e.(type) {
+		case *syntax.IndexExpr:
+			if !owned(e.X) {
+				return fail(at, "it assigns an element of a value it did not make")
+			}
+		case *syntax.DotExpr:
+			return fail(at, "it assigns a field")
+		case *syntax.ParenExpr:
+			return target(at, e.X)
+		case *syntax.TupleExpr:
+			for _, x := range e.List {
+				if !target(at, x) {
+					return false
+				}
+			}
+		case *syntax.ListExpr:
+			for _, x := range e.List {
+				if !target(at, x) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	called := map[syntax.Expr]bool{} // the callees of calls, checked as such
 	for _, s := range src.Body {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			if err != nil {
@@ -249,24 +284,45 @@ func (p *pureCheck) fn(fn *starlark.Function, params bool) error {
 			}
 			switch n := n.(type) {
 			case *syntax.AssignStmt:
-				switch lhs := n.LHS.(type) {
-				case *syntax.IndexExpr:
-					if !owned(lhs.X) {
-						return fail(n, "it assigns an element of a value it did not make")
-					}
-				case *syntax.DotExpr:
-					return fail(n, "it assigns a field")
-				case *syntax.Ident:
-					if n.Op != syntax.EQ && !owned(lhs) {
-						// x += y changes a list x in place.
-						return fail(n, "%s %s may change a list it did not make", lhs.Name, n.Op)
-					}
+				if id, ok := n.LHS.(*syntax.Ident); ok && n.Op != syntax.EQ && !owned(id) {
+					// x += y changes a list x in place.
+					return fail(n, "%s %s may change a list it did not make", id.Name, n.Op)
 				}
+				return target(n, n.LHS)
+			case *syntax.ForStmt:
+				return target(n, n.Vars)
+			case *syntax.ForClause:
+				return target(n, n.Vars)
 			case *syntax.CallExpr:
+				called[unparen(n.Fn)] = true
 				return p.call(n, fn, src.Free, locals, owned, fail)
+			case *syntax.DotExpr:
+				// A method taken as a value (key=G.append) may be called
+				// by what it is given to.
+				if !called[n] && !owned(n.X) && !readMethods[n.Name.Name] {
+					return fail(n, "it takes .%s of a value it did not make", n.Name.Name)
+				}
 			case *syntax.Ident:
-				if !locals[n.Name] {
-					p.global(n, fn, src.Free)
+				if locals[n.Name] {
+					break
+				}
+				if !p.global(n, fn, src.Free, fail) {
+					return false
+				}
+				if called[n] {
+					break
+				}
+				// A function or builtin taken as a value (key=f) may be
+				// called by what it is given to.
+				switch v, _ := p.resolve(n.Name, fn, src.Free); v := v.(type) {
+				case *starlark.Function:
+					if err := p.fn(v, false); err != nil {
+						return fail(n, "it takes %v", err)
+					}
+				case *starlark.Builtin:
+					if v.Receiver() != nil || !pureBuiltins[v.Name()] && !isWordBuiltin(v.Name()) {
+						return fail(n, "it takes %s, a builtin that may change what it is given or the run's state", n.Name)
+					}
 				}
 			}
 			return true
@@ -314,12 +370,17 @@ func (p *pureCheck) call(n *syntax.CallExpr, fn *starlark.Function, free func(st
 	return fail(n, "it calls %s, which is not a function of its module or a builtin that changes nothing", describeCall(n.Fn))
 }
 
-// global notes a module's list, dict or set that id reads.
-func (p *pureCheck) global(id *syntax.Ident, fn *starlark.Function, free func(string) (starlark.Value, bool)) {
+// global notes a module's list, dict or set that id reads, or fails
+// where Loop.Read refuses the global.
+func (p *pureCheck) global(id *syntax.Ident, fn *starlark.Function, free func(string) (starlark.Value, bool), fail func(syntax.Node, string, ...any) bool) bool {
 	v, _ := p.resolve(id.Name, fn, free)
+	if r, ok := v.(compile.Refused); ok {
+		return fail(id, "%s %s", id.Name, r.Reason)
+	}
 	if mutable(v) && !slices.Contains(p.reads, v) {
 		p.reads = append(p.reads, v)
 	}
+	return true
 }
 
 // mutable reports whether v is a list, dict or set, or a tuple that holds
@@ -344,6 +405,9 @@ func isWordBuiltin(name string) bool {
 // predeclared or universal one, then bitsh's builtins.
 func (p *pureCheck) resolve(name string, fn *starlark.Function, free func(string) (starlark.Value, bool)) (starlark.Value, bool) {
 	if v, ok := free(name); ok && v != nil {
+		if p.read != nil {
+			v = p.read(fn, name, v)
+		}
 		return v, true
 	}
 	if m := fn.Module(); m != nil {

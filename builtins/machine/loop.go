@@ -68,7 +68,7 @@ func CompileLoop(l Loop, env Env) (*Code, error) {
 		}
 	}
 	exactHelpers(env, &opts, hide, &tables, &globals, read)
-	rule := &calloutRule{env: env, top: l.Top}
+	rule := &calloutRule{env: env, top: l.Top, read: l.Read}
 	f, err := translateExact(&src, opts, &tables, &globals, rule)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
@@ -200,17 +201,30 @@ func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, 
 		f, err := compile.Func(src, opts)
 		var gw *compile.GlobalArray
 		var he *compile.HelperError
-		callOut := func() bool { return rule != nil && errors.As(err, &he) && rule.take(he) == nil }
-		if !errors.As(err, &gw) {
-			if callOut() {
-				continue
+		// callOut takes the helper whose body failed to stay
+		// interpreted; else it says why not after err.
+		callOut := func(err error) (bool, error) {
+			if rule == nil || !errors.As(err, &he) || rule.callOut(he.Fn) {
+				return false, err // (a helper called out already: an error of a call of it, said as it is)
 			}
-			return f, err
+			why := rule.take(he)
+			if why == nil {
+				return true, nil
+			}
+			return false, fmt.Errorf("%w; %s cannot stay interpreted: %v", err, he.Fn.Name(), why)
+		}
+		if !errors.As(err, &gw) {
+			if ok, err := callOut(err); !ok {
+				return f, err
+			}
+			continue
 		}
 		g, gerr := writtenGlobal(gw, *globals)
 		if gerr != nil {
-			if callOut() {
+			if ok, err := callOut(err); ok {
 				continue // (a module's list or dict that a helper reads as code cannot)
+			} else if err != nil && errors.As(err, &he) {
+				return nil, fmt.Errorf("%w%s", gerr, strings.TrimPrefix(err.Error(), he.Error()))
 			}
 			return nil, gerr
 		}

@@ -40,9 +40,27 @@ func helperError(fn helperOf, err error) error {
 	return &HelperError{Fn: fn.id, Err: err}
 }
 
-// calledOut reports whether the helper fn is one Options.CallOut names.
-func (c *compiler) calledOut(fn helperOf) bool {
-	return fn.id != nil && c.opt.Exact && !c.opt.CheckOnly && c.opt.CallOut != nil && c.opt.CallOut(fn.id)
+// calledOut reports whether the call e of the helper fn is a callout: fn
+// is one Options.CallOut names, and no argument is an array, a table or a
+// set or dict of the function's (which only a translated helper takes:
+// that translation's error then stands).
+func (c *compiler) calledOut(e *syntax.CallExpr, fn helperOf) bool {
+	if fn.id == nil || !c.opt.Exact || c.opt.CheckOnly || c.opt.CallOut == nil || !c.opt.CallOut(fn.id) {
+		return false
+	}
+	for _, a := range e.Args {
+		if id, ok := unparen(a).(*syntax.Ident); ok {
+			if bd, ok := c.scope.names[id.Name]; ok && bd.kind != bVar {
+				return false
+			}
+			if _, local := c.scope.names[id.Name]; !local {
+				if t, _ := c.lookupTable(id); t >= 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // callOut compiles a call of the helper fn, which stays interpreted, as

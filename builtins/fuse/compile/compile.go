@@ -2961,7 +2961,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 			return nil, errAt(pos(a), "%s: keyword arguments to a helper are not allowed in a fused function", name)
 		}
 	}
-	if c.calledOut(fn) {
+	if c.calledOut(e, fn) {
 		return c.callOut(e, fn) // (callout.go)
 	}
 	kinds, err := c.argKinds(e)
