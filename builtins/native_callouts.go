@@ -60,6 +60,13 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 	if err != nil {
 		return fmt.Errorf("%s, which stays interpreted: %w", c.Name, err)
 	}
+	if c.Keep {
+		// For a print's part (fuse.CalloutPart.Kept).
+		if len(r.kept) < len(nf.f.Callouts) {
+			r.kept = make([]starlark.Value, len(nf.f.Callouts))
+		}
+		r.kept[k] = v
+	}
 	switch c.Result {
 	case fuse.ResultWord:
 		x, ok := v.(starlark.Int)
@@ -102,4 +109,19 @@ func callInterpreted(thread *starlark.Thread, te *threadEnv, fn *starlark.Functi
 		defer func() { te.calling-- }()
 	}
 	return starlark.Call(thread, fn, args, nil)
+}
+
+// keptText writes the result callout k kept (fuse.CalloutPart.Kept) as
+// print writes a value (verb 's': a string as it is) or as repr does
+// ('r'), then drops it.
+func (r *nativeRun) keptText(k int, verb byte) string {
+	if k >= len(r.kept) || r.kept[k] == nil {
+		return "" // (not reached: a print's kept calls come before it)
+	}
+	v := r.kept[k]
+	r.kept[k] = nil
+	if s, ok := v.(starlark.String); ok && verb == 's' {
+		return string(s)
+	}
+	return v.String()
 }

@@ -76,6 +76,9 @@ def words(x):
 def pick(flag, v):
     return v + 1 if flag else v % 1000
 
+def tag(x):
+    return "t" + str(x % 10) + ("!" if x % 3 == 0 else "")
+
 def rec(n, x):
     if n == 0:
         return name_len(x)
@@ -112,7 +115,7 @@ func calloutStmts(r *rand.Rand, b *strings.Builder, ind0 string) {
 			fmt.Fprintf(b, "%sif %s > %s:\n", ind, e(), e())
 			ind += "    "
 		}
-		switch k := r.IntN(20); k {
+		switch k := r.IntN(21); k {
 		case 0, 1:
 			fmt.Fprintf(b, "%ss += name_len(%s)\n", ind, e())
 		case 2:
@@ -153,6 +156,8 @@ func calloutStmts(r *rand.Rand, b *strings.Builder, ind0 string) {
 			fmt.Fprintf(b, "%ss += look(name_len(%s) + %s)\n", ind, e(), e())
 		case 16:
 			fmt.Fprintf(b, "%ss += rec(i %% 4, %s)\n", ind, e())
+		case 18:
+			fmt.Fprintf(b, "%sprint(\"g\", tag(%s), s, \"%%s/%%r\" %% (tag(%s), tag(%s)), sep=\":\")\n", ind, e(), e(), e())
 		case 17:
 			fmt.Fprintf(b, "%sif %s %% 13 == 5:\n%s    fail(\"f: \" + str(s) + hex(x))\n", ind, e(), ind)
 		default:

@@ -213,7 +213,8 @@ type nativeRun struct {
 	// (native_callouts.go).
 	env   *threadEnv
 	args  starlark.Tuple
-	calls uint64 // the helpers called in the run
+	calls uint64           // the helpers called in the run
+	kept  []starlark.Value // the results kept for a print, by callout
 }
 
 func (r *nativeRun) poll() bool {

@@ -181,7 +181,7 @@ func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 			}
 			err = emitValue(r.thread, "emit", c.Emit, c.Op, v)
 		} else {
-			err = writePrint(r.thread, c.Text(ops), c.End)
+			err = writePrint(r.thread, c.TextWith(ops, r.keptText), c.End)
 		}
 		if err != nil {
 			return err

@@ -39,6 +39,9 @@ type Callout struct {
 	// OpResult reads it after the callout. A result that is not of its
 	// kind ends the run with an error.
 	Result CalloutResult
+	// Keep, with Callee, says that the runner keeps the call's result,
+	// whatever it is, for a later print's part (CalloutPart.Kept).
+	Keep bool
 }
 
 // CalloutResult is the kind of value a call callout brings back.
@@ -68,13 +71,27 @@ type CalloutPart struct {
 	// 0 for False), which only the verb 's' writes; else it is an int in
 	// [0, 2^64).
 	Bool bool
+	// Kept, where not 0, makes the part the result that callout Kept-1
+	// (a call with Keep) gave, a value only the runner holds, written as
+	// str() does (Verb 's') or repr ('r'); Operand is then -1.
+	Kept int
 }
 
 // Text returns the text c makes of the operands ops, without End.
-func (c *Callout) Text(ops []uint64) string {
+func (c *Callout) Text(ops []uint64) string { return c.TextWith(ops, nil) }
+
+// TextWith is Text where the parts may be results kept (CalloutPart.Kept):
+// kept writes the result of callout k with the verb given.
+func (c *Callout) TextWith(ops []uint64, kept func(k int, verb byte) string) string {
 	var b strings.Builder
 	var num [24]byte
 	for _, p := range c.Parts {
+		if p.Kept > 0 {
+			if kept != nil {
+				b.WriteString(kept(p.Kept-1, p.Verb))
+			}
+			continue
+		}
 		if p.Operand < 0 {
 			b.WriteString(p.Text)
 			continue

@@ -68,22 +68,62 @@ func (c *compiler) calledOut(e *syntax.CallExpr, fn helperOf) bool {
 // callout's result: a bool where the helper returns one (returnsBool),
 // else an int.
 func (c *compiler) callOut(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
+	_, x, err := c.callOutKeep(e, fn, false)
+	return x, err
+}
+
+// keptCall compiles e, where it is a call of a helper that stays
+// interpreted, as a callout whose result the runner keeps for a print
+// (fuse.Callout.Keep), and returns its index.
+func (c *compiler) keptCall(e syntax.Expr) (k int, ok bool, err error) {
+	call, isCall := unparen(e).(*syntax.CallExpr)
+	if !isCall {
+		return 0, false, nil
+	}
+	name, isName := callee(call)
+	if !isName {
+		return 0, false, nil
+	}
+	if _, local := c.scope.names[name]; local || c.scope.locals[name] {
+		return 0, false, nil
+	}
+	v, found := c.scope.src.Free(name)
+	f, isFn := v.(*starlark.Function)
+	if !found || !isFn {
+		return 0, false, nil
+	}
+	fn := helperOf{id: f, name: f.Name()}
+	for _, a := range call.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			return 0, false, nil
+		}
+	}
+	if !c.calledOut(call, fn) {
+		return 0, false, nil
+	}
+	k, _, err = c.callOutKeep(call, fn, true)
+	return k, err == nil, err
+}
+
+// callOutKeep is callOut; with keep, the call's result, whatever it is,
+// is kept by the runner for a print (and no expression reads it).
+func (c *compiler) callOutKeep(e *syntax.CallExpr, fn helperOf, keep bool) (int, *fuse.Expr, error) {
 	f := fn.id
 	if len(e.Args) != f.NumParams() {
-		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", fn.name, f.NumParams(), len(e.Args))
+		return 0, nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", fn.name, f.NumParams(), len(e.Args))
 	}
 	if len(e.Args) > fuse.MaxCalloutOperands {
-		return nil, errAt(pos(e.Fn), "a call of %s, which stays interpreted, with more than %d arguments is not run as machine code", fn.name, fuse.MaxCalloutOperands)
+		return 0, nil, errAt(pos(e.Fn), "a call of %s, which stays interpreted, with more than %d arguments is not run as machine code", fn.name, fuse.MaxCalloutOperands)
 	}
-	co := fuse.Callout{Callee: f, Name: fn.name, Operands: len(e.Args)}
-	if !c.discarded[e] {
+	co := fuse.Callout{Callee: f, Name: fn.name, Operands: len(e.Args), Keep: keep}
+	if !c.discarded[e] && !keep {
 		h, err := c.helperReturns(fn)
 		if err != nil {
-			return nil, errAt(pos(e.Fn), "%s: %v", fn.name, err)
+			return 0, nil, errAt(pos(e.Fn), "%s: %v", fn.name, err)
 		}
 		switch {
 		case h.none:
-			return nil, errAt(pos(e.Fn), "%s returns None, which is not a word: call it as a statement", fn.name)
+			return 0, nil, errAt(pos(e.Fn), "%s returns None, which is not a word: call it as a statement", fn.name)
 		case h.boolean:
 			co.Result = fuse.ResultBool
 		default:
@@ -95,7 +135,7 @@ func (c *compiler) callOut(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) 
 		mark := len(*c.out)
 		x, err := c.word(a)
 		if err != nil {
-			return nil, err
+			return 0, nil, err
 		}
 		c.beforeAll(vals[:i], mark)
 		vals[i] = x
@@ -117,7 +157,7 @@ func (c *compiler) callOut(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) 
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
 	if co.Result == fuse.ResultAny {
-		return constExpr(0), nil
+		return k, constExpr(0), nil
 	}
 	// The result at once into a variable: the next callout overwrites it.
 	v := c.newVar()
@@ -126,7 +166,7 @@ func (c *compiler) callOut(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) 
 		imm = 1
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpResult, Imm: imm, Check: -1}})
-	return varExpr(v), nil
+	return k, varExpr(v), nil
 }
 
 // isFail reports whether call, a statement, is a call of the builtin fail

@@ -66,7 +66,7 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 	co := fuse.Callout{}
 	var vals []*fuse.Expr
 	text := func(s string) {
-		if n := len(co.Parts); n > 0 && co.Parts[n-1].Operand < 0 {
+		if n := len(co.Parts); n > 0 && co.Parts[n-1].Operand < 0 && co.Parts[n-1].Kept == 0 {
 			co.Parts[n-1].Text += s
 			return
 		}
@@ -84,6 +84,20 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 		vals = append(vals, x)
 		return nil
 	}
+	// keep makes e, where it is a call of a helper that stays
+	// interpreted, a part its result written with verb ('s', 'r') fills
+	// (callout.go); its callout comes before the print's.
+	var keepErr error
+	keep := func(e syntax.Expr, verb byte) bool {
+		k, ok, err := c.keptCall(e)
+		if err != nil && keepErr == nil {
+			keepErr = err
+		}
+		if ok {
+			co.Parts = append(co.Parts, fuse.CalloutPart{Operand: -1, Kept: k + 1, Verb: verb})
+		}
+		return ok || err != nil
+	}
 	for i, a := range args {
 		if i > 0 {
 			text(sep)
@@ -92,9 +106,12 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 			text(s)
 			continue
 		}
+		if keep(a, 's') {
+			continue
+		}
 		if b, ok := unparen(a).(*syntax.BinaryExpr); ok && b.Op == syntax.PERCENT {
 			if format, ok := c.constString(b.X); ok {
-				if err := c.printFormat(b, format, text, value); err != nil {
+				if err := c.printFormat(b, format, text, value, keep); err != nil {
 					return err
 				}
 				continue
@@ -103,6 +120,9 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 		if err := value(a, 's'); err != nil {
 			return err
 		}
+	}
+	if keepErr != nil {
+		return keepErr
 	}
 	co.End = end
 	size := len(end)
@@ -133,7 +153,7 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 
 // printFormat compiles format % y, a printed argument: format's text and
 // conversions, y's values (a tuple written out, or one value).
-func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(string), value func(syntax.Expr, byte) error) error {
+func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(string), value func(syntax.Expr, byte) error, keep func(syntax.Expr, byte) bool) error {
 	var ys []syntax.Expr
 	switch y := unparen(b.Y).(type) {
 	case *syntax.TupleExpr:
@@ -173,12 +193,18 @@ func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(st
 		if n == len(ys) {
 			return errAt(b.OpPos, "the format has more conversions than values")
 		}
-		if s, ok := c.constString(ys[n]); ok && orig == 'r' {
+		s, isConst := c.constString(ys[n])
+		switch {
+		case isConst && orig == 'r':
 			text(starlark.String(s).String()) // (quoted)
-		} else if ok && verb == 's' {
+		case isConst && verb == 's':
 			text(s)
-		} else if err := value(ys[n], verb); err != nil {
-			return err
+		case verb == 's' && keep(ys[n], orig):
+			// (a value a helper in the interpreter gives: callout.go)
+		default:
+			if err := value(ys[n], verb); err != nil {
+				return err
+			}
 		}
 		n++
 	}
