@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"go.starlark.net/starlark"
 )
 
@@ -33,9 +34,15 @@ var errCalloutResult = errors.New("a helper that stays interpreted gave back a v
 // callOut calls the helper of callout c on the thread of r's run, with the
 // operands ops, and writes its result into ops[0] where the code takes it.
 func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64) error {
-	fn, ok := c.Callee.(*starlark.Function)
-	if !ok {
-		return fmt.Errorf("callout %d: not a Starlark function", k)
+	var fn starlark.Callable
+	switch f := c.Callee.(type) {
+	case *starlark.Function:
+		fn = f
+	case compile.Builtin:
+		fn = nf.builtin(string(f))
+	}
+	if fn == nil {
+		return fmt.Errorf("callout %d: nothing to call", k)
 	}
 	r.calls++
 	if t := nf.tally; t != nil && k < len(t.callouts) {
@@ -103,7 +110,7 @@ func inCallout(thread *starlark.Thread) bool {
 
 // callInterpreted calls fn on thread (whose environment is te, nil: none), counting the call as one in
 // progress of a helper left to the interpreter (inCallout).
-func callInterpreted(thread *starlark.Thread, te *threadEnv, fn *starlark.Function, args starlark.Tuple) (starlark.Value, error) {
+func callInterpreted(thread *starlark.Thread, te *threadEnv, fn starlark.Callable, args starlark.Tuple) (starlark.Value, error) {
 	if te != nil {
 		te.calling++
 		defer func() { te.calling-- }()
@@ -124,4 +131,19 @@ func (r *nativeRun) keptText(k int, verb byte) string {
 		return string(s)
 	}
 	return v.String()
+}
+
+// builtin returns the builtin name as nf's module sees it (its
+// interpreter's predeclared one, or Starlark's own), nil where there is
+// none.
+func (nf *nativeFunc) builtin(name string) starlark.Callable {
+	var v starlark.Value
+	if m := nf.fn.Module(); m != nil {
+		v = m.Predeclared()[name]
+	}
+	if v == nil {
+		v = starlark.Universe[name]
+	}
+	c, _ := v.(starlark.Callable)
+	return c
 }

@@ -157,7 +157,7 @@ func calloutStmts(r *rand.Rand, b *strings.Builder, ind0 string) {
 		case 16:
 			fmt.Fprintf(b, "%ss += rec(i %% 4, %s)\n", ind, e())
 		case 18:
-			fmt.Fprintf(b, "%sprint(\"g\", tag(%s), s, \"%%s/%%r\" %% (tag(%s), tag(%s)), sep=\":\")\n", ind, e(), e(), e())
+			fmt.Fprintf(b, "%sprint(\"g\", tag(%s), s, hex(%s), \"%%s/%%r/%%s\" %% (tag(%s), tag(%s), str(%s)), sep=\":\")\n", ind, e(), e(), e(), e(), e())
 		case 17:
 			fmt.Fprintf(b, "%sif %s %% 13 == 5:\n%s    fail(\"f: \" + str(s) + hex(x))\n", ind, e(), ind)
 		default:

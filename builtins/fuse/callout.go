@@ -28,7 +28,8 @@ type Callout struct {
 	// Text leaves it out, for the runner to write a line as print does.
 	End string
 	// Callee, where not nil, makes the callout a call of a function that
-	// stays interpreted (a *starlark.Function, for the runner), with the
+	// stays interpreted (a *starlark.Function, or a builtin whose result
+	// a print writes: a compile.Builtin, for the runner), with the
 	// operands as its arguments, ints or, where Parts[i].Bool, bools;
 	// Name is its name, for reports. Parts then holds one part per
 	// operand, and Emit, End and the text are not used.

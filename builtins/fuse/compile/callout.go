@@ -87,22 +87,44 @@ func (c *compiler) keptCall(e syntax.Expr) (k int, ok bool, err error) {
 	if _, local := c.scope.names[name]; local || c.scope.locals[name] {
 		return 0, false, nil
 	}
+	for _, a := range call.Args {
+		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			return 0, false, nil
+		}
+	}
+	if b, ok := c.printedBuiltin(name); ok {
+		k, err = c.callOutCallable(call, b, name, len(call.Args), true)
+		return k, err == nil, err
+	}
 	v, found := c.scope.src.Free(name)
 	f, isFn := v.(*starlark.Function)
 	if !found || !isFn {
 		return 0, false, nil
 	}
 	fn := helperOf{id: f, name: f.Name()}
-	for _, a := range call.Args {
-		if b, ok := a.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
-			return 0, false, nil
-		}
-	}
 	if !c.calledOut(call, fn) {
 		return 0, false, nil
 	}
 	k, _, err = c.callOutKeep(call, fn, true)
 	return k, err == nil, err
+}
+
+// printedBuiltins are the builtins whose call a print may hand to the
+// runner with ints or bools (a string of them: print(hex(x)), "%s" %
+// str(n)), and which change nothing.
+var printedBuiltins = map[string]bool{"str": true, "repr": true, "hex": true, "bin": true, "oct": true, "chr": true}
+
+// A Builtin is the Callee of a callout (fuse.Callout) that calls the
+// builtin of that name, which the runner finds among its interpreter's.
+type Builtin string
+
+// printedBuiltin returns the builtin name, where it is one of
+// printedBuiltins and not rebound by the function or its module.
+func (c *compiler) printedBuiltin(name string) (Builtin, bool) {
+	if !printedBuiltins[name] || !c.isBuiltin(name) || !c.opt.Exact || c.opt.CheckOnly {
+		return "", false
+	}
+	return Builtin(name), true
 }
 
 // callOutKeep is callOut; with keep, the call's result, whatever it is,
@@ -111,9 +133,6 @@ func (c *compiler) callOutKeep(e *syntax.CallExpr, fn helperOf, keep bool) (int,
 	f := fn.id
 	if len(e.Args) != f.NumParams() {
 		return 0, nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", fn.name, f.NumParams(), len(e.Args))
-	}
-	if len(e.Args) > fuse.MaxCalloutOperands {
-		return 0, nil, errAt(pos(e.Fn), "a call of %s, which stays interpreted, with more than %d arguments is not run as machine code", fn.name, fuse.MaxCalloutOperands)
 	}
 	co := fuse.Callout{Callee: f, Name: fn.name, Operands: len(e.Args), Keep: keep}
 	if !c.discarded[e] && !keep {
@@ -130,12 +149,39 @@ func (c *compiler) callOutKeep(e *syntax.CallExpr, fn helperOf, keep bool) (int,
 			co.Result = fuse.ResultWord
 		}
 	}
+	k, err := c.callout(e, co)
+	if err != nil || co.Result == fuse.ResultAny {
+		return k, constExpr(0), err
+	}
+	// The result at once into a variable: the next callout overwrites it.
+	v := c.newVar()
+	var imm uint64
+	if co.Result == fuse.ResultBool {
+		imm = 1
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpResult, Imm: imm, Check: -1}})
+	return k, varExpr(v), nil
+}
+
+// callOutCallable compiles a call e of the builtin b, named name, as a
+// callout whose result the runner keeps for a print (keep) and returns its
+// index.
+func (c *compiler) callOutCallable(e *syntax.CallExpr, b Builtin, name string, args int, keep bool) (int, error) {
+	return c.callout(e, fuse.Callout{Callee: b, Name: name, Operands: args, Keep: keep})
+}
+
+// callout compiles the arguments of e, ints or bools, as the operands of
+// co, then co, and returns its index.
+func (c *compiler) callout(e *syntax.CallExpr, co fuse.Callout) (int, error) {
+	if len(e.Args) > fuse.MaxCalloutOperands {
+		return 0, errAt(pos(e.Fn), "a call of %s, which stays interpreted, with more than %d arguments is not run as machine code", co.Name, fuse.MaxCalloutOperands)
+	}
 	vals := make([]*fuse.Expr, len(e.Args))
 	for i, a := range e.Args {
 		mark := len(*c.out)
 		x, err := c.word(a)
 		if err != nil {
-			return 0, nil, err
+			return 0, err
 		}
 		c.beforeAll(vals[:i], mark)
 		vals[i] = x
@@ -156,17 +202,7 @@ func (c *compiler) callOutKeep(e *syntax.CallExpr, fn helperOf, keep bool) (int,
 		c.emit(fuse.Stmt{Kind: fuse.SOperand, Var: i, Arr: k, X: x})
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
-	if co.Result == fuse.ResultAny {
-		return k, constExpr(0), nil
-	}
-	// The result at once into a variable: the next callout overwrites it.
-	v := c.newVar()
-	var imm uint64
-	if co.Result == fuse.ResultBool {
-		imm = 1
-	}
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpResult, Imm: imm, Check: -1}})
-	return k, varExpr(v), nil
+	return k, nil
 }
 
 // isFail reports whether call, a statement, is a call of the builtin fail
