@@ -115,7 +115,7 @@ func calloutStmts(r *rand.Rand, b *strings.Builder, ind0 string) {
 			fmt.Fprintf(b, "%sif %s > %s:\n", ind, e(), e())
 			ind += "    "
 		}
-		switch k := r.IntN(21); k {
+		switch k := r.IntN(22); k {
 		case 0, 1:
 			fmt.Fprintf(b, "%ss += name_len(%s)\n", ind, e())
 		case 2:
@@ -158,6 +158,8 @@ func calloutStmts(r *rand.Rand, b *strings.Builder, ind0 string) {
 			fmt.Fprintf(b, "%ss += rec(i %% 4, %s)\n", ind, e())
 		case 18:
 			fmt.Fprintf(b, "%sprint(\"g\", tag(%s), s, hex(%s), \"%%s/%%r/%%s\" %% (tag(%s), tag(%s), str(%s)), sep=\":\")\n", ind, e(), e(), e(), e(), e())
+		case 19:
+			fmt.Fprintf(b, "%sprint(\"h\", %s // (y %% 3), tag(%s), rec(i %% 4, %s), tag(%s))\n", ind, e(), e(), e(), e())
 		case 17:
 			fmt.Fprintf(b, "%sif %s %% 13 == 5:\n%s    fail(\"f: \" + str(s) + hex(x))\n", ind, e(), ind)
 		default:

@@ -73,10 +73,14 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 		co.Parts = append(co.Parts, fuse.CalloutPart{Text: s, Operand: -1})
 	}
 	value := func(e syntax.Expr, verb byte) error {
+		mark := len(*c.out)
 		x, err := c.expr(e)
 		if err != nil {
 			return err
 		}
+		// The values before it are Starlark's first: ahead of what it
+		// emitted (a helper inlined, a call that stays interpreted).
+		c.beforeAll(vals, mark)
 		if len(vals) == fuse.MaxCalloutOperands {
 			return errAt(pos(e), "a print of more than %d values is not run as machine code", fuse.MaxCalloutOperands)
 		}
@@ -89,7 +93,9 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 	// (callout.go); its callout comes before the print's.
 	var keepErr error
 	keep := func(e syntax.Expr, verb byte) bool {
+		mark := len(*c.out)
 		k, ok, err := c.keptCall(e)
+		c.beforeAll(vals, mark) // (as in value)
 		if err != nil && keepErr == nil {
 			keepErr = err
 		}
