@@ -93,9 +93,8 @@ func (nf *nativeFunc) callOut(r *nativeRun, k int, c *fuse.Callout, ops []uint64
 			ops[0] = 1
 		}
 	}
-	if r.poll() {
-		return fuse.ErrStopped
-	}
+	// (No poll here: a cancelled run stops the helper at its next step,
+	// which fails the run, and the code polls as it always does.)
 	return nil
 }
 
