@@ -116,8 +116,9 @@ const (
 // threadEnv is one thread's Env and the state the builtins keep for it.
 type threadEnv struct {
 	Env
-	budget memory.Budget
-	replay printReplay // the lines a rerun of code that printed reproduces (native_print.go)
+	budget  memory.Budget
+	replay  printReplay // the lines a rerun of code that printed reproduces (native_print.go)
+	calling int         // calls of helpers left to the interpreter in progress on the thread (native_callouts.go)
 }
 
 // SetEnv sets the run environment of the builtins called from thread,

@@ -35,7 +35,7 @@ import (
 func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tuple) func(*starlark.Thread, starlark.Tuple) (starlark.Value, bool) {
 	env := EnvOf(thread)
 	report := env.NativeReport
-	strict := env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix)
+	strict := env.NativeStrict && !strings.HasPrefix(fn.Position().Filename(), dialect.StdlibPrefix) && !inCallout(thread)
 	tally := env.NativeStats.offered(fn)
 	nf, pending, err := compileNative(thread, fn, args, report, tally, strict)
 	if report != nil && !pending {
@@ -208,6 +208,13 @@ type nativeRun struct {
 	ctx    context.Context
 	buf    []uint64
 	hashes []hashRun // the module's sets and dicts (native_hashes.go)
+	// env is the thread's environment, args room for a helper's
+	// arguments, for the calls of helpers that stay interpreted
+	// (native_callouts.go).
+	env   *threadEnv
+	args  starlark.Tuple
+	calls uint64           // the helpers called in the run
+	kept  []starlark.Value // the results kept for a print, by callout
 }
 
 func (r *nativeRun) poll() bool {
@@ -402,7 +409,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if !r.w.SetDepth(depth) && depth < nf.f.MaxCalls() {
 		return nf.miss(thread, fbStack) // (an engine that allows its MaxCalls only: not here)
 	}
-	r.thread = thread
+	r.thread, r.env, r.calls = thread, nil, 0
 	for i := range nw {
 		r.w.Params(i)[0] = ws[i]
 	}
@@ -418,8 +425,14 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	if timed {
 		nf.weigh(start, ran, time.Now())
 	}
-	r.ctx, r.thread = nil, nil
+	r.ctx, r.thread, r.env = nil, nil, nil
 	work, weighed := r.w.Work()
+	if r.calls > 0 {
+		// Its calls of helpers in the interpreter, which a failed run
+		// wastes too (native_callouts.go).
+		work, weighed = work+calloutWork*r.calls, true
+		r.calls = 0
+	}
 	if err != nil {
 		// The interpreter runs it: an int left the words, or Starlark
 		// fails there too (with its own message), or the run was

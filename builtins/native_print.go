@@ -33,9 +33,11 @@ const maxReplayHashes = 1 << 16
 // lines the number of lines written; pos < lines while a rerun reproduces
 // lines written already, which are skipped. hashes holds the hashes of
 // lines 0 .. len(hashes)-1 (at most maxReplayHashes). runs counts the runs
-// of code with callouts in progress (one at most: code calls no
-// Starlark); while none is and nothing is to be reproduced, the account
-// is empty.
+// of code with callouts in progress (more than one where a helper that
+// code calls in the interpreter calls code in turn: each run notes where
+// it started, and one that fails rewinds to there, its own lines and
+// those of the runs within it); while none is and nothing is to be
+// reproduced, the account is empty.
 type printReplay struct {
 	pos, lines int
 	hashes     []uint64
@@ -168,6 +170,9 @@ func writePrint(thread *starlark.Thread, text, end string) error {
 func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 	return func(k int, ops []uint64) error {
 		c := &nf.f.Callouts[k]
+		if c.Callee != nil {
+			return nf.callOut(r, k, c, ops) // (native_callouts.go)
+		}
 		var err error
 		if c.Emit != "" {
 			var v starlark.Value = starlark.MakeUint64(ops[0])
@@ -176,7 +181,7 @@ func (nf *nativeFunc) calloutOf(r *nativeRun) func(k int, ops []uint64) error {
 			}
 			err = emitValue(r.thread, "emit", c.Emit, c.Op, v)
 		} else {
-			err = writePrint(r.thread, c.Text(ops), c.End)
+			err = writePrint(r.thread, c.TextWith(ops, r.keptText), c.End)
 		}
 		if err != nil {
 			return err

@@ -113,14 +113,17 @@ const (
 
 // A nativeTally counts the calls of one function after one offer.
 type nativeTally struct {
-	fn      *starlark.Function
-	code    atomic.Int64                  // calls run as code
-	why     [nFallbacks]atomic.Int64      // calls run by the interpreter, by fallback
-	args    [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
-	checks  []atomic.Int64                // ... by the check of the code that failed
-	refused atomic.Pointer[string]        // why it is not run as code (nil: compiled)
-	fork    map[string]int64              // ... by the fork's why (nativeMiss; NativeStats.mu)
-	nf      atomic.Pointer[nativeFunc]    // the compiled function, for its checks
+	fn     *starlark.Function
+	code   atomic.Int64                  // calls run as code
+	why    [nFallbacks]atomic.Int64      // calls run by the interpreter, by fallback
+	args   [][nArgFallbacks]atomic.Int64 // ... by parameter and argFallback
+	checks []atomic.Int64                // ... by the check of the code that failed
+	// callouts count the calls of each callout of the code (fuse.Func.Callouts)
+	// that calls a helper which stays interpreted (native_callouts.go).
+	callouts []atomic.Int64
+	refused  atomic.Pointer[string]     // why it is not run as code (nil: compiled)
+	fork     map[string]int64           // ... by the fork's why (nativeMiss; NativeStats.mu)
+	nf       atomic.Pointer[nativeFunc] // the compiled function, for its checks
 	// loop is the position of a loop of top-level code (nativeLoopHook),
 	// "" for a function; params are the globals its code takes, in the
 	// order of its parameters.
@@ -190,6 +193,7 @@ func (t *nativeTally) refuse(fn *starlark.Function, err error) {
 func (t *nativeTally) compiled(nf *nativeFunc) {
 	if t != nil {
 		t.checks = make([]atomic.Int64, len(nf.f.Checks))
+		t.callouts = make([]atomic.Int64, len(nf.f.Callouts))
 		t.nf.Store(nf)
 	}
 }
@@ -221,6 +225,11 @@ type NativeFunc struct {
 	// those run as code and those run by the interpreter.
 	Code, Interpreted int64
 	Reasons           []NativeReason // why the interpreter ran calls, most calls first
+	// Callouts are the helpers its code leaves to the interpreter (a
+	// callout each: docs/machine-code.md), each with the calls its code
+	// made of it, in the order of the code's callouts; none is a
+	// fallback: the calls run as code count them.
+	Callouts []NativeReason
 }
 
 // A NativeReason is a reason the interpreter ran calls of a function, and
@@ -281,9 +290,12 @@ func (s *NativeStats) Funcs() []NativeFunc {
 				add(argText(argFallback(k), name, nf, p), t.args[p][k].Load())
 			}
 		}
-		if nf != nil { // (checks is set before nf is stored)
+		if nf != nil { // (checks and callouts are set before nf is stored)
 			for c := range t.checks {
 				add(checkText(t.fn, nf, c), t.checks[c].Load())
+			}
+			for k := range t.callouts {
+				f.Callouts = addCallout(f.Callouts, nf.f.Callouts[k].Name, nf.f.Callouts[k].Callee != nil, t.callouts[k].Load())
 			}
 		}
 		for why, n := range fork[ti] {
@@ -346,6 +358,17 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 		} else {
 			fmt.Fprintf(&b, ", %s as code, %d by the interpreter", calls(f.Code), f.Interpreted)
 		}
+		for i, c := range f.Callouts {
+			sep := ", "
+			if i == 0 {
+				sep = ", calling in the interpreter "
+			}
+			n := fmt.Sprintf("%d calls", c.Calls) // (calls, not a loop's back edges)
+			if c.Calls == 1 {
+				n = "1 call"
+			}
+			fmt.Fprintf(&b, "%s%s (%s)", sep, c.Why, n)
+		}
 		if len(f.Reasons) == 0 {
 			b.WriteString("\n")
 			continue
@@ -357,6 +380,21 @@ func (s *NativeStats) WriteReport(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// addCallout adds n calls of the helper name to cs, where call says the
+// callout calls a helper (not a print or an emit).
+func addCallout(cs []NativeReason, name string, call bool, n int64) []NativeReason {
+	if !call {
+		return cs
+	}
+	for i := range cs {
+		if cs[i].Why == name {
+			cs[i].Calls += n
+			return cs
+		}
+	}
+	return append(cs, NativeReason{Why: name, Calls: n})
 }
 
 // calls says "1 call" or "n calls".

@@ -27,6 +27,38 @@ type Callout struct {
 	// End follows the text (print's end: "\n" unless it says otherwise);
 	// Text leaves it out, for the runner to write a line as print does.
 	End string
+	// Callee, where not nil, makes the callout a call of a function that
+	// stays interpreted (a *starlark.Function, or a builtin whose result
+	// a print writes: a compile.Builtin, for the runner), with the
+	// operands as its arguments, ints or, where Parts[i].Bool, bools;
+	// Name is its name, for reports. Parts then holds one part per
+	// operand, and Emit, End and the text are not used.
+	Callee any
+	Name   string
+	// Result says what the call's result must be: the runner writes its
+	// word into operand 0 (which the runner's view always has), and
+	// OpResult reads it after the callout. A result that is not of its
+	// kind ends the run with an error.
+	Result CalloutResult
+	// Keep, with Callee, says that the runner keeps the call's result,
+	// whatever it is, for a later print's part (CalloutPart.Kept).
+	Keep bool
+}
+
+// CalloutResult is the kind of value a call callout brings back.
+type CalloutResult uint8
+
+// The kinds of results of a call callout.
+const (
+	ResultAny  CalloutResult = iota // anything: the call is a statement, its result dropped
+	ResultWord                      // an int in [0, 2^64), as its word
+	ResultBool                      // a bool: 1 for True, 0 for False
+)
+
+// View returns the operands a runner is handed for c out of the room
+// ops (at least one word, where the runner writes a call's result).
+func (c *Callout) View(ops []uint64) []uint64 {
+	return ops[:max(c.Operands, 1)]
 }
 
 // A CalloutPart is constant text, or an operand as Starlark writes it.
@@ -40,13 +72,27 @@ type CalloutPart struct {
 	// 0 for False), which only the verb 's' writes; else it is an int in
 	// [0, 2^64).
 	Bool bool
+	// Kept, where not 0, makes the part the result that callout Kept-1
+	// (a call with Keep) gave, a value only the runner holds, written as
+	// str() does (Verb 's') or repr ('r'); Operand is then -1.
+	Kept int
 }
 
 // Text returns the text c makes of the operands ops, without End.
-func (c *Callout) Text(ops []uint64) string {
+func (c *Callout) Text(ops []uint64) string { return c.TextWith(ops, nil) }
+
+// TextWith is Text where the parts may be results kept (CalloutPart.Kept):
+// kept writes the result of callout k with the verb given.
+func (c *Callout) TextWith(ops []uint64, kept func(k int, verb byte) string) string {
 	var b strings.Builder
 	var num [24]byte
 	for _, p := range c.Parts {
+		if p.Kept > 0 {
+			if kept != nil {
+				b.WriteString(kept(p.Kept-1, p.Verb))
+			}
+			continue
+		}
 		if p.Operand < 0 {
 			b.WriteString(p.Text)
 			continue

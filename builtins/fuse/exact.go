@@ -127,6 +127,8 @@ func (x *exacter) certainBool(e *Expr, only map[int]bool) bool {
 	switch e.Op {
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
 		return !x.madeExact[e]
+	case OpResult:
+		return e.Imm == 1
 	case OpVar:
 		return only[int(e.Imm)]
 	case OpAndThen, OpOrElse:
@@ -216,6 +218,8 @@ func (x *exacter) mayBeBool(e *Expr) bool {
 	switch e.Op {
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
 		return !x.madeExact[e]
+	case OpResult:
+		return e.Imm == 1
 	case OpVar:
 		return x.bools[int(e.Imm)]
 	case OpAndThen, OpOrElse:
@@ -511,7 +515,7 @@ func (x *exacter) expr(e *Expr, t typing) error {
 			return x.all(e.Args, exactly)
 		case OpLNot, OpBool, OpAndThen, OpOrElse:
 			return x.all(e.Args, condition)
-		case OpVar:
+		case OpVar, OpResult:
 			return nil
 		case OpCond:
 			if err := x.expr(e.Args[0], condition); err != nil {
@@ -529,6 +533,11 @@ func (x *exacter) expr(e *Expr, t typing) error {
 		}
 		return nil
 	case OpConst, OpDepth, OpArray:
+		return nil
+	case OpResult:
+		if e.Imm == 1 {
+			return errAt(x.at, e, "a call's result that is a bool is used as an int")
+		}
 		return nil
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpLNot, OpBool:
 		return errAt(x.at, e, "%s is a bool in Starlark, used here as an int", boolName(e.Op))

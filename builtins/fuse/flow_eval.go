@@ -288,7 +288,7 @@ func (st *FlowState) stmt(s *Stmt, ret *uint64) (flow, int) {
 	case SCallout:
 		err := error(ErrNoCallout)
 		if st.callout != nil {
-			err = st.callout(s.Arr, st.ops[:st.f.Callouts[s.Arr].Operands])
+			err = st.callout(s.Arr, st.f.Callouts[s.Arr].View(st.ops[:]))
 		}
 		if err != nil {
 			panic(evalSignal{err})
@@ -344,6 +344,8 @@ func (st *FlowState) expr(e *Expr) uint64 {
 		return st.call(e)
 	case OpDepth:
 		return uint64(st.depth)
+	case OpResult:
+		return st.ops[0]
 	case OpAndThen:
 		if x := st.expr(e.Args[0]); x == 0 {
 			return x

@@ -91,6 +91,7 @@ const (
 	OpArray                  // scratch array Imm, passed to a call (an argument of OpCall only)
 	OpDepth                  // the calls in progress: 0 in the Func's body, in a Proc's the caller's and 1
 	OpMulHi                  // the high word of the 128-bit product Args[0] * Args[1] (math/bits.Mul64)
+	OpResult                 // the word the last callout gave back (Callout.Result; Imm 1: a bool, 1 for True)
 )
 
 // Value is the id of an IR value (an index into Line.Instrs).

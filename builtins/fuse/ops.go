@@ -61,7 +61,7 @@ const (
 )
 
 // numDefs bounds the ops of opDefs (the Func ops come last).
-const numDefs = OpMulHi + 1
+const numDefs = OpResult + 1
 
 // opDefs declares every op (see opDef); the entries between the executor's
 // own ops and the Func ops are unused.
@@ -154,9 +154,10 @@ var opDefs = [numDefs]opDef{
 		}
 		return a
 	}, c: "fuse_abs($a)"},
-	OpCall:  {name: "call", imm: ImmIndex},
-	OpArray: {name: "array", imm: ImmIndex},
-	OpDepth: {name: "depth"},
+	OpCall:   {name: "call", imm: ImmIndex},
+	OpArray:  {name: "array", imm: ImmIndex},
+	OpDepth:  {name: "depth"},
+	OpResult: {name: "result", imm: ImmValue},
 	OpMulHi: {name: "mul_hi", arity: 2, eval: func(a, b, c, k uint64) uint64 {
 		hi, _ := bits.Mul64(a, b)
 		return hi

@@ -39,7 +39,7 @@ func TestOpTable(t *testing.T) {
 		// a meaning and a C spelling; parameters only C; the structural ops
 		// of a Func neither.
 		structural := o == OpVar || o == OpLoad || o == OpLoad2 || o == OpRowLen || o == OpScratch ||
-			o == OpAndThen || o == OpOrElse || o == OpCond || o == OpCall || o == OpArray || o == OpDepth
+			o == OpAndThen || o == OpOrElse || o == OpCond || o == OpCall || o == OpArray || o == OpDepth || o == OpResult
 		switch {
 		case o == OpParam:
 			if d.eval != nil || d.c == "" {

@@ -193,7 +193,7 @@ func callsIn(ss []Stmt) int {
 // (their order of evaluation cannot show).
 func pureArgs(xs []*Expr) bool {
 	for _, x := range xs {
-		if x.Check >= 0 || x.Op == OpCall || x.Op == OpScratch || x.Op == OpArray || x.Op == OpDepth || !pureArgs(x.Args) {
+		if x.Check >= 0 || x.Op == OpCall || x.Op == OpScratch || x.Op == OpArray || x.Op == OpDepth || x.Op == OpResult || !pureArgs(x.Args) {
 			return false
 		}
 	}
@@ -256,7 +256,7 @@ func onParams(x *Expr, params int) bool {
 	switch x.Op {
 	case OpVar:
 		return x.Imm < uint64(params)
-	case OpLoad, OpLoad2, OpRowLen, OpScratch, OpCall, OpArray, OpDepth:
+	case OpLoad, OpLoad2, OpRowLen, OpScratch, OpCall, OpArray, OpDepth, OpResult:
 		return false
 	}
 	for _, a := range x.Args {

@@ -68,13 +68,17 @@ func CompileLoop(l Loop, env Env) (*Code, error) {
 		}
 	}
 	exactHelpers(env, &opts, hide, &tables, &globals, read)
-	f, err := translateExact(&src, opts, &tables, &globals)
+	rule := &calloutRule{env: env, top: l.Top, read: l.Read}
+	f, err := translateExact(&src, opts, &tables, &globals, rule)
 	if err != nil {
 		return nil, err
 	}
 	written := f.WrittenArrays()
 	if f.Results > 0 || f.ReturnsList {
 		written = written[:len(written)-1] // the returned tuple's, not a list's
+	}
+	if err := rule.stale(written); err != nil {
+		return nil, err
 	}
 	var biases []uint64
 	words := tableWords(tables)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
@@ -122,7 +123,8 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 		opts.Hashes = hashParams
 	}
 	exactHelpers(env, &opts, hide, &tables, &globals, nil)
-	f, err := translateExact(&src, opts, &tables, &globals)
+	rule := &calloutRule{env: env, top: fn}
+	f, err := translateExact(&src, opts, &tables, &globals, rule)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +134,9 @@ func compilePlain(fn *starlark.Function, args starlark.Tuple, env Env) (*Code, e
 	written := f.WrittenArrays()
 	if f.Results > 0 || f.ReturnsList {
 		written = written[:len(written)-1] // the returned tuple's, not a list's
+	}
+	if err := rule.stale(written); err != nil {
+		return nil, err
 	}
 	var biases []uint64 // of the array parameters
 	for i, n := range opts.Lists {
@@ -182,19 +187,46 @@ func exactHelpers(env Env, opts *compile.Options, hide map[string]bool, tables *
 // translateExact translates src with opts (Options.Exact), again with each
 // list of its module that it writes as an array of its own (writtenGlobal,
 // added to globals), until none is left or one cannot be; tables are the
-// lists exactFree records as tables in the last translation.
-func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, globals *[]compile.Global) (*fuse.Func, error) {
+// lists exactFree records as tables in the last translation. Where rule
+// is not nil, a helper in whose body the translation fails stays
+// interpreted where rule takes it (callout.go), and the translation runs
+// again.
+func translateExact(src *compile.Source, opts compile.Options, tables *[]Table, globals *[]compile.Global, rule *calloutRule) (*fuse.Func, error) {
+	if rule != nil {
+		opts.CallOut = rule.callOut
+	}
 	for {
 		*tables = nil
 		opts.Globals = *globals
 		f, err := compile.Func(src, opts)
 		var gw *compile.GlobalArray
-		if !errors.As(err, &gw) {
-			return f, err
+		var he *compile.HelperError
+		// callOut takes the helper whose body failed to stay
+		// interpreted; else it says why not after err.
+		callOut := func(err error) (bool, error) {
+			if rule == nil || !errors.As(err, &he) || rule.callOut(he.Fn) {
+				return false, err // (a helper called out already: an error of a call of it, said as it is)
+			}
+			why := rule.take(he)
+			if why == nil {
+				return true, nil
+			}
+			return false, fmt.Errorf("%w; %s cannot stay interpreted: %v", err, he.Fn.Name(), why)
 		}
-		g, err := writtenGlobal(gw, *globals)
-		if err != nil {
-			return nil, err
+		if !errors.As(err, &gw) {
+			if ok, err := callOut(err); !ok {
+				return f, err
+			}
+			continue
+		}
+		g, gerr := writtenGlobal(gw, *globals)
+		if gerr != nil {
+			if ok, err := callOut(err); ok {
+				continue // (a module's list or dict that a helper reads as code cannot)
+			} else if err != nil && errors.As(err, &he) {
+				return nil, fmt.Errorf("%w%s", gerr, strings.TrimPrefix(err.Error(), he.Error()))
+			}
+			return nil, gerr
 		}
 		*globals = append(*globals, g)
 	}

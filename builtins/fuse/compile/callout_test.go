@@ -1,10 +1,12 @@
 package compile_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/fusescript"
 	"go.starlark.net/starlark"
@@ -147,6 +149,121 @@ func TestCalloutNone(t *testing.T) {
 		}
 		if p.Engine() != native.Eval {
 			t.Errorf("Auto: %v, want the evaluator", p.Engine())
+		}
+	}
+}
+
+// callScript has functions whose helpers the compiler cannot take
+// (strings): called for an int, for a bool, as a statement, from a loop
+// and from a recursion (a Proc), with bool and nested arguments.
+const callScript = `
+def lab(x):
+    return len("v" + str(x))
+
+def odd(x):
+    return str(x)[-1] in "13579"
+
+def say(x, flag):
+    print("say", str(x), flag)
+
+def rec(n, x):
+    if n == 0:
+        return lab(x)
+    if odd(x):
+        say(x, n > 1)
+    return rec(n - 1, x + 1) + lab(lab(x) + n)
+
+def top(n):
+    t = 0
+    for i in range(n):
+        if odd(i * 7):
+            t += lab(i * 1000)
+        t += rec(i % 4, i)
+    return t
+`
+
+// TestCalloutCall: a helper left to the runner (Options.CallOut) is a
+// callout whose operands are its arguments and whose result the code
+// reads (fuse.OpResult); the evaluator and the x86-64 code give plain
+// Starlark's result and lines where the runner calls the helper.
+func TestCalloutCall(t *testing.T) {
+	s, err := fusescript.Load(callScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without CallOut, the translation fails in a helper's body, which
+	// the error names.
+	_, err = s.CompileWith("top", exactly)
+	var he *compile.HelperError
+	if !errors.As(err, &he) || he.Fn.Name() != "lab" && he.Fn.Name() != "odd" {
+		t.Fatalf("top: %v, want a HelperError of lab or odd", err)
+	}
+	f, err := s.CompileWith("top", func(o *compile.Options) {
+		exactly(o)
+		o.CallOut = func(fn *starlark.Function) bool { return fn.Name() != "rec" }
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]fuse.CalloutResult{}
+	for _, c := range f.Callouts {
+		kinds[c.Name] = c.Result
+	}
+	if kinds["lab"] != fuse.ResultWord || kinds["odd"] != fuse.ResultBool || kinds["say"] != fuse.ResultAny || len(f.Procs) == 0 {
+		t.Fatalf("callouts %v, procs %d: want lab an int, odd a bool, say a statement, rec a Proc", kinds, len(f.Procs))
+	}
+	for _, n := range []uint64{0, 1, 9, 30} {
+		want, wantRes, wantOK := plainLines(t, s, "top", n)
+		for _, e := range []native.Engine{native.Eval, native.AMD64} {
+			if native.Ready(e) != nil {
+				continue
+			}
+			p, err := native.CompileWith(f, e)
+			if err != nil {
+				t.Fatalf("%v: %v", e, err)
+			}
+			w, err := p.NewWorker(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			thread := &starlark.Thread{Print: func(_ *starlark.Thread, msg string) { got.WriteString(msg + "\n") }}
+			calls := 0
+			w.SetCallout(func(k int, ops []uint64) error {
+				c := &f.Callouts[k]
+				args := make(starlark.Tuple, c.Operands)
+				for i := range args {
+					args[i] = starlark.MakeUint64(ops[i])
+					if c.Parts[i].Bool {
+						args[i] = starlark.Bool(ops[i] != 0)
+					}
+				}
+				calls++
+				v, err := starlark.Call(thread, c.Callee.(*starlark.Function), args, nil)
+				if err != nil {
+					return err
+				}
+				switch c.Result {
+				case fuse.ResultWord:
+					ops[0], _ = v.(starlark.Int).Uint64()
+				case fuse.ResultBool:
+					ops[0] = 0
+					if v.(starlark.Bool) {
+						ops[0] = 1
+					}
+				}
+				return nil
+			})
+			w.Params(0)[0] = n
+			_, res, err := w.Run(1, false)
+			if (err == nil) != wantOK || err == nil && res[0] != wantRes || got.String() != want {
+				t.Errorf("top(%d) on %v: %v, %v, printed\n%s; plain Starlark %d, %v, printed\n%s", n, e, res, err, got.String(), wantRes, wantOK, want)
+			}
+			if n > 0 && calls == 0 {
+				t.Errorf("top(%d) on %v: no helper called", n, e)
+			}
+			w.Close()
+			p.Close()
 		}
 	}
 }

@@ -106,6 +106,10 @@ type Options struct {
 	// function takes as a table in array parameters (HashScratch's), after
 	// those of the Globals, in the order of the parameters.
 	Hashes []int
+	// CallOut, with Exact, where not nil, names the helpers that stay
+	// interpreted: each call of one is a callout (callout.go), its
+	// arguments words or bools, its result an int, a bool or dropped.
+	CallOut func(fn *starlark.Function) bool
 	// visits, where not nil, counts the syntax nodes looked at to find
 	// expressions' positions (the test that compiling is linear).
 	visits *int
@@ -667,6 +671,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			}
 			if c.isEmit(call) {
 				return c.emitStmt(call)
+			}
+			if c.isFail(call) {
+				return c.failStmt(call) // (callout.go)
 			}
 			if dot, ok := call.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
 				if id, ok := dot.X.(*syntax.Ident); ok {
@@ -2954,6 +2961,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 			return nil, errAt(pos(a), "%s: keyword arguments to a helper are not allowed in a fused function", name)
 		}
 	}
+	if c.calledOut(e, fn) {
+		return c.callOut(e, fn) // (callout.go)
+	}
 	kinds, err := c.argKinds(e)
 	if err != nil {
 		return nil, err
@@ -2990,7 +3000,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	c.inlined++
 	src, err := fn.source()
 	if err != nil {
-		return nil, errAt(pos(e.Fn), "%s: %v", name, err)
+		return nil, helperError(fn, errAt(pos(e.Fn), "%s: %v", name, err))
 	}
 	if len(e.Args) != len(src.Params) {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
@@ -3054,7 +3064,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	c.scope = outer
 	c.calls = c.calls[:len(c.calls)-1]
 	if err != nil {
-		return nil, err
+		return nil, helperError(fn, err)
 	}
 	body = dropTailBreaks(body, sc.retLabel)
 	if sc.retArr != nil {
@@ -3258,13 +3268,13 @@ func (c *compiler) callProc(e *syntax.CallExpr, fn helperOf, key procKey) (*fuse
 	if !ok {
 		src, err := fn.source()
 		if err != nil {
-			return nil, errAt(pos(e.Fn), "%s: %v", name, err)
+			return nil, helperError(fn, errAt(pos(e.Fn), "%s: %v", name, err))
 		}
 		if len(e.Args) != len(src.Params) {
 			return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
 		}
 		if id, err = c.compileProc(e, src, key); err != nil {
-			return nil, err
+			return nil, helperError(fn, err)
 		}
 	}
 	p = &c.f.Procs[id]

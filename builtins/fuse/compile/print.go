@@ -66,23 +66,43 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 	co := fuse.Callout{}
 	var vals []*fuse.Expr
 	text := func(s string) {
-		if n := len(co.Parts); n > 0 && co.Parts[n-1].Operand < 0 {
+		if n := len(co.Parts); n > 0 && co.Parts[n-1].Operand < 0 && co.Parts[n-1].Kept == 0 {
 			co.Parts[n-1].Text += s
 			return
 		}
 		co.Parts = append(co.Parts, fuse.CalloutPart{Text: s, Operand: -1})
 	}
 	value := func(e syntax.Expr, verb byte) error {
+		mark := len(*c.out)
 		x, err := c.expr(e)
 		if err != nil {
 			return err
 		}
+		// The values before it are Starlark's first: ahead of what it
+		// emitted (a helper inlined, a call that stays interpreted).
+		c.beforeAll(vals, mark)
 		if len(vals) == fuse.MaxCalloutOperands {
 			return errAt(pos(e), "a print of more than %d values is not run as machine code", fuse.MaxCalloutOperands)
 		}
 		co.Parts = append(co.Parts, fuse.CalloutPart{Operand: len(vals), Verb: verb})
 		vals = append(vals, x)
 		return nil
+	}
+	// keep makes e, where it is a call of a helper that stays
+	// interpreted, a part its result written with verb ('s', 'r') fills
+	// (callout.go); its callout comes before the print's.
+	var keepErr error
+	keep := func(e syntax.Expr, verb byte) bool {
+		mark := len(*c.out)
+		k, ok, err := c.keptCall(e)
+		c.beforeAll(vals, mark) // (as in value)
+		if err != nil && keepErr == nil {
+			keepErr = err
+		}
+		if ok {
+			co.Parts = append(co.Parts, fuse.CalloutPart{Operand: -1, Kept: k + 1, Verb: verb})
+		}
+		return ok || err != nil
 	}
 	for i, a := range args {
 		if i > 0 {
@@ -92,9 +112,12 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 			text(s)
 			continue
 		}
+		if keep(a, 's') {
+			continue
+		}
 		if b, ok := unparen(a).(*syntax.BinaryExpr); ok && b.Op == syntax.PERCENT {
 			if format, ok := c.constString(b.X); ok {
-				if err := c.printFormat(b, format, text, value); err != nil {
+				if err := c.printFormat(b, format, text, value, keep); err != nil {
 					return err
 				}
 				continue
@@ -103,6 +126,9 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 		if err := value(a, 's'); err != nil {
 			return err
 		}
+	}
+	if keepErr != nil {
+		return keepErr
 	}
 	co.End = end
 	size := len(end)
@@ -133,7 +159,7 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 
 // printFormat compiles format % y, a printed argument: format's text and
 // conversions, y's values (a tuple written out, or one value).
-func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(string), value func(syntax.Expr, byte) error) error {
+func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(string), value func(syntax.Expr, byte) error, keep func(syntax.Expr, byte) bool) error {
 	var ys []syntax.Expr
 	switch y := unparen(b.Y).(type) {
 	case *syntax.TupleExpr:
@@ -173,12 +199,18 @@ func (c *compiler) printFormat(b *syntax.BinaryExpr, format string, text func(st
 		if n == len(ys) {
 			return errAt(b.OpPos, "the format has more conversions than values")
 		}
-		if s, ok := c.constString(ys[n]); ok && orig == 'r' {
+		s, isConst := c.constString(ys[n])
+		switch {
+		case isConst && orig == 'r':
 			text(starlark.String(s).String()) // (quoted)
-		} else if ok && verb == 's' {
+		case isConst && verb == 's':
 			text(s)
-		} else if err := value(ys[n], verb); err != nil {
-			return err
+		case verb == 's' && keep(ys[n], orig):
+			// (a value a helper in the interpreter gives: callout.go)
+		default:
+			if err := value(ys[n], verb); err != nil {
+				return err
+			}
 		}
 		n++
 	}

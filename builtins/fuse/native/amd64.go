@@ -2390,6 +2390,10 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		return g.call(x)
 	case fuse.OpDepth:
 		return g.depth()
+	case fuse.OpResult:
+		r := g.alloc()
+		g.a.load(r, at(rDI, g.ctl+ctlOps)) // (operand 0: where Go wrote the call's result)
+		return r
 	case fuse.OpLoad:
 		t := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(len(g.f.Tables[t].Rows[0])), x.Check)
@@ -2751,7 +2755,7 @@ func amd64Supports(f *fuse.Func) error {
 	}
 	var bad error
 	f.EachExpr(func(x *fuse.Expr) {
-		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpMulHi) {
+		if bad == nil && (x.Op == fuse.OpParam || x.Op >= fuse.OpGrayInv+1 && x.Op < fuse.OpVar || x.Op > fuse.OpResult) {
 			bad = fmt.Errorf("amd64: op %v", x.Op)
 		}
 	})

@@ -527,7 +527,7 @@ func guardedProcs(f *fuse.Func) []bool {
 // once: no calls, no checks.
 func pureArgs(xs []*fuse.Expr) bool {
 	for _, x := range xs {
-		if x.Check >= 0 || x.Op == fuse.OpCall || x.Op == fuse.OpArray || x.Op == fuse.OpDepth || !pureArgs(x.Args) {
+		if x.Check >= 0 || x.Op == fuse.OpCall || x.Op == fuse.OpArray || x.Op == fuse.OpDepth || x.Op == fuse.OpResult || !pureArgs(x.Args) {
 			return false
 		}
 	}

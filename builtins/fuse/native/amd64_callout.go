@@ -45,5 +45,5 @@ func (w *Worker) doCallout(k int, ops []uint64) error {
 	if w.callout == nil {
 		return fuse.ErrNoCallout
 	}
-	return w.callout(k, ops[:w.p.f.Callouts[k].Operands])
+	return w.callout(k, w.p.f.Callouts[k].View(ops))
 }
