@@ -334,9 +334,9 @@ loop:
 					positional = space[sp-npos : sp]
 					sp -= npos
 					fr.pc = pc0
-				} else if w&compile.LinkedCall != 0 { // bitsh fork: loops.go
-					if appendTo(space[sp-2 : sp]) {
-						sp--
+				} else if w&compile.LinkedCall != 0 { // bitsh fork: loops.go, linked.go
+					if callLinked(space[sp-npos-1:sp], w) {
+						sp -= npos
 						continue
 					}
 				} else if npos <= 2 && compile.Opcode(code[pc]) == compile.ITERPUSH { // bitsh fork: loops.go
@@ -422,8 +422,8 @@ loop:
 				}
 
 				function := space[sp-1]
-				if w&compile.LinkedCall != 0 { // bitsh fork: loops.go (a profile started since the ATTR)
-					function = boundAppend(function)
+				if w&compile.LinkedCall != 0 { // bitsh fork: loops.go, linked.go (a profile started since the ATTR)
+					function = boundLinked(function, w)
 				}
 
 				if vmdebug {
@@ -1153,9 +1153,9 @@ loop:
 			w = uint64(w>>16&0xff) | 1<<8
 			goto dispatch
 
-		case compile.LinkedAttr: // bitsh fork: loops.go
-			if isList(space[sp-1]) {
-				continue // the list's append, called at the linked CALL
+		case compile.LinkedAttr: // bitsh fork: loops.go, linked.go
+			if linkedReceiver(space[sp-1], w) {
+				continue // the method, called at the linked CALL
 			}
 			w = w&^0xff | uint64(compile.ATTR)
 			goto dispatch

@@ -321,16 +321,6 @@ func appendTo(fa []Value) bool {
 	return true
 }
 
-// boundAppend returns the function a CALL linked to an ATTR<append> calls
-// on its general path: the bound method where the ATTR left a list (a
-// profile started between them), else f.
-func boundAppend(f Value) Value {
-	if l, ok := f.(*List); ok {
-		return listAppend.BindReceiver(l)
-	}
-	return f
-}
-
 // maskedOp computes x * y & m or x << y & m for FusedMaskedOp (the entry w,
 // whose operand names m: a global or a constant of module, or a local of
 // the frame whose space is space), x and y the operands at space[sp-2:sp],

@@ -1492,7 +1492,7 @@ func writeValue(out *strings.Builder, x Value, path []Value) {
 
 	case *Set:
 		out.WriteString("set([")
-		first := true // bitsh fork: hashtable.go
+		first := true             // bitsh fork: hashtable.go
 		for e := range x.ht.all { // bitsh fork: hashtable.go
 			if !first {
 				out.WriteString(", ")
