@@ -80,6 +80,10 @@ type Thread struct {
 	// native is the function under the key nativeKey of locals, if it
 	// has the type nativeHook (bitsh fork: native.go).
 	native nativeHook
+
+	// lenFn is the builtin under the key lenKey of locals (bitsh fork:
+	// builtins_fast.go).
+	lenFn *Builtin
 }
 
 // ExecutionSteps returns the current value of Steps.
@@ -127,6 +131,9 @@ func (thread *Thread) SetLocal(key string, value any) {
 	thread.locals[key] = value
 	if key == nativeKey { // bitsh fork: native.go
 		thread.native, _ = value.(nativeHook)
+	}
+	if key == lenKey { // bitsh fork: builtins_fast.go
+		thread.lenFn, _ = value.(*Builtin)
 	}
 }
 

@@ -1,6 +1,7 @@
 // bitsh fork: sets and dicts under the interpreter: the compact hash
-// table and the methods called without their bound method (hashtable.go,
-// hashtable_fast.go, linked.go; README.bitsh.md, changes 27 and 28).
+// table, the methods called without their bound method, `in`, len, max and
+// min without a call (hashtable.go, hashtable_fast.go, linked.go,
+// builtins_fast.go; README.bitsh.md, changes 27-29).
 
 package starlark_test
 
@@ -16,7 +17,9 @@ import (
 // reinsertions, tables past the size of the small ones, a backtracking
 // search, a random mix of operations driven by a xorshift generator, and
 // each fallback with its error: a missing element, an unhashable key, a
-// frozen set, a set or dict being iterated, other receivers, method values.
+// frozen set, a set or dict being iterated, other receivers, method values;
+// len, max and min on their fast paths and off them, `in` and `not in` of
+// sets and dicts, with their errors.
 var hashProgs = []string{
 	"E = [0, 1, -1, 7, 2147483647, 2147483648, -2147483648, -2147483649, 4294967296, (1 << 56) - 1, 1 << 56, -(1 << 56), -(1 << 56) - 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, -(1 << 64), 1 << 100, -(1 << 100), 3 * (1 << 70)]\ndef f(keys):\n    s = set()\n    for k in keys:\n        s.add(k)\n        s.add(k)\n    for k in keys[::3]:\n        s.remove(k)\n    for k in keys[1::4]:\n        s.discard(k)\n        s.discard(k)\n    for k in keys[::5]:\n        s.add(k)\n    return s, len(s), [k in s for k in keys]\nprint(f(E))\nprint(f(E + [float(x) for x in range(-3, 12)] + [\"a\", (1, 2), (1 << 64, -1), None, True]))",
 	"E = [0, 1, -1, 7, 2147483647, 2147483648, -2147483648, -2147483649, 4294967296, (1 << 56) - 1, 1 << 56, -(1 << 56), -(1 << 56) - 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, -(1 << 64), 1 << 100, -(1 << 100), 3 * (1 << 70)]\ndef f(keys, n):\n    d = {}\n    for i in range(n):\n        k = keys[i % len(keys)] + i // len(keys)\n        d[k] = i\n    t = 0\n    for i in range(n):\n        k = keys[i % len(keys)] + i // len(keys)\n        t += d.get(k, -1) + d.get(k + 1 << 80, 5)\n        if d.get(k) == None:\n            t += 1000\n    for i in range(0, n, 3):\n        k = keys[i % len(keys)] + i // len(keys)\n        if k in d:\n            d.pop(k)\n    for i in range(0, n, 7):\n        d[keys[i % len(keys)]] = -i\n    return t, len(d), list(d.items())[:20], list(d.keys())[-20:], d.get(2, 3), d.get(1 << 64), d.get(-1)\nprint(f(E, 40))\nprint(f(E, 600))",
@@ -43,6 +46,14 @@ var hashProgs = []string{
 	"def f():\n    d = {1: 2}\n    freeze(d)\n    return d.get(1), d.get(3, 4), d.get(5)\nprint(f())\ndef g(s):\n    m = s.add\n    m(3)\n    n = s.add\n    return s, m == n, s.add(4), s.discard(4), s.remove(3), s\nprint(g(set([1])))\ndef h(o):\n    return o.get(1)\nprint(h({1: \"x\"}), h({}))\nh(None)",
 	"def f():\n    s = set()\n    for i in range(3):\n        s.add(i) if i % 2 else s.add(-i)\n        s.add(s.discard(5) or i + 10)\n    return s\nprint(f())\ndef g(n):\n    s = set()\n    d = {}\n    for i in range(n):\n        s.add(d.get(i % 7, i))\n        d[i % 5] = s.remove(i) if i in s else len(s)\n    return s, d\nprint(g(50))",
 	"s = set()\nd = {}\nfor i in range(20):\n    s.add(i * i % 11)\n    d[i % 6] = d.get(i % 6, 0) + i\ns.remove(4)\nprint(s, d, d.get(9), d.get(9, \"no\"))\ns.remove(4)",
+	"def f(xs, t, s, d, st):\n    n = 0\n    for i in range(3):\n        n += len(xs) + len(t) + len(s) + len(d) + len(st) + len(range(i)) + len(\"\") + len(b\"ab\")\n        xs.append(i)\n        st.add(i * 100)\n        d[i] = i\n    return n, max(1, 2), max(2, 1), min(1, 2), min(2, 1), max(-5, -5), min(3, 3), max(1, 2.5), min(1 << 40, 2), max(1 << 64, 1 << 63), max(\"a\", \"b\"), min([3, 1, 2]), max(1, 2, 3), max(1, 2, key = lambda x: -x), min(2147483647, -2147483648), max(True, 0)\nprint(f([1, 2], (3,), \"h\u00e9llo\", {1: 2}, set([1])))\nl = len\nm = max\nprint(l([1, 2]), m(4, 9), len({}), max(7, 7.0), min(7.0, 7), max(7, 7.0) == 7, type(max(7, 7.0)), type(min(7.0, 7)))",
+	"def f(x):\n    return len(x)\nprint(f([1]), f(\"ab\"))\nf(None)",
+	"def f():\n    return len(1, 2)\nf()",
+	"def f():\n    return max(1, \"a\")\nf()",
+	"def f():\n    return min(None, None)\nf()",
+	"def f(s, d):\n    r = []\n    for k in [1, 1 << 40, -1, 1 << 70, 1.0, \"a\", (1, 2), None]:\n        r.append((k in s, k not in s, k in d, k not in d))\n    r.append([1] in d)\n    r.append([1] not in d)\n    return r\nprint(f(set([1, 1 << 70, \"a\", (1, 2)]), {1 << 40: 1, -1: 2, None: 3}))",
+	"def f(s):\n    return [1] in s\nf(set([1]))",
+	"def f(s):\n    return {} not in s\nf(set())",
 }
 
 // hashUpstream is the output of hashProgs under upstream go.starlark.net
@@ -170,6 +181,45 @@ Traceback (most recent call last):
   e.star:8:9: in <toplevel>
 Error in remove: remove: missing key
 steps 654
+Traceback (most recent call last):
+  e.star:9:8: in <toplevel>
+  e.star:8:245: in f
+Error in max: max: int > bool not implemented
+steps 288
+print: 1 2
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:15: in f
+Error in len: len: value of type NoneType has no len
+steps 27
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:15: in f
+Error in len: len: got 2 arguments, want 1
+steps 9
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:15: in f
+Error in max: max: string > int not implemented
+steps 9
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:15: in f
+Error in min: min: NoneType < NoneType not implemented
+steps 9
+print: [(True, False, False, True), (False, True, True, False), (False, True, True, False), (True, False, False, True), (True, False, False, True), (True, False, False, True), (True, False, False, True), (False, True, True, False), False, True]
+<nil>
+steps 277
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:16: in f
+Error: unhashable type: list
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:19: in f
+Error: unhashable type: dict
+steps 10
 `
 
 // TestHashAsUpstream checks that the programs give upstream's results,

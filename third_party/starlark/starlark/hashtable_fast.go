@@ -37,3 +37,23 @@ func keyEqual(k, e Value) (bool, error) {
 	}
 	return Equal(k, e)
 }
+
+// inTable computes x in y for the interpreter's IN where y is a set or a
+// dict: the lookup, without Binary's switches. It reports false for any
+// other y, or an error (an unhashable x), and IN runs as written.
+func inTable(x, y Value) (Value, bool) {
+	var ht *hashtable
+	switch y := y.(type) {
+	case *Set:
+		ht = &y.ht
+	case *Dict:
+		ht = &y.ht
+	default:
+		return nil, false
+	}
+	_, found, err := ht.lookup(x)
+	if err != nil {
+		return nil, false
+	}
+	return Bool(found), true
+}

@@ -193,6 +193,12 @@ loop:
 			binop := syntax.Token(op-compile.PLUS) + syntax.PLUS
 			if op == compile.IN {
 				binop = syntax.IN // IN token is out of order
+				// bitsh fork: a set or dict looked up directly (hashtable_fast.go).
+				if z, ok := inTable(space[sp-2], space[sp-1]); ok {
+					sp--
+					space[sp-1] = z
+					continue
+				}
 			}
 			y := space[sp-1]
 			x := space[sp-2]
@@ -345,6 +351,10 @@ loop:
 						space[sp-1] = e
 						continue
 					}
+				} else if z := callFast(thread, space[sp-npos-1], space[sp-npos:sp]); z != nil { // bitsh fork: builtins_fast.go
+					sp -= npos
+					space[sp-1] = z
+					continue
 				}
 			}
 			if callee == nil {

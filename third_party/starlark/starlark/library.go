@@ -55,10 +55,10 @@ func init() {
 		"hasattr":   NewBuiltin("hasattr", hasattr),
 		"hash":      NewBuiltin("hash", hash),
 		"int":       NewBuiltin("int", int_),
-		"len":       NewBuiltin("len", len_),
+		"len":       lenBuiltin, // bitsh fork: builtins_fast.go
 		"list":      NewBuiltin("list", list),
-		"max":       NewBuiltin("max", minmax),
-		"min":       NewBuiltin("min", minmax),
+		"max":       maxBuiltin, // bitsh fork: builtins_fast.go
+		"min":       minBuiltin, // bitsh fork: builtins_fast.go
 		"ord":       NewBuiltin("ord", ord),
 		"print":     NewBuiltin("print", print),
 		"range":     NewBuiltin("range", range_),

@@ -1,0 +1,67 @@
+// bitsh fork: len, max and min called from the interpreter's loop without
+// a call (README.bitsh.md, change 29).
+
+package starlark
+
+// Universe's len, max and min, recognized by the loop (callFast).
+var (
+	lenBuiltin = NewBuiltin("len", len_)
+	maxBuiltin = NewBuiltin("max", minmax)
+	minBuiltin = NewBuiltin("min", minmax)
+)
+
+// lenKey is the thread-local key under which an application that
+// predeclares its own len (bitsh's counts its lazy values) may store that
+// *Builtin, named "len", promising that for a list, tuple, string, dict or
+// set it returns what Universe's does; callFast then computes it too.
+const lenKey = "go.starlark.net/len"
+
+// callFast returns the result of a call of fn with the positional
+// arguments args, without the call, where fn is Universe's len (or the
+// builtin under lenKey) of a list, tuple, string, dict or set, or
+// Universe's max or min of two ints in int32 range; it returns nil
+// otherwise, and the call runs as written. Those calls cannot fail, call
+// back into Starlark or count steps, so the loop's result, steps and
+// backtraces are the call's.
+func callFast(thread *Thread, fn Value, args []Value) Value {
+	b, ok := fn.(*Builtin)
+	if !ok {
+		return nil
+	}
+	switch len(args) {
+	case 1:
+		if b != lenBuiltin && (b != thread.lenFn || b.name != "len" || b.recv != nil) {
+			return nil
+		}
+		var n int
+		switch x := args[0].(type) {
+		case *List:
+			n = len(x.elems)
+		case Tuple:
+			n = len(x)
+		case String:
+			n = len(x)
+		case *Dict:
+			n = int(x.ht.len)
+		case *Set:
+			n = int(x.ht.len)
+		default:
+			return nil
+		}
+		return MakeInt(n)
+	case 2:
+		if b != maxBuiltin && b != minBuiltin {
+			return nil
+		}
+		x, y, ok := smallPair(args[0], args[1])
+		if !ok {
+			return nil
+		}
+		// max keeps the first of equal values, as min does.
+		if b == maxBuiltin && y > x || b == minBuiltin && y < x {
+			return args[1]
+		}
+		return args[0]
+	}
+	return nil
+}
