@@ -215,6 +215,23 @@ func (ht *hashtable) grow() {
 	}
 }
 
+// free marks the index slot s deleted, or empty where the slot after it
+// is empty: no probe passes s to reach an entry then, since every probe
+// stops at that empty slot. The deleted slots just before s become empty
+// too, for the same reason. It reports whether s became empty.
+func (ht *hashtable) free(s uint32) bool {
+	mask := uint32(len(ht.index) - 1)
+	if ht.index[(s+1)&mask] != 0 {
+		ht.index[s] = -1
+		return false
+	}
+	ht.index[s] = 0
+	for p := (s - 1) & mask; ht.index[p] == -1; p = (p - 1) & mask {
+		ht.index[p] = 0
+	}
+	return true
+}
+
 // emptySlot returns the first empty slot of the index on the probe of
 // hash h.
 func (ht *hashtable) emptySlot(h uint32) uint32 {
@@ -340,15 +357,17 @@ func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
 	e := &ht.ents[pos]
 	v = e.value
 	*e = entry{}
+	freed := false
 	if ht.index != nil {
-		ht.index[slot] = -1
+		freed = ht.free(slot)
 	}
 	if pos == len(ht.ents)-1 {
-		// The last entry: no hole. Its slot stays deleted until the
-		// index is rebuilt, and counts against the array's capacity,
-		// so that the index's slots in use stay at most half.
+		// The last entry: no hole. Unless free emptied it, its slot
+		// stays deleted until the index is rebuilt, and counts against
+		// the array's capacity, so that the index's slots in use stay at
+		// most half.
 		ht.ents = ht.ents[:pos]
-		if ht.index != nil {
+		if ht.index != nil && !freed {
 			ht.dummies++
 		}
 	}
