@@ -257,3 +257,41 @@ func TestLinkedMethodAllocs(t *testing.T) {
 		t.Errorf("f(100) made %.0f allocations, want at most 10", allocs)
 	}
 }
+
+// TestLenKey runs the programs with len predeclared as an application's
+// wrapper (which calls Universe's): named under the thread-local key, the
+// loop computes it itself, and the results, errors, backtraces and steps
+// are those of the same programs without the key.
+func TestLenKey(t *testing.T) {
+	var calls int
+	wrap := func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		calls++
+		return starlark.Call(thread, starlark.Universe["len"], args, kwargs)
+	}
+	wrapper := starlark.NewBuiltin("len", wrap)
+	pre := starlark.StringDict{"len": wrapper}
+	want := runAll(hashProgs, pre, func() *starlark.Thread { return new(starlark.Thread) })
+	without := calls
+	got := runAll(hashProgs, pre, func() *starlark.Thread {
+		thread := new(starlark.Thread)
+		thread.SetLocal("go.starlark.net/len", wrapper)
+		return thread
+	})
+	if got != want {
+		t.Errorf("with the key:\n%s\nwithout:\n%s", got, want)
+	}
+	if with := calls - without; with >= without || with == 0 {
+		t.Errorf("the wrapper was called %d times with the key, %d without: want fewer, not none", with, without)
+	}
+	// Named otherwise, the value under the key is not taken for len.
+	other := starlark.NewBuiltin("other", wrap)
+	calls = 0
+	runAll([]string{"def f(xs):\n    return other(xs)\nprint(f([1, 2]))"}, starlark.StringDict{"other": other}, func() *starlark.Thread {
+		thread := new(starlark.Thread)
+		thread.SetLocal("go.starlark.net/len", other)
+		return thread
+	})
+	if calls != 1 {
+		t.Errorf("a builtin named other under the key: called %d times, want 1", calls)
+	}
+}
