@@ -54,6 +54,7 @@ var hashProgs = []string{
 	"def f(s, d):\n    r = []\n    for k in [1, 1 << 40, -1, 1 << 70, 1.0, \"a\", (1, 2), None]:\n        r.append((k in s, k not in s, k in d, k not in d))\n    r.append([1] in d)\n    r.append([1] not in d)\n    return r\nprint(f(set([1, 1 << 70, \"a\", (1, 2)]), {1 << 40: 1, -1: 2, None: 3}))",
 	"def f(s):\n    return [1] in s\nf(set([1]))",
 	"def f(s):\n    return {} not in s\nf(set())",
+	"def f(a, b, c, d, e):\n    ts = [(), (a,), (a, b), (a, b, c), (a, b, c, d), (a, b, c, d, e), (a, b, c, d, e, a)]\n    d2 = {}\n    for t in ts:\n        d2[t] = len(t)\n    x, y, z = (a, b, c)\n    w, v, u, q = (d, c, b, a)\n    out = []\n    for i in range(4):\n        out.append((i, i + 1, i + 2))\n        out.append((i, a, b, i * 2))\n    return ts, d2, x + y + z, (w, v, u, q), out, (a, b, c) + (d,), (a, b, c, d)[1:3], (a, b, c) < (a, b, d), (a, b, c, d) == (a, b, c, d), type((a, b, c)), [t[-1] for t in ts if t], {(1, 2, 3): 1}.get((1, 2, 3)), set([(a, b, c), (a, b, c)])\nprint(f(1, 2, 3, 1 << 64, \"s\"))\ndef g():\n    return (1, [2], 3)\nt = g()\nt[1].append(9)\nprint(t, (1, 2, 3) in {(1, 2, 3): 0})\n{(1, [2], 3): 1}",
 }
 
 // hashUpstream is the output of hashProgs under upstream go.starlark.net
@@ -220,6 +221,12 @@ Traceback (most recent call last):
   e.star:2:19: in f
 Error: unhashable type: dict
 steps 10
+print: ([(), (1,), (1, 2), (1, 2, 3), (1, 2, 3, 18446744073709551616), (1, 2, 3, 18446744073709551616, "s"), (1, 2, 3, 18446744073709551616, "s", 1)], {(): 0, (1,): 1, (1, 2): 2, (1, 2, 3): 3, (1, 2, 3, 18446744073709551616): 4, (1, 2, 3, 18446744073709551616, "s"): 5, (1, 2, 3, 18446744073709551616, "s", 1): 6}, 6, (18446744073709551616, 3, 2, 1), [(0, 1, 2), (0, 1, 2, 0), (1, 2, 3), (1, 1, 2, 2), (2, 3, 4), (2, 1, 2, 4), (3, 4, 5), (3, 1, 2, 6)], (1, 2, 3, 18446744073709551616), (2, 3), True, True, "tuple", [1, 2, 3, 18446744073709551616, "s", 1], 1, set([(1, 2, 3)]))
+print: (1, [2, 9], 3) True
+Traceback (most recent call last):
+  e.star:19:13: in <toplevel>
+Error: unhashable type: list
+steps 504
 `
 
 // TestHashAsUpstream checks that the programs give upstream's results,

@@ -836,17 +836,10 @@ loop:
 			sp++
 
 		case compile.MAKETUPLE:
-			if arg == 2 { // bitsh fork: one allocation (loops.go)
-				sp--
-				space[sp-1] = makeTuple2(space[sp-1], space[sp])
-				break
-			}
+			// bitsh fork: two to four elements with one allocation (tuples.go).
 			n := int(arg)
-			tuple := make(Tuple, n)
-			sp -= n
-			copy(tuple, space[sp:])
-			space[sp] = tuple
-			sp++
+			sp -= n - 1
+			space[sp-1] = makeTuple(space[sp-1 : sp-1+n])
 
 		case compile.MAKELIST:
 			n := int(arg)
