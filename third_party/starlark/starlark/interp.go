@@ -171,6 +171,14 @@ loop:
 			space[sp] = Bool(ok)
 			sp++
 
+		case compile.IN: // bitsh fork: a set or dict looked up directly (hashtable_fast.go)
+			if z, ok := inTable(space[sp-2], space[sp-1]); ok {
+				sp--
+				space[sp-1] = z
+				continue
+			}
+			fallthrough
+
 		case compile.PLUS,
 			compile.MINUS,
 			compile.STAR,
@@ -181,8 +189,7 @@ loop:
 			compile.PIPE,
 			compile.CIRCUMFLEX,
 			compile.LTLT,
-			compile.GTGT,
-			compile.IN:
+			compile.GTGT:
 			if a, b, ok := smallPair(space[sp-2], space[sp-1]); ok { // bitsh fork: interp_fast.go
 				if r, ok := smallBinary(op, a, b); ok {
 					sp--
@@ -193,12 +200,6 @@ loop:
 			binop := syntax.Token(op-compile.PLUS) + syntax.PLUS
 			if op == compile.IN {
 				binop = syntax.IN // IN token is out of order
-				// bitsh fork: a set or dict looked up directly (hashtable_fast.go).
-				if z, ok := inTable(space[sp-2], space[sp-1]); ok {
-					sp--
-					space[sp-1] = z
-					continue
-				}
 			}
 			y := space[sp-1]
 			x := space[sp-2]
