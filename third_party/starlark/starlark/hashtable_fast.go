@@ -3,36 +3,38 @@
 
 package starlark
 
-// keyHash returns k.Hash(), computed inline for an int in int32 range or
-// a word (int_posix64.go), which most keys of a program's sets and dicts
-// are: the same value as Int.Hash, without the interface call.
+// keyHash returns k.Hash(), computed inline (intHash) for an int in int32
+// range or a word (int_posix64.go), which most keys of a program's sets
+// and dicts are: the same value as Int.Hash, without the interface call.
 func keyHash(k Value) (uint32, error) {
-	if i, ok := k.(Int); ok {
-		if a, ok := i.small(); ok {
-			return 12582917 * (uint32(a) + 3), nil
-		}
-		if v, _, ok := i.tagged(); ok {
-			return 12582917 * (uint32(v) + 3), nil
-		}
+	if h, ok := intHash(k); ok {
+		return h, nil
 	}
 	return k.Hash()
 }
 
-// keyEqual returns Equal(k, e): for two ints each in int32 range, or two
-// words, it compares their values inline, without Equal's comparison of
-// types and its calls of Cmp.
+// intHash returns Int.Hash of k where k is an int in int32 range or a
+// word.
+func intHash(k Value) (uint32, bool) {
+	i, ok := k.(Int)
+	if !ok {
+		return 0, false
+	}
+	if a, ok := i.small(); ok {
+		return 12582917 * (uint32(a) + 3), true
+	}
+	v, _, ok := i.tagged()
+	return 12582917 * (uint32(v) + 3), ok
+}
+
+// keyEqual returns Equal(k, e). Where k is an int in int32 range or a
+// word and e an int, they are equal exactly when their representations
+// are (each value has one, int_posix64.go), which it compares inline,
+// without Equal's comparison of types and its calls of Cmp.
 func keyEqual(k, e Value) (bool, error) {
 	if i, ok := k.(Int); ok {
-		if j, ok := e.(Int); ok {
-			if a, ok := i.small(); ok {
-				if b, ok := j.small(); ok {
-					return a == b, nil
-				}
-			} else if v, neg, ok := i.tagged(); ok {
-				if w, jneg, ok := j.tagged(); ok {
-					return v == w && neg == jneg, nil
-				}
-			}
+		if j, ok := e.(Int); ok && i.immediate() {
+			return i.impl == j.impl, nil
 		}
 	}
 	return Equal(k, e)
@@ -51,9 +53,30 @@ func inTable(x, y Value) (Value, bool) {
 	default:
 		return nil, false
 	}
+	if i, ok := x.(Int); ok && ht.ents != nil {
+		// An int in int32 range, hashed here (keyHash's first case).
+		if a, ok := i.small(); ok {
+			h := 12582917 * (uint32(a) + 3)
+			if h == 0 {
+				h = 1 // zero is reserved
+			}
+			pos, _, _ := ht.find(x, h) // no error: x is an int
+			return Bool(pos >= 0), true
+		}
+	}
 	_, found, err := ht.lookup(x)
 	if err != nil {
 		return nil, false
 	}
 	return Bool(found), true
+}
+
+// immediate reports whether i is an int in int32 range or a word, whose
+// representation is its value's only one.
+func (i Int) immediate() bool {
+	if _, ok := i.small(); ok {
+		return true
+	}
+	_, _, ok := i.tagged()
+	return ok
 }
