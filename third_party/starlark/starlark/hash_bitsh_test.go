@@ -1,7 +1,8 @@
 // bitsh fork: sets and dicts under the interpreter: the compact hash
 // table, the methods called without their bound method, `in`, len, max and
-// min without a call (hashtable.go, hashtable_fast.go, linked.go,
-// builtins_fast.go; README.bitsh.md, changes 27-29).
+// min without a call, tuples of three and four (hashtable.go,
+// hashtable_fast.go, linked.go, builtins_fast.go, tuples.go;
+// README.bitsh.md, changes 27-30).
 
 package starlark_test
 
@@ -19,7 +20,7 @@ import (
 // each fallback with its error: a missing element, an unhashable key, a
 // frozen set, a set or dict being iterated, other receivers, method values;
 // len, max and min on their fast paths and off them, `in` and `not in` of
-// sets and dicts, with their errors.
+// sets and dicts, with their errors; tuples of every length to seven.
 var hashProgs = []string{
 	"E = [0, 1, -1, 7, 2147483647, 2147483648, -2147483648, -2147483649, 4294967296, (1 << 56) - 1, 1 << 56, -(1 << 56), -(1 << 56) - 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, -(1 << 64), 1 << 100, -(1 << 100), 3 * (1 << 70)]\ndef f(keys):\n    s = set()\n    for k in keys:\n        s.add(k)\n        s.add(k)\n    for k in keys[::3]:\n        s.remove(k)\n    for k in keys[1::4]:\n        s.discard(k)\n        s.discard(k)\n    for k in keys[::5]:\n        s.add(k)\n    return s, len(s), [k in s for k in keys]\nprint(f(E))\nprint(f(E + [float(x) for x in range(-3, 12)] + [\"a\", (1, 2), (1 << 64, -1), None, True]))",
 	"E = [0, 1, -1, 7, 2147483647, 2147483648, -2147483648, -2147483649, 4294967296, (1 << 56) - 1, 1 << 56, -(1 << 56), -(1 << 56) - 1, (1 << 63) - 1, 1 << 63, (1 << 64) - 1, 1 << 64, -(1 << 64), 1 << 100, -(1 << 100), 3 * (1 << 70)]\ndef f(keys, n):\n    d = {}\n    for i in range(n):\n        k = keys[i % len(keys)] + i // len(keys)\n        d[k] = i\n    t = 0\n    for i in range(n):\n        k = keys[i % len(keys)] + i // len(keys)\n        t += d.get(k, -1) + d.get(k + 1 << 80, 5)\n        if d.get(k) == None:\n            t += 1000\n    for i in range(0, n, 3):\n        k = keys[i % len(keys)] + i // len(keys)\n        if k in d:\n            d.pop(k)\n    for i in range(0, n, 7):\n        d[keys[i % len(keys)]] = -i\n    return t, len(d), list(d.items())[:20], list(d.keys())[-20:], d.get(2, 3), d.get(1 << 64), d.get(-1)\nprint(f(E, 40))\nprint(f(E, 600))",

@@ -9,6 +9,8 @@ import (
 	"math/big"
 	"math/rand"
 	"testing"
+
+	"go.starlark.net/syntax"
 )
 
 // edgeInts returns ints around every boundary of Int's representations:
@@ -244,5 +246,76 @@ func BenchmarkIntDict(b *testing.B) {
 		for i := range 200000 {
 			d.Get(MakeInt(i))
 		}
+	}
+}
+
+// TestInTableAgainstBinary checks inTable, where it answers, against
+// Binary's IN on sets and dicts holding ints of every representation,
+// floats, strings and tuples, for keys of those kinds and unhashable ones.
+func TestInTableAgainstBinary(t *testing.T) {
+	var keys []Value
+	for _, i := range edgeInts() {
+		keys = append(keys, i)
+	}
+	keys = append(keys, Float(1), Float(-2147483648), String("a"), Tuple{MakeInt(1)}, NewList(nil), NewDict(0), None)
+	for n := 0; n <= 40; n += 5 {
+		set, dict := new(Set), NewDict(0)
+		for i, k := range keys {
+			if i%3 == n%3 || i < n {
+				if _, err := k.Hash(); err == nil {
+					set.Insert(k)
+					dict.SetKey(k, None)
+				}
+			}
+		}
+		for _, table := range []Value{set, dict, new(Set), new(Dict)} {
+			for _, k := range keys {
+				want, werr := Binary(syntax.IN, k, table)
+				got, ok := inTable(k, table)
+				if !ok {
+					// It declines an unhashable key only; Binary then
+					// answers (False for a dict) or fails (a set).
+					if _, err := k.Hash(); err == nil {
+						t.Errorf("%v in %v: inTable declined, Binary gives %v, %v", k, table, want, werr)
+					}
+					continue
+				}
+				if werr != nil || got != want {
+					t.Errorf("%v in %v: inTable %v, Binary %v, %v", k, table, got, want, werr)
+				}
+			}
+		}
+	}
+}
+
+// TestCallFastAgainstCall checks callFast, where it answers, against the
+// call of the builtin: len of every kind of value, max and min of pairs
+// of ints of every representation, floats and strings.
+func TestCallFastAgainstCall(t *testing.T) {
+	thread := new(Thread)
+	vals := []Value{MakeInt(1), Float(2), String("abc"), String(""), NewList([]Value{None, None}), Tuple{None},
+		NewDict(0), new(Set), None, Bytes("ab")}
+	for _, i := range edgeInts() {
+		vals = append(vals, i)
+	}
+	check := func(fn *Builtin, args ...Value) {
+		z := callFast(thread, fn, args)
+		if z == nil {
+			return
+		}
+		want, err := Call(thread, fn, Tuple(args), nil)
+		if err != nil || z != want {
+			t.Errorf("%s%v: callFast %v, Call %v, %v", fn.Name(), Tuple(args), z, want, err)
+		}
+	}
+	for _, x := range vals {
+		check(lenBuiltin, x)
+		for _, y := range vals {
+			check(maxBuiltin, x, y)
+			check(minBuiltin, x, y)
+		}
+	}
+	if callFast(thread, lenBuiltin, []Value{NewList(nil)}) == nil || callFast(thread, maxBuiltin, []Value{MakeInt(1), MakeInt(2)}) == nil {
+		t.Errorf("callFast declined len([]) or max(1, 2)")
 	}
 }
