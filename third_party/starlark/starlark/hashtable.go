@@ -139,12 +139,15 @@ func (ht *hashtable) insert(k, v Value) error {
 	if ht.ents == nil {
 		ht.init(1)
 	}
-	h, err := keyHash(k)
-	if err != nil {
-		return err
-	}
+	h := smallKeyHash(k) // inlined; 0 for other keys
 	if h == 0 {
-		h = 1 // zero is reserved
+		var err error
+		if h, err = keyHash(k); err != nil {
+			return err
+		}
+		if h == 0 {
+			h = 1 // zero is reserved
+		}
 	}
 	pos, slot, err := ht.find(k, h)
 	if err != nil {
@@ -244,12 +247,14 @@ func (ht *hashtable) emptySlot(h uint32) uint32 {
 }
 
 func (ht *hashtable) lookup(k Value) (v Value, found bool, err error) {
-	h, err := keyHash(k)
-	if err != nil {
-		return nil, false, err // unhashable
-	}
+	h := smallKeyHash(k) // inlined; 0 for other keys
 	if h == 0 {
-		h = 1 // zero is reserved
+		if h, err = keyHash(k); err != nil {
+			return nil, false, err // unhashable
+		}
+		if h == 0 {
+			h = 1 // zero is reserved
+		}
 	}
 	if ht.ents == nil {
 		return None, false, nil // empty
@@ -340,12 +345,14 @@ func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
 	if ht.ents == nil {
 		return None, false, nil // empty
 	}
-	h, err := keyHash(k)
-	if err != nil {
-		return nil, false, err // unhashable
-	}
+	h := smallKeyHash(k) // inlined; 0 for other keys
 	if h == 0 {
-		h = 1 // zero is reserved
+		if h, err = keyHash(k); err != nil {
+			return nil, false, err // unhashable
+		}
+		if h == 0 {
+			h = 1 // zero is reserved
+		}
 	}
 	pos, slot, err := ht.find(k, h)
 	if err != nil {

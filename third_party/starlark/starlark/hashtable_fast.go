@@ -53,16 +53,9 @@ func inTable(x, y Value) (Value, bool) {
 	default:
 		return nil, false
 	}
-	if i, ok := x.(Int); ok && ht.ents != nil {
-		// An int in int32 range, hashed here (keyHash's first case).
-		if a, ok := i.small(); ok {
-			h := 12582917 * (uint32(a) + 3)
-			if h == 0 {
-				h = 1 // zero is reserved
-			}
-			pos, _, _ := ht.find(x, h) // no error: x is an int
-			return Bool(pos >= 0), true
-		}
+	if h := smallKeyHash(x); h != 0 && ht.ents != nil {
+		pos, _, _ := ht.find(x, h) // no error: x is an int
+		return Bool(pos >= 0), true
 	}
 	_, found, err := ht.lookup(x)
 	if err != nil {
@@ -79,4 +72,16 @@ func (i Int) immediate() bool {
 	}
 	_, _, ok := i.tagged()
 	return ok
+}
+
+// smallKeyHash returns Int.Hash of k where k is an int in int32 range, and
+// 0 otherwise (a hash the tables do not use): inlined where the tables
+// hash a key, before keyHash.
+func smallKeyHash(k Value) uint32 {
+	i, ok := k.(Int)
+	a, small := i.small() // the zero Int of a failed assertion is not small
+	if !ok || !small {
+		return 0
+	}
+	return 12582917 * (uint32(a) + 3)
 }
