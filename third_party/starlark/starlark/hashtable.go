@@ -133,8 +133,8 @@ func (ht *hashtable) find(k Value, h uint32) (pos int, slot uint32, err error) {
 }
 
 func (ht *hashtable) insert(k, v Value) error {
-	if err := ht.checkMutable("insert into"); err != nil {
-		return err
+	if ht.frozen || ht.itercount > 0 { // checkMutable's test, inlined
+		return ht.checkMutable("insert into")
 	}
 	if ht.ents == nil {
 		ht.init(1)
@@ -194,9 +194,13 @@ func (ht *hashtable) grow() {
 		ht.ents = old[:j]
 	} else {
 		ents := make([]entry, 0, n)
-		for i := range old {
-			if old[i].hash != 0 {
-				ents = append(ents, old[i])
+		if int(ht.len) == len(old) {
+			ents = append(ents, old...) // no holes: one copy
+		} else {
+			for i := range old {
+				if old[i].hash != 0 {
+					ents = append(ents, old[i])
+				}
 			}
 		}
 		ht.ents = ents
