@@ -1,13 +1,14 @@
-// bitsh fork: len, max and min called from the interpreter's loop without
-// a call (README.bitsh.md, change 29).
+// bitsh fork: len, max, min and range called from the interpreter's loop
+// without a call (README.bitsh.md, changes 29 and 31).
 
 package starlark
 
-// Universe's len, max and min, recognized by the loop (callFast).
+// Universe's len, max, min and range, recognized by the loop (callFast).
 var (
-	lenBuiltin = NewBuiltin("len", len_)
-	maxBuiltin = NewBuiltin("max", minmax)
-	minBuiltin = NewBuiltin("min", minmax)
+	lenBuiltin   = NewBuiltin("len", len_)
+	maxBuiltin   = NewBuiltin("max", minmax)
+	minBuiltin   = NewBuiltin("min", minmax)
+	rangeBuiltin = NewBuiltin("range", range_)
 )
 
 // lenKey is the thread-local key under which an application that
@@ -18,8 +19,9 @@ const lenKey = "go.starlark.net/len"
 
 // callFast returns the result of a call of fn with the positional
 // arguments args, without the call, where fn is Universe's len (or the
-// builtin under lenKey) of a list, tuple, string, dict or set, or
-// Universe's max or min of two ints in int32 range; it returns nil
+// builtin under lenKey) of a list, tuple, string, dict or set,
+// Universe's max or min of two ints in int32 range, or Universe's range of
+// one to three such ints (rangeFast); it returns nil
 // otherwise, and the call runs as written. Those calls cannot fail, call
 // back into Starlark or count steps, so the loop's result, steps and
 // backtraces are the call's.
@@ -27,6 +29,9 @@ func callFast(thread *Thread, fn Value, args []Value) Value {
 	b, ok := fn.(*Builtin)
 	if !ok {
 		return nil
+	}
+	if b == rangeBuiltin {
+		return rangeFast(args)
 	}
 	switch len(args) {
 	case 1:
@@ -64,4 +69,37 @@ func callFast(thread *Thread, fn Value, args []Value) Value {
 		return args[0]
 	}
 	return nil
+}
+
+// rangeFast returns range(*args) where args are one to three ints in
+// int32 range and the step is not zero, as range_ makes it (no such range
+// has more than MaxInt items), without the call and the copy of its
+// arguments; nil otherwise.
+func rangeFast(args []Value) Value {
+	if len(args) == 0 || len(args) > 3 {
+		return nil
+	}
+	var v [3]int
+	for i, a := range args {
+		x, ok := a.(Int)
+		if !ok {
+			return nil
+		}
+		n, ok := x.small()
+		if !ok {
+			return nil
+		}
+		v[i] = int(n)
+	}
+	start, stop, step := v[0], v[1], 1
+	switch len(args) {
+	case 1:
+		start, stop = 0, v[0]
+	case 3:
+		step = v[2]
+	}
+	if step == 0 {
+		return nil
+	}
+	return rangeValue{start: start, stop: stop, step: step, len: rangeLen(start, stop, step)}
 }

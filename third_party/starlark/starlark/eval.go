@@ -84,6 +84,9 @@ type Thread struct {
 	// lenFn is the builtin under the key lenKey of locals (bitsh fork:
 	// builtins_fast.go).
 	lenFn *Builtin
+
+	// iters holds iterators for loops to reuse (bitsh fork: iterpool.go).
+	iters iterPool
 }
 
 // ExecutionSteps returns the current value of Steps.

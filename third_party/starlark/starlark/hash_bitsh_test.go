@@ -303,3 +303,28 @@ func TestLenKey(t *testing.T) {
 		t.Errorf("a builtin named other under the key: called %d times, want 1", calls)
 	}
 }
+
+// TestLoopIteratorAllocs checks that loops over a list and a range entered
+// again and again reuse their iterators, and that range(n) of an int32 is
+// made without a call: a function whose outer loop runs two inner loops
+// 100 times makes one allocation per outer step (the range value), not
+// four (its arguments' copy and the two iterators too).
+func TestLoopIteratorAllocs(t *testing.T) {
+	const src = "def f(xs, n):\n    t = 0\n    for i in range(n):\n        for x in xs:\n            t += x\n        for j in range(3):\n            t += j\n    return t\n"
+	globals, err := starlark.ExecFileOptions(loopsOptions, new(starlark.Thread), "a.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := starlark.Tuple{starlark.NewList([]starlark.Value{starlark.MakeInt(1), starlark.MakeInt(2)}), starlark.MakeInt(100)}
+	thread := new(starlark.Thread)
+	var v starlark.Value
+	allocs := testing.AllocsPerRun(20, func() {
+		v, err = starlark.Call(thread, globals["f"], args, nil)
+	})
+	if err != nil || v.String() != "600" {
+		t.Fatalf("f = %v, %v; want 600", v, err)
+	}
+	if allocs > 110 {
+		t.Errorf("f made %.0f allocations, want at most 110 (one range value per outer step)", allocs)
+	}
+}

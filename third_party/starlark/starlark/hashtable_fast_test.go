@@ -304,17 +304,24 @@ func TestCallFastAgainstCall(t *testing.T) {
 			return
 		}
 		want, err := Call(thread, fn, Tuple(args), nil)
-		if err != nil || z != want {
+		if err != nil || z != want { // rangeValue is comparable: == compares its fields
 			t.Errorf("%s%v: callFast %v, Call %v, %v", fn.Name(), Tuple(args), z, want, err)
 		}
 	}
 	for _, x := range vals {
 		check(lenBuiltin, x)
+		check(rangeBuiltin, x)
 		for _, y := range vals {
 			check(maxBuiltin, x, y)
 			check(minBuiltin, x, y)
+			check(rangeBuiltin, x, y)
+			for _, z := range []Value{MakeInt(0), MakeInt(1), MakeInt(-3), MakeInt(math.MaxInt32), MakeInt(math.MinInt32), MakeInt(1 << 40), String("a")} {
+				check(rangeBuiltin, x, y, z)
+			}
 		}
 	}
+	check(rangeBuiltin)
+	check(rangeBuiltin, MakeInt(1), MakeInt(2), MakeInt(3), MakeInt(4))
 	if callFast(thread, lenBuiltin, []Value{NewList(nil)}) == nil || callFast(thread, maxBuiltin, []Value{MakeInt(1), MakeInt(2)}) == nil {
 		t.Errorf("callFast declined len([]) or max(1, 2)")
 	}

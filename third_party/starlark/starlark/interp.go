@@ -346,16 +346,16 @@ loop:
 						sp -= npos
 						continue
 					}
+				} else if z := callFast(thread, space[sp-npos-1], space[sp-npos:sp]); z != nil { // bitsh fork: builtins_fast.go
+					sp -= npos
+					space[sp-1] = z
+					continue
 				} else if npos <= 2 && compile.Opcode(code[pc]) == compile.ITERPUSH { // bitsh fork: loops.go
 					if e := enumerateFor(thread, space[sp-npos-1], space[sp-npos:sp]); e != nil {
 						sp -= npos
 						space[sp-1] = e
 						continue
 					}
-				} else if z := callFast(thread, space[sp-npos-1], space[sp-npos:sp]); z != nil { // bitsh fork: builtins_fast.go
-					sp -= npos
-					space[sp-1] = z
-					continue
 				}
 			}
 			if callee == nil {
@@ -533,7 +533,7 @@ loop:
 		case compile.ITERPUSH:
 			x := space[sp-1]
 			sp--
-			iter := Iterate(x)
+			iter := thread.iterate(x) // bitsh fork: iterpool.go
 			if iter == nil {
 				err = fmt.Errorf("%s value is not iterable", x.Type())
 				break loop
@@ -603,7 +603,7 @@ loop:
 
 		case compile.ITERPOP:
 			n := len(iterstack) - 1
-			iterstack[n].Done()
+			thread.iterDone(iterstack[n]) // bitsh fork: iterpool.go
 			iterstack = iterstack[:n]
 
 		case compile.NOT:

@@ -61,7 +61,7 @@ func init() {
 		"min":       minBuiltin, // bitsh fork: builtins_fast.go
 		"ord":       NewBuiltin("ord", ord),
 		"print":     NewBuiltin("print", print),
-		"range":     NewBuiltin("range", range_),
+		"range":     rangeBuiltin, // bitsh fork: builtins_fast.go
 		"repr":      NewBuiltin("repr", repr),
 		"reversed":  NewBuiltin("reversed", reversed),
 		"set":       NewBuiltin("set", set),
