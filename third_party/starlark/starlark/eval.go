@@ -779,6 +779,9 @@ func outOfRange(i, n int, x Value) error {
 // setIndex implements x[y] = z.
 func setIndex(x, y, z Value) error {
 	switch x := x.(type) {
+	case *Dict: // bitsh fork: a dict's table directly, before the interface case
+		return x.ht.insert(y, z)
+
 	case HasSetKey:
 		if err := x.SetKey(y, z); err != nil {
 			return err

@@ -56,6 +56,12 @@ var hashProgs = []string{
 	"def f(s):\n    return [1] in s\nf(set([1]))",
 	"def f(s):\n    return {} not in s\nf(set())",
 	"def f(a, b, c, d, e):\n    ts = [(), (a,), (a, b), (a, b, c), (a, b, c, d), (a, b, c, d, e), (a, b, c, d, e, a)]\n    d2 = {}\n    for t in ts:\n        d2[t] = len(t)\n    x, y, z = (a, b, c)\n    w, v, u, q = (d, c, b, a)\n    out = []\n    for i in range(4):\n        out.append((i, i + 1, i + 2))\n        out.append((i, a, b, i * 2))\n    return ts, d2, x + y + z, (w, v, u, q), out, (a, b, c) + (d,), (a, b, c, d)[1:3], (a, b, c) < (a, b, d), (a, b, c, d) == (a, b, c, d), type((a, b, c)), [t[-1] for t in ts if t], {(1, 2, 3): 1}.get((1, 2, 3)), set([(a, b, c), (a, b, c)])\nprint(f(1, 2, 3, 1 << 64, \"s\"))\ndef g():\n    return (1, [2], 3)\nt = g()\nt[1].append(9)\nprint(t, (1, 2, 3) in {(1, 2, 3): 0})\n{(1, [2], 3): 1}",
+	"def f(d, keys):\n    t = 0\n    for k in keys:\n        d[k] = d[k] + 1 if k in d else 1\n        t += d[k]\n    return t, d, d[1 << 64], d[-(1 << 70)], d[2147483647]\nprint(f({1 << 64: 5}, [1, 2, 1, 1 << 64, -(1 << 70), 2147483647, -1, 1.0, \"a\", (1, 2)] * 3))",
+	"def f(d):\n    return d[3]\nf({1: 2})",
+	"def f(d):\n    return d[[1]]\nf({1: 2})",
+	"def f(d):\n    d[[1]] = 2\nf({1: 2})",
+	"def f(d):\n    d[5] = 2\nd = {1: 2}\nfreeze(d)\nf(d)",
+	"def f(d):\n    for k in d:\n        d[k] = 0\n    for k in d:\n        d[k + 1] = 0\nf({1: 2})",
 }
 
 // hashUpstream is the output of hashProgs under upstream go.starlark.net
@@ -228,6 +234,34 @@ Traceback (most recent call last):
   e.star:19:13: in <toplevel>
 Error: unhashable type: list
 steps 504
+print: (102, {18446744073709551616: 8, 1: 9, 2: 3, -1180591620717411303424: 3, 2147483647: 3, -1: 3, "a": 3, (1, 2): 3}, 8, 3, 3)
+<nil>
+steps 858
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:13: in f
+Error: key 3 not in dict
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:13: in f
+Error: unhashable type: list
+steps 14
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:6: in f
+Error: unhashable type: list
+steps 17
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:6: in f
+Error: cannot insert into frozen hash table
+steps 22
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:3:10: in f
+Error: cannot insert into hash table during iteration
+steps 23
 `
 
 // TestHashAsUpstream checks that the programs give upstream's results,

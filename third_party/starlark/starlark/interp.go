@@ -693,6 +693,12 @@ loop:
 					space[sp-1] = x[i]
 					continue
 				}
+			case *Dict: // bitsh fork: hashtable_fast.go
+				if v := dictIndex(x, space[sp-1]); v != nil {
+					sp--
+					space[sp-1] = v
+					continue
+				}
 			}
 			y := space[sp-1]
 			x := space[sp-2]
