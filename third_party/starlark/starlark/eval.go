@@ -740,6 +740,16 @@ func setField(x Value, name string, y Value) error {
 // getIndex implements x[y].
 func getIndex(x, y Value) (Value, error) {
 	switch x := x.(type) {
+	case *Dict: // bitsh fork: a dict's table directly, before the interface cases
+		z, found, err := x.ht.lookup(y)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, fmt.Errorf("key %v not in %s", y, x.Type())
+		}
+		return z, nil
+
 	case Mapping: // dict
 		z, found, err := x.Get(y)
 		if err != nil {

@@ -85,14 +85,3 @@ func smallKeyHash(k Value) uint32 {
 	}
 	return 12582917 * (uint32(a) + 3)
 }
-
-// dictIndex returns d[k] for the interpreter's INDEX where k is in d, and
-// nil otherwise (a missing or unhashable key), when INDEX runs as written
-// and reports the error.
-func dictIndex(d *Dict, k Value) Value {
-	v, found, err := d.ht.lookup(k)
-	if err != nil || !found {
-		return nil
-	}
-	return v
-}

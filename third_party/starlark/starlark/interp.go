@@ -693,12 +693,6 @@ loop:
 					space[sp-1] = x[i]
 					continue
 				}
-			case *Dict: // bitsh fork: hashtable_fast.go
-				if v := dictIndex(x, space[sp-1]); v != nil {
-					sp--
-					space[sp-1] = v
-					continue
-				}
 			}
 			y := space[sp-1]
 			x := space[sp-2]
@@ -843,7 +837,12 @@ loop:
 			sp++
 
 		case compile.MAKETUPLE:
-			// bitsh fork: two to four elements with one allocation (tuples.go).
+			if arg == 2 { // bitsh fork: one allocation (loops.go)
+				sp--
+				space[sp-1] = makeTuple2(space[sp-1], space[sp])
+				break
+			}
+			// bitsh fork: three or four elements with one allocation (tuples.go).
 			n := int(arg)
 			sp -= n - 1
 			space[sp-1] = makeTuple(space[sp-1 : sp-1+n])

@@ -49,7 +49,19 @@ func linkedReceiver(v Value, w uint64) bool {
 func callLinked(fa []Value, w uint64) bool {
 	method := w >> 17 & 7
 	if method == linkedAppend {
-		return appendTo(fa)
+		// The list's append (change 23), here rather than in a call of
+		// its own.
+		l, ok := fa[0].(*List)
+		if !ok {
+			return false
+		}
+		if l.frozen || l.itercount > 0 || len(l.elems) == cap(l.elems) && cap(l.elems) >= appendCheckCap || profiler.events != nil {
+			fa[0] = listAppend.BindReceiver(l)
+			return false
+		}
+		l.elems = append(l.elems, fa[1])
+		fa[0] = None
+		return true
 	}
 	if method == linkedGet {
 		d, ok := fa[0].(*Dict)
