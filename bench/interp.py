@@ -35,7 +35,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-NATURAL = ["debruijn", "cover", "magic", "toplevel"]
+NATURAL = ["debruijn", "cover", "magic", "toplevel", "bfs", "setqueens", "memo"]
 
 # The data every micro-loop reads: 1,000 ints below 2^31, 1,000 words with
 # their high bits set, and pairs of them.
@@ -91,6 +91,23 @@ def f():
     for x in xs:
         out.append((x, x + 1))
     return len(out)
+""",
+    "set add": """
+def f():
+    s = set()
+    n = 0
+    for x in xs:
+        s.add(x)
+        if x + 1 in s:
+            n += 1
+    return n + len(s)
+""",
+    "dict get": """
+def f():
+    d = {}
+    for i, x in enumerate(xs):
+        d[x] = d.get(x, 0) + i
+    return len(d)
 """,
     "tuples comprehension": """
 def f():

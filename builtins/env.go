@@ -139,6 +139,7 @@ func SetEnv(thread *starlark.Thread, env Env) {
 		thread.SetLocal(nativeLoopKey, nil)
 	}
 	thread.SetLocal(enumerateKey, enumerateBuiltin) // collect.go
+	thread.SetLocal(lenKey, lenBuiltin)             // len_key.go
 	if env.NativeStats != nil || env.NativeStrict {
 		thread.SetLocal(nativeMissKey, nativeMiss)
 	} else {

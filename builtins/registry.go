@@ -92,6 +92,8 @@ func Predeclared() starlark.StringDict {
 			d[name] = b.Value
 		} else if name == "enumerate" {
 			d[name] = enumerateBuiltin // the one the fork's loops know (collect.go)
+		} else if name == "len" {
+			d[name] = lenBuiltin // the one the fork's loop knows (len_key.go)
 		} else {
 			d[name] = starlark.NewBuiltin(name, b.Fn)
 		}

@@ -30,4 +30,8 @@ const (
 	// Enumerate holds the enumerate builtin whose loops the fork runs
 	// without building the pairs (the fork's starlark/loops.go).
 	Enumerate Key = "go.starlark.net/enumerate"
+	// Len holds the len builtin whose calls the fork computes in its
+	// loop for lists, tuples, strings, dicts and sets (the fork's
+	// starlark/builtins_fast.go).
+	Len Key = "go.starlark.net/len"
 )

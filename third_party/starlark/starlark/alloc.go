@@ -262,11 +262,11 @@ func reprBytes(x Value) int64 {
 				n += walk(e, depth+1) + 2
 			}
 		case *Dict:
-			for e := x.ht.head; e != nil; e = e.next {
+			for e := range x.ht.all { // bitsh fork: hashtable.go
 				n += walk(e.key, depth+1) + walk(e.value, depth+1) + 4
 			}
 		case *Set:
-			for e := x.ht.head; e != nil; e = e.next {
+			for e := range x.ht.all { // bitsh fork: hashtable.go
 				n += walk(e.key, depth+1) + 2
 			}
 		default:

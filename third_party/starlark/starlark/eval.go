@@ -80,6 +80,13 @@ type Thread struct {
 	// native is the function under the key nativeKey of locals, if it
 	// has the type nativeHook (bitsh fork: native.go).
 	native nativeHook
+
+	// lenFn is the builtin under the key lenKey of locals (bitsh fork:
+	// builtins_fast.go).
+	lenFn *Builtin
+
+	// iters holds iterators for loops to reuse (bitsh fork: iterpool.go).
+	iters iterPool
 }
 
 // ExecutionSteps returns the current value of Steps.
@@ -127,6 +134,9 @@ func (thread *Thread) SetLocal(key string, value any) {
 	thread.locals[key] = value
 	if key == nativeKey { // bitsh fork: native.go
 		thread.native, _ = value.(nativeHook)
+	}
+	if key == lenKey { // bitsh fork: builtins_fast.go
+		thread.lenFn, _ = value.(*Builtin)
 	}
 }
 
@@ -730,6 +740,16 @@ func setField(x Value, name string, y Value) error {
 // getIndex implements x[y].
 func getIndex(x, y Value) (Value, error) {
 	switch x := x.(type) {
+	case *Dict: // bitsh fork: a dict's table directly, before the interface cases
+		z, found, err := x.ht.lookup(y)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, fmt.Errorf("key %v not in %s", y, x.Type())
+		}
+		return z, nil
+
 	case Mapping: // dict
 		z, found, err := x.Get(y)
 		if err != nil {
@@ -769,6 +789,9 @@ func outOfRange(i, n int, x Value) error {
 // setIndex implements x[y] = z.
 func setIndex(x, y, z Value) error {
 	switch x := x.(type) {
+	case *Dict: // bitsh fork: a dict's table directly, before the interface case
+		return x.ht.insert(y, z)
+
 	case HasSetKey:
 		if err := x.SetKey(y, z); err != nil {
 			return err

@@ -7,22 +7,29 @@ package starlark
 import (
 	"fmt"
 	"hash/maphash"
-	"math/big"
 	"os"
 )
 
 // hashtable is used to represent Starlark dict and set values.
-// It is a hash table whose key/value entries form a doubly-linked list
-// in the order the entries were inserted.
+//
+// bitsh fork (README.bitsh.md, change 28): a compact table, as CPython's
+// dict. The entries lie in an array in the order they were inserted; a
+// deleted entry leaves a hole (hash 0) there until the array is next
+// rebuilt, which drops the holes. An index, an open-addressing table of
+// positions in that array without pointers, finds an entry by its hash;
+// a table of at most smallEntries entries has none and is searched in
+// order, in the hashtable itself without an allocation. Iteration is the
+// array's order without its holes: insertion order, as before.
 //
 // Initialized instances of hashtable must not be copied.
 type hashtable struct {
-	table     []bucket  // len is zero or a power of two
-	bucket0   [1]bucket // inline allocation for small maps.
+	ents      []entry             // in insertion order; holes have hash 0; nil: not initialized
+	index     []int32             // nil or a power of two long: 0 empty, -1 deleted, else a position in ents plus 1
+	ents0     [smallEntries]entry // inline allocation for small maps
 	len       uint32
-	itercount uint32  // number of active iterators (ignored if frozen)
-	head      *entry  // insertion order doubly-linked list; may be nil
-	tailLink  **entry // address of nil link at end of list (perhaps &head)
+	dummies   uint32 // deleted slots of the index whose entries are no longer in ents
+	itercount uint32 // number of active iterators (ignored if frozen)
+	shift     uint8  // 32 - log2(len(index))
 	frozen    bool
 
 	_ noCopy // triggers vet copylock check on this type.
@@ -35,218 +42,263 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-const bucketSize = 8
-
-type bucket struct {
-	entries [bucketSize]entry
-	next    *bucket // linked list of buckets
-}
+// smallEntries is the most entries a table without an index holds.
+const smallEntries = 8
 
 type entry struct {
 	hash       uint32 // nonzero => in use
 	key, value Value
-	next       *entry  // insertion order doubly-linked list; may be nil
-	prevLink   **entry // address of link to this entry (perhaps &head)
 }
 
+// init prepares the table for size entries.
 func (ht *hashtable) init(size int) {
 	if size < 0 {
 		panic("size < 0")
 	}
-	nb := 1
-	for overloaded(size, nb) {
-		nb = nb << 1
+	if size <= smallEntries {
+		ht.ents = ht.ents0[:0:smallEntries]
+		return
 	}
-	if nb < 2 {
-		ht.table = ht.bucket0[:1]
-	} else {
-		ht.table = make([]bucket, nb)
+	n := 2 * smallEntries
+	for n < size {
+		n <<= 1
 	}
-	ht.tailLink = &ht.head
+	ht.ents = make([]entry, 0, n)
+	ht.makeIndex(n)
+}
+
+// makeIndex makes an empty index for an array of capacity n, a power of
+// two: twice as long, so that at most half its slots are in use.
+func (ht *hashtable) makeIndex(n int) {
+	ht.index = make([]int32, 2*n)
+	shift := uint8(32)
+	for m := 2 * n; m > 1; m >>= 1 {
+		shift--
+	}
+	ht.shift = shift
+}
+
+// slot returns the index slot at which the probe for hash h starts: the
+// top bits of a Fibonacci hash, so that every bit of h counts.
+func (ht *hashtable) slot(h uint32) uint32 {
+	return (h * 2654435769) >> ht.shift
 }
 
 func (ht *hashtable) freeze() {
 	if !ht.frozen {
 		ht.frozen = true
-		for e := ht.head; e != nil; e = e.next {
-			e.key.Freeze()
-			e.value.Freeze()
+		for i := range ht.ents {
+			if e := &ht.ents[i]; e.hash != 0 {
+				e.key.Freeze()
+				e.value.Freeze()
+			}
+		}
+	}
+}
+
+// find returns the position in ents of the entry of key k, whose hash is
+// h, or -1, and, for a table with an index, the slot at which the probe
+// ended (empty) or found it.
+func (ht *hashtable) find(k Value, h uint32) (pos int, slot uint32, err error) {
+	if ht.index == nil {
+		for i := range ht.ents {
+			e := &ht.ents[i]
+			if e.hash == h {
+				if eq, err := keyEqual(k, e.key); err != nil {
+					return -1, 0, err // e.g. excessively recursive tuple
+				} else if eq {
+					return i, 0, nil
+				}
+			}
+		}
+		return -1, 0, nil
+	}
+	mask := uint32(len(ht.index) - 1)
+	for s := ht.slot(h); ; s = (s + 1) & mask {
+		x := ht.index[s]
+		if x == 0 {
+			return -1, s, nil
+		}
+		if x > 0 {
+			e := &ht.ents[x-1]
+			if e.hash == h {
+				if eq, err := keyEqual(k, e.key); err != nil {
+					return -1, 0, err
+				} else if eq {
+					return int(x - 1), s, nil
+				}
+			}
 		}
 	}
 }
 
 func (ht *hashtable) insert(k, v Value) error {
-	if err := ht.checkMutable("insert into"); err != nil {
-		return err
+	if ht.frozen || ht.itercount > 0 { // checkMutable's test, inlined
+		return ht.checkMutable("insert into")
 	}
-	if ht.table == nil {
+	if ht.ents == nil {
 		ht.init(1)
 	}
-	h, err := k.Hash()
+	h := smallKeyHash(k) // inlined; 0 for other keys
+	if h == 0 {
+		var err error
+		if h, err = keyHash(k); err != nil {
+			return err
+		}
+		if h == 0 {
+			h = 1 // zero is reserved
+		}
+	}
+	pos, slot, err := ht.find(k, h)
 	if err != nil {
 		return err
 	}
-	if h == 0 {
-		h = 1 // zero is reserved
+	if pos >= 0 {
+		// Key already present; update value.
+		ht.ents[pos].value = v
+		return nil
 	}
-
-retry:
-	var insert *entry
-
-	// Inspect each bucket in the bucket list.
-	p := &ht.table[h&(uint32(len(ht.table)-1))]
-	for {
-		for i := range p.entries {
-			e := &p.entries[i]
-			if e.hash != h {
-				if e.hash == 0 {
-					// Found empty entry; make a note.
-					insert = e
-				}
-				continue
-			}
-			if eq, err := Equal(k, e.key); err != nil {
-				return err // e.g. excessively recursive tuple
-			} else if !eq {
-				continue
-			}
-			// Key already present; update value.
-			e.value = v
-			return nil
-		}
-		if p.next == nil {
-			break
-		}
-		p = p.next
-	}
-
-	// Key not found.  p points to the last bucket.
-
-	// Does the number of elements exceed the buckets' load factor?
-	if overloaded(int(ht.len), len(ht.table)) {
+	if len(ht.ents)+int(ht.dummies) == cap(ht.ents) {
 		ht.grow()
-		goto retry
+		if ht.index != nil {
+			slot = ht.emptySlot(h)
+		}
 	}
-
-	if insert == nil {
-		// No space in existing buckets.  Add a new one to the bucket list.
-		b := new(bucket)
-		p.next = b
-		insert = &b.entries[0]
+	ht.ents = append(ht.ents, entry{hash: h, key: k, value: v})
+	if ht.index != nil {
+		ht.index[slot] = int32(len(ht.ents))
 	}
-
-	// Insert key/value pair.
-	insert.hash = h
-	insert.key = k
-	insert.value = v
-
-	// Append entry to doubly-linked list.
-	insert.prevLink = ht.tailLink
-	*ht.tailLink = insert
-	ht.tailLink = &insert.next
-
 	ht.len++
-
 	return nil
 }
 
-func overloaded(elems, buckets int) bool {
-	const loadFactor = 6.5 // just a guess
-	return elems >= bucketSize && float64(elems) >= loadFactor*float64(buckets)
-}
-
+// grow makes room for one more entry at the end of ents: it drops the
+// holes, and doubles the array's capacity (and the index) where the
+// entries fill half of it or more.
 func (ht *hashtable) grow() {
-	// Double the number of buckets and rehash.
-	//
-	// Even though this makes reentrant calls to ht.insert,
-	// calls Equals unnecessarily (since there can't be duplicate keys),
-	// and recomputes the hash unnecessarily, the gains from
-	// avoiding these steps were found to be too small to justify
-	// the extra logic: -2% on hashtable benchmark.
-	ht.table = make([]bucket, len(ht.table)<<1)
-	oldhead := ht.head
-	ht.head = nil
-	ht.tailLink = &ht.head
-	ht.len = 0
-	for e := oldhead; e != nil; e = e.next {
-		ht.insert(e.key, e.value) // can't fail
+	n := cap(ht.ents)
+	if int(ht.len) >= n/2 {
+		n *= 2
 	}
-	ht.bucket0[0] = bucket{} // clear out unused initial bucket
-}
-
-func (ht *hashtable) lookup(k Value) (v Value, found bool, err error) {
-	h, err := k.Hash()
-	if err != nil {
-		return nil, false, err // unhashable
-	}
-	if h == 0 {
-		h = 1 // zero is reserved
-	}
-	if ht.table == nil {
-		return None, false, nil // empty
-	}
-
-	// Inspect each bucket in the bucket list.
-	for p := &ht.table[h&(uint32(len(ht.table)-1))]; p != nil; p = p.next {
-		for i := range p.entries {
-			e := &p.entries[i]
-			if e.hash == h {
-				if eq, err := Equal(k, e.key); err != nil {
-					return nil, false, err // e.g. excessively recursive tuple
-				} else if eq {
-					return e.value, true, nil // found
+	old := ht.ents
+	if n == cap(old) {
+		// Compact in place: the holes are at least half the array.
+		j := 0
+		for i := range old {
+			if old[i].hash != 0 {
+				old[j] = old[i]
+				j++
+			}
+		}
+		clear(old[j:])
+		ht.ents = old[:j]
+	} else {
+		ents := make([]entry, 0, n)
+		if int(ht.len) == len(old) {
+			ents = append(ents, old...) // no holes: one copy
+		} else {
+			for i := range old {
+				if old[i].hash != 0 {
+					ents = append(ents, old[i])
 				}
 			}
 		}
+		ht.ents = ents
+		if len(old) > 0 && &old[0] == &ht.ents0[0] {
+			ht.ents0 = [smallEntries]entry{} // clear out unused inline entries
+		}
 	}
-	return None, false, nil // not found
+	if cap(ht.ents) <= smallEntries {
+		return // no index
+	}
+	ht.dummies = 0
+	if len(ht.index) == 2*cap(ht.ents) {
+		clear(ht.index)
+	} else {
+		ht.makeIndex(cap(ht.ents))
+	}
+	for i := range ht.ents {
+		ht.index[ht.emptySlot(ht.ents[i].hash)] = int32(i + 1)
+	}
+}
+
+// free marks the index slot s deleted, or empty where the slot after it
+// is empty: no probe passes s to reach an entry then, since every probe
+// stops at that empty slot. The deleted slots just before s become empty
+// too, for the same reason. It reports whether s became empty.
+func (ht *hashtable) free(s uint32) bool {
+	mask := uint32(len(ht.index) - 1)
+	if ht.index[(s+1)&mask] != 0 {
+		ht.index[s] = -1
+		return false
+	}
+	ht.index[s] = 0
+	for p := (s - 1) & mask; ht.index[p] == -1; p = (p - 1) & mask {
+		ht.index[p] = 0
+	}
+	return true
+}
+
+// emptySlot returns the first empty slot of the index on the probe of
+// hash h.
+func (ht *hashtable) emptySlot(h uint32) uint32 {
+	mask := uint32(len(ht.index) - 1)
+	s := ht.slot(h)
+	for ht.index[s] != 0 {
+		s = (s + 1) & mask
+	}
+	return s
+}
+
+func (ht *hashtable) lookup(k Value) (v Value, found bool, err error) {
+	h := smallKeyHash(k) // inlined; 0 for other keys
+	if h == 0 {
+		if h, err = keyHash(k); err != nil {
+			return nil, false, err // unhashable
+		}
+		if h == 0 {
+			h = 1 // zero is reserved
+		}
+	}
+	if ht.ents == nil {
+		return None, false, nil // empty
+	}
+	pos, _, err := ht.find(k, h)
+	if err != nil {
+		return nil, false, err // e.g. excessively recursive tuple
+	}
+	if pos < 0 {
+		return None, false, nil // not found
+	}
+	return ht.ents[pos].value, true, nil // found
 }
 
 // count returns the number of distinct elements of iter that are elements of ht.
 func (ht *hashtable) count(iter Iterator) (int, error) {
-	if ht.table == nil {
+	if ht.ents == nil {
 		return 0, nil // empty
 	}
 
 	var k Value
 	count := 0
 
-	// Use a bitset per table entry to record seen elements of ht.
-	// Elements are identified by their bucket number and index within the bucket.
-	// Each bitset gets one word initially, but may grow.
-	storage := make([]big.Word, len(ht.table))
-	bitsets := make([]big.Int, len(ht.table))
-	for i := range bitsets {
-		bitsets[i].SetBits(storage[i : i+1 : i+1])
-	}
+	// A bit per position of ht.ents records the elements seen.
+	seen := make([]uint64, (len(ht.ents)+63)/64)
 	for iter.Next(&k) && count != int(ht.len) {
-		h, err := k.Hash()
+		h, err := keyHash(k)
 		if err != nil {
 			return 0, err // unhashable
 		}
 		if h == 0 {
 			h = 1 // zero is reserved
 		}
-
-		// Inspect each bucket in the bucket list.
-		bucketId := h & (uint32(len(ht.table) - 1))
-		i := 0
-		for p := &ht.table[bucketId]; p != nil; p = p.next {
-			for j := range p.entries {
-				e := &p.entries[j]
-				if e.hash == h {
-					if eq, err := Equal(k, e.key); err != nil {
-						return 0, err
-					} else if eq {
-						bitIndex := i<<3 + j
-						if bitsets[bucketId].Bit(bitIndex) == 0 {
-							bitsets[bucketId].SetBit(&bitsets[bucketId], bitIndex, 1)
-							count++
-						}
-					}
-				}
-			}
-			i++
+		pos, _, err := ht.find(k, h)
+		if err != nil {
+			return 0, err
+		}
+		if pos >= 0 && seen[pos/64]&(1<<(pos%64)) == 0 {
+			seen[pos/64] |= 1 << (pos % 64)
+			count++
 		}
 	}
 
@@ -257,7 +309,11 @@ func (ht *hashtable) count(iter Iterator) (int, error) {
 func (ht *hashtable) items() []Tuple {
 	items := make([]Tuple, 0, ht.len)
 	array := make([]Value, ht.len*2) // allocate a single backing array
-	for e := ht.head; e != nil; e = e.next {
+	for i := range ht.ents {
+		e := &ht.ents[i]
+		if e.hash == 0 {
+			continue
+		}
 		pair := Tuple(array[:2:2])
 		array = array[2:]
 		pair[0] = e.key
@@ -268,16 +324,20 @@ func (ht *hashtable) items() []Tuple {
 }
 
 func (ht *hashtable) first() (Value, bool) {
-	if ht.head != nil {
-		return ht.head.key, true
+	for i := range ht.ents {
+		if e := &ht.ents[i]; e.hash != 0 {
+			return e.key, true
+		}
 	}
 	return None, false
 }
 
 func (ht *hashtable) keys() []Value {
 	keys := make([]Value, 0, ht.len)
-	for e := ht.head; e != nil; e = e.next {
-		keys = append(keys, e.key)
+	for i := range ht.ents {
+		if e := &ht.ents[i]; e.hash != 0 {
+			keys = append(keys, e.key)
+		}
 	}
 	return keys
 }
@@ -286,45 +346,44 @@ func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
 	if err := ht.checkMutable("delete from"); err != nil {
 		return nil, false, err
 	}
-	if ht.table == nil {
+	if ht.ents == nil {
 		return None, false, nil // empty
 	}
-	h, err := k.Hash()
-	if err != nil {
-		return nil, false, err // unhashable
-	}
+	h := smallKeyHash(k) // inlined; 0 for other keys
 	if h == 0 {
-		h = 1 // zero is reserved
-	}
-
-	// Inspect each bucket in the bucket list.
-	for p := &ht.table[h&(uint32(len(ht.table)-1))]; p != nil; p = p.next {
-		for i := range p.entries {
-			e := &p.entries[i]
-			if e.hash == h {
-				if eq, err := Equal(k, e.key); err != nil {
-					return nil, false, err
-				} else if eq {
-					// Remove e from doubly-linked list.
-					*e.prevLink = e.next
-					if e.next == nil {
-						ht.tailLink = e.prevLink // deletion of last entry
-					} else {
-						e.next.prevLink = e.prevLink
-					}
-
-					v := e.value
-					*e = entry{}
-					ht.len--
-					return v, true, nil // found
-				}
-			}
+		if h, err = keyHash(k); err != nil {
+			return nil, false, err // unhashable
+		}
+		if h == 0 {
+			h = 1 // zero is reserved
 		}
 	}
-
-	// TODO(adonovan): opt: remove completely empty bucket from bucket list.
-
-	return None, false, nil // not found
+	pos, slot, err := ht.find(k, h)
+	if err != nil {
+		return nil, false, err
+	}
+	if pos < 0 {
+		return None, false, nil // not found
+	}
+	e := &ht.ents[pos]
+	v = e.value
+	*e = entry{}
+	freed := false
+	if ht.index != nil {
+		freed = ht.free(slot)
+	}
+	if pos == len(ht.ents)-1 {
+		// The last entry: no hole. Unless free emptied it, its slot
+		// stays deleted until the index is rebuilt, and counts against
+		// the array's capacity, so that the index's slots in use stay at
+		// most half.
+		ht.ents = ht.ents[:pos]
+		if ht.index != nil && !freed {
+			ht.dummies++
+		}
+	}
+	ht.len--
+	return v, true, nil // found
 }
 
 // checkMutable reports an error if the hash table should not be mutated.
@@ -343,19 +402,20 @@ func (ht *hashtable) clear() error {
 	if err := ht.checkMutable("clear"); err != nil {
 		return err
 	}
-	if ht.table != nil {
-		for i := range ht.table {
-			ht.table[i] = bucket{}
-		}
-	}
-	ht.head = nil
-	ht.tailLink = &ht.head
+	clear(ht.ents)
+	ht.ents = ht.ents[:0]
+	clear(ht.index)
 	ht.len = 0
+	ht.dummies = 0
 	return nil
 }
 
 func (ht *hashtable) addAll(other *hashtable) error {
-	for e := other.head; e != nil; e = e.next {
+	for i := 0; i < len(other.ents); i++ { // other may be ht, whose ents insert does not grow then
+		e := &other.ents[i]
+		if e.hash == 0 {
+			continue
+		}
 		if err := ht.insert(e.key, e.value); err != nil {
 			return err
 		}
@@ -365,27 +425,16 @@ func (ht *hashtable) addAll(other *hashtable) error {
 
 // dump is provided as an aid to debugging.
 func (ht *hashtable) dump() {
-	fmt.Fprintf(os.Stderr, "hashtable %p len=%d head=%p tailLink=%p",
-		ht, ht.len, ht.head, ht.tailLink)
-	if ht.tailLink != nil {
-		fmt.Fprintf(os.Stderr, " *tailLink=%p", *ht.tailLink)
+	fmt.Fprintf(os.Stderr, "hashtable %p len=%d entries=%d/%d index=%d\n",
+		ht, ht.len, len(ht.ents), cap(ht.ents), len(ht.index))
+	for i := range ht.ents {
+		e := &ht.ents[i]
+		fmt.Fprintf(os.Stderr, "\tentry %d @ %p hash=%d key=%v value=%v\n",
+			i, e, e.hash, e.key, e.value)
 	}
-	fmt.Fprintln(os.Stderr)
-	for j := range ht.table {
-		fmt.Fprintf(os.Stderr, "bucket chain %d\n", j)
-		for p := &ht.table[j]; p != nil; p = p.next {
-			fmt.Fprintf(os.Stderr, "bucket %p\n", p)
-			for i := range p.entries {
-				e := &p.entries[i]
-				fmt.Fprintf(os.Stderr, "\tentry %d @ %p hash=%d key=%v value=%v\n",
-					i, e, e.hash, e.key, e.value)
-				fmt.Fprintf(os.Stderr, "\t\tnext=%p &next=%p prev=%p",
-					e.next, &e.next, e.prevLink)
-				if e.prevLink != nil {
-					fmt.Fprintf(os.Stderr, " *prev=%p", *e.prevLink)
-				}
-				fmt.Fprintln(os.Stderr)
-			}
+	for s, x := range ht.index {
+		if x != 0 {
+			fmt.Fprintf(os.Stderr, "\tslot %d: %d\n", s, x)
 		}
 	}
 }
@@ -394,19 +443,22 @@ func (ht *hashtable) iterate() *keyIterator {
 	if !ht.frozen {
 		ht.itercount++
 	}
-	return &keyIterator{ht: ht, e: ht.head}
+	return &keyIterator{ht: ht}
 }
 
 type keyIterator struct {
 	ht *hashtable
-	e  *entry
+	i  int // the next position in ht.ents
 }
 
 func (it *keyIterator) Next(k *Value) bool {
-	if it.e != nil {
-		*k = it.e.key
-		it.e = it.e.next
-		return true
+	for it.i < len(it.ht.ents) {
+		e := &it.ht.ents[it.i]
+		it.i++
+		if e.hash != 0 {
+			*k = e.key
+			return true
+		}
 	}
 	return false
 }
@@ -423,7 +475,10 @@ func (ht *hashtable) entries(yield func(k, v Value) bool) {
 		ht.itercount++
 		defer func() { ht.itercount-- }()
 	}
-	for e := ht.head; e != nil && yield(e.key, e.value); e = e.next {
+	for i := 0; i < len(ht.ents); i++ {
+		if e := &ht.ents[i]; e.hash != 0 && !yield(e.key, e.value) {
+			break
+		}
 	}
 }
 
@@ -448,4 +503,15 @@ func softHashString(s string) uint32 {
 		h *= 16777619
 	}
 	return h
+}
+
+// all is a go1.23 iterator over the entries in use, in insertion order,
+// for the package's own loops (bitsh fork: they walked the linked list
+// that change 28 replaced); it does not count as an iteration.
+func (ht *hashtable) all(yield func(e *entry) bool) {
+	for i := 0; i < len(ht.ents); i++ {
+		if e := &ht.ents[i]; e.hash != 0 && !yield(e) {
+			return
+		}
+	}
 }

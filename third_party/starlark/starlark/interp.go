@@ -171,6 +171,14 @@ loop:
 			space[sp] = Bool(ok)
 			sp++
 
+		case compile.IN: // bitsh fork: a set or dict looked up directly (hashtable_fast.go)
+			if z, ok := inTable(space[sp-2], space[sp-1]); ok {
+				sp--
+				space[sp-1] = z
+				continue
+			}
+			fallthrough
+
 		case compile.PLUS,
 			compile.MINUS,
 			compile.STAR,
@@ -181,8 +189,7 @@ loop:
 			compile.PIPE,
 			compile.CIRCUMFLEX,
 			compile.LTLT,
-			compile.GTGT,
-			compile.IN:
+			compile.GTGT:
 			if a, b, ok := smallPair(space[sp-2], space[sp-1]); ok { // bitsh fork: interp_fast.go
 				if r, ok := smallBinary(op, a, b); ok {
 					sp--
@@ -334,11 +341,15 @@ loop:
 					positional = space[sp-npos : sp]
 					sp -= npos
 					fr.pc = pc0
-				} else if w&compile.LinkedCall != 0 { // bitsh fork: loops.go
-					if appendTo(space[sp-2 : sp]) {
-						sp--
+				} else if w&compile.LinkedCall != 0 { // bitsh fork: loops.go, linked.go
+					if callLinked(space[sp-npos-1:sp], w) {
+						sp -= npos
 						continue
 					}
+				} else if z := callFast(thread, space[sp-npos-1], space[sp-npos:sp]); z != nil { // bitsh fork: builtins_fast.go
+					sp -= npos
+					space[sp-1] = z
+					continue
 				} else if npos <= 2 && compile.Opcode(code[pc]) == compile.ITERPUSH { // bitsh fork: loops.go
 					if e := enumerateFor(thread, space[sp-npos-1], space[sp-npos:sp]); e != nil {
 						sp -= npos
@@ -422,8 +433,8 @@ loop:
 				}
 
 				function := space[sp-1]
-				if w&compile.LinkedCall != 0 { // bitsh fork: loops.go (a profile started since the ATTR)
-					function = boundAppend(function)
+				if w&compile.LinkedCall != 0 { // bitsh fork: loops.go, linked.go (a profile started since the ATTR)
+					function = boundLinked(function, w)
 				}
 
 				if vmdebug {
@@ -522,7 +533,7 @@ loop:
 		case compile.ITERPUSH:
 			x := space[sp-1]
 			sp--
-			iter := Iterate(x)
+			iter := thread.iterate(x) // bitsh fork: iterpool.go
 			if iter == nil {
 				err = fmt.Errorf("%s value is not iterable", x.Type())
 				break loop
@@ -592,7 +603,7 @@ loop:
 
 		case compile.ITERPOP:
 			n := len(iterstack) - 1
-			iterstack[n].Done()
+			thread.iterDone(iterstack[n]) // bitsh fork: iterpool.go
 			iterstack = iterstack[:n]
 
 		case compile.NOT:
@@ -831,12 +842,10 @@ loop:
 				space[sp-1] = makeTuple2(space[sp-1], space[sp])
 				break
 			}
+			// bitsh fork: three or four elements with one allocation (tuples.go).
 			n := int(arg)
-			tuple := make(Tuple, n)
-			sp -= n
-			copy(tuple, space[sp:])
-			space[sp] = tuple
-			sp++
+			sp -= n - 1
+			space[sp-1] = makeTuple(space[sp-1 : sp-1+n])
 
 		case compile.MAKELIST:
 			n := int(arg)
@@ -1153,9 +1162,9 @@ loop:
 			w = uint64(w>>16&0xff) | 1<<8
 			goto dispatch
 
-		case compile.LinkedAttr: // bitsh fork: loops.go
-			if isList(space[sp-1]) {
-				continue // the list's append, called at the linked CALL
+		case compile.LinkedAttr: // bitsh fork: loops.go, linked.go
+			if linkedReceiver(space[sp-1], w) {
+				continue // the method, called at the linked CALL
 			}
 			w = w&^0xff | uint64(compile.ATTR)
 			goto dispatch

@@ -55,13 +55,13 @@ func init() {
 		"hasattr":   NewBuiltin("hasattr", hasattr),
 		"hash":      NewBuiltin("hash", hash),
 		"int":       NewBuiltin("int", int_),
-		"len":       NewBuiltin("len", len_),
+		"len":       lenBuiltin, // bitsh fork: builtins_fast.go
 		"list":      NewBuiltin("list", list),
-		"max":       NewBuiltin("max", minmax),
-		"min":       NewBuiltin("min", minmax),
+		"max":       maxBuiltin, // bitsh fork: builtins_fast.go
+		"min":       minBuiltin, // bitsh fork: builtins_fast.go
 		"ord":       NewBuiltin("ord", ord),
 		"print":     NewBuiltin("print", print),
-		"range":     NewBuiltin("range", range_),
+		"range":     rangeBuiltin, // bitsh fork: builtins_fast.go
 		"repr":      NewBuiltin("repr", repr),
 		"reversed":  NewBuiltin("reversed", reversed),
 		"set":       NewBuiltin("set", set),

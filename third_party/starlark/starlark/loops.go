@@ -301,37 +301,6 @@ func isList(v Value) bool {
 // listAppend is the list method append.
 var listAppend = listMethods["append"]
 
-// appendTo runs a CALL linked to an ATTR<append> (compile.LinkedCall),
-// whose function and argument are fa[0] and fa[1]. Where fa[0] is a list
-// that the ATTR left there, it appends fa[1] to it and sets fa[0] to the
-// call's result, None, unless the append would fail, need the allocation
-// check or a profile is taken: then it puts the bound method there, as the
-// ATTR would have, and reports false, and the CALL calls it as written.
-// For any other value it reports false.
-func appendTo(fa []Value) bool {
-	l, ok := fa[0].(*List)
-	if !ok {
-		return false
-	}
-	if l.frozen || l.itercount > 0 || len(l.elems) == cap(l.elems) && cap(l.elems) >= appendCheckCap || profiler.events != nil {
-		fa[0] = listAppend.BindReceiver(l)
-		return false
-	}
-	l.elems = append(l.elems, fa[1])
-	fa[0] = None
-	return true
-}
-
-// boundAppend returns the function a CALL linked to an ATTR<append> calls
-// on its general path: the bound method where the ATTR left a list (a
-// profile started between them), else f.
-func boundAppend(f Value) Value {
-	if l, ok := f.(*List); ok {
-		return listAppend.BindReceiver(l)
-	}
-	return f
-}
-
 // maskedOp computes x * y & m or x << y & m for FusedMaskedOp (the entry w,
 // whose operand names m: a global or a constant of module, or a local of
 // the frame whose space is space), x and y the operands at space[sp-2:sp],

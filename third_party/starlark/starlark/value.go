@@ -939,7 +939,7 @@ func dictsEqual(x, y *Dict, depth int) (bool, error) {
 	if x.Len() != y.Len() {
 		return false, nil
 	}
-	for e := x.ht.head; e != nil; e = e.next {
+	for e := range x.ht.all { // bitsh fork: hashtable.go
 		key, xval := e.key, e.value
 
 		if yval, found, _ := y.Get(key); !found {
@@ -1296,7 +1296,7 @@ func setsEqual(x, y *Set) (bool, error) {
 	if x.Len() != y.Len() {
 		return false, nil
 	}
-	for e := x.ht.head; e != nil; e = e.next {
+	for e := range x.ht.all { // bitsh fork: hashtable.go
 		if found, _ := y.Has(e.key); !found {
 			return false, nil
 		}
@@ -1306,7 +1306,7 @@ func setsEqual(x, y *Set) (bool, error) {
 
 func (s *Set) clone() *Set {
 	set := new(Set)
-	for e := s.ht.head; e != nil; e = e.next {
+	for e := range s.ht.all { // bitsh fork: hashtable.go
 		set.Insert(e.key) // can't fail
 	}
 	return set
@@ -1479,7 +1479,7 @@ func writeValue(out *strings.Builder, x Value, path []Value) {
 			out.WriteString("...") // dict contains itself
 		} else {
 			sep := ""
-			for e := x.ht.head; e != nil; e = e.next {
+			for e := range x.ht.all { // bitsh fork: hashtable.go
 				k, v := e.key, e.value
 				out.WriteString(sep)
 				writeValue(out, k, path)
@@ -1492,10 +1492,12 @@ func writeValue(out *strings.Builder, x Value, path []Value) {
 
 	case *Set:
 		out.WriteString("set([")
-		for e := x.ht.head; e != nil; e = e.next {
-			if e != x.ht.head {
+		first := true             // bitsh fork: hashtable.go
+		for e := range x.ht.all { // bitsh fork: hashtable.go
+			if !first {
 				out.WriteString(", ")
 			}
+			first = false
 			writeValue(out, e.key, path)
 		}
 		out.WriteString("])")

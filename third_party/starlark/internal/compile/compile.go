@@ -672,7 +672,17 @@ func fuse(d []uint64) {
 // them, so that the CALL always finds the ATTR's value where it takes its
 // function from. The interpreter then leaves a list on the stack at the
 // ATTR, and the CALL appends to it without making the bound method.
+//
+// The methods linked so (LinkedMethods) are append, add, remove, discard
+// (one argument) and get (one or two); the method's number in
+// LinkedMethods is in bits 17-19 of the CALL's entry and bits 16-18 of the
+// LinkedAttr's.
 const LinkedCall = 1 << 16
+
+// LinkedMethods are the methods whose ATTR and CALL are linked (bitsh
+// fork), numbered by their position: list.append, set.add, set.remove,
+// set.discard, dict.get.
+var LinkedMethods = [...]string{"append", "add", "remove", "discard", "get"}
 
 // linkAppends links in the decoded entries d each ATTR<append> and its
 // CALL (LinkedAttr, LinkedCall), reading the instructions from the plain
@@ -686,7 +696,14 @@ func linkAppends(d, plain []uint64, names []string) {
 		}
 	}
 	for pc, w := range plain {
-		if w>>8&0xff == 0 || Opcode(w) != ATTR || names[w>>32] != "append" {
+		if w>>8&0xff == 0 || Opcode(w) != ATTR {
+			continue
+		}
+		method := len(LinkedMethods) - 1
+		for method >= 0 && LinkedMethods[method] != names[w>>32] {
+			method--
+		}
+		if method < 0 {
 			continue
 		}
 		depth := 0 // values pushed above the ATTR's
@@ -695,9 +712,9 @@ func linkAppends(d, plain []uint64, names []string) {
 			op, arg := Opcode(u), uint32(u>>32)
 			pops, pushes := 0, 1
 			switch {
-			case op == CALL && arg == 1<<8 && depth == 1:
-				d[pc] = d[pc]&^0xff | uint64(LinkedAttr)
-				d[q] |= LinkedCall
+			case op == CALL && (arg == 1<<8 && depth == 1 || LinkedMethods[method] == "get" && arg == 2<<8 && depth == 2):
+				d[pc] = d[pc]&^0xff | uint64(LinkedAttr) | uint64(method)<<16
+				d[q] |= LinkedCall | uint64(method)<<17
 			case op == LOCAL || op == CONSTANT || op == GLOBAL || op == FREE || op == FREECELL || op == LOCALCELL ||
 				op == PREDECLARED || op == UNIVERSAL || op == NONE || op == TRUE || op == FALSE:
 			case LT <= op && op <= IN || op == INDEX:
