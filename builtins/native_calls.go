@@ -475,7 +475,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			}
 		}
 	}
-	nf.writeHashes(r, hs[:nh])
+	nf.writeHashes(thread, r, hs[:nh])
 	nf.runs.Add(1)
 	if t := nf.tally; t != nil {
 		t.code.Add(1)

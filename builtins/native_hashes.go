@@ -3,6 +3,7 @@ package builtins
 import (
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/machine"
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/starlark"
 )
 
@@ -135,8 +136,10 @@ func zeros(w []uint64) []uint64 {
 // writeHashes writes back to the module's sets and dicts what a run that
 // succeeded changed: the entries it removed, the values it set of the
 // others, then the entries it added, in order; after a clear, or where
-// the table was rebuilt (its entries renumbered), all of them anew.
-func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
+// the table was rebuilt (its entries renumbered), all of them anew. Where
+// the fork offers it (hashReserveKey), the set or dict makes room for the
+// entries added before they are inserted, so that its table grows once.
+func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params []starlark.Value) {
 	if len(nf.pc.Hashes)+len(params) == 0 {
 		return
 	}
@@ -183,6 +186,7 @@ func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
 			}
 			n0 = 0
 		}
+		reserveAdded(thread, g.Hash, dead[n0+1:])
 		for j := 1; j <= n; j++ {
 			key := func() starlark.Value { return starlark.MakeUint64(keys[j]) }
 			var err error
@@ -210,4 +214,30 @@ func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
 		}
 		a += k
 	}
+}
+
+// hashReserveKey is the thread-local key under which bitsh's fork of
+// go.starlark.net gives a function that makes room in a set or dict for
+// entries about to be added (third_party/starlark/README.bitsh.md); other
+// builds of go.starlark.net give nothing there.
+const hashReserveKey = string(threadkey.HashReserve)
+
+// reserveAdded makes room in the set or dict h for the entries a run
+// added, those of dead (their removed flags) not removed, where the fork
+// offers it on thread.
+func reserveAdded(thread *starlark.Thread, h starlark.Value, dead []uint64) {
+	if len(dead) < 64 {
+		return // (a few inserts grow it at most once or twice)
+	}
+	reserve, ok := thread.Local(hashReserveKey).(func(starlark.Value, int))
+	if !ok {
+		return
+	}
+	n := 0
+	for _, d := range dead {
+		if d == 0 {
+			n++
+		}
+	}
+	reserve(h, n)
 }

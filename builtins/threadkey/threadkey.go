@@ -31,3 +31,12 @@ const (
 	// without building the pairs (the fork's starlark/loops.go).
 	Enumerate Key = "go.starlark.net/enumerate"
 )
+
+// The key under which the fork answers with a function of its own, where
+// the application stored nothing (Thread.Local).
+const (
+	// HashReserve gives the fork's func(v starlark.Value, n int), which
+	// makes room in a dict or set for n more entries, so that inserting
+	// them grows its table once (the fork's starlark/hashtable_reserve.go).
+	HashReserve Key = "go.starlark.net/hashtable.reserve"
+)

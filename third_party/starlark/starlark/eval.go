@@ -132,7 +132,11 @@ func (thread *Thread) SetLocal(key string, value any) {
 
 // Local returns the thread-local value associated with the specified key.
 func (thread *Thread) Local(key string) any {
-	return thread.locals[key]
+	v := thread.locals[key]
+	if v == nil && key == hashReserveKey { // bitsh fork: hashtable_reserve.go
+		return hashReserve
+	}
+	return v
 }
 
 // CallFrame returns a copy of the specified frame of the callstack.
