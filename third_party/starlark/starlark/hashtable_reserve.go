@@ -2,7 +2,11 @@
 
 package starlark
 
-import "github.com/bitsh/bitsh/builtins/threadkey"
+import (
+	"unsafe"
+
+	"github.com/bitsh/bitsh/builtins/threadkey"
+)
 
 // hashReserveKey is the thread-local key under which Thread.Local
 // returns, where the application stored nothing under it, the fork's
@@ -55,6 +59,7 @@ func (ht *hashtable) reserve(n int) {
 	}
 	// As grow does, to nb buckets at once.
 	ht.table = make([]bucket, nb)
+	touchPages(ht.table)
 	oldhead := ht.head
 	ht.head = nil
 	ht.tailLink = &ht.head
@@ -63,4 +68,17 @@ func (ht *hashtable) reserve(n int) {
 		ht.insert(e.key, e.value) // can't fail
 	}
 	ht.bucket0[0] = bucket{} // clear out unused initial bucket
+}
+
+// touchPages writes a zero into each page of a table just made: a table
+// of many pages is fresh memory from the kernel, whose pages the inserts
+// would first read (the kernel maps its shared zero page) and then write
+// (a second fault, which copies it), in the keys' random order. Written
+// first, in order, each page faults once.
+func touchPages(table []bucket) {
+	const page = 4096
+	step := max(page/int(unsafe.Sizeof(bucket{})), 1)
+	for i := 0; i < len(table); i += step {
+		table[i].entries[0].hash = 0
+	}
 }
