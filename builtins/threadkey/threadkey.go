@@ -1,9 +1,10 @@
 // Package threadkey names the thread-local keys under which bitsh hands
 // its fork of go.starlark.net (third_party/starlark, README.bitsh.md) the
-// hooks the fork calls. The fork and bitsh both declare their keys from
-// these constants, so that the two sides cannot drift apart; each hook's
-// type and contract are documented in the fork, beside the key's use.
-// Upstream go.starlark.net reads none of them.
+// hooks the fork calls, and the key under which the fork hands bitsh a
+// function of its own (HashReserve). The fork and bitsh both declare
+// their keys from these constants, so that the two sides cannot drift
+// apart; each hook's type and contract are documented in the fork,
+// beside the key's use. Upstream go.starlark.net reads none of them.
 //
 // The package imports nothing: the fork imports it.
 package threadkey
