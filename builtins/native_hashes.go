@@ -137,8 +137,9 @@ func zeros(w []uint64) []uint64 {
 // succeeded changed: the entries it removed, the values it set of the
 // others, then the entries it added, in order; after a clear, or where
 // the table was rebuilt (its entries renumbered), all of them anew. Where
-// the fork offers it (hashReserveKey), the set or dict makes room for the
-// entries added before they are inserted, so that its table grows once.
+// the fork offers it (hashInsertWordsKey), the entries added go in at
+// once: the set's or dict's table grown once, the entries placed in the
+// order of its buckets.
 func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params []starlark.Value) {
 	if len(nf.pc.Hashes)+len(params) == 0 {
 		return
@@ -186,8 +187,13 @@ func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params 
 			}
 			n0 = 0
 		}
-		reserveAdded(thread, g.Hash, dead[n0+1:])
+		// The entries it was given first (a removed one may be added
+		// again), then those added (n0 <= n here), at once where the fork
+		// offers it.
 		for j := 1; j <= n; j++ {
+			if j == n0+1 && insertAdded(thread, g.Hash, keys[j:], vals[j:], dead[j:], dict) {
+				break // (the entries added are in, in order)
+			}
 			key := func() starlark.Value { return starlark.MakeUint64(keys[j]) }
 			var err error
 			switch d := g.Hash.(type) {
@@ -216,28 +222,42 @@ func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params 
 	}
 }
 
-// hashReserveKey is the thread-local key under which bitsh's fork of
-// go.starlark.net gives a function that makes room in a set or dict for
-// entries about to be added (third_party/starlark/README.bitsh.md); other
-// builds of go.starlark.net give nothing there.
-const hashReserveKey = string(threadkey.HashReserve)
+// hashInsertWordsKey is the thread-local key under which bitsh's fork
+// of go.starlark.net gives a function that inserts many ints into a set or
+// dict at once, as inserting them one by one would
+// (third_party/starlark/README.bitsh.md); other builds of go.starlark.net
+// give nothing there.
+const hashInsertWordsKey = string(threadkey.HashInsertWords)
 
-// reserveAdded makes room in the set or dict h for the entries a run
-// added, those of dead (their removed flags) not removed, where the fork
-// offers it on thread.
-func reserveAdded(thread *starlark.Thread, h starlark.Value, dead []uint64) {
-	if len(dead) < 64 {
-		return // (a few inserts grow it at most once or twice)
+// insertAdded inserts into the set or dict h the entries a run added,
+// keys and (for a dict) vals, those whose removed flag in dead is 0, in
+// order, through the fork's function where thread offers it, and reports
+// whether it did. It packs keys and vals in place (where it reports
+// true).
+func insertAdded(thread *starlark.Thread, h starlark.Value, keys, vals, dead []uint64, dict bool) bool {
+	if len(keys) < 64 {
+		return false // (a few inserts grow the table at most once or twice)
 	}
-	reserve, ok := thread.Local(hashReserveKey).(func(starlark.Value, int))
+	insert, ok := thread.Local(hashInsertWordsKey).(func(starlark.Value, []uint64, []uint64) bool)
 	if !ok {
-		return
+		return false
 	}
-	n := 0
-	for _, d := range dead {
-		if d == 0 {
-			n++
+	m := 0
+	for j, k := range keys {
+		if dead[j] == 0 {
+			keys[m] = k
+			if dict {
+				vals[m] = vals[j]
+			}
+			m++
 		}
 	}
-	reserve(h, n)
+	var vs []uint64
+	if dict {
+		vs = vals[:m]
+	}
+	if !insert(h, keys[:m], vs) {
+		panic("a set or dict that Starlark does not let the code change") // checked mutable before the run
+	}
+	return true
 }

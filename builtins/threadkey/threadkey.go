@@ -1,7 +1,7 @@
 // Package threadkey names the thread-local keys under which bitsh hands
 // its fork of go.starlark.net (third_party/starlark, README.bitsh.md) the
 // hooks the fork calls, and the key under which the fork hands bitsh a
-// function of its own (HashReserve). The fork and bitsh both declare
+// function of its own (HashInsertWords). The fork and bitsh both declare
 // their keys from these constants, so that the two sides cannot drift
 // apart; each hook's type and contract are documented in the fork,
 // beside the key's use. Upstream go.starlark.net reads none of them.
@@ -36,8 +36,10 @@ const (
 // The key under which the fork answers with a function of its own, where
 // the application stored nothing (Thread.Local).
 const (
-	// HashReserve gives the fork's func(v starlark.Value, n int), which
-	// makes room in a dict or set for n more entries, so that inserting
-	// them grows its table once (the fork's starlark/hashtable_reserve.go).
-	HashReserve Key = "go.starlark.net/hashtable.reserve"
+	// HashInsertWords gives the fork's func(v starlark.Value, keys,
+	// vals []uint64) bool, which inserts many ints into a dict or set as
+	// inserting them one by one would, its table grown once and the
+	// entries placed in the order of its buckets (the fork's
+	// starlark/hashtable_bulk.go).
+	HashInsertWords Key = "go.starlark.net/hashtable.insert-words"
 )

@@ -133,8 +133,8 @@ func (thread *Thread) SetLocal(key string, value any) {
 // Local returns the thread-local value associated with the specified key.
 func (thread *Thread) Local(key string) any {
 	v := thread.locals[key]
-	if v == nil && key == hashReserveKey { // bitsh fork: hashtable_reserve.go
-		return hashReserve
+	if v == nil && key == hashInsertWordsKey { // bitsh fork: hashtable_reserve.go
+		return hashInsertWords
 	}
 	return v
 }
