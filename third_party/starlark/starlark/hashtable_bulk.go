@@ -153,7 +153,7 @@ func (ht *hashtable) reserve(n int) {
 		return
 	}
 	want := int(ht.len) + n
-	if want < 0 || want > 1<<31 {
+	if want < 0 || int64(want) > 1<<31 {
 		return // (the inserts fail or grow as usual)
 	}
 	if ht.table == nil {
@@ -184,8 +184,10 @@ func (ht *hashtable) reserve(n int) {
 // of many pages is fresh memory from the kernel, whose pages the inserts
 // would first read (the kernel maps its shared zero page) and then write
 // (a second fault, which copies it). Written first, each page faults
-// once.
+// once; and where the kernel gives the table huge pages (adviseHuge),
+// once every 2 MiB.
 func touchPages(table []bucket) {
+	adviseHuge(table)
 	const page = 4096
 	step := max(page/int(unsafe.Sizeof(bucket{})), 1)
 	for i := 0; i < len(table); i += step {
