@@ -105,6 +105,29 @@ func TestHashInsertWords(t *testing.T) {
 		}
 	}
 
+	// A table of tens of megabytes (on Linux, in huge pages where the
+	// kernel grants them).
+	big := make([]uint64, 250000)
+	for i := range big {
+		big[i] = uint64(i) * 2654435761 % 1000003
+	}
+	plain, fast := starlark.NewDict(0), starlark.NewDict(0)
+	for _, k := range big {
+		plain.SetKey(starlark.MakeUint64(k), starlark.MakeUint64(k>>3))
+	}
+	if !insert(fast, big, func() []uint64 {
+		v := make([]uint64, len(big))
+		for i, k := range big {
+			v[i] = k >> 3
+		}
+		return v
+	}()) {
+		t.Fatal("250,000 ints refused")
+	}
+	if plain.Len() != fast.Len() || plain.String() != fast.String() {
+		t.Fatalf("250,000 ints: len %d; want %d, or another order", fast.Len(), plain.Len())
+	}
+
 	// Refusals change nothing.
 	d := starlark.NewDict(0)
 	d.SetKey(starlark.MakeInt(1), starlark.MakeInt(2))
