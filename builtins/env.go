@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/memory"
@@ -117,8 +118,9 @@ const (
 type threadEnv struct {
 	Env
 	budget  memory.Budget
-	replay  printReplay // the lines a rerun of code that printed reproduces (native_print.go)
-	calling int         // calls of helpers left to the interpreter in progress on the thread (native_callouts.go)
+	replay  printReplay   // the lines a rerun of code that printed reproduces (native_print.go)
+	calling int           // calls of helpers left to the interpreter in progress on the thread (native_callouts.go)
+	waited  time.Duration // the waits for code beyond nativeWait so far (native_wait.go)
 }
 
 // SetEnv sets the run environment of the builtins called from thread,

@@ -59,13 +59,6 @@ func nativeHook(thread *starlark.Thread, fn *starlark.Function, args starlark.Tu
 	return nf.call
 }
 
-// nativeWait is how long a call waits for its function's machine code
-// before it runs in the interpreter: the code is generated on another
-// goroutine, and a function whose code takes longer (a perft with its
-// helpers: a few ms) is interpreted until it is ready, so that a short run
-// does not pay for it.
-const nativeWait = 2 * time.Millisecond
-
 // nativeFunc is a plain function compiled to machine code, and what the
 // hook keeps of its calls.
 type nativeFunc struct {
@@ -143,11 +136,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, args starlark
 	tally.compiled(nf)
 	ready := nf.pc.Ready()
 	if !strict && !EnvOf(thread).waitForCode {
-		t := time.NewTimer(nativeWait)
-		defer t.Stop()
-		select {
-		case <-ready:
-		case <-t.C:
+		if !waitCode(thread, ready) { // (native_wait.go)
 			// Still generating: the interpreter runs the calls until the
 			// code is ready, and report hears how it ends.
 			go func() {
@@ -475,7 +464,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			}
 		}
 	}
-	nf.writeHashes(r, hs[:nh])
+	nf.writeHashes(thread, r, hs[:nh])
 	nf.runs.Add(1)
 	if t := nf.tally; t != nil {
 		t.code.Add(1)

@@ -3,6 +3,7 @@ package builtins
 import (
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
 	"github.com/bitsh/bitsh/builtins/machine"
+	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/starlark"
 )
 
@@ -135,8 +136,11 @@ func zeros(w []uint64) []uint64 {
 // writeHashes writes back to the module's sets and dicts what a run that
 // succeeded changed: the entries it removed, the values it set of the
 // others, then the entries it added, in order; after a clear, or where
-// the table was rebuilt (its entries renumbered), all of them anew.
-func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
+// the table was rebuilt (its entries renumbered), all of them anew. Where
+// the fork offers it (hashInsertWordsKey), the entries added go in at
+// once: the set's or dict's table grown once, the entries placed in the
+// order of its buckets.
+func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params []starlark.Value) {
 	if len(nf.pc.Hashes)+len(params) == 0 {
 		return
 	}
@@ -183,7 +187,13 @@ func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
 			}
 			n0 = 0
 		}
+		// The entries it was given first (a removed one may be added
+		// again), then those added (n0 <= n here), at once where the fork
+		// offers it.
 		for j := 1; j <= n; j++ {
+			if j == n0+1 && insertAdded(thread, g.Hash, keys[j:], vals[j:], dead[j:], dict) {
+				break // (the entries added are in, in order)
+			}
 			key := func() starlark.Value { return starlark.MakeUint64(keys[j]) }
 			var err error
 			switch d := g.Hash.(type) {
@@ -210,4 +220,44 @@ func (nf *nativeFunc) writeHashes(r *nativeRun, params []starlark.Value) {
 		}
 		a += k
 	}
+}
+
+// hashInsertWordsKey is the thread-local key under which bitsh's fork
+// of go.starlark.net gives a function that inserts many ints into a set or
+// dict at once, as inserting them one by one would
+// (third_party/starlark/README.bitsh.md); other builds of go.starlark.net
+// give nothing there.
+const hashInsertWordsKey = string(threadkey.HashInsertWords)
+
+// insertAdded inserts into the set or dict h the entries a run added,
+// keys and (for a dict) vals, those whose removed flag in dead is 0, in
+// order, through the fork's function where thread offers it, and reports
+// whether it did. It packs keys and vals in place (where it reports
+// true).
+func insertAdded(thread *starlark.Thread, h starlark.Value, keys, vals, dead []uint64, dict bool) bool {
+	if len(keys) < 64 {
+		return false // (a few inserts grow the table at most once or twice)
+	}
+	insert, ok := thread.Local(hashInsertWordsKey).(func(starlark.Value, []uint64, []uint64) bool)
+	if !ok {
+		return false
+	}
+	m := 0
+	for j, k := range keys {
+		if dead[j] == 0 {
+			keys[m] = k
+			if dict {
+				vals[m] = vals[j]
+			}
+			m++
+		}
+	}
+	var vs []uint64
+	if dict {
+		vs = vals[:m]
+	}
+	if !insert(h, keys[:m], vs) {
+		panic("a set or dict that Starlark does not let the code change") // checked mutable before the run
+	}
+	return true
 }

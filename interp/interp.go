@@ -111,6 +111,18 @@ func WithNativeReport(w io.Writer) Option {
 // limit (WithMaxSteps), where nothing runs as code, are not checked.
 func WithNativeStrict(on bool) Option { return func(in *Interp) { in.nativeStrict = on } }
 
+// WithUnfrozenScript (on) has ExecFile leave the script's own globals
+// unfrozen, as Exec leaves a REPL's: for a caller that runs nothing after
+// the script, as bitsh's command does for a script, -c CODE or standard
+// input. Freezing a module walks every value it holds (the entries of
+// every dict and list, element by element), and nothing can observe it
+// once nothing runs: a script's code sees its values unfrozen while it
+// runs either way. The modules a script loads are frozen as always (their
+// importers must not change them). Without it, ExecFile's globals are
+// frozen, as go.starlark.net's ExecFileOptions leaves them, and safe to
+// share between goroutines.
+func WithUnfrozenScript(on bool) Option { return func(in *Interp) { in.unfrozenScript = on } }
+
 // NativeReport returns what became of the functions offered to run as
 // machine code so far, as WithNativeReport writes it; nil without
 // WithNativeReport.
@@ -150,6 +162,7 @@ type Interp struct {
 	nativeStats    *builtins.NativeStats // counts for WithNativeReport (nil: none)
 	nativeOut      io.Writer             // where WithNativeReport writes
 	nativeStrict   bool
+	unfrozenScript bool // ExecFile leaves the script's globals unfrozen
 	fsys           fs.FS
 	predeclared    starlark.StringDict
 
@@ -243,7 +256,7 @@ func (in *Interp) ExecFile(ctx context.Context, filename string, src any) (starl
 	r.stack = []string{in.clean(filename)}
 	thread := r.thread(filename, in.maxSteps)
 	defer in.runs.Enter(thread)()
-	g, err := execFile(&dialect, thread, filename, src, in.predeclared)
+	g, err := execFile(&dialect, thread, filename, src, in.predeclared, !in.unfrozenScript)
 	for k, v := range g {
 		in.globals[k] = v
 	}
@@ -474,7 +487,7 @@ func (r *run) load(thread *starlark.Thread, from, name string) (starlark.StringD
 	}
 	t := r.thread(key, budget)
 	leave := in.runs.Enter(t)
-	m.globals, m.err = execFile(&dialect, t, key, src, predeclared)
+	m.globals, m.err = execFile(&dialect, t, key, src, predeclared, true)
 	if m.err != nil {
 		m.err = newLoadError(key, m.err)
 	}

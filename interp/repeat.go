@@ -174,8 +174,9 @@ func withoutHidden(names []string) []string {
 	return out
 }
 
-// execFile is starlark.ExecFileOptions with the repetitions guarded.
-func execFile(opts *syntax.FileOptions, thread *starlark.Thread, filename string, src any, predeclared starlark.StringDict) (starlark.StringDict, error) {
+// execFile is starlark.ExecFileOptions with the repetitions guarded; its
+// globals are frozen only where freeze is true (WithUnfrozenScript).
+func execFile(opts *syntax.FileOptions, thread *starlark.Thread, filename string, src any, predeclared starlark.StringDict, freeze bool) (starlark.StringDict, error) {
 	f, err := parse(opts, filename, src)
 	if err != nil {
 		return nil, err
@@ -186,6 +187,8 @@ func execFile(opts *syntax.FileOptions, thread *starlark.Thread, filename string
 		return nil, err
 	}
 	g, err := prog.Init(thread, predeclared)
-	g.Freeze()
+	if freeze {
+		g.Freeze()
+	}
 	return g, err
 }

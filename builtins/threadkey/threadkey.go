@@ -1,9 +1,10 @@
 // Package threadkey names the thread-local keys under which bitsh hands
 // its fork of go.starlark.net (third_party/starlark, README.bitsh.md) the
-// hooks the fork calls. The fork and bitsh both declare their keys from
-// these constants, so that the two sides cannot drift apart; each hook's
-// type and contract are documented in the fork, beside the key's use.
-// Upstream go.starlark.net reads none of them.
+// hooks the fork calls, and the key under which the fork hands bitsh a
+// function of its own (HashInsertWords). The fork and bitsh both declare
+// their keys from these constants, so that the two sides cannot drift
+// apart; each hook's type and contract are documented in the fork,
+// beside the key's use. Upstream go.starlark.net reads none of them.
 //
 // The package imports nothing: the fork imports it.
 package threadkey
@@ -34,4 +35,15 @@ const (
 	// loop for lists, tuples, strings, dicts and sets (the fork's
 	// starlark/builtins_fast.go).
 	Len Key = "go.starlark.net/len"
+)
+
+// The key under which the fork answers with a function of its own, where
+// the application stored nothing (Thread.Local).
+const (
+	// HashInsertWords gives the fork's func(v starlark.Value, keys,
+	// vals []uint64) bool, which inserts many ints into a dict or set as
+	// inserting them one by one would, its table grown once and the
+	// entries placed in the order of its buckets (the fork's
+	// starlark/hashtable_bulk.go).
+	HashInsertWords Key = "go.starlark.net/hashtable.insert-words"
 )

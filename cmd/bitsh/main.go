@@ -219,6 +219,9 @@ func runArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		interp.WithWorkers(*workers),
 		interp.WithInterpreted(*interpOn),
 		interp.WithNativeStrict(*natStrict),
+		// Nothing runs after a script: its globals need not be frozen (a
+		// REPL's never are).
+		interp.WithUnfrozenScript(true),
 		interp.WithPredeclared(starlark.StringDict{"argv": starlark.NewList(list)}),
 	}
 	if *natReport {

@@ -26,7 +26,8 @@ import (
 //     shift, shift = 64 - log2 of the slots in use);
 //   - keys, removed flags and, for a dict, vals: the entries in the order
 //     they were inserted, from index 1, which is the order Starlark
-//     iterates them in; a removed entry keeps its place, flagged, and its
+//     iterates them in; a removed entry keeps its place, flagged (the
+//     last entry is dropped instead: the entries are one fewer), and its
 //     slot is emptied by shifting the later slots of its run back (no
 //     tombstones), so a probe never meets it;
 //   - four variables (a module's table: its header array): the entries n
@@ -571,10 +572,13 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 
 // hashRemove emits the removal of the entry p (not 0) whose key sits in
 // slot i: the entry is flagged removed (its number and order stay until
-// the table is rebuilt), and the slot emptied by backward shifting, so
-// that no probe needs a tombstone: each later entry of the run of full
-// slots moves into the hole where the hole lies between its first slot
-// and its own.
+// the table is rebuilt), or, where it is the last entry, dropped (the
+// entries are one fewer: a backtracking search that adds and then removes
+// in the reverse order, as set-based N-queens does, never fills the table
+// with removed entries, nor rebuilds it); and the slot emptied by backward
+// shifting, so that no probe needs a tombstone: each later entry of the
+// run of full slots moves into the hole where the hole lies between its
+// first slot and its own.
 func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse.Stmt {
 	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
 	j, q, kq, home := c.newVar(), c.newVar(), c.newVar(), c.newVar()
@@ -583,8 +587,13 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 	}
 	label := c.newLabel()
 	return []fuse.Stmt{
-		{Kind: fuse.SStore, Arr: h.dead, X: varExpr(p), Y: constExpr(1), Check: idx()},
-		h.set(hdrRemoved, c.exactExpr(mk(fuse.OpAdd, h.get(hdrRemoved), constExpr(1)))),
+		// (p >= 1: the last entry's number less one is exact.)
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), h.get(hdrN)),
+			Body: []fuse.Stmt{h.set(hdrN, c.exactExpr(mk(fuse.OpSub, varExpr(p), constExpr(1))))},
+			Else: []fuse.Stmt{
+				{Kind: fuse.SStore, Arr: h.dead, X: varExpr(p), Y: constExpr(1), Check: idx()},
+				h.set(hdrRemoved, c.exactExpr(mk(fuse.OpAdd, h.get(hdrRemoved), constExpr(1)))),
+			}},
 		{Kind: fuse.SAssign, Var: j, X: varExpr(i)},
 		{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
 			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j)},

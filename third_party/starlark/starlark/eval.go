@@ -142,7 +142,11 @@ func (thread *Thread) SetLocal(key string, value any) {
 
 // Local returns the thread-local value associated with the specified key.
 func (thread *Thread) Local(key string) any {
-	return thread.locals[key]
+	v := thread.locals[key]
+	if v == nil && key == hashInsertWordsKey { // bitsh fork: hashtable_bulk.go
+		return hashInsertWords
+	}
+	return v
 }
 
 // CallFrame returns a copy of the specified frame of the callstack.

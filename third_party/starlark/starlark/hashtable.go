@@ -180,6 +180,13 @@ func (ht *hashtable) grow() {
 	if int(ht.len) >= n/2 {
 		n *= 2
 	}
+	ht.resize(n)
+}
+
+// resize drops the holes of ents and gives it capacity n, a power of two
+// at least its entries' count (in place where n is its capacity), and
+// rebuilds the index (none at smallEntries or fewer).
+func (ht *hashtable) resize(n int) {
 	old := ht.ents
 	if n == cap(old) {
 		// Compact in place: the holes are at least half the array.
