@@ -292,6 +292,9 @@ type compiler struct {
 	// of one of the Globals, by its first array.
 	hashes       []*hashTable
 	globalHashes map[arrayOf]int
+	// hooks are the statements a comprehension's loops run innermost
+	// (lists.go), compiled by their function.
+	hooks map[syntax.Stmt]func() error
 }
 
 // arrayOf names a scratch array of a unit.
@@ -553,13 +556,16 @@ func appendedNames(body []syntax.Stmt) map[string]bool {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CallExpr:
-				if dot, ok := n.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
+				if dot, ok := n.Fn.(*syntax.DotExpr); ok && (dot.Name.Name == "append" || dot.Name.Name == "pop" || dot.Name.Name == "insert") {
 					if id, ok := dot.X.(*syntax.Ident); ok {
 						appended[id.Name] = true
 					}
 				}
 			case *syntax.AssignStmt:
 				if id, ok := n.LHS.(*syntax.Ident); ok && n.Op == syntax.EQ {
+					if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && !comp.Curly {
+						appended[id.Name] = true // compAssign
+					}
 					if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok {
 						if m, seen := literal[id.Name]; seen && m != len(l.List) {
 							appended[id.Name] = true
@@ -655,6 +661,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			return err
 		}
 	}
+	if hook, ok := c.hooks[s]; ok {
+		return hook()
+	}
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		if lit, ok := s.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
@@ -697,7 +706,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 	case *syntax.AssignStmt:
 		return c.assign(s)
 	case *syntax.IfStmt:
-		cond, err := c.expr(s.Cond)
+		cond, err := c.condExpr(s.Cond)
 		if err != nil {
 			return err
 		}
@@ -726,7 +735,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		var cond *fuse.Expr
 		pre, err := c.nested(func() error {
 			var err error
-			cond, err = c.expr(s.Cond)
+			cond, err = c.condExpr(s.Cond)
 			return err
 		})
 		if err != nil {
@@ -851,6 +860,9 @@ func (c *compiler) loopBody(label int, body []syntax.Stmt) ([]fuse.Stmt, error) 
 
 func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forEnumerate(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forReversed(s); ok || err != nil {
 		return err
 	}
 	if ok, err := c.forTable(s); ok || err != nil {
@@ -1047,6 +1059,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.compAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
@@ -2354,7 +2369,13 @@ func (c *compiler) expr1(e syntax.Expr) (*fuse.Expr, error) {
 		if e.X == nil {
 			return nil, errAt(e.OpPos, "%s is not allowed in a fused function", e.Op)
 		}
-		x, err := c.expr(e.X)
+		var x *fuse.Expr
+		var err error
+		if e.Op == syntax.NOT {
+			x, err = c.condExpr(e.X)
+		} else {
+			x, err = c.expr(e.X)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -2581,6 +2602,9 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 			}
 			return c.hashIn(h, x, op == syntax.NOT_IN, at), nil
 		}
+		if x, ok, err := c.listIn(x, ye, op == syntax.NOT_IN, at); ok {
+			return x, err
+		}
 		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
 	}
 	mark := len(*c.out)
@@ -2723,6 +2747,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		if x, ok, err := c.hashMethod(e, dot); ok {
 			return x, err
 		}
+		if x, ok, err := c.listMethod(e, dot); ok {
+			return x, err
+		}
 	}
 	name, ok := callee(e)
 	if !ok {
@@ -2755,6 +2782,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 			return c.opaqueCall(e)
 		}
 		return nil, errAt(pos(e.Fn), "%s is not a function a fused function can call", name)
+	}
+	if x, ok, err := c.reduction(name, e); ok {
+		return x, err
 	}
 	switch name {
 	case "len":
