@@ -295,6 +295,10 @@ type compiler struct {
 	// hooks are the statements a comprehension's loops run innermost
 	// (lists.go), compiled by their function.
 	hooks map[syntax.Stmt]func() error
+	// hidden are the names a comprehension binds whose binding in the
+	// scope is the function's own until the comprehension binds them
+	// (unhide).
+	hidden map[hiddenName]bool
 }
 
 // arrayOf names a scratch array of a unit.
@@ -959,6 +963,7 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 
 // bindVar returns the variable of the local name id, making it a word.
 func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
+	c.unhide(id.Name)
 	b, ok := c.scope.names[id.Name]
 	if ok && b.kind != bVar {
 		return 0, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
@@ -983,6 +988,7 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 // or local, as that array, so that i = stamp[k] and i != t hold where the
 // element is the sentinel -1 (nameBias).
 func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
+	c.unhide(id.Name)
 	b, ok, k := c.nameBias(id.Name, v)
 	if !ok && k != 0 {
 		b = binding{kind: bVar, id: c.newVar(), bias: k}
@@ -1521,6 +1527,9 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 							m := listLen(n.RHS, known)
 							if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok && appended[id.Name] && len(l.List) <= ListCap {
 								m = ListCap
+							}
+							if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && appended[id.Name] && !comp.Curly {
+								m = ListCap // compAssign
 							}
 							if m < 0 && isRepeat(n.RHS) {
 								m = ListCap // [V] * N, N read at run time (runLenAssign)
@@ -2434,13 +2443,18 @@ func exprText(e *syntax.DotExpr) string {
 // only where first says so: as an expression when they need no
 // statements (helper calls), else as an if statement into a variable.
 func (c *compiler) lazy(op fuse.Op, first *fuse.Expr, rest ...syntax.Expr) (*fuse.Expr, error) {
+	return c.lazyOf(op, first, c.expr, rest...)
+}
+
+// lazyOf is lazy with the operands compiled by compile.
+func (c *compiler) lazyOf(op fuse.Op, first *fuse.Expr, compile func(syntax.Expr) (*fuse.Expr, error), rest ...syntax.Expr) (*fuse.Expr, error) {
 	vals := make([]*fuse.Expr, len(rest))
 	pres := make([][]fuse.Stmt, len(rest))
 	for i, r := range rest {
 		var err error
 		pres[i], err = c.nested(func() error {
 			var err error
-			vals[i], err = c.expr(r)
+			vals[i], err = compile(r)
 			return err
 		})
 		if err != nil {

@@ -191,10 +191,35 @@ func (c *compiler) eachElement(x syntax.Expr, each func(elem *fuse.Expr) error) 
 // comprehension compiles the loops and conditions of comp, with each
 // called on its body's word in the innermost.
 func (c *compiler) comprehension(comp *syntax.Comprehension, each func(elem *fuse.Expr) error) error {
-	// The names the clauses bind, hidden from the function's own while
-	// the comprehension runs.
+	// The names the clauses bind are the comprehension's own: each
+	// clause's loop binds a fresh one (unhide), the function's is back
+	// after the comprehension. The first clause's iterable reads the
+	// function's names; a later clause may not read one of its own names
+	// before a clause binds it (an error in Starlark).
 	saved := map[string]*binding{}
-	for _, cl := range comp.Clauses {
+	var order []string
+	for i, cl := range comp.Clauses {
+		var reads syntax.Node
+		switch cl := cl.(type) {
+		case *syntax.ForClause:
+			reads = cl.X
+		case *syntax.IfClause:
+			reads = cl.Cond
+		}
+		if i > 0 {
+			var early *syntax.Ident
+			syntax.Walk(reads, func(n syntax.Node) bool {
+				if id, ok := n.(*syntax.Ident); ok && early == nil {
+					if _, own := saved[id.Name]; !own && compBinds(comp.Clauses[i:], id.Name) {
+						early = id
+					}
+				}
+				return early == nil
+			})
+			if early != nil {
+				return errAt(early.NamePos, "%s is read before the comprehension assigns it", early.Name)
+			}
+		}
 		if f, ok := cl.(*syntax.ForClause); ok {
 			names := map[string]bool{}
 			markLocals(names, f.Vars)
@@ -202,6 +227,7 @@ func (c *compiler) comprehension(comp *syntax.Comprehension, each func(elem *fus
 				if _, done := saved[name]; done {
 					continue
 				}
+				order = append(order, name)
 				if b, ok := c.scope.names[name]; ok {
 					saved[name] = &b
 				} else {
@@ -210,20 +236,26 @@ func (c *compiler) comprehension(comp *syntax.Comprehension, each func(elem *fus
 			}
 		}
 	}
-	wasLocal := map[string]bool{}
-	for name := range saved {
-		wasLocal[name] = c.scope.locals[name]
-		delete(c.scope.names, name)
-		c.scope.locals[name] = true
+	if c.hidden == nil {
+		c.hidden = map[hiddenName]bool{}
+	}
+	was := map[string]bool{}
+	for _, name := range order {
+		was[name] = c.hidden[hiddenName{c.scope, name}]
+		c.hidden[hiddenName{c.scope, name}] = true
 	}
 	defer func() {
-		for name, b := range saved {
-			if b != nil {
+		for _, name := range order {
+			if b := saved[name]; b != nil {
 				c.scope.names[name] = *b
 			} else {
 				delete(c.scope.names, name)
 			}
-			c.scope.locals[name] = wasLocal[name]
+			if was[name] {
+				c.hidden[hiddenName{c.scope, name}] = true
+			} else {
+				delete(c.hidden, hiddenName{c.scope, name})
+			}
 		}
 	}()
 	inner := &syntax.ExprStmt{X: comp.Body}
@@ -472,16 +504,40 @@ func (c *compiler) compAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		}
 		return !reads
 	})
-	if reads {
-		return true, errAt(comp.Lbrack, "a list comprehension assigned to %s reads %s in a fused function (use another name)", id.Name, id.Name)
+	empty := &syntax.ListExpr{Lbrack: comp.Lbrack, Rbrack: comp.Rbrack}
+	if !reads {
+		if ok, err := c.growAssign(id, empty); !ok || err != nil {
+			return true, err
+		}
+		b := c.scope.names[id.Name]
+		return true, c.comprehension(comp, func(x *fuse.Expr) error {
+			return c.appendWord(id, b, x, comp.Lbrack)
+		})
 	}
-	if ok, err := c.growAssign(id, &syntax.ListExpr{Lbrack: comp.Lbrack, Rbrack: comp.Rbrack}); !ok || err != nil {
+	// xs = [v * 2 for v in xs]: the elements go to a list of the
+	// comprehension's own, then the name's list is made fresh and gets
+	// them.
+	if old, ok := c.scope.names[id.Name]; ok && old.kind == bScratch && c.proc.Scratch[old.id].Bias != 0 {
+		return true, errAt(comp.Lbrack, "a list comprehension assigned to %s reads %s, a list of negative ints, in a fused function (use another name)", id.Name, id.Name)
+	}
+	tmp := &syntax.Ident{NamePos: id.NamePos, Name: " comprehension " + id.Name}
+	c.scope.appended[tmp.Name] = true
+	if ok, err := c.growAssign(tmp, empty); !ok || err != nil {
+		return true, err
+	}
+	t := c.scope.names[tmp.Name]
+	if err := c.comprehension(comp, func(x *fuse.Expr) error {
+		return c.appendWord(id, t, x, comp.Lbrack)
+	}); err != nil {
+		return true, err
+	}
+	if ok, err := c.growAssign(id, empty); !ok || err != nil {
 		return true, err
 	}
 	b := c.scope.names[id.Name]
-	return true, c.comprehension(comp, func(x *fuse.Expr) error {
-		return c.appendWord(id, b, x, comp.Lbrack)
-	})
+	c.copyArray(b.id, t.id, c.proc.Scratch[t.id].Len, varExpr(t.count-1), comp.Lbrack)
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: varExpr(t.count - 1)})
+	return true, nil
 }
 
 // appendWord emits the append of the word x to the list b built by
@@ -500,6 +556,18 @@ func (c *compiler) appendWord(id *syntax.Ident, b binding, x *fuse.Expr, at synt
 // is true where it is not empty (Starlark's truth of a list); anything
 // else is compiled as an expression.
 func (c *compiler) condExpr(e syntax.Expr) (*fuse.Expr, error) {
+	if bin, ok := unparen(e).(*syntax.BinaryExpr); ok && (bin.Op == syntax.AND || bin.Op == syntax.OR) && c.truthName(bin) {
+		// xs and s < 1000 as a condition: the truth of each operand.
+		first, err := c.condExpr(bin.X)
+		if err != nil {
+			return nil, err
+		}
+		op := fuse.OpAndThen
+		if bin.Op == syntax.OR {
+			op = fuse.OpOrElse
+		}
+		return c.lazyOf(op, first, c.condExpr, bin.Y)
+	}
 	id, ok := unparen(e).(*syntax.Ident)
 	if !ok {
 		return c.expr(e)
@@ -517,4 +585,49 @@ func (c *compiler) condExpr(e syntax.Expr) (*fuse.Expr, error) {
 		return mk(fuse.OpNe, c.hashLen(h), constExpr(0)), nil
 	}
 	return c.expr(e)
+}
+
+// truthName reports whether an operand of the and/or chain e names a
+// scratch array or a set or dict: condExpr takes its truth.
+func (c *compiler) truthName(e syntax.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *syntax.BinaryExpr:
+		return (e.Op == syntax.AND || e.Op == syntax.OR) && (c.truthName(e.X) || c.truthName(e.Y))
+	case *syntax.Ident:
+		if b, ok := c.scope.names[e.Name]; ok && (b.kind == bScratch || b.kind == bHash) {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenName is a name of a scope that a comprehension binds (compiler.hidden).
+type hiddenName struct {
+	scope *scope
+	name  string
+}
+
+// unhide drops the scope's binding of name where a comprehension binds
+// name and has not bound it yet: the binding to come is the
+// comprehension's own.
+func (c *compiler) unhide(name string) {
+	k := hiddenName{c.scope, name}
+	if c.hidden[k] {
+		delete(c.hidden, k)
+		delete(c.scope.names, name)
+	}
+}
+
+// compBinds reports whether a for clause among clauses binds name.
+func compBinds(clauses []syntax.Node, name string) bool {
+	for _, cl := range clauses {
+		if f, ok := cl.(*syntax.ForClause); ok {
+			names := map[string]bool{}
+			markLocals(names, f.Vars)
+			if names[name] {
+				return true
+			}
+		}
+	}
+	return false
 }
