@@ -1,105 +1,15 @@
 package builtins
 
 import (
-	"fmt"
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 )
 
-// listOpsFunc writes a random plain function f(x, y) that works on lists
-// of ints as natural code does: pop() and pop(i) (of an empty list too),
-// insert, the truth of a list (while xs, if not xs), sum, min and max of a
-// list (of an empty one too), any and all of a list comprehension, in and
-// not in a list and a tuple written out, loops over reversed(xs), and
-// list comprehensions with conditions and two loops, whose names hide the
-// function's own.
-func listOpsFunc(r *rand.Rand, loop bool) string {
-	var b strings.Builder
-	b.WriteString("def f(x, y):\n    a = x % 23\n    c = y % 7\n    xs = [a, c, 3]\n    ys = []\n    s = 0\n    v = 5\n")
-	if loop {
-		b.WriteString("    for _ in range(1):\n        pass\n")
-	}
-	word := func(inner string) string {
-		opts := []string{"a", "c", "s % 50", fmt.Sprint(r.IntN(9)), "len(xs)", "v", "(a + c)"}
-		if inner != "" {
-			opts = append(opts, inner, inner+" * 3")
-		}
-		return opts[r.IntN(len(opts))]
-	}
-	var stmt func(ind string, depth int, inner string, iterating bool)
-	stmt = func(ind string, depth int, inner string, iterating bool) {
-		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(22); {
-		case k == 0 && !iterating:
-			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
-		case k == 1 && !iterating:
-			fmt.Fprintf(&b, "%sif %s:\n%s    s += %s.pop()\n", ind, list, ind, list)
-		case k == 2 && !iterating:
-			fmt.Fprintf(&b, "%ss += %s.pop(%s)\n", ind, list, []string{"", "0", "-1", "-2", "1", word(inner) + " % 4"}[r.IntN(6)])
-		case k == 3 && !iterating:
-			fmt.Fprintf(&b, "%s%s.insert(%s, %s)\n", ind, list, []string{"0", "-1", "-5", "2", word(inner) + " % 5", "100"}[r.IntN(6)], word(inner))
-		case k == 4:
-			fmt.Fprintf(&b, "%ss += sum(%s)\n", ind, list)
-		case k == 5:
-			fmt.Fprintf(&b, "%ss += %s(%s)\n", ind, []string{"min", "max"}[r.IntN(2)], list)
-		case k == 6:
-			fmt.Fprintf(&b, "%sif any([v > %s for v in %s]):\n%s    s += 1\n", ind, word(inner), list, ind)
-		case k == 7:
-			fmt.Fprintf(&b, "%sif all([v %% 2 == 0 for v in %s if v > 1]):\n%s    s += 2\n", ind, list, ind)
-		case k == 8:
-			fmt.Fprintf(&b, "%sif %s in %s:\n%s    s += 3\n", ind, word(inner), list, ind)
-		case k == 9:
-			fmt.Fprintf(&b, "%sif %s not in (1, c, %d):\n%s    s += 4\n", ind, word(inner), r.IntN(5), ind)
-		case k == 10 && depth < 2:
-			fmt.Fprintf(&b, "%sfor v in reversed(%s):\n", ind, list)
-			stmt(ind+"    ", depth+1, "v", true)
-		case k == 11 && !iterating:
-			fmt.Fprintf(&b, "%sys = [v * 2 + %s for v in xs if v %% 3 != %d]\n", ind, word(""), r.IntN(3))
-		case k == 12 && !iterating:
-			fmt.Fprintf(&b, "%sxs = [i * j + %s for i in range(c) for j in range(i)]\n", ind, word(inner))
-		case k == 13 && !iterating:
-			fmt.Fprintf(&b, "%swhile %s and s < 1000:\n%s    s += %s.pop() + 1\n", ind, list, ind, list)
-		case k == 14:
-			fmt.Fprintf(&b, "%sif not %s:\n", ind, list)
-			stmt(ind+"    ", depth+1, inner, iterating)
-		case k == 15 && depth < 2:
-			fmt.Fprintf(&b, "%sfor w in range(%s %% 4):\n", ind, word(inner))
-			stmt(ind+"    ", depth+1, "w", iterating)
-			stmt(ind+"    ", depth+1, "w", iterating)
-		case k == 16:
-			fmt.Fprintf(&b, "%ss += sum([v * v for v in range(%s %% 9)], %d)\n", ind, word(inner), r.IntN(3))
-		case k == 17:
-			fmt.Fprintf(&b, "%ss = s %% 100003\n", ind)
-		case k == 18:
-			fmt.Fprintf(&b, "%ss += len(%s) * %d\n", ind, list, 1+r.IntN(5))
-		case k == 19:
-			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
-		default:
-			fmt.Fprintf(&b, "%ss += %s\n", ind, word(inner))
-		}
-	}
-	for n := 4 + r.IntN(8); n > 0; n-- {
-		stmt("    ", 0, "", false)
-	}
-	switch r.IntN(4) {
-	case 0:
-		b.WriteString("    return s, v\n")
-	case 1:
-		b.WriteString("    return xs\n")
-	case 2:
-		b.WriteString("    return s + len(ys)\n")
-	default:
-		b.WriteString("    return s\n")
-	}
-	return b.String()
-}
-
-// TestNativeRandomListOps: random functions of listOpsFunc give, as code
+// TestNativeRandomListOps: random functions of randfunc.ListOps give, as code
 // and through the fork's hook, the interpreter's answer or its error on
 // every pair of edge ints.
 func TestNativeRandomListOps(t *testing.T) {
@@ -110,7 +20,7 @@ func TestNativeRandomListOps(t *testing.T) {
 	if testscale.Short() {
 		n, forked = 40, 4
 	}
-	sum, refused := edgeSweep(t, 0, n, forked, 0x115705, listOpsFunc)
+	sum, refused := edgeSweep(t, 0, n, forked, 0x115705, randfunc.ListOps)
 	t.Logf("%d functions (%d refused): %d calls as code, %d calls through the fork as code", n, refused, sum.coded, sum.forkCoded)
 	if refused > n/10 || sum.coded < 20*n || sum.forkCoded == 0 && starlarkfork.InUse() {
 		t.Errorf("%d calls as code, %d through the fork, %d functions refused: the test tests little", sum.coded, sum.forkCoded, refused)

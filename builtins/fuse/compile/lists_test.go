@@ -1,0 +1,78 @@
+package compile_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/internal/randfunc"
+	"github.com/bitsh/bitsh/internal/testscale"
+)
+
+// listOpsCases are functions on lists as natural search code writes
+// them: a stack popped while it is not empty, a queue popped at its
+// front, insert, the sum, min and max of a list, any and all of a list
+// comprehension, membership, a loop over reversed(xs) and comprehensions
+// that read the list they replace.
+var listOpsCases = []struct{ name, src string }{
+	{"stack", "def f(x, y):\n    stack = [x % 50]\n    seen = [0] * 64\n    n = 0\n    while stack:\n        v = stack.pop()\n        if seen[v]:\n            continue\n        seen[v] = 1\n        n += v\n        for d in (1, 7):\n            w = (v * d + y) % 50\n            if not seen[w]:\n                stack.append(w)\n    return n"},
+	{"queue", "def f(x, y):\n    q = [x % 9, y % 9]\n    n = 0\n    while q and n < 500:\n        v = q.pop(0)\n        n += v + 1\n        if v > 1:\n            q.append(v // 2)\n            q.append(v - 2)\n    return n"},
+	{"pop empty", "def f(x, y):\n    xs = []\n    if x % 3:\n        xs.append(y % 100)\n        xs.append(x % 7)\n    return xs.pop() + xs.pop(-1)"},
+	{"pop index", "def f(x, y):\n    xs = [1, 2, 3, x % 7]\n    a = xs.pop(y % 6)\n    return a * 10 + xs[0] + len(xs)"},
+	{"insert", "def f(x, y):\n    xs = [5, 6]\n    xs.insert(x % 4, 9)\n    xs.insert(-1, y % 8)\n    xs.insert(-9, 1)\n    n = 0\n    for v in xs:\n        n = n * 11 + v\n    return n"},
+	{"sum min max", "def f(x, y):\n    xs = [x % 1000, y % 1000, 7]\n    return sum(xs) * 3 + min(xs) + max(xs) * 5"},
+	{"sum overflows", "def f(x, y):\n    xs = [x, y]\n    return sum(xs, 1)"},
+	{"max empty", "def f(x, y):\n    xs = []\n    for i in range(x % 3):\n        xs.append(i * y % 17)\n    return max(xs)"},
+	{"any all", "def f(x, y):\n    n = x % 200\n    if n < 2:\n        return 0\n    ok = all([n % d != 0 for d in range(2, n) if d * d <= n])\n    some = any([d * d == n for d in range(n)])\n    return 1 if ok else (2 if some else 3)"},
+	{"in", "def f(x, y):\n    xs = [3, 5, y % 10]\n    n = 0\n    for i in range(x % 20):\n        if i in xs:\n            n += 1\n        if i % 10 not in (1, 2, x % 5):\n            n += 10\n    return n"},
+	{"reversed", "def f(x, y):\n    xs = []\n    for i in range(x % 30):\n        xs.append(i * y % 97)\n    t = 0\n    for v in reversed(xs):\n        t = (t * 31 + v) % 1000003\n    return t"},
+	{"comprehension", "def f(x, y):\n    v = x % 5\n    sq = [v * v for v in range(v, 12) if v % 3 != y % 3]\n    sq = [v + 1 for v in sq]\n    pairs = [i * 10 + j for i in range(v) for j in range(i)]\n    return sum(sq) * 1000 + sum(pairs) + v"},
+	{"comprehension error", "def f(x, y):\n    xs = [10 // (i + 4 - x % 5) for i in range(1 + y % 5)]\n    return len(xs) + xs[0]"},
+}
+
+// TestExactListOps: the list constructs agree with plain Starlark on the
+// evaluator and as x86-64 code, on every pair of edge words.
+func TestExactListOps(t *testing.T) {
+	var inputs [][]uint64
+	for _, x := range exactWords {
+		for _, y := range exactWords {
+			inputs = append(inputs, []uint64{x, y})
+		}
+	}
+	for _, c := range listOpsCases {
+		t.Run(c.name, func(t *testing.T) {
+			words, fails := exactAgrees(t, load(t, c.src), c.src, "f", inputs)
+			if words == 0 {
+				t.Errorf("no call gives a word (%d fail)", fails)
+			}
+		})
+	}
+}
+
+// TestExactRandomListOps: random functions of randfunc.ListOps (their
+// answer made an int) agree with plain Starlark on the evaluator and as
+// x86-64 code.
+func TestExactRandomListOps(t *testing.T) {
+	n := 150
+	if testscale.Short() {
+		n = 30
+	}
+	var inputs [][]uint64
+	for _, x := range exactWords[:5] {
+		for _, y := range exactWords {
+			inputs = append(inputs, []uint64{x, y})
+		}
+	}
+	words, fails := 0, 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		src := randfunc.ListOps(rand.New(rand.NewPCG(seed, 0x115706)), seed%2 == 1)
+		src = src[:strings.LastIndex(src, "    return ")] + "    return s\n"
+		w, f := exactAgrees(t, load(t, src), src, "f", inputs)
+		words += w
+		fails += f
+	}
+	t.Logf("%d functions: %d words, %d failures", n, words, fails)
+	if words < n*len(inputs) {
+		t.Errorf("%d words, %d failures: the test tests little", words, fails)
+	}
+}
