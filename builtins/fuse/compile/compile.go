@@ -206,8 +206,12 @@ type scope struct {
 	// in the array parameter tupleArr.
 	none            bool
 	tuple, tupleArr int
-	list            bool // it returns lists of tuple words (fresh ones)
-	returnedParam   int  // the array parameter it returns (ReturnsParam), or -1
+	// tupleVars (Options.Exact, an inlined helper whose caller unpacks
+	// the tuple it returns: a, b = h(x)) are the caller's variables its
+	// return assigns (tuplecalls.go).
+	tupleVars     []int
+	list          bool // it returns lists of tuple words (fresh ones)
+	returnedParam int  // the array parameter it returns (ReturnsParam), or -1
 	// appended are the names the unit calls append on (lists it builds);
 	// byRef the parameters of an inlined helper bound to its caller's
 	// arrays; retArr, of an inlined helper that returns an array, the
@@ -299,6 +303,9 @@ type compiler struct {
 	// scope is the function's own until the comprehension binds them
 	// (unhide).
 	hidden map[hiddenName]bool
+	// wantTuple are the calls of helpers whose tuple the caller unpacks,
+	// with the variables that get its words (tupleCall).
+	wantTuple map[*syntax.CallExpr][]int
 }
 
 // arrayOf names a scratch array of a unit.
@@ -767,6 +774,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			c.ret(constExpr(0))
 			return nil
 		}
+		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok && c.scope.tupleVars != nil {
+			return c.tupleReturn(s, t)
+		}
 		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok {
 			if c.scope.tuple == 0 {
 				return errAt(s.Return, "a fused function returns one word, not a tuple")
@@ -1124,6 +1134,22 @@ func exprList(e syntax.Expr) ([]syntax.Expr, bool) {
 // tupleAssign compiles a, b = x, y: every value first, then the names.
 func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	lhs, _ := exprList(s.LHS)
+	if call, ok := unparen(s.RHS).(*syntax.CallExpr); ok && c.opt.Exact && c.tupleHelper(call, len(lhs)) {
+		vars, err := c.tupleCall(call, len(lhs))
+		if err != nil {
+			return err
+		}
+		for i, l := range lhs {
+			id, ok := l.(*syntax.Ident)
+			if !ok {
+				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+			}
+			if err := c.assignVar(id, varExpr(vars[i])); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	rhs, ok := exprList(s.RHS)
 	if !ok {
 		return errAt(pos(s.RHS), "a fused function can only unpack a tuple of words written out (a, b = x, y)")
@@ -3025,7 +3051,11 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		}
 		byCall = !h.array && !(c.opt.Exact && h.boolean)
 	}
-	if compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline || byCall) {
+	tupleVars, unpacked := c.wantTuple[e]
+	if unpacked && (compiled || recursive) {
+		return nil, errAt(pos(e.Fn), "%s returns a tuple and recurses; a function run as machine code unpacks the tuple of a helper it inlines", name)
+	}
+	if !unpacked && (compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline || byCall)) {
 		if grows {
 			return nil, errAt(pos(e.Fn), "%s takes a list built by append, which a fused function passes only to a helper it inlines (not to one that recurses)", name)
 		}
@@ -3090,6 +3120,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
 	sc.none = none
+	sc.tupleVars = tupleVars
 	outer := c.scope
 	c.calls = append(c.calls, outer.src.Name)
 	c.f.Inlined = max(c.f.Inlined, len(c.calls))

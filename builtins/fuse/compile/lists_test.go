@@ -27,6 +27,8 @@ var listOpsCases = []struct{ name, src string }{
 	{"in", "def f(x, y):\n    xs = [3, 5, y % 10]\n    n = 0\n    for i in range(x % 20):\n        if i in xs:\n            n += 1\n        if i % 10 not in (1, 2, x % 5):\n            n += 10\n    return n"},
 	{"reversed", "def f(x, y):\n    xs = []\n    for i in range(x % 30):\n        xs.append(i * y % 97)\n    t = 0\n    for v in reversed(xs):\n        t = (t * 31 + v) % 1000003\n    return t"},
 	{"comprehension", "def f(x, y):\n    v = x % 5\n    sq = [v * v for v in range(v, 12) if v % 3 != y % 3]\n    sq = [v + 1 for v in sq]\n    pairs = [i * 10 + j for i in range(v) for j in range(i)]\n    return sum(sq) * 1000 + sum(pairs) + v"},
+	{"tuple helper", "def dm(a, b):\n    if b == 0:\n        return a, 0\n    for k in range(4):\n        if a < b * k:\n            return k, a - b\n    return a // b, a % b\n\ndef f(x, y):\n    q, r = dm(x, y % 50)\n    a, b = 0, 1\n    for i in range(x % 40):\n        a, b = dm(b + 7, a + 1)\n    return q * 3 + r + a + b"},
+	{"tuple helper fails", "def two(a):\n    if a % 3 == 0:\n        return a, 1\n    if a % 3 == 1:\n        return a - 100, 2\n\ndef f(x, y):\n    p, q = two(x)\n    return p + q"},
 	{"comprehension error", "def f(x, y):\n    xs = [10 // (i + 4 - x % 5) for i in range(1 + y % 5)]\n    return len(xs) + xs[0]"},
 }
 
