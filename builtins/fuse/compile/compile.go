@@ -306,6 +306,9 @@ type compiler struct {
 	// wantTuple are the calls of helpers whose tuple the caller unpacks,
 	// with the variables that get its words (tupleCall).
 	wantTuple map[*syntax.CallExpr][]int
+	// keyKinds are the keys of each set and dict, words or tuples, as its
+	// uses so far have them (tuplekeys.go).
+	keyKinds map[*hashTable]*keyKind
 }
 
 // arrayOf names a scratch array of a unit.
@@ -2626,6 +2629,11 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	if c.wideSite(op, xe, ye) {
 		return c.wideBinary(op, at, xe, ye)
 	}
+	if op == syntax.IN || op == syntax.NOT_IN {
+		if x, ok, err := c.tupleIn(xe, ye, op == syntax.NOT_IN, at); ok {
+			return x, err
+		}
+	}
 	x, err := c.expr(xe)
 	if err != nil {
 		return nil, err
@@ -2638,6 +2646,9 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	case syntax.IN, syntax.NOT_IN:
 		if h, _, err := c.hashNamed(ye); h != nil || err != nil {
 			if err != nil {
+				return nil, err
+			}
+			if err := c.wordKeys(h, at); err != nil {
 				return nil, err
 			}
 			return c.hashIn(h, x, op == syntax.NOT_IN, at), nil

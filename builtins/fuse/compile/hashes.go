@@ -396,7 +396,7 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		// Starlark's error.
 		for _, e := range lit.List {
 			e := e.(*syntax.DictEntry)
-			kv, err := c.hashKey(e.Key)
+			kv, err := c.hashKey(h, e.Key)
 			if err != nil {
 				return true, err
 			}
@@ -468,7 +468,13 @@ func (c *compiler) hashRead(arr int, i *fuse.Expr, at syntax.Position) *fuse.Exp
 }
 
 // hashKey evaluates the key x into a variable of its own.
-func (c *compiler) hashKey(x syntax.Expr) (int, error) {
+func (c *compiler) hashKey(h *hashTable, x syntax.Expr) (int, error) {
+	if t, ok := unparen(x).(*syntax.TupleExpr); ok {
+		return c.tupleKey(h, t) // tuplekeys.go
+	}
+	if err := c.wordKeys(h, pos(x)); err != nil {
+		return 0, err
+	}
 	k, err := c.word(x)
 	if err != nil {
 		return 0, err
@@ -675,7 +681,7 @@ func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr
 	if !h.dict {
 		return nil, errAt(e.Lbrack, "%s is a set, which is not indexed", id.Name)
 	}
-	kv, err := c.hashKey(e.Y)
+	kv, err := c.hashKey(h, e.Y)
 	if err != nil {
 		return nil, err
 	}
@@ -705,7 +711,7 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 		}
 		vv := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vv, X: c.biasedTo(v, 0)})
-		kv, err := c.hashKey(lhs.Y)
+		kv, err := c.hashKey(h, lhs.Y)
 		if err != nil {
 			return err
 		}
@@ -724,7 +730,7 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 	}
 	// The key, the value it holds (or a KeyError), the operand, then the
 	// store.
-	kv, err := c.hashKey(lhs.Y)
+	kv, err := c.hashKey(h, lhs.Y)
 	if err != nil {
 		return err
 	}
@@ -777,7 +783,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 	}
 	switch name := dot.Name.Name; {
 	case name == "add" && !h.dict && len(e.Args) == 1:
-		kv, err := c.hashKey(e.Args[0])
+		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -793,7 +799,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		return none()
 	case name == "get" && h.dict && len(e.Args) == 2:
-		kv, err := c.hashKey(e.Args[0])
+		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -811,7 +817,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		return varExpr(r), true, nil
 	case (name == "remove" || name == "discard") && !h.dict && len(e.Args) == 1,
 		name == "pop" && h.dict && (len(e.Args) == 1 || len(e.Args) == 2):
-		kv, err := c.hashKey(e.Args[0])
+		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -882,6 +888,9 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	h, id, err := c.hashNamed(x)
 	if h == nil {
 		return err != nil, err
+	}
+	if err := c.hashLooped(h, pos(s.X)); err != nil {
+		return true, err
 	}
 	var key, val *syntax.Ident
 	switch {
@@ -984,6 +993,9 @@ func (c *compiler) hashParam(sc *scope, u *fuse.Proc, name, k string) {
 func (c *compiler) hashArgs(h *hashTable, at syntax.Position) ([]*fuse.Expr, error) {
 	if h.iter > 0 {
 		return nil, errAt(at, "%s is being iterated over; a function run as machine code does not pass it to a helper that recurses there", h.name)
+	}
+	if err := c.hashPassed(h, at); err != nil {
+		return nil, err
 	}
 	var xs []*fuse.Expr
 	for _, a := range []int{h.hdr, h.slots, h.keys, h.dead, h.vals} {

@@ -12,13 +12,12 @@ import (
 // list (of an empty one too), any and all of a list comprehension, in and
 // not in a list and a tuple written out, loops over reversed(xs), and
 // list comprehensions with conditions and two loops, whose names hide the
-// function's own, and a, b = dm(p, q) of a helper that returns a tuple. With loop, f starts with a loop (the fork offers such a
+// function's own, a, b = dm(p, q) of a helper that returns a tuple, and a dict and a set
+// keyed by tuples. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
 	var b strings.Builder
-	b.WriteString("def dm(p, q):\n    if q == 0:\n        return p, 0\n    for k in range(3):\n        if p < q * k:\n            return k, p\n    return p // q, p % q\n\n")
-	b.WriteString("def f(x, y):\n    a = x % 23\n    c = y % 7\n    xs = [a, c, 3]\n    ys = []\n    s = 0\n    v = 5\n")
 	if loop {
 		b.WriteString("    for _ in range(1):\n        pass\n")
 	}
@@ -32,7 +31,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(24); {
+		switch k := r.IntN(28); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -79,6 +78,14 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sqq, rr = dm(%s, %s)\n%ss += qq * 2 + rr\n", ind, word(inner), word(inner), ind)
 		case k == 21 && depth < 2:
 			fmt.Fprintf(&b, "%sfor w in range(3):\n%s    s, v = dm(s + w, %s)\n", ind, ind, word("w"))
+		case k == 22:
+			fmt.Fprintf(&b, "%smemo[(%s %% 5, %s)] = %s\n", ind, word(inner), []string{"c", "v % 3", "x", "y % 9"}[r.IntN(4)], word(inner))
+		case k == 23:
+			fmt.Fprintf(&b, "%ss += memo.get((%s %% 5, c), 1) + len(memo)\n", ind, word(inner))
+		case k == 24:
+			fmt.Fprintf(&b, "%sif (%s %% 5, a %% 3, 1) not in seen:\n%s    seen.add((%s %% 5, a %% 3, 1))\n%s    s += len(seen)\n", ind, word(inner), ind, word(inner), ind)
+		case k == 25:
+			fmt.Fprintf(&b, "%sif (a %% 5, %s) in memo:\n%s    s += memo[a %% 5, %s]\n", ind, word(inner), ind, word(inner))
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
@@ -98,5 +105,15 @@ func ListOps(r *rand.Rand, loop bool) string {
 	default:
 		b.WriteString("    return s\n")
 	}
-	return b.String()
+	// The head, with the tables the body uses (a table's arrays are
+	// large: the evaluator makes them at every call).
+	head := "def dm(p, q):\n    if q == 0:\n        return p, 0\n    for k in range(3):\n        if p < q * k:\n            return k, p\n    return p // q, p % q\n\n" +
+		"def f(x, y):\n    a = x % 23\n    c = y % 7\n    xs = [a, c, 3]\n    ys = []\n    s = 0\n    v = 5\n"
+	if strings.Contains(b.String(), "memo") {
+		head += "    memo = {}\n"
+	}
+	if strings.Contains(b.String(), "seen") {
+		head += "    seen = set()\n"
+	}
+	return head + b.String()
 }
