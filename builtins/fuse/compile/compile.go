@@ -309,6 +309,10 @@ type compiler struct {
 	// keyKinds are the keys of each set and dict, words or tuples, as its
 	// uses so far have them (tuplekeys.go).
 	keyKinds map[*hashTable]*keyKind
+	// tupleLists are the lists of tuples of the units, and tupleListsOf
+	// the names of each scope that hold one (tuplelists.go).
+	tupleLists   []*tupleList
+	tupleListsOf map[*scope]map[string]int
 }
 
 // arrayOf names a scratch array of a unit.
@@ -699,6 +703,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 					if b, ok := c.scope.names[id.Name]; ok && b.kind == bLog {
 						return c.logAppend(id, b, call)
 					}
+					if tl, _, ok := c.tupleListNamed(id); ok {
+						return c.tupleListAppend(tl, id, call)
+					}
 					if _, _, ok := c.freeList(c.scope, id); ok && c.opt.Exact {
 						_, err := c.expr(s.X)
 						if err == nil {
@@ -882,6 +889,12 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forReversed(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forTupleList(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forLiteralTuples(s); ok || err != nil {
+		return err
+	}
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
@@ -1031,6 +1044,8 @@ func kindName(b binding) string {
 		return "a module's list appended to"
 	case bHash:
 		return "a set or dict"
+	case bTupleList:
+		return "a list of tuples"
 	}
 	return "a word"
 }
@@ -1075,6 +1090,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return c.assignVar(lhs, v)
 		}
 		if ok, err := c.hashAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.tupleListAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
@@ -1148,6 +1166,21 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
 			}
 			if err := c.assignVar(id, varExpr(vars[i])); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if vals, ok, err := c.tupleListRead(s.RHS, len(lhs)); ok {
+		if err != nil {
+			return err
+		}
+		for i, l := range lhs {
+			id, ok := l.(*syntax.Ident)
+			if !ok {
+				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+			}
+			if err := c.assignVar(id, vals[i]); err != nil {
 				return err
 			}
 		}
@@ -2909,6 +2942,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 				return varExpr(c.newVar()), nil
 			}
 		}
+	}
+	if tl, _, ok := c.tupleListNamed(arg); ok {
+		return varExpr(tl.parts[0].count - 1), nil
 	}
 	id, ok := arg.(*syntax.Ident)
 	if !ok {

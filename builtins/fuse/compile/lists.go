@@ -61,6 +61,14 @@ func (c *compiler) scratchNamed(e syntax.Expr) (binding, *syntax.Ident, *fuse.Ex
 // listMethod compiles xs.pop(), xs.pop(i) and xs.insert(i, x) of a list
 // built by append; it reports false where dot names no such list.
 func (c *compiler) listMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (*fuse.Expr, bool, error) {
+	if tl, id, ok := c.tupleListNamed(dot.X); ok && dot.Name.Name == "pop" {
+		// q.pop() as a statement: the tuple dropped.
+		if !c.discarded[e] {
+			return nil, true, errAt(pos(e.Fn), "%s.pop() gives a tuple; a fused function unpacks it (a, b = %s.pop())", id.Name, id.Name)
+		}
+		_, _, err := c.tupleListRead(e, len(tl.parts))
+		return constExpr(0), true, err
+	}
 	b, id, ok := c.listNamed(dot.X)
 	if !ok {
 		return nil, false, nil
@@ -584,6 +592,9 @@ func (c *compiler) condExpr(e syntax.Expr) (*fuse.Expr, error) {
 		}
 		return mk(fuse.OpNe, c.hashLen(h), constExpr(0)), nil
 	}
+	if tl, _, ok := c.tupleListNamed(id); ok {
+		return mk(fuse.OpNe, varExpr(tl.parts[0].count-1), constExpr(0)), nil
+	}
 	return c.expr(e)
 }
 
@@ -594,7 +605,7 @@ func (c *compiler) truthName(e syntax.Expr) bool {
 	case *syntax.BinaryExpr:
 		return (e.Op == syntax.AND || e.Op == syntax.OR) && (c.truthName(e.X) || c.truthName(e.Y))
 	case *syntax.Ident:
-		if b, ok := c.scope.names[e.Name]; ok && (b.kind == bScratch || b.kind == bHash) {
+		if b, ok := c.scope.names[e.Name]; ok && (b.kind == bScratch || b.kind == bHash || b.kind == bTupleList) {
 			return true
 		}
 	}

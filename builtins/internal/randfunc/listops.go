@@ -12,8 +12,9 @@ import (
 // list (of an empty one too), any and all of a list comprehension, in and
 // not in a list and a tuple written out, loops over reversed(xs), and
 // list comprehensions with conditions and two loops, whose names hide the
-// function's own, a, b = dm(p, q) of a helper that returns a tuple, and a dict and a set
-// keyed by tuples. With loop, f starts with a loop (the fork offers such a
+// function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
+// keyed by tuples, a list of pairs built by append (pq) and loops over
+// pairs written out. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -31,7 +32,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(28); {
+		switch k := r.IntN(34); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -86,6 +87,18 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sif (%s %% 5, a %% 3, 1) not in seen:\n%s    seen.add((%s %% 5, a %% 3, 1))\n%s    s += len(seen)\n", ind, word(inner), ind, word(inner), ind)
 		case k == 25:
 			fmt.Fprintf(&b, "%sif (a %% 5, %s) in memo:\n%s    s += memo[a %% 5, %s]\n", ind, word(inner), ind, word(inner))
+		case k == 26 && !iterating:
+			fmt.Fprintf(&b, "%spq.append((%s, %s))\n", ind, word(inner), word(inner))
+		case k == 27 && !iterating:
+			fmt.Fprintf(&b, "%sif pq:\n%s    p1, p2 = pq.pop(%s)\n%s    s += p1 * 2 + p2\n", ind, ind, []string{"", "0", "-1"}[r.IntN(3)], ind)
+		case k == 28 && depth < 2:
+			fmt.Fprintf(&b, "%sfor p1, p2 in pq:\n%s    s += p1 + p2 * %d\n", ind, ind, r.IntN(4))
+		case k == 29:
+			fmt.Fprintf(&b, "%sif pq:\n%s    p1, p2 = pq[%s %% len(pq)]\n%s    s += p1 ^ p2\n", ind, ind, word(inner), ind)
+		case k == 30 && depth < 2:
+			fmt.Fprintf(&b, "%sfor dx, dy in ((1, 0), (-1, 2), (0, -1)):\n%s    if a + dx >= 0 and c + dy < 9:\n%s        s += a + dx + (c + dy) * 3\n", ind, ind, ind)
+		case k == 31 && depth < 2:
+			fmt.Fprintf(&b, "%sfor p1, p2 in ((a, c), (%s, 1)):\n%s    s += p1 * p2\n", ind, word(inner), ind)
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
@@ -114,6 +127,9 @@ func ListOps(r *rand.Rand, loop bool) string {
 	}
 	if strings.Contains(b.String(), "seen") {
 		head += "    seen = set()\n"
+	}
+	if strings.Contains(b.String(), "pq") {
+		head += "    pq = [(a, c)]\n"
 	}
 	return head + b.String()
 }
