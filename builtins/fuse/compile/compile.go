@@ -1095,6 +1095,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 		if ok, err := c.tupleListAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
+		if ok, err := c.setOf(lhs, s.RHS); ok || err != nil {
+			return err
+		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}

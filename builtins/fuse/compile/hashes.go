@@ -775,6 +775,9 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 	}
 	at := e.Lparen
+	if x, ok, err := c.hashMethodMore(h, id, e, dot); ok {
+		return x, true, err // hashupdate.go
+	}
 	none := func() (*fuse.Expr, bool, error) {
 		if !c.discarded[e] {
 			return nil, true, errAt(pos(e.Fn), "%s.%s returns None, which is not a word: call it as a statement", id.Name, dot.Name.Name)

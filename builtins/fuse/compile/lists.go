@@ -192,6 +192,33 @@ func (c *compiler) eachElement(x syntax.Expr, each func(elem *fuse.Expr) error) 
 			return false, nil
 		}
 		return true, c.comprehension(x, each)
+	case *syntax.ListExpr, *syntax.TupleExpr:
+		// Every value first, in order, as Starlark builds the list.
+		elems, _ := exprList(x)
+		vals := make([]*fuse.Expr, len(elems))
+		for i, el := range elems {
+			v, err := c.word(el)
+			if err != nil {
+				return true, err
+			}
+			if _, neg := negConstant(v); v.Op != fuse.OpConst && !neg {
+				t := c.newVar()
+				if k := c.biased[v]; k != 0 {
+					c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v.Args[0]})
+					v = c.biasedRead(varExpr(t), k)
+				} else {
+					c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v})
+					v = varExpr(t)
+				}
+			}
+			vals[i] = v
+		}
+		for _, v := range vals {
+			if err := each(v); err != nil {
+				return true, err
+			}
+		}
+		return true, nil
 	}
 	return false, nil
 }
@@ -302,7 +329,9 @@ func (c *compiler) reduction(name string, e *syntax.CallExpr) (*fuse.Expr, bool,
 		}
 	}
 	arg := unparen(e.Args[0])
-	if _, ok := arg.(*syntax.Comprehension); !ok {
+	switch arg.(type) {
+	case *syntax.Comprehension, *syntax.ListExpr, *syntax.TupleExpr:
+	default:
 		if _, _, _, ok := c.scratchNamed(arg); !ok {
 			return nil, false, nil
 		}

@@ -13,8 +13,8 @@ import (
 // not in a list and a tuple written out, loops over reversed(xs), and
 // list comprehensions with conditions and two loops, whose names hide the
 // function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
-// keyed by tuples, a list of pairs built by append (pq) and loops over
-// pairs written out. With loop, f starts with a loop (the fork offers such a
+// keyed by tuples, a list of pairs built by append (pq), loops over
+// pairs written out, setdefault, update and set(xs). With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -32,7 +32,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(34); {
+		switch k := r.IntN(40); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -99,6 +99,18 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sfor dx, dy in ((1, 0), (-1, 2), (0, -1)):\n%s    if a + dx >= 0 and c + dy < 9:\n%s        s += a + dx + (c + dy) * 3\n", ind, ind, ind)
 		case k == 31 && depth < 2:
 			fmt.Fprintf(&b, "%sfor p1, p2 in ((a, c), (%s, 1)):\n%s    s += p1 * p2\n", ind, word(inner), ind)
+		case k == 32:
+			fmt.Fprintf(&b, "%ss += cnt.setdefault(%s %% 7, %s)\n", ind, word(inner), word(inner))
+		case k == 33:
+			fmt.Fprintf(&b, "%sbag.update(%s)\n", ind, []string{"xs", "[a, " + word(inner) + "]", "[w * 2 for w in ys]", "cnt"}[r.IntN(4)])
+		case k == 34 && !iterating:
+			fmt.Fprintf(&b, "%sbag = set(%s)\n", ind, []string{"xs", "ys", "[c, 2, c]", "cnt"}[r.IntN(4)])
+		case k == 35:
+			fmt.Fprintf(&b, "%ss += len(bag) + sum([q * 3 for q in bag]) + (2 if %s in bag else 0)\n", ind, word(inner))
+		case k == 36:
+			fmt.Fprintf(&b, "%scnt[%s %% 4] = cnt.setdefault(%s %% 4, 1) * 2\n", ind, word(inner), word(inner))
+		case k == 37:
+			fmt.Fprintf(&b, "%sfor q in bag:\n%s    s += q + cnt.get(q, 3)\n", ind, ind)
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
@@ -127,6 +139,12 @@ func ListOps(r *rand.Rand, loop bool) string {
 	}
 	if strings.Contains(b.String(), "seen") {
 		head += "    seen = set()\n"
+	}
+	if strings.Contains(b.String(), "cnt") {
+		head += "    cnt = {}\n"
+	}
+	if strings.Contains(b.String(), "bag") {
+		head += "    bag = set()\n"
 	}
 	if strings.Contains(b.String(), "pq") {
 		head += "    pq = [(a, c)]\n"
