@@ -584,6 +584,11 @@ func appendedNames(body []syntax.Stmt) map[string]bool {
 					if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && !comp.Curly {
 						appended[id.Name] = true // compAssign
 					}
+					if call, ok := unparen(n.RHS).(*syntax.CallExpr); ok {
+						if name, ok := callee(call); ok && name == "sorted" {
+							appended[id.Name] = true // sortedAssign
+						}
+					}
 					if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok {
 						if m, seen := literal[id.Name]; seen && m != len(l.List) {
 							appended[id.Name] = true
@@ -895,6 +900,9 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forLiteralTuples(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forSorted(s); ok || err != nil {
+		return err
+	}
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
@@ -1096,6 +1104,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return err
 		}
 		if ok, err := c.setOf(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.sortedAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
@@ -1595,6 +1606,11 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 							}
 							if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && appended[id.Name] && !comp.Curly {
 								m = ListCap // compAssign
+							}
+							if _, ok := unparen(n.RHS).(*syntax.CallExpr); ok && appended[id.Name] {
+								if name, _ := callee(unparen(n.RHS).(*syntax.CallExpr)); name == "sorted" {
+									m = ListCap // sortedAssign
+								}
 							}
 							if m < 0 && isRepeat(n.RHS) {
 								m = ListCap // [V] * N, N read at run time (runLenAssign)

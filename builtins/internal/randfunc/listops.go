@@ -14,7 +14,7 @@ import (
 // list comprehensions with conditions and two loops, whose names hide the
 // function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
 // keyed by tuples, a list of pairs built by append (pq), loops over
-// pairs written out, setdefault, update and set(xs). With loop, f starts with a loop (the fork offers such a
+// pairs written out, setdefault, update, set(xs) and sorted. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -32,7 +32,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(40); {
+		switch k := r.IntN(42); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -111,6 +111,10 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%scnt[%s %% 4] = cnt.setdefault(%s %% 4, 1) * 2\n", ind, word(inner), word(inner))
 		case k == 37:
 			fmt.Fprintf(&b, "%sfor q in bag:\n%s    s += q + cnt.get(q, 3)\n", ind, ind)
+		case k == 38 && !iterating:
+			fmt.Fprintf(&b, "%sys = sorted(%s)\n", ind, []string{"xs", "ys", "[c, a, 2]", "[w % 7 for w in xs]"}[r.IntN(4)])
+		case k == 39 && depth < 2:
+			fmt.Fprintf(&b, "%sfor w in sorted(%s):\n%s    s = (s * 3 + w) %% 100003\n", ind, []string{"xs", "ys", "bag", "cnt"}[r.IntN(4)], ind)
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
