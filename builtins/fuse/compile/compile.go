@@ -589,6 +589,9 @@ func appendedNames(body []syntax.Stmt) map[string]bool {
 							appended[id.Name] = true // sortedAssign
 						}
 					}
+					if sl, ok := unparen(n.RHS).(*syntax.SliceExpr); ok && sl.Step == nil {
+						appended[id.Name] = true // sliceAssign
+					}
 					if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok {
 						if m, seen := literal[id.Name]; seen && m != len(l.List) {
 							appended[id.Name] = true
@@ -903,6 +906,9 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forSorted(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forSlice(s); ok || err != nil {
+		return err
+	}
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
@@ -1107,6 +1113,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return err
 		}
 		if ok, err := c.sortedAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.sliceAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
@@ -1611,6 +1620,9 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 								if name, _ := callee(unparen(n.RHS).(*syntax.CallExpr)); name == "sorted" {
 									m = ListCap // sortedAssign
 								}
+							}
+							if sl, ok := unparen(n.RHS).(*syntax.SliceExpr); ok && appended[id.Name] && sl.Step == nil {
+								m = ListCap // sliceAssign
 							}
 							if m < 0 && isRepeat(n.RHS) {
 								m = ListCap // [V] * N, N read at run time (runLenAssign)

@@ -192,6 +192,8 @@ func (c *compiler) eachElement(x syntax.Expr, each func(elem *fuse.Expr) error) 
 			return false, nil
 		}
 		return true, c.comprehension(x, each)
+	case *syntax.SliceExpr:
+		return c.eachOfSlice(x, each) // slices.go
 	case *syntax.ListExpr, *syntax.TupleExpr:
 		// Every value first, in order, as Starlark builds the list.
 		elems, _ := exprList(x)
@@ -329,8 +331,12 @@ func (c *compiler) reduction(name string, e *syntax.CallExpr) (*fuse.Expr, bool,
 		}
 	}
 	arg := unparen(e.Args[0])
-	switch arg.(type) {
+	switch a := arg.(type) {
 	case *syntax.Comprehension, *syntax.ListExpr, *syntax.TupleExpr:
+	case *syntax.SliceExpr:
+		if _, _, _, ok := c.scratchNamed(a.X); !ok || a.Step != nil {
+			return nil, false, nil
+		}
 	default:
 		if _, _, _, ok := c.scratchNamed(arg); !ok {
 			return nil, false, nil
@@ -526,55 +532,17 @@ func (c *compiler) forReversedInPlace(s *syntax.ForStmt, b binding, id *syntax.I
 
 // compAssign compiles name = [e for v in ... if cond], where the unit
 // builds name by append (appendedNames counts the comprehension as
-// appends): a fresh list, then an append of each element. The
-// comprehension may not read name (its elements would see the new list,
-// not the one the name held).
+// appends): a fresh list, then an append of each element (buildList; a
+// comprehension that reads name, xs = [v * 2 for v in xs], fills a list
+// of its own first).
 func (c *compiler) compAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	comp, ok := unparen(rhs).(*syntax.Comprehension)
 	if !ok || comp.Curly || !c.scope.appended[id.Name] {
 		return false, nil
 	}
-	reads := false
-	syntax.Walk(comp, func(n syntax.Node) bool {
-		if r, ok := n.(*syntax.Ident); ok && r.Name == id.Name {
-			reads = true
-		}
-		return !reads
+	return true, c.buildList(id, comp, comp.Lbrack, func(fill func(*fuse.Expr) error) error {
+		return c.comprehension(comp, fill)
 	})
-	empty := &syntax.ListExpr{Lbrack: comp.Lbrack, Rbrack: comp.Rbrack}
-	if !reads {
-		if ok, err := c.growAssign(id, empty); !ok || err != nil {
-			return true, err
-		}
-		b := c.scope.names[id.Name]
-		return true, c.comprehension(comp, func(x *fuse.Expr) error {
-			return c.appendWord(id, b, x, comp.Lbrack)
-		})
-	}
-	// xs = [v * 2 for v in xs]: the elements go to a list of the
-	// comprehension's own, then the name's list is made fresh and gets
-	// them.
-	if old, ok := c.scope.names[id.Name]; ok && old.kind == bScratch && c.proc.Scratch[old.id].Bias != 0 {
-		return true, errAt(comp.Lbrack, "a list comprehension assigned to %s reads %s, a list of negative ints, in a fused function (use another name)", id.Name, id.Name)
-	}
-	tmp := &syntax.Ident{NamePos: id.NamePos, Name: " comprehension " + id.Name}
-	c.scope.appended[tmp.Name] = true
-	if ok, err := c.growAssign(tmp, empty); !ok || err != nil {
-		return true, err
-	}
-	t := c.scope.names[tmp.Name]
-	if err := c.comprehension(comp, func(x *fuse.Expr) error {
-		return c.appendWord(id, t, x, comp.Lbrack)
-	}); err != nil {
-		return true, err
-	}
-	if ok, err := c.growAssign(id, empty); !ok || err != nil {
-		return true, err
-	}
-	b := c.scope.names[id.Name]
-	c.copyArray(b.id, t.id, c.proc.Scratch[t.id].Len, varExpr(t.count-1), comp.Lbrack)
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: varExpr(t.count - 1)})
-	return true, nil
 }
 
 // appendWord emits the append of the word x to the list b built by

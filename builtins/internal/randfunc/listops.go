@@ -14,7 +14,7 @@ import (
 // list comprehensions with conditions and two loops, whose names hide the
 // function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
 // keyed by tuples, a list of pairs built by append (pq), loops over
-// pairs written out, setdefault, update, set(xs) and sorted. With loop, f starts with a loop (the fork offers such a
+// pairs written out, setdefault, update, set(xs), sorted and slices. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -32,7 +32,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(42); {
+		switch k := r.IntN(45); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -115,6 +115,12 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sys = sorted(%s)\n", ind, []string{"xs", "ys", "[c, a, 2]", "[w % 7 for w in xs]"}[r.IntN(4)])
 		case k == 39 && depth < 2:
 			fmt.Fprintf(&b, "%sfor w in sorted(%s):\n%s    s = (s * 3 + w) %% 100003\n", ind, []string{"xs", "ys", "bag", "cnt"}[r.IntN(4)], ind)
+		case k == 40:
+			fmt.Fprintf(&b, "%ss += sum(%s[%s])\n", ind, list, []string{"1:", ":2", "-2:", "a % 4:c", ":-1", "c:-" + fmt.Sprint(1+r.IntN(3))}[r.IntN(6)])
+		case k == 41 && depth < 2:
+			fmt.Fprintf(&b, "%sfor w in %s[%s]:\n%s    s = s * 2 %% 100003 + w\n", ind, list, []string{"1:", "a % 3:", ":c"}[r.IntN(3)], ind)
+		case k == 42 && !iterating:
+			fmt.Fprintf(&b, "%s%s = %s[%s]\n", ind, list, []string{"xs", "ys"}[r.IntN(2)], []string{"1:", ":-1", "c:a"}[r.IntN(3)])
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
