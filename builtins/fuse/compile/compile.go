@@ -574,7 +574,8 @@ func appendedNames(body []syntax.Stmt) map[string]bool {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CallExpr:
-				if dot, ok := n.Fn.(*syntax.DotExpr); ok && (dot.Name.Name == "append" || dot.Name.Name == "pop" || dot.Name.Name == "insert") {
+				if dot, ok := n.Fn.(*syntax.DotExpr); ok && (dot.Name.Name == "append" || dot.Name.Name == "pop" || dot.Name.Name == "insert" ||
+					dot.Name.Name == "remove" || dot.Name.Name == "extend" || dot.Name.Name == "clear") {
 					if id, ok := dot.X.(*syntax.Ident); ok {
 						appended[id.Name] = true
 					}
@@ -1193,6 +1194,9 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 			}
 		}
 		return nil
+	}
+	if ok, err := c.divmodAssign(lhs, s.RHS); ok || err != nil {
+		return err
 	}
 	if vals, ok, err := c.tupleListRead(s.RHS, len(lhs)); ok {
 		if err != nil {
@@ -2865,6 +2869,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		if x, ok, err := c.listMethod(e, dot); ok {
 			return x, err
 		}
+		if x, ok, err := c.listSearch(e, dot); ok {
+			return x, err
+		}
 	}
 	name, ok := callee(e)
 	if !ok {
@@ -2900,6 +2907,11 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	}
 	if x, ok, err := c.reduction(name, e); ok {
 		return x, err
+	}
+	if name == "abs" {
+		if x, ok, err := c.absOf(e); ok {
+			return x, err
+		}
 	}
 	switch name {
 	case "len":

@@ -74,7 +74,7 @@ func (c *compiler) listMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (*fuse.Ex
 		return nil, false, nil
 	}
 	name := dot.Name.Name
-	if name != "pop" && name != "insert" {
+	if name != "pop" && name != "insert" && name != "remove" && name != "extend" && name != "clear" {
 		return nil, false, nil
 	}
 	for _, a := range e.Args {
@@ -118,17 +118,44 @@ func (c *compiler) listMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (*fuse.Ex
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: raw, X: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id),
 			Args: []*fuse.Expr{varExpr(i)}, Check: c.check(fuse.CheckIndex, 0, e.Lparen, "%s.%s", id.Name, msg)}})
 		if len(e.Args) != 0 {
-			// The elements after i move down one.
-			j := c.newVar()
-			next := c.exactExpr(mk(fuse.OpAdd, varExpr(j), constExpr(1)))
-			c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: varExpr(i),
-				Y: c.exactExpr(mk(fuse.OpSub, n, constExpr(1))), Z: constExpr(1), Check: c.check(fuse.CheckNonZero, 0, e.Lparen, "range: step argument must not be zero"),
-				Body: []fuse.Stmt{{Kind: fuse.SStore, Arr: b.id, X: varExpr(j), Check: c.check(fuse.CheckIndex, 0, e.Lparen, "index out of range"),
-					Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{next}, Check: c.check(fuse.CheckIndex, 0, e.Lparen, "index out of range")}}}})
+			c.removeAt(id, b, varExpr(i), e.Lparen)
+		} else {
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.exactExpr(mk(fuse.OpSub, n, constExpr(1)))})
 		}
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.exactExpr(mk(fuse.OpSub, n, constExpr(1)))})
 		// The word read, as the array's int (its bias taken off).
 		return c.biasedRead(varExpr(raw), arr.Bias), true, nil
+	case name == "clear" && len(e.Args) == 0 || name == "remove" && len(e.Args) == 1 || name == "extend" && len(e.Args) == 1:
+		if !c.discarded[e] {
+			return nil, true, errAt(pos(e.Fn), "%s.%s returns None, which is not a word: call it as a statement", id.Name, name)
+		}
+		switch name {
+		case "clear":
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: constExpr(0)})
+		case "remove":
+			// xs.pop(xs.index(v)), with remove's error where v is missing.
+			i, _, err := c.listSearch(&syntax.CallExpr{Fn: &syntax.DotExpr{X: id, Name: &syntax.Ident{NamePos: dot.NamePos, Name: "remove"}},
+				Lparen: e.Lparen, Args: e.Args, Rparen: e.Rparen}, &syntax.DotExpr{X: id, Name: &syntax.Ident{NamePos: dot.NamePos, Name: "index"}})
+			if err != nil {
+				return nil, true, err
+			}
+			iv := c.newVar()
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: i})
+			c.removeAt(id, b, varExpr(iv), e.Lparen)
+		case "extend":
+			src := e.Args[0]
+			if r, ok := unparen(src).(*syntax.Ident); ok && r.Name == id.Name {
+				// xs.extend(xs): the elements it held, xs[:].
+				src = &syntax.SliceExpr{X: r, Lbrack: e.Lparen, Rbrack: e.Rparen}
+			}
+			ok, err := c.eachElement(src, func(x *fuse.Expr) error { return c.appendWord(id, b, x, e.Lparen) })
+			if err != nil {
+				return nil, true, err
+			}
+			if !ok {
+				return nil, true, errAt(pos(e.Args[0]), "%s.extend of %s is not allowed in a function run as machine code (a list, a list comprehension, a slice)", id.Name, describe(e.Args[0]))
+			}
+		}
+		return constExpr(0), true, nil
 	case name == "insert" && len(e.Args) == 2:
 		x, k, err := c.listIndexArg(e.Args[0])
 		if err != nil {
@@ -638,4 +665,17 @@ func compBinds(clauses []syntax.Node, name string) bool {
 		}
 	}
 	return false
+}
+
+// removeAt emits the removal of element i (below the length) of the list
+// b built by append: the elements after it move down one.
+func (c *compiler) removeAt(id *syntax.Ident, b binding, i *fuse.Expr, at syntax.Position) {
+	n := varExpr(b.count - 1)
+	j := c.newVar()
+	next := c.exactExpr(mk(fuse.OpAdd, varExpr(j), constExpr(1)))
+	c.emit(fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: i,
+		Y: c.exactExpr(mk(fuse.OpSub, n, constExpr(1))), Z: constExpr(1), Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
+		Body: []fuse.Stmt{{Kind: fuse.SStore, Arr: b.id, X: varExpr(j), Check: c.check(fuse.CheckIndex, 0, at, "index out of range"),
+			Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{next}, Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}}}})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.exactExpr(mk(fuse.OpSub, n, constExpr(1)))})
 }

@@ -14,7 +14,8 @@ import (
 // list comprehensions with conditions and two loops, whose names hide the
 // function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
 // keyed by tuples, a list of pairs built by append (pq), loops over
-// pairs written out, setdefault, update, set(xs), sorted and slices. With loop, f starts with a loop (the fork offers such a
+// pairs written out, setdefault, update, set(xs), sorted, slices, remove, extend,
+// clear, index, abs of a difference and divmod. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -32,7 +33,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(45); {
+		switch k := r.IntN(48); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -121,6 +122,12 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sfor w in %s[%s]:\n%s    s = s * 2 %% 100003 + w\n", ind, list, []string{"1:", "a % 3:", ":c"}[r.IntN(3)], ind)
 		case k == 42 && !iterating:
 			fmt.Fprintf(&b, "%s%s = %s[%s]\n", ind, list, []string{"xs", "ys"}[r.IntN(2)], []string{"1:", ":-1", "c:a"}[r.IntN(3)])
+		case k == 43 && !iterating:
+			fmt.Fprintf(&b, "%s%s.%s\n", ind, list, []string{"remove(" + word(inner) + ")", "extend(" + []string{"xs", "ys", "[a, 1]", "[w + 1 for w in range(c)]"}[r.IntN(4)] + ")", "clear()"}[r.IntN(3)])
+		case k == 44:
+			fmt.Fprintf(&b, "%ss += %s.index(%s) + abs(%s - %s)\n", ind, list, word(inner), word(inner), word(inner))
+		case k == 45:
+			fmt.Fprintf(&b, "%sqq, rr = divmod(%s, %s)\n%ss += qq + rr * 3 + abs(v - 9)\n", ind, word(inner), word(inner), ind)
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
