@@ -910,6 +910,9 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forSlice(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forZip(s); ok || err != nil {
+		return err
+	}
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}

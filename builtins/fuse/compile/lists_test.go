@@ -39,6 +39,7 @@ var listOpsCases = []struct{ name, src string }{
 	{"sorted returned", "def g(x, y):\n    xs = [y % 10, x % 10, 4]\n    ys = sorted(xs)\n    return ys\n\ndef f(x, y):\n    t = 0\n    for v in g(x, y):\n        t = t * 10 + v\n    return t"},
 	{"slices", "def f(x, y):\n    xs = []\n    for i in range(x % 20):\n        xs.append(i * y % 13)\n    t = sum(xs[1:]) + sum(xs[:3]) * 100 + sum(xs[-2:]) * 10000\n    for v in xs[y % 5:x % 7]:\n        t = t * 3 % 1000003 + v\n    ys = xs[2:-1]\n    xs = xs[1:]\n    return t + len(ys) * 7 + len(xs)"},
 	{"abs divmod index count", "def f(x, y):\n    a = x % 100\n    b = y % 100\n    d = -1\n    if a > b:\n        d = -5\n    q, r = divmod(a * 7 + 3, b)\n    xs = [a, b, 3, b]\n    t = abs(a - b) * 1000 + abs(d) + abs(b - 50) * 7 + abs(d - 2) + q * 11 + r\n    xs.remove(b)\n    xs.extend([a % 3, 9])\n    xs.extend(xs[1:])\n    ys = [1]\n    ys.extend([v * 2 for v in xs if v % 2])\n    ys.remove(x % 3)\n    ys.clear()\n    return t + xs.index(b) * 100000 + len(xs) * 1000000 + xs.index(a % 7) + len(ys)"},
+	{"zip", "def f(x, y):\n    xs = [x % 10, 2, 3]\n    ys = []\n    for i in range(y % 6):\n        ys.append(i * 3)\n    t = 0\n    for a, b in zip(xs, ys):\n        t = t * 10 + a * b\n    zs = [1, 2, 3, 4]\n    for a, b, c in zip(ys, xs, zs):\n        t += a + b * c\n    return t"},
 	{"comprehension error", "def f(x, y):\n    xs = [10 // (i + 4 - x % 5) for i in range(1 + y % 5)]\n    return len(xs) + xs[0]"},
 }
 

@@ -171,3 +171,70 @@ func (c *compiler) listSearch(e *syntax.CallExpr, dot *syntax.DotExpr) (*fuse.Ex
 		{Kind: fuse.SFail, Check: c.check(fuse.CheckReturned, 0, e.Lparen, "%s: value not in list", name)}}})
 	return varExpr(r), true, nil
 }
+
+// forZip compiles for a, b in zip(xs, ys) over scratch lists (or slices
+// of them): a loop to the shortest's length; it reports false where s is
+// no such loop. The body may not change the lists.
+func (c *compiler) forZip(s *syntax.ForStmt) (bool, error) {
+	call, ok := unparen(s.X).(*syntax.CallExpr)
+	if !ok || len(call.Args) < 2 || !c.opt.Exact {
+		return false, nil
+	}
+	if name, ok := callee(call); !ok || name != "zip" || !c.isBuiltin(name) {
+		return false, nil
+	}
+	vars, ok := exprList(unparen(s.Vars))
+	if !ok || len(vars) != len(call.Args) {
+		return false, nil
+	}
+	lists := make([]binding, len(call.Args))
+	n := c.newVar()
+	for i, a := range call.Args {
+		b, _, length, ok := c.scratchNamed(a)
+		if !ok {
+			return false, nil
+		}
+		lists[i] = b
+		if i == 0 {
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: n, X: length})
+		} else {
+			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: n, X: mk(fuse.OpMin, varExpr(n), length)})
+		}
+	}
+	at := pos(s.X)
+	i := c.newVar()
+	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: constExpr(0), Y: varExpr(n), Z: constExpr(1),
+		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero")}
+	head, err := c.nested(func() error {
+		for j, v := range vars {
+			id, ok := unparen(v).(*syntax.Ident)
+			if !ok {
+				return errAt(pos(v), "a for loop over zip binds names in a function run as machine code")
+			}
+			x := c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(lists[j].id), Args: []*fuse.Expr{varExpr(i)},
+				Check: c.check(fuse.CheckIndex, 0, at, "index out of range")})
+			if err := c.assignVar(id, x); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return true, err
+	}
+	was := make([]bool, len(lists))
+	for j, b := range lists {
+		was[j] = c.iterating[arrayOf{c.proc, b.id}]
+		c.iterating[arrayOf{c.proc, b.id}] = true
+	}
+	body, err := c.loopBody(st.Label, s.Body)
+	for j, b := range lists {
+		c.iterating[arrayOf{c.proc, b.id}] = was[j]
+	}
+	if err != nil {
+		return true, err
+	}
+	st.Body = append(head, body...)
+	c.emit(st)
+	return true, nil
+}

@@ -15,7 +15,7 @@ import (
 // function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
 // keyed by tuples, a list of pairs built by append (pq), loops over
 // pairs written out, setdefault, update, set(xs), sorted, slices, remove, extend,
-// clear, index, abs of a difference and divmod. With loop, f starts with a loop (the fork offers such a
+// clear, index, abs of a difference, divmod and zip. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -33,7 +33,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(48); {
+		switch k := r.IntN(49); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -128,6 +128,8 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%ss += %s.index(%s) + abs(%s - %s)\n", ind, list, word(inner), word(inner), word(inner))
 		case k == 45:
 			fmt.Fprintf(&b, "%sqq, rr = divmod(%s, %s)\n%ss += qq + rr * 3 + abs(v - 9)\n", ind, word(inner), word(inner), ind)
+		case k == 46 && depth < 2:
+			fmt.Fprintf(&b, "%sfor p1, p2 in zip(xs, ys):\n%s    s = s * 2 %% 100003 + p1 * p2\n", ind, ind)
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
