@@ -312,7 +312,8 @@ type compiler struct {
 	// tupleLists are the lists of tuples of the units, and tupleListsOf
 	// the names of each scope that hold one (tuplelists.go).
 	tupleLists   []*tupleList
-	tupleListsOf map[*scope]map[string]int
+	tupleListsOf map[*scope]tupleNamesOf
+	tupleLocals  [][]int // the variables of each tuple local (tuplelocals.go)
 }
 
 // arrayOf names a scratch array of a unit.
@@ -1064,6 +1065,8 @@ func kindName(b binding) string {
 		return "a set or dict"
 	case bTupleList:
 		return "a list of tuples"
+	case bTupleLocal:
+		return "a tuple"
 	}
 	return "a word"
 }
@@ -1111,6 +1114,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return err
 		}
 		if ok, err := c.tupleListAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.tupleLocalAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.setOf(lhs, s.RHS); ok || err != nil {
@@ -1200,6 +1206,26 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	}
 	if ok, err := c.divmodAssign(lhs, s.RHS); ok || err != nil {
 		return err
+	}
+	if _, ok := c.tupleLocalNamed(s.RHS); ok {
+		// a, b = p of a tuple local.
+		vals, _, err := c.tupleOfWords(s.RHS)
+		if err != nil {
+			return err
+		}
+		if len(vals) != len(lhs) {
+			return errAt(s.OpPos, "%d names but %d values", len(lhs), len(vals))
+		}
+		for i, l := range lhs {
+			id, ok := l.(*syntax.Ident)
+			if !ok {
+				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+			}
+			if err := c.assignVar(id, vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if vals, ok, err := c.tupleListRead(s.RHS, len(lhs)); ok {
 		if err != nil {
@@ -2702,6 +2728,11 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	}
 	if op == syntax.IN || op == syntax.NOT_IN {
 		if x, ok, err := c.tupleIn(xe, ye, op == syntax.NOT_IN, at); ok {
+			return x, err
+		}
+	}
+	if op == syntax.EQL || op == syntax.NEQ {
+		if x, ok, err := c.tupleEq(op, at, xe, ye); ok {
 			return x, err
 		}
 	}

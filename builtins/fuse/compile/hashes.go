@@ -469,8 +469,8 @@ func (c *compiler) hashRead(arr int, i *fuse.Expr, at syntax.Position) *fuse.Exp
 
 // hashKey evaluates the key x into a variable of its own.
 func (c *compiler) hashKey(h *hashTable, x syntax.Expr) (int, error) {
-	if t, ok := unparen(x).(*syntax.TupleExpr); ok {
-		return c.tupleKey(h, t) // tuplekeys.go
+	if _, ok := c.tupleLocalNamed(x); ok || isTupleExpr(x) {
+		return c.tupleKey(h, x) // tuplekeys.go
 	}
 	if err := c.wordKeys(h, pos(x)); err != nil {
 		return 0, err

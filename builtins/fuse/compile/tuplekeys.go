@@ -67,8 +67,13 @@ func (c *compiler) hashPassed(h *hashTable, at syntax.Position) error {
 
 // tupleKey evaluates the tuple t, a key of h, into a variable of its
 // own: its ints packed into one word.
-func (c *compiler) tupleKey(h *hashTable, t *syntax.TupleExpr) (int, error) {
-	n := len(t.List)
+func (c *compiler) tupleKey(h *hashTable, t syntax.Expr) (int, error) {
+	n := 0
+	if vars, ok := c.tupleLocalNamed(t); ok {
+		n = len(vars)
+	} else {
+		n = len(unparen(t).(*syntax.TupleExpr).List)
+	}
 	at := pos(t)
 	k := c.kindOf(h)
 	switch {
@@ -86,18 +91,13 @@ func (c *compiler) tupleKey(h *hashTable, t *syntax.TupleExpr) (int, error) {
 	k.tuple = n
 	w := uint64(64 / n)
 	// Every element first, in order, as Starlark builds the tuple.
-	vs := make([]int, n)
-	for i, e := range t.List {
-		x, err := c.word(e)
-		if err != nil {
-			return 0, err
-		}
-		vs[i] = c.newVar()
-		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vs[i], X: c.biasedTo(x, 0)})
+	vs, _, err := c.tupleOfWords(t)
+	if err != nil {
+		return 0, err
 	}
 	var key *fuse.Expr
 	for i, v := range vs {
-		part := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{varExpr(v), constExpr(1<<w - 1)},
+		part := &fuse.Expr{Op: fuse.OpAnd, Args: []*fuse.Expr{v, constExpr(1<<w - 1)},
 			Check: c.check(fuse.CheckFits, w, at, "a tuple key of %s in a function run as machine code holds ints below 2^%d", h.name, w)}
 		if shift := w * uint64(n-1-i); shift > 0 {
 			part = c.exactExpr(mk(fuse.OpShl, part, constExpr(shift)))
@@ -116,10 +116,10 @@ func (c *compiler) tupleKey(h *hashTable, t *syntax.TupleExpr) (int, error) {
 // tupleIn compiles (a, b) in d (or not in) for a set or dict d; it
 // reports false where xe is not a tuple or ye names no set or dict.
 func (c *compiler) tupleIn(xe, ye syntax.Expr, not bool, at syntax.Position) (*fuse.Expr, bool, error) {
-	t, ok := unparen(xe).(*syntax.TupleExpr)
-	if !ok {
+	if _, ok := c.tupleLocalNamed(xe); !ok && !isTupleExpr(xe) {
 		return nil, false, nil
 	}
+	t := xe
 	h, _, err := c.hashNamed(ye)
 	if h == nil || err != nil {
 		return nil, err != nil, err

@@ -30,16 +30,52 @@ type tupleList struct {
 // tupleListNames returns the names of the scope's body that hold lists
 // of tuples, with the tuples' length.
 func (c *compiler) tupleListNames() map[string]int {
+	return c.tupleNames().lists
+}
+
+// tupleNamesOf are the names of a scope that hold lists of tuples and
+// tuples (tuplelocals.go), with the tuples' length.
+type tupleNamesOf struct {
+	lists, locals map[string]int
+}
+
+// tupleNames finds the scope's lists of tuples and tuple locals: a list
+// whose every assignment is a list of k-tuples written out and whose
+// every append appends one (or a tuple local of k); a local whose every
+// assignment is a k-tuple written out, or a read of such a list (q[i],
+// q.pop()), and whose every for loop runs over such a list.
+func (c *compiler) tupleNames() tupleNamesOf {
 	if names, ok := c.tupleListsOf[c.scope]; ok {
 		return names
 	}
-	k := map[string]int{}
+	lists := map[string]int{}
 	bad := map[string]bool{}
-	note := func(name string, n int) {
+	note := func(k map[string]int, name string, n int) {
 		if n < 2 || k[name] != 0 && k[name] != n {
 			bad[name] = true
 		}
 		k[name] = n
+	}
+	deferred := map[string][]string{} // list: the names it appends
+	// locals: the k of the tuples written out assigned to each name;
+	// reads: the lists each name is read from (q[i], q.pop(), for p in q).
+	locals := map[string]int{}
+	notLocal := map[string]bool{}
+	reads := map[string][]string{}
+	listRead := func(e syntax.Expr) (string, bool) {
+		switch r := unparen(e).(type) {
+		case *syntax.IndexExpr:
+			if id, ok := unparen(r.X).(*syntax.Ident); ok {
+				return id.Name, true
+			}
+		case *syntax.CallExpr:
+			if dot, ok := r.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "pop" {
+				if id, ok := unparen(dot.X).(*syntax.Ident); ok {
+					return id.Name, true
+				}
+			}
+		}
+		return "", false
 	}
 	for _, st := range c.scope.src.Body {
 		syntax.Walk(st, func(n syntax.Node) bool {
@@ -50,7 +86,9 @@ func (c *compiler) tupleListNames() map[string]int {
 						if len(n.Args) != 1 {
 							bad[id.Name] = true
 						} else if t, ok := unparen(n.Args[0]).(*syntax.TupleExpr); ok {
-							note(id.Name, len(t.List))
+							note(lists, id.Name, len(t.List))
+						} else if a, ok := unparen(n.Args[0]).(*syntax.Ident); ok {
+							deferred[id.Name] = append(deferred[id.Name], a.Name)
 						} else {
 							bad[id.Name] = true
 						}
@@ -58,16 +96,59 @@ func (c *compiler) tupleListNames() map[string]int {
 				}
 			case *syntax.AssignStmt:
 				if id, ok := n.LHS.(*syntax.Ident); ok {
+					if n.Op != syntax.EQ {
+						bad[id.Name], notLocal[id.Name] = true, true
+						break
+					}
+					if t, ok := unparen(n.RHS).(*syntax.TupleExpr); ok {
+						note(locals, id.Name, len(t.List))
+					} else if q, ok := listRead(n.RHS); ok {
+						reads[id.Name] = append(reads[id.Name], q)
+					} else {
+						notLocal[id.Name] = true
+					}
 					l, ok := unparen(n.RHS).(*syntax.ListExpr)
-					if !ok || n.Op != syntax.EQ {
+					if !ok {
 						bad[id.Name] = true
 						break
 					}
 					for _, e := range l.List {
 						if t, ok := unparen(e).(*syntax.TupleExpr); ok {
-							note(id.Name, len(t.List))
+							note(lists, id.Name, len(t.List))
+						} else if a, ok := unparen(e).(*syntax.Ident); ok {
+							deferred[id.Name] = append(deferred[id.Name], a.Name)
 						} else {
 							bad[id.Name] = true
+						}
+					}
+				} else {
+					names := map[string]bool{}
+					markLocals(names, n.LHS)
+					for name := range names {
+						notLocal[name] = true
+					}
+				}
+			case *syntax.ForStmt:
+				if id, ok := unparen(n.Vars).(*syntax.Ident); ok {
+					if q, ok := unparen(n.X).(*syntax.Ident); ok {
+						reads[id.Name] = append(reads[id.Name], q.Name)
+					} else {
+						notLocal[id.Name] = true
+					}
+				} else {
+					names := map[string]bool{}
+					markLocals(names, n.Vars)
+					for name := range names {
+						notLocal[name] = true
+					}
+				}
+			case *syntax.Comprehension:
+				for _, cl := range n.Clauses {
+					if f, ok := cl.(*syntax.ForClause); ok {
+						names := map[string]bool{}
+						markLocals(names, f.Vars)
+						for name := range names {
+							notLocal[name] = true
 						}
 					}
 				}
@@ -78,21 +159,100 @@ func (c *compiler) tupleListNames() map[string]int {
 		})
 	}
 	for _, p := range c.scope.src.Params {
-		bad[p.Name] = true
+		bad[p.Name], notLocal[p.Name] = true, true
 	}
 	for name := range bad {
-		delete(k, name)
+		delete(lists, name)
 	}
-	for name, n := range k {
+	// The tuple locals and the lists that append them, to a fixed
+	// point: a local read from lists of tuples of one k holds k-tuples,
+	// a list that appends locals of one k holds them.
+	for name := range notLocal {
+		delete(locals, name)
+	}
+	for changed := true; changed; {
+		changed = false
+		for name, qs := range reads {
+			if notLocal[name] {
+				continue
+			}
+			for _, q := range qs {
+				n, ok := lists[q]
+				if !ok || bad[q] {
+					continue // not known yet
+				}
+				if locals[name] != 0 && locals[name] != n {
+					notLocal[name] = true
+					delete(locals, name)
+					break
+				}
+				if locals[name] == 0 {
+					locals[name], changed = n, true
+				}
+			}
+		}
+		for q, names := range deferred {
+			if bad[q] {
+				continue
+			}
+			for _, a := range names {
+				n, ok := locals[a]
+				if !ok {
+					continue
+				}
+				if lists[q] != 0 && lists[q] != n {
+					bad[q] = true
+					break
+				}
+				if lists[q] == 0 {
+					lists[q], changed = n, true
+				}
+			}
+		}
+	}
+	// What stays consistent: every list a local is read from holds its
+	// tuples, every name a list appends is a local of its tuples.
+	for stable := false; !stable; {
+		stable = true
+		for name, qs := range reads {
+			if _, ok := locals[name]; !ok {
+				continue
+			}
+			for _, q := range qs {
+				if n, ok := lists[q]; !ok || bad[q] || n != locals[name] {
+					delete(locals, name)
+					stable = false
+					break
+				}
+			}
+		}
+		for q, names := range deferred {
+			if _, ok := lists[q]; !ok || bad[q] {
+				continue
+			}
+			for _, a := range names {
+				if n, ok := locals[a]; !ok || n != lists[q] {
+					bad[q] = true
+					stable = false
+					break
+				}
+			}
+		}
+		for name := range bad {
+			delete(lists, name)
+		}
+	}
+	for name, n := range lists {
 		if n == 0 {
-			delete(k, name) // never given a tuple: q = [] alone
+			delete(lists, name) // never given a tuple: q = [] alone
 		}
 	}
 	if c.tupleListsOf == nil {
-		c.tupleListsOf = map[*scope]map[string]int{}
+		c.tupleListsOf = map[*scope]tupleNamesOf{}
 	}
-	c.tupleListsOf[c.scope] = k
-	return k
+	names := tupleNamesOf{lists: lists, locals: locals}
+	c.tupleListsOf[c.scope] = names
+	return names
 }
 
 // tupleListNamed returns the list of tuples e names, if it names one.
@@ -149,10 +309,12 @@ func (c *compiler) tupleListAssign(id *syntax.Ident, rhs syntax.Expr) (bool, err
 	// The values first, in order, then the fresh lists.
 	var vals [][]*fuse.Expr
 	for _, e := range l.List {
-		t := unparen(e).(*syntax.TupleExpr)
-		row, err := c.tupleWords(t)
+		row, ok, err := c.tupleOfWords(e)
 		if err != nil {
 			return true, err
+		}
+		if !ok || len(row) != k {
+			return true, errAt(pos(e), "%s holds tuples of %d ints; a fused function assigns it a list of them", id.Name, k)
 		}
 		vals = append(vals, row)
 	}
@@ -187,18 +349,17 @@ func (c *compiler) tupleListAppend(tl *tupleList, id *syntax.Ident, call *syntax
 	if len(call.Args) != 1 {
 		return errAt(call.Lparen, "%s.append takes one argument", id.Name)
 	}
-	t, ok := unparen(call.Args[0]).(*syntax.TupleExpr)
-	if !ok || len(t.List) != len(tl.parts) {
-		return errAt(call.Lparen, "%s holds tuples of %d ints; a fused function appends such a tuple written out", id.Name, len(tl.parts))
-	}
 	for _, p := range tl.parts {
 		if c.iterating[arrayOf{c.proc, p.id}] {
 			return errAt(call.Lparen, "%s.append while a loop iterates over %s (an error in Starlark)", id.Name, id.Name)
 		}
 	}
-	row, err := c.tupleWords(t)
+	row, ok, err := c.tupleOfWords(call.Args[0])
 	if err != nil {
 		return err
+	}
+	if !ok || len(row) != len(tl.parts) {
+		return errAt(call.Lparen, "%s holds tuples of %d ints; a fused function appends such a tuple", id.Name, len(tl.parts))
 	}
 	n := varExpr(tl.parts[0].count - 1)
 	for i, p := range tl.parts {
@@ -303,14 +464,28 @@ func (c *compiler) forTupleList(s *syntax.ForStmt) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	vars, ok := exprList(unparen(s.Vars))
-	if !ok || len(vars) != len(tl.parts) {
-		return true, errAt(pos(s.Vars), "%s holds tuples of %d ints; a for loop over it unpacks them into %d names", id.Name, len(tl.parts), len(tl.parts))
-	}
 	i := c.newVar()
 	st := fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: i, X: constExpr(0), Y: varExpr(tl.parts[0].count - 1), Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, pos(s.X), "range: step argument must not be zero")}
 	var head []fuse.Stmt
+	if one, ok := unparen(s.Vars).(*syntax.Ident); ok {
+		// for p in q: p a tuple local.
+		tv, ok, err := c.tupleLocalVars(one)
+		if err != nil {
+			return true, err
+		}
+		if !ok || len(tv) != len(tl.parts) {
+			return true, errAt(pos(s.Vars), "%s holds tuples of %d ints; a for loop over it unpacks them into %d names", id.Name, len(tl.parts), len(tl.parts))
+		}
+		for j, v := range tv {
+			head = append(head, fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(tl.parts[j].id),
+				Args: []*fuse.Expr{varExpr(i)}, Check: c.check(fuse.CheckIndex, 0, pos(s.X), "index out of range")}})
+		}
+	}
+	vars, ok := exprList(unparen(s.Vars))
+	if head == nil && (!ok || len(vars) != len(tl.parts)) {
+		return true, errAt(pos(s.Vars), "%s holds tuples of %d ints; a for loop over it unpacks them into %d names", id.Name, len(tl.parts), len(tl.parts))
+	}
 	for j, v := range vars {
 		name, ok := unparen(v).(*syntax.Ident)
 		if !ok {

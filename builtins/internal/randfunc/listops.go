@@ -15,7 +15,8 @@ import (
 // function's own, a, b = dm(p, q) of a helper that returns a tuple, a dict and a set
 // keyed by tuples, a list of pairs built by append (pq), loops over
 // pairs written out, setdefault, update, set(xs), sorted, slices, remove, extend,
-// clear, index, abs of a difference, divmod and zip. With loop, f starts with a loop (the fork offers such a
+// clear, index, abs of a difference, divmod, zip and a tuple local (pt)
+// appended, popped, unpacked, compared and used as a key. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -33,7 +34,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(49); {
+		switch k := r.IntN(54); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -130,6 +131,16 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sqq, rr = divmod(%s, %s)\n%ss += qq + rr * 3 + abs(v - 9)\n", ind, word(inner), word(inner), ind)
 		case k == 46 && depth < 2:
 			fmt.Fprintf(&b, "%sfor p1, p2 in zip(xs, ys):\n%s    s = s * 2 %% 100003 + p1 * p2\n", ind, ind)
+		case k == 47:
+			fmt.Fprintf(&b, "%spt = (%s %% 5, %s)\n", ind, word(inner), []string{"c", "v % 3", "x", "y % 9"}[r.IntN(4)])
+		case k == 48 && !iterating:
+			fmt.Fprintf(&b, "%sif pq:\n%s    pt = pq.pop(%s)\n", ind, ind, []string{"", "0"}[r.IntN(2)])
+		case k == 49 && !iterating:
+			fmt.Fprintf(&b, "%spq.append(pt)\n%smemo[pt] = %s\n", ind, ind, word(inner))
+		case k == 50:
+			fmt.Fprintf(&b, "%sp1, p2 = pt\n%ss += p1 * 3 + p2 + (1 if pt in memo else 0) + (2 if pt == (a %% 5, c) else 0) + (4 if pt != (1, 2, 3) else 0)\n", ind, ind)
+		case k == 51 && depth < 2:
+			fmt.Fprintf(&b, "%sfor pt in pq:\n%s    p1, p2 = pt\n%s    s += p1 + p2 * 2\n", ind, ind, ind)
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
@@ -164,6 +175,9 @@ func ListOps(r *rand.Rand, loop bool) string {
 	}
 	if strings.Contains(b.String(), "bag") {
 		head += "    bag = set()\n"
+	}
+	if strings.Contains(b.String(), "pt") {
+		head += "    pt = (a, 1)\n"
 	}
 	if strings.Contains(b.String(), "pq") {
 		head += "    pq = [(a, c)]\n"
