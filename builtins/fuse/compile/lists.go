@@ -61,6 +61,9 @@ func (c *compiler) scratchNamed(e syntax.Expr) (binding, *syntax.Ident, *fuse.Ex
 // listMethod compiles xs.pop(), xs.pop(i) and xs.insert(i, x) of a list
 // built by append; it reports false where dot names no such list.
 func (c *compiler) listMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (*fuse.Expr, bool, error) {
+	if !c.opt.Exact {
+		return nil, false, nil
+	}
 	if tl, id, ok := c.tupleListNamed(dot.X); ok && dot.Name.Name == "pop" {
 		// q.pop() as a statement: the tuple dropped.
 		if !c.discarded[e] {
@@ -255,6 +258,18 @@ func (c *compiler) eachElement(x syntax.Expr, each func(elem *fuse.Expr) error) 
 // comprehension compiles the loops and conditions of comp, with each
 // called on its body's word in the innermost.
 func (c *compiler) comprehension(comp *syntax.Comprehension, each func(elem *fuse.Expr) error) error {
+	return c.comprehensionOf(comp, func() error {
+		x, err := c.word(comp.Body)
+		if err != nil {
+			return err
+		}
+		return each(x)
+	})
+}
+
+// comprehensionOf is comprehension with the innermost body compiled by
+// inner (a tuple's words: tupleListAssign).
+func (c *compiler) comprehensionOf(comp *syntax.Comprehension, inner func() error) error {
 	// The names the clauses bind are the comprehension's own: each
 	// clause's loop binds a fresh one (unhide), the function's is back
 	// after the comprehension. The first clause's iterable reads the
@@ -322,18 +337,12 @@ func (c *compiler) comprehension(comp *syntax.Comprehension, each func(elem *fus
 			}
 		}
 	}()
-	inner := &syntax.ExprStmt{X: comp.Body}
+	hook := &syntax.ExprStmt{X: comp.Body}
 	if c.hooks == nil {
 		c.hooks = map[syntax.Stmt]func() error{}
 	}
-	c.hooks[inner] = func() error {
-		x, err := c.word(comp.Body)
-		if err != nil {
-			return err
-		}
-		return each(x)
-	}
-	body := []syntax.Stmt{inner}
+	c.hooks[hook] = inner
+	body := []syntax.Stmt{hook}
 	for i := len(comp.Clauses) - 1; i >= 0; i-- {
 		switch cl := comp.Clauses[i].(type) {
 		case *syntax.ForClause:
@@ -349,7 +358,7 @@ func (c *compiler) comprehension(comp *syntax.Comprehension, each func(elem *fus
 // append or list comprehension (sum also with a start word); it reports
 // false where the call is none of them.
 func (c *compiler) reduction(name string, e *syntax.CallExpr) (*fuse.Expr, bool, error) {
-	if len(e.Args) == 0 || len(e.Args) > 2 || len(e.Args) == 2 && name != "sum" {
+	if len(e.Args) == 0 || len(e.Args) > 2 || len(e.Args) == 2 && name != "sum" || !c.opt.Exact {
 		return nil, false, nil
 	}
 	for _, a := range e.Args {
@@ -444,6 +453,9 @@ func boolConst(v bool) *fuse.Expr {
 // append, or a list or tuple of words written out; it reports false where
 // a is neither.
 func (c *compiler) listIn(x *fuse.Expr, ye syntax.Expr, not bool, at syntax.Position) (*fuse.Expr, bool, error) {
+	if !c.opt.Exact {
+		return nil, false, nil
+	}
 	var elems []syntax.Expr
 	switch y := unparen(ye).(type) {
 	case *syntax.TupleExpr:
@@ -512,7 +524,7 @@ func (c *compiler) listIn(x *fuse.Expr, ye syntax.Expr, not bool, at syntax.Posi
 // forReversed compiles for v in reversed(a) over a scratch array a; it reports false where s is no such loop.
 func (c *compiler) forReversed(s *syntax.ForStmt) (bool, error) {
 	call, ok := unparen(s.X).(*syntax.CallExpr)
-	if !ok || len(call.Args) != 1 {
+	if !ok || len(call.Args) != 1 || !c.opt.Exact {
 		return false, nil
 	}
 	if name, ok := callee(call); !ok || name != "reversed" || !c.isBuiltin(name) {
@@ -564,7 +576,7 @@ func (c *compiler) forReversedInPlace(s *syntax.ForStmt, b binding, id *syntax.I
 // of its own first).
 func (c *compiler) compAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	comp, ok := unparen(rhs).(*syntax.Comprehension)
-	if !ok || comp.Curly || !c.scope.appended[id.Name] {
+	if !ok || comp.Curly || !c.scope.appended[id.Name] || !c.opt.Exact {
 		return false, nil
 	}
 	return true, c.buildList(id, comp, comp.Lbrack, func(fill func(*fuse.Expr) error) error {
@@ -588,6 +600,9 @@ func (c *compiler) appendWord(id *syntax.Ident, b binding, x *fuse.Expr, at synt
 // is true where it is not empty (Starlark's truth of a list); anything
 // else is compiled as an expression.
 func (c *compiler) condExpr(e syntax.Expr) (*fuse.Expr, error) {
+	if !c.opt.Exact {
+		return c.expr(e)
+	}
 	if bin, ok := unparen(e).(*syntax.BinaryExpr); ok && (bin.Op == syntax.AND || bin.Op == syntax.OR) && c.truthName(bin) {
 		// xs and s < 1000 as a condition: the truth of each operand.
 		first, err := c.condExpr(bin.X)

@@ -107,6 +107,12 @@ func (c *compiler) tupleNames() tupleNamesOf {
 					} else {
 						notLocal[id.Name] = true
 					}
+					if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && !comp.Curly {
+						if t, ok := unparen(comp.Body).(*syntax.TupleExpr); ok {
+							note(lists, id.Name, len(t.List)) // [(i, j) for ...]
+							break
+						}
+					}
 					l, ok := unparen(n.RHS).(*syntax.ListExpr)
 					if !ok {
 						bad[id.Name] = true
@@ -273,8 +279,25 @@ func (c *compiler) tupleListNamed(e syntax.Expr) (*tupleList, *syntax.Ident, boo
 func (c *compiler) tupleListAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 	k, ok := c.tupleListNames()[id.Name]
 	l, isList := unparen(rhs).(*syntax.ListExpr)
-	if !ok || !isList || !c.opt.Exact {
+	comp, isComp := unparen(rhs).(*syntax.Comprehension)
+	if !ok || !isList && !isComp || !c.opt.Exact {
 		return false, nil
+	}
+	if isComp {
+		// A fresh list, then each tuple appended; a comprehension that
+		// reads the name is not one of these (its elements would see
+		// the new list).
+		reads := false
+		syntax.Walk(comp, func(n syntax.Node) bool {
+			if r, ok := n.(*syntax.Ident); ok && r.Name == id.Name {
+				reads = true
+			}
+			return !reads
+		})
+		if reads {
+			return true, errAt(comp.Lbrack, "a list comprehension assigned to %s reads %s in a fused function (use another name)", id.Name, id.Name)
+		}
+		l = &syntax.ListExpr{Lbrack: comp.Lbrack, Rbrack: comp.Rbrack}
 	}
 	listCap, _ := c.listCap()
 	if len(l.List) > listCap {
@@ -325,6 +348,9 @@ func (c *compiler) tupleListAssign(id *syntax.Ident, rhs syntax.Expr) (bool, err
 		}
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: tl.parts[0].count - 1, X: constExpr(uint64(len(l.List)))})
+	if isComp {
+		return true, c.comprehensionOf(comp, func() error { return c.tupleListPush(tl, id, comp.Body, comp.Lbrack) })
+	}
 	return true, nil
 }
 
@@ -354,16 +380,22 @@ func (c *compiler) tupleListAppend(tl *tupleList, id *syntax.Ident, call *syntax
 			return errAt(call.Lparen, "%s.append while a loop iterates over %s (an error in Starlark)", id.Name, id.Name)
 		}
 	}
-	row, ok, err := c.tupleOfWords(call.Args[0])
+	return c.tupleListPush(tl, id, call.Args[0], call.Lparen)
+}
+
+// tupleListPush emits the append of the tuple x (written out, or a tuple
+// local) to the list of tuples tl.
+func (c *compiler) tupleListPush(tl *tupleList, id *syntax.Ident, x syntax.Expr, at syntax.Position) error {
+	row, ok, err := c.tupleOfWords(x)
 	if err != nil {
 		return err
 	}
 	if !ok || len(row) != len(tl.parts) {
-		return errAt(call.Lparen, "%s holds tuples of %d ints; a fused function appends such a tuple", id.Name, len(tl.parts))
+		return errAt(at, "%s holds tuples of %d ints; a fused function appends such a tuple", id.Name, len(tl.parts))
 	}
 	n := varExpr(tl.parts[0].count - 1)
 	for i, p := range tl.parts {
-		chk := c.check(fuse.CheckIndex, 0, call.Lparen, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.proc.Scratch[p.id].Len)
+		chk := c.check(fuse.CheckIndex, 0, at, "%s.append: a list built by append holds at most %d elements in a fused function", id.Name, c.proc.Scratch[p.id].Len)
 		c.emit(fuse.Stmt{Kind: fuse.SStore, Arr: p.id, X: n, Y: row[i], Check: chk})
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: tl.parts[0].count - 1, X: c.mk(fuse.OpAdd, n, constExpr(1))})
@@ -522,7 +554,7 @@ func (c *compiler) forTupleList(s *syntax.ForStmt) (bool, error) {
 // where s is no such loop.
 func (c *compiler) forLiteralTuples(s *syntax.ForStmt) (bool, error) {
 	rows, ok := exprList(unparen(s.X))
-	if !ok || len(rows) == 0 {
+	if !ok || len(rows) == 0 || !c.opt.Exact {
 		return false, nil
 	}
 	vars, ok := exprList(unparen(s.Vars))

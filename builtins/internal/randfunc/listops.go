@@ -16,7 +16,8 @@ import (
 // keyed by tuples, a list of pairs built by append (pq), loops over
 // pairs written out, setdefault, update, set(xs), sorted, slices, remove, extend,
 // clear, index, abs of a difference, divmod, zip and a tuple local (pt)
-// appended, popped, unpacked, compared and used as a key. With loop, f starts with a loop (the fork offers such a
+// appended, popped, unpacked, compared and used as a key, and
+// a list of pairs from a list comprehension. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -34,7 +35,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(54); {
+		switch k := r.IntN(55); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -141,6 +142,8 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sp1, p2 = pt\n%ss += p1 * 3 + p2 + (1 if pt in memo else 0) + (2 if pt == (a %% 5, c) else 0) + (4 if pt != (1, 2, 3) else 0)\n", ind, ind)
 		case k == 51 && depth < 2:
 			fmt.Fprintf(&b, "%sfor pt in pq:\n%s    p1, p2 = pt\n%s    s += p1 + p2 * 2\n", ind, ind, ind)
+		case k == 52 && !iterating:
+			fmt.Fprintf(&b, "%spq = [(w, w * %s %% 5) for w in range(c) if w != a %% 3]\n", ind, word(inner))
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
