@@ -2064,12 +2064,17 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	if c.iterating[arrayOf{c.proc, b.id}] {
 		return errAt(lhs.Lbrack, "%s is being iterated over; changing it there is an error in Starlark", aid.Name)
 	}
-	idx, err := c.word(lhs.Y)
-	if err != nil {
-		return err
-	}
-	if b.count != 0 {
-		idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
+	var idx *fuse.Expr
+	var err error
+	if k, ok := negIndex(lhs.Y); ok && c.opt.Exact {
+		idx = c.fromEnd(b, k) // xs[-k] = v (natural.go)
+	} else {
+		if idx, err = c.word(lhs.Y); err != nil {
+			return err
+		}
+		if b.count != 0 {
+			idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
+		}
 	}
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
@@ -2844,6 +2849,13 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		}
 		return c.hashIndex(h, id, e)
 	}
+	if b, ok := c.scope.names[id.Name]; ok && b.kind == bScratch && c.opt.Exact {
+		if k, ok := negIndex(e.Y); ok {
+			// xs[-k]: the k-th from the end (natural.go).
+			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the scratch array %s", id.Name)
+			return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{c.fromEnd(b, k)}, Check: chk}), nil
+		}
+	}
 	i, err := c.word(e.Y)
 	if err != nil {
 		return nil, err
@@ -3022,6 +3034,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	}
 	if tl, _, ok := c.tupleListNamed(arg); ok {
 		return varExpr(tl.parts[0].count - 1), nil
+	}
+	if comp, ok := arg.(*syntax.Comprehension); ok && !comp.Curly && c.opt.Exact {
+		return c.comprehensionLen(comp) // lists.go
 	}
 	id, ok := arg.(*syntax.Ident)
 	if !ok {

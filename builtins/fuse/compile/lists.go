@@ -209,9 +209,24 @@ func (c *compiler) listMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (*fuse.Ex
 // of the same name keeps its value.
 func (c *compiler) eachElement(x syntax.Expr, each func(elem *fuse.Expr) error) (bool, error) {
 	switch x := unparen(x).(type) {
+	case *syntax.CallExpr:
+		// d.values(), d.keys() of a set or dict: the loop forHash runs.
+		dot, ok := x.Fn.(*syntax.DotExpr)
+		if !ok || len(x.Args) != 0 || dot.Name.Name != "values" && dot.Name.Name != "keys" {
+			return false, nil
+		}
+		if h, _, err := c.hashNamed(dot.X); h == nil || err != nil || !h.dict {
+			return err != nil, err
+		}
+		v := &syntax.Ident{NamePos: x.Lparen, Name: " element"}
+		comp := &syntax.Comprehension{Lbrack: x.Lparen, Body: v, Rbrack: x.Rparen,
+			Clauses: []syntax.Node{&syntax.ForClause{For: x.Lparen, Vars: v, In: x.Lparen, X: x}}}
+		return true, c.comprehension(comp, each)
 	case *syntax.Ident:
 		if _, _, _, ok := c.scratchNamed(x); !ok {
-			return false, nil
+			if h, _, err := c.hashNamed(x); h == nil || err != nil {
+				return err != nil, err
+			}
 		}
 		v := &syntax.Ident{NamePos: x.NamePos, Name: " element"}
 		comp := &syntax.Comprehension{Lbrack: x.NamePos, Body: v, Rbrack: x.NamePos,
@@ -368,14 +383,16 @@ func (c *compiler) reduction(name string, e *syntax.CallExpr) (*fuse.Expr, bool,
 	}
 	arg := unparen(e.Args[0])
 	switch a := arg.(type) {
-	case *syntax.Comprehension, *syntax.ListExpr, *syntax.TupleExpr:
+	case *syntax.Comprehension, *syntax.ListExpr, *syntax.TupleExpr, *syntax.CallExpr:
 	case *syntax.SliceExpr:
 		if _, _, _, ok := c.scratchNamed(a.X); !ok || a.Step != nil {
 			return nil, false, nil
 		}
 	default:
 		if _, _, _, ok := c.scratchNamed(arg); !ok {
-			return nil, false, nil
+			if h, _, _ := c.hashNamed(arg); h == nil {
+				return nil, false, nil
+			}
 		}
 	}
 	acc := c.newVar()
@@ -434,7 +451,11 @@ func (c *compiler) reduction(name string, e *syntax.CallExpr) (*fuse.Expr, bool,
 	default:
 		return nil, false, nil
 	}
-	if _, err := c.eachElement(arg, each); err != nil {
+	ok, err := c.eachElement(arg, each)
+	if !ok && err == nil {
+		err = errAt(pos(arg), "%s of %s is not allowed in a function run as machine code (a list, a list comprehension, a set or a dict)", name, describe(arg))
+	}
+	if err != nil {
 		return nil, true, err
 	}
 	return varExpr(acc), true, nil
@@ -693,4 +714,17 @@ func (c *compiler) removeAt(id *syntax.Ident, b binding, i *fuse.Expr, at syntax
 		Body: []fuse.Stmt{{Kind: fuse.SStore, Arr: b.id, X: varExpr(j), Check: c.check(fuse.CheckIndex, 0, at, "index out of range"),
 			Y: &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{next}, Check: c.check(fuse.CheckIndex, 0, at, "index out of range")}}}})
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: b.count - 1, X: c.exactExpr(mk(fuse.OpSub, n, constExpr(1)))})
+}
+
+// comprehensionLen compiles len([e for ...]): every element computed, as
+// Starlark builds the list, and counted.
+func (c *compiler) comprehensionLen(comp *syntax.Comprehension) (*fuse.Expr, error) {
+	n := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: n, X: constExpr(0)})
+	err := c.comprehension(comp, func(x *fuse.Expr) error {
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.newVar(), X: x})
+		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: n, X: c.exactExpr(mk(fuse.OpAdd, varExpr(n), constExpr(1)))})
+		return nil
+	})
+	return varExpr(n), err
 }

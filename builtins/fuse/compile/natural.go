@@ -2,6 +2,7 @@ package compile
 
 import (
 	"github.com/bitsh/bitsh/builtins/fuse"
+	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
 
@@ -237,4 +238,31 @@ func (c *compiler) forZip(s *syntax.ForStmt) (bool, error) {
 	st.Body = append(head, body...)
 	c.emit(st)
 	return true, nil
+}
+
+// negIndex returns k where e is a negative int literal -k (xs[-1]).
+func negIndex(e syntax.Expr) (uint64, bool) {
+	v, ok := intLiteral(e)
+	if !ok {
+		return 0, false
+	}
+	i, ok := v.(starlark.Int).Int64()
+	if !ok || i >= 0 || i == -1<<63 {
+		return 0, false
+	}
+	return uint64(-i), true
+}
+
+// fromEnd returns the index of xs[-k] of the scratch array b: its length
+// less k, or the array's length (out of range) where the list is shorter
+// than k.
+func (c *compiler) fromEnd(b binding, k uint64) *fuse.Expr {
+	n := constExpr(uint64(c.proc.Scratch[b.id].Len))
+	if b.count != 0 {
+		n = varExpr(b.count - 1)
+	}
+	v := c.newVar()
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: &fuse.Expr{Op: fuse.OpCond, Check: -1, Args: []*fuse.Expr{
+		mk(fuse.OpGe, n, constExpr(k)), c.exactExpr(mk(fuse.OpSub, n, constExpr(k))), constExpr(uint64(c.proc.Scratch[b.id].Len))}}})
+	return varExpr(v)
 }

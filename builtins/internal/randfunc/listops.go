@@ -17,7 +17,8 @@ import (
 // pairs written out, setdefault, update, set(xs), sorted, slices, remove, extend,
 // clear, index, abs of a difference, divmod, zip and a tuple local (pt)
 // appended, popped, unpacked, compared and used as a key, and
-// a list of pairs from a list comprehension. With loop, f starts with a loop (the fork offers such a
+// a list of pairs from a list comprehension, negative indexes
+// (xs[-1]) and the values and keys of a dict reduced. With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -35,7 +36,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(55); {
+		switch k := r.IntN(58); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -144,6 +145,12 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%sfor pt in pq:\n%s    p1, p2 = pt\n%s    s += p1 + p2 * 2\n", ind, ind, ind)
 		case k == 52 && !iterating:
 			fmt.Fprintf(&b, "%spq = [(w, w * %s %% 5) for w in range(c) if w != a %% 3]\n", ind, word(inner))
+		case k == 53:
+			fmt.Fprintf(&b, "%ss += %s[-%d]\n", ind, list, 1+r.IntN(3))
+		case k == 54 && !iterating:
+			fmt.Fprintf(&b, "%s%s[-1] = %s\n", ind, list, word(inner))
+		case k == 55:
+			fmt.Fprintf(&b, "%ss += %s(cnt.values()) + sum(cnt.keys())\n", ind, []string{"max", "min", "sum"}[r.IntN(3)])
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
