@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"go.starlark.net/syntax"
@@ -108,38 +107,28 @@ func (c *compiler) sortedList(call *syntax.CallExpr) (*syntax.Ident, binding, er
 		return nil, binding{}, fmt.Errorf("the heapsort: %w", err)
 	}
 	body := f.Stmts[0].(*syntax.DefStmt).Body
-	rename := func(n syntax.Node) bool {
-		if id, ok := n.(*syntax.Ident); ok {
-			switch id.Name {
-			case "a":
-				id.Name = tmp.Name
-			case "n":
-			default:
-				id.Name = tmp.Name + " " + id.Name
-			}
-			id.NamePos = at
-		}
-		return true
-	}
-	for _, s := range body {
-		syntax.Walk(s, rename)
-	}
-	// n: the list's length, a local of the sort.
+	// n, the list's length, is its length variable; the sort's other
+	// locals are hidden names of its own.
 	nName := tmp.Name + " n"
 	c.scope.names[nName] = binding{kind: bVar, id: b.count - 1}
 	for _, s := range body {
 		syntax.Walk(s, func(n syntax.Node) bool {
-			if id, ok := n.(*syntax.Ident); ok && id.Name == "n" {
-				id.Name = nName
+			if id, ok := n.(*syntax.Ident); ok {
+				switch id.Name {
+				case "a":
+					id.Name = tmp.Name
+				case "n":
+					id.Name = nName
+				default:
+					id.Name = tmp.Name + " " + id.Name
+				}
+				id.NamePos = at
 			}
 			return true
 		})
 	}
 	if err := c.stmts(body); err != nil {
-		if strings.Contains(err.Error(), "sorted") {
-			return nil, binding{}, err
-		}
-		return nil, binding{}, errAt(at, "sorted: %v", err)
+		return nil, binding{}, err
 	}
 	return tmp, b, nil
 }
@@ -151,11 +140,10 @@ func (c *compiler) sortedAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error)
 	if !ok || !c.scope.appended[id.Name] {
 		return false, nil
 	}
-	tmp, t, err := c.sortedList(call)
+	_, t, err := c.sortedList(call)
 	if err != nil {
 		return true, err
 	}
-	_ = tmp
 	if ok, err := c.growAssign(id, &syntax.ListExpr{Lbrack: call.Lparen, Rbrack: call.Rparen}); !ok || err != nil {
 		return true, err
 	}
