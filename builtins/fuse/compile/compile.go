@@ -3038,6 +3038,9 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 	if comp, ok := arg.(*syntax.Comprehension); ok && !comp.Curly && c.opt.Exact {
 		return c.comprehensionLen(comp) // lists.go
 	}
+	if x, ok, err := c.distinctLen(arg); ok {
+		return x, err // hashupdate.go
+	}
 	id, ok := arg.(*syntax.Ident)
 	if !ok {
 		return nil, errAt(pos(arg), "len of %s is not allowed in a fused function (len of a table, a row or a scratch array)", describe(arg))

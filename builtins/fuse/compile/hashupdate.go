@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"fmt"
+
 	"github.com/bitsh/bitsh/builtins/fuse"
 	"go.starlark.net/syntax"
 )
@@ -132,4 +134,28 @@ func (c *compiler) setOf(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		return true, err
 	}
 	return true, c.hashUpdate(h, id, call.Args[0], call.Lparen)
+}
+
+// distinctLen compiles len(set(x)): a set of the function's own (a hidden
+// name, one per call site), filled as s = set(x), and its length; it
+// reports false where arg is no such call.
+func (c *compiler) distinctLen(arg syntax.Expr) (*fuse.Expr, bool, error) {
+	call, ok := unparen(arg).(*syntax.CallExpr)
+	if !ok || len(call.Args) != 1 || !c.opt.Exact {
+		return nil, false, nil
+	}
+	if name, ok := callee(call); !ok || name != "set" || !c.isBuiltin(name) {
+		return nil, false, nil
+	}
+	at := call.Lparen
+	tmp := &syntax.Ident{NamePos: at, Name: fmt.Sprintf(" set %d:%d", at.Line, at.Col)}
+	ok, err := c.setOf(tmp, call)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	h, _, err := c.hashNamed(tmp)
+	if err != nil || h == nil {
+		return nil, true, err
+	}
+	return c.hashLen(h), true, nil
 }

@@ -18,7 +18,7 @@ import (
 // clear, index, abs of a difference, divmod, zip and a tuple local (pt)
 // appended, popped, unpacked, compared and used as a key, and
 // a list of pairs from a list comprehension, negative indexes
-// (xs[-1]) and the values and keys of a dict reduced. With loop, f starts with a loop (the fork offers such a
+// (xs[-1]) and the values and keys of a dict reduced, len(set(xs)). With loop, f starts with a loop (the fork offers such a
 // function at its first call). Its answer is an int, a tuple or a list;
 // some calls fail (an empty list popped, the max of an empty list).
 func ListOps(r *rand.Rand, loop bool) string {
@@ -36,7 +36,7 @@ func ListOps(r *rand.Rand, loop bool) string {
 	var stmt func(ind string, depth int, inner string, iterating bool)
 	stmt = func(ind string, depth int, inner string, iterating bool) {
 		list := []string{"xs", "ys"}[r.IntN(2)]
-		switch k := r.IntN(58); {
+		switch k := r.IntN(59); {
 		case k == 0 && !iterating:
 			fmt.Fprintf(&b, "%s%s.append(%s)\n", ind, list, word(inner))
 		case k == 1 && !iterating:
@@ -151,6 +151,8 @@ func ListOps(r *rand.Rand, loop bool) string {
 			fmt.Fprintf(&b, "%s%s[-1] = %s\n", ind, list, word(inner))
 		case k == 55:
 			fmt.Fprintf(&b, "%ss += %s(cnt.values()) + sum(cnt.keys())\n", ind, []string{"max", "min", "sum"}[r.IntN(3)])
+		case k == 56:
+			fmt.Fprintf(&b, "%ss += len(set(%s)) + len([w for w in %s if w > %s])\n", ind, list, list, word(inner))
 		case k == 19:
 			fmt.Fprintf(&b, "%ss += max([v %% 5 for v in %s])\n", ind, list)
 		default:
