@@ -117,6 +117,9 @@ type loopCode struct {
 	stop   int // a for loop's stop where it is negative (a literal), else 0
 	err    error
 	retry  bool // err is of the globals' values of the moment: compiled again later
+	// boolOut, by the index of l.assigned, says which assigned globals
+	// hold bools: their results are 1 or 0 (native_loops_bools.go).
+	boolOut []bool
 }
 
 // findLoop returns the while or for statement of top-level code at pos in
@@ -355,6 +358,11 @@ func (l *liftedLoop) run(thread *starlark.Thread, globals []starlark.Value, rest
 		panic(fmt.Sprintf("lifted loop returned %v", v))
 	}
 	for k, i := range l.assigned {
+		if c.boolOut[k] {
+			n, _ := t[k].(starlark.Int).Uint64()
+			globals[i] = starlark.Bool(n != 0)
+			continue
+		}
 		globals[i] = t[k]
 	}
 	if n, ok := t[len(t)-1].(starlark.Int).Uint64(); ok {
@@ -443,7 +451,8 @@ func (l *liftedLoop) compile(thread *starlark.Thread, globals []starlark.Value, 
 	fail := func(err error) *loopCode { c.err = err; return c }
 	retry := func(err error) *loopCode { c.err, c.retry = err, true; return c }
 	isParam := map[int]bool{}
-	for _, i := range l.assigned {
+	c.boolOut = make([]bool, len(l.assigned))
+	for k, i := range l.assigned {
 		switch v := globals[i].(type) {
 		case starlark.Int:
 			if _, ok := v.Uint64(); !ok {
@@ -452,7 +461,10 @@ func (l *liftedLoop) compile(thread *starlark.Thread, globals []starlark.Value, 
 		case nil:
 			return retry(fmt.Errorf("it assigns %s, which is not assigned before it", l.names[i]))
 		case starlark.Bool:
-			return fail(fmt.Errorf("it assigns %s, which holds a bool, not an int", l.names[i]))
+			if !assignsOnlyBools(l.stmt, l.names[i]) {
+				return fail(fmt.Errorf("it assigns %s, which holds a bool, not an int (or a bool it assigns as other than True, False, a comparison or not x)", l.names[i]))
+			}
+			c.boolOut[k] = true
 		default:
 			return retry(fmt.Errorf("it assigns %s, which holds a %s, not an int", l.names[i], v.Type()))
 		}
@@ -518,7 +530,11 @@ func (l *liftedLoop) compile(thread *starlark.Thread, globals []starlark.Value, 
 		return fail(errors.New("it reads and assigns no global holding an int or a bool"))
 	}
 	var results []syntax.Expr
-	for _, i := range l.assigned {
+	for k, i := range l.assigned {
+		if c.boolOut[k] {
+			results = append(results, boolResult(l.names[i]))
+			continue
+		}
 		results = append(results, &syntax.Ident{Name: l.names[i]})
 	}
 	results = append(results, &syntax.Ident{Name: loopCount})

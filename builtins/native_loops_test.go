@@ -222,12 +222,21 @@ while i < 3000:
         s += i
     i += 1
 `, true, "", ""},
-		{"a global bool assigned: refused", `
+		{"a global bool assigned True: run as code", `
 found = False
 m = 0
 while m < 5000:
     if m == 4321:
         found = True
+        break
+    m += 1
+`, true, "", ""},
+		{"a global bool assigned an int: refused", `
+found = False
+m = 0
+while m < 5000:
+    if m == 4321:
+        found = 1
         break
     m += 1
 `, false, "holds a bool", ""},

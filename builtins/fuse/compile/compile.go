@@ -210,8 +210,12 @@ type scope struct {
 	// in the array parameter tupleArr.
 	none            bool
 	tuple, tupleArr int
-	list            bool // it returns lists of tuple words (fresh ones)
-	returnedParam   int  // the array parameter it returns (ReturnsParam), or -1
+	// tupleVars (Options.Exact, an inlined helper whose caller unpacks
+	// the tuple it returns: a, b = h(x)) are the caller's variables its
+	// return assigns (tuplecalls.go).
+	tupleVars     []int
+	list          bool // it returns lists of tuple words (fresh ones)
+	returnedParam int  // the array parameter it returns (ReturnsParam), or -1
 	// appended are the names the unit calls append on (lists it builds);
 	// byRef the parameters of an inlined helper bound to its caller's
 	// arrays; retArr, of an inlined helper that returns an array, the
@@ -296,6 +300,24 @@ type compiler struct {
 	// of one of the Globals, by its first array.
 	hashes       []*hashTable
 	globalHashes map[arrayOf]int
+	// hooks are the statements a comprehension's loops run innermost
+	// (lists.go), compiled by their function.
+	hooks map[syntax.Stmt]func() error
+	// hidden are the names a comprehension binds whose binding in the
+	// scope is the function's own until the comprehension binds them
+	// (unhide).
+	hidden map[hiddenName]bool
+	// wantTuple are the calls of helpers whose tuple the caller unpacks,
+	// with the variables that get its words (tupleCall).
+	wantTuple map[*syntax.CallExpr][]int
+	// keyKinds are the keys of each set and dict, words or tuples, as its
+	// uses so far have them (tuplekeys.go).
+	keyKinds map[*hashTable]*keyKind
+	// tupleLists are the lists of tuples of the units, and tupleListsOf
+	// the names of each scope that hold one (tuplelists.go).
+	tupleLists   []*tupleList
+	tupleListsOf map[*scope]tupleNamesOf
+	tupleLocals  [][]int // the variables of each tuple local (tuplelocals.go)
 }
 
 // arrayOf names a scratch array of a unit.
@@ -557,13 +579,25 @@ func appendedNames(body []syntax.Stmt) map[string]bool {
 		syntax.Walk(s, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CallExpr:
-				if dot, ok := n.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "append" {
+				if dot, ok := n.Fn.(*syntax.DotExpr); ok && (dot.Name.Name == "append" || dot.Name.Name == "pop" || dot.Name.Name == "insert" ||
+					dot.Name.Name == "remove" || dot.Name.Name == "extend" || dot.Name.Name == "clear") {
 					if id, ok := dot.X.(*syntax.Ident); ok {
 						appended[id.Name] = true
 					}
 				}
 			case *syntax.AssignStmt:
 				if id, ok := n.LHS.(*syntax.Ident); ok && n.Op == syntax.EQ {
+					if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && !comp.Curly {
+						appended[id.Name] = true // compAssign
+					}
+					if call, ok := unparen(n.RHS).(*syntax.CallExpr); ok {
+						if name, ok := callee(call); ok && name == "sorted" {
+							appended[id.Name] = true // sortedAssign
+						}
+					}
+					if sl, ok := unparen(n.RHS).(*syntax.SliceExpr); ok && sl.Step == nil {
+						appended[id.Name] = true // sliceAssign
+					}
 					if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok {
 						if m, seen := literal[id.Name]; seen && m != len(l.List) {
 							appended[id.Name] = true
@@ -659,6 +693,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			return err
 		}
 	}
+	if hook, ok := c.hooks[s]; ok {
+		return hook()
+	}
 	switch s := s.(type) {
 	case *syntax.ExprStmt:
 		if lit, ok := s.X.(*syntax.Literal); ok && lit.Token == syntax.STRING {
@@ -683,6 +720,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 					if b, ok := c.scope.names[id.Name]; ok && b.kind == bLog {
 						return c.logAppend(id, b, call)
 					}
+					if tl, _, ok := c.tupleListNamed(id); ok {
+						return c.tupleListAppend(tl, id, call)
+					}
 					if _, _, ok := c.freeList(c.scope, id); ok && c.opt.Exact {
 						_, err := c.expr(s.X)
 						if err == nil {
@@ -704,7 +744,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 	case *syntax.AssignStmt:
 		return c.assign(s)
 	case *syntax.IfStmt:
-		cond, err := c.expr(s.Cond)
+		cond, err := c.condExpr(s.Cond)
 		if err != nil {
 			return err
 		}
@@ -733,7 +773,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 		var cond *fuse.Expr
 		pre, err := c.nested(func() error {
 			var err error
-			cond, err = c.expr(s.Cond)
+			cond, err = c.condExpr(s.Cond)
 			return err
 		})
 		if err != nil {
@@ -760,6 +800,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			}
 			c.ret(constExpr(0))
 			return nil
+		}
+		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok && c.scope.tupleVars != nil {
+			return c.tupleReturn(s, t)
 		}
 		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok {
 			if c.scope.tuple == 0 {
@@ -860,6 +903,24 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 	if ok, err := c.forEnumerate(s); ok || err != nil {
 		return err
 	}
+	if ok, err := c.forReversed(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forTupleList(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forLiteralTuples(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forSorted(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forSlice(s); ok || err != nil {
+		return err
+	}
+	if ok, err := c.forZip(s); ok || err != nil {
+		return err
+	}
 	if ok, err := c.forTable(s); ok || err != nil {
 		return err
 	}
@@ -954,6 +1015,7 @@ func (c *compiler) forStmt(s *syntax.ForStmt) error {
 
 // bindVar returns the variable of the local name id, making it a word.
 func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
+	c.unhide(id.Name)
 	b, ok := c.scope.names[id.Name]
 	if ok && b.kind != bVar {
 		return 0, errAt(id.NamePos, "%s is %s; a name holds one kind of value in a fused function", id.Name, kindName(b))
@@ -978,6 +1040,7 @@ func (c *compiler) bindVar(id *syntax.Ident) (int, error) {
 // or local, as that array, so that i = stamp[k] and i != t hold where the
 // element is the sentinel -1 (nameBias).
 func (c *compiler) assignVar(id *syntax.Ident, v *fuse.Expr) error {
+	c.unhide(id.Name)
 	b, ok, k := c.nameBias(id.Name, v)
 	if !ok && k != 0 {
 		b = binding{kind: bVar, id: c.newVar(), bias: k}
@@ -1007,6 +1070,10 @@ func kindName(b binding) string {
 		return "a module's list appended to"
 	case bHash:
 		return "a set or dict"
+	case bTupleList:
+		return "a list of tuples"
+	case bTupleLocal:
+		return "a tuple"
 	}
 	return "a word"
 }
@@ -1053,7 +1120,25 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 		if ok, err := c.hashAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
+		if ok, err := c.tupleListAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.tupleLocalAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.setOf(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.sortedAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.sliceAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.compAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
@@ -1110,6 +1195,60 @@ func exprList(e syntax.Expr) ([]syntax.Expr, bool) {
 // tupleAssign compiles a, b = x, y: every value first, then the names.
 func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	lhs, _ := exprList(s.LHS)
+	if call, ok := unparen(s.RHS).(*syntax.CallExpr); ok && c.opt.Exact && c.tupleHelper(call, len(lhs)) {
+		vars, err := c.tupleCall(call, len(lhs))
+		if err != nil {
+			return err
+		}
+		for i, l := range lhs {
+			id, ok := l.(*syntax.Ident)
+			if !ok {
+				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+			}
+			if err := c.assignVar(id, varExpr(vars[i])); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if ok, err := c.divmodAssign(lhs, s.RHS); ok || err != nil {
+		return err
+	}
+	if _, ok := c.tupleLocalNamed(s.RHS); ok {
+		// a, b = p of a tuple local.
+		vals, _, err := c.tupleOfWords(s.RHS)
+		if err != nil {
+			return err
+		}
+		if len(vals) != len(lhs) {
+			return errAt(s.OpPos, "%d names but %d values", len(lhs), len(vals))
+		}
+		for i, l := range lhs {
+			id, ok := l.(*syntax.Ident)
+			if !ok {
+				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+			}
+			if err := c.assignVar(id, vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if vals, ok, err := c.tupleListRead(s.RHS, len(lhs)); ok {
+		if err != nil {
+			return err
+		}
+		for i, l := range lhs {
+			id, ok := l.(*syntax.Ident)
+			if !ok {
+				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+			}
+			if err := c.assignVar(id, vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	rhs, ok := exprList(s.RHS)
 	if !ok {
 		return errAt(pos(s.RHS), "a fused function can only unpack a tuple of words written out (a, b = x, y)")
@@ -1513,6 +1652,17 @@ func returnedList(src *Source, r returns, lists []int) (int, error) {
 							m := listLen(n.RHS, known)
 							if l, ok := unparen(n.RHS).(*syntax.ListExpr); ok && appended[id.Name] && len(l.List) <= ListCap {
 								m = ListCap
+							}
+							if comp, ok := unparen(n.RHS).(*syntax.Comprehension); ok && appended[id.Name] && !comp.Curly {
+								m = ListCap // compAssign
+							}
+							if _, ok := unparen(n.RHS).(*syntax.CallExpr); ok && appended[id.Name] {
+								if name, _ := callee(unparen(n.RHS).(*syntax.CallExpr)); name == "sorted" {
+									m = ListCap // sortedAssign
+								}
+							}
+							if sl, ok := unparen(n.RHS).(*syntax.SliceExpr); ok && appended[id.Name] && sl.Step == nil {
+								m = ListCap // sliceAssign
 							}
 							if m < 0 && isRepeat(n.RHS) {
 								m = ListCap // [V] * N, N read at run time (runLenAssign)
@@ -1921,12 +2071,17 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	if c.iterating[arrayOf{c.proc, b.id}] {
 		return errAt(lhs.Lbrack, "%s is being iterated over; changing it there is an error in Starlark", aid.Name)
 	}
-	idx, err := c.word(lhs.Y)
-	if err != nil {
-		return err
-	}
-	if b.count != 0 {
-		idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
+	var idx *fuse.Expr
+	var err error
+	if k, ok := negIndex(lhs.Y); ok && c.opt.Exact {
+		idx = c.fromEnd(b, k) // xs[-k] = v (natural.go)
+	} else {
+		if idx, err = c.word(lhs.Y); err != nil {
+			return err
+		}
+		if b.count != 0 {
+			idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
+		}
 	}
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
@@ -2361,7 +2516,13 @@ func (c *compiler) expr1(e syntax.Expr) (*fuse.Expr, error) {
 		if e.X == nil {
 			return nil, errAt(e.OpPos, "%s is not allowed in a fused function", e.Op)
 		}
-		x, err := c.expr(e.X)
+		var x *fuse.Expr
+		var err error
+		if e.Op == syntax.NOT {
+			x, err = c.condExpr(e.X)
+		} else {
+			x, err = c.expr(e.X)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -2420,13 +2581,18 @@ func exprText(e *syntax.DotExpr) string {
 // only where first says so: as an expression when they need no
 // statements (helper calls), else as an if statement into a variable.
 func (c *compiler) lazy(op fuse.Op, first *fuse.Expr, rest ...syntax.Expr) (*fuse.Expr, error) {
+	return c.lazyOf(op, first, c.expr, rest...)
+}
+
+// lazyOf is lazy with the operands compiled by compile.
+func (c *compiler) lazyOf(op fuse.Op, first *fuse.Expr, compile func(syntax.Expr) (*fuse.Expr, error), rest ...syntax.Expr) (*fuse.Expr, error) {
 	vals := make([]*fuse.Expr, len(rest))
 	pres := make([][]fuse.Stmt, len(rest))
 	for i, r := range rest {
 		var err error
 		pres[i], err = c.nested(func() error {
 			var err error
-			vals[i], err = c.expr(r)
+			vals[i], err = compile(r)
 			return err
 		})
 		if err != nil {
@@ -2572,6 +2738,16 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 	if c.wideSite(op, xe, ye) {
 		return c.wideBinary(op, at, xe, ye)
 	}
+	if op == syntax.IN || op == syntax.NOT_IN {
+		if x, ok, err := c.tupleIn(xe, ye, op == syntax.NOT_IN, at); ok {
+			return x, err
+		}
+	}
+	if op == syntax.EQL || op == syntax.NEQ {
+		if x, ok, err := c.tupleEq(op, at, xe, ye); ok {
+			return x, err
+		}
+	}
 	x, err := c.expr(xe)
 	if err != nil {
 		return nil, err
@@ -2586,7 +2762,13 @@ func (c *compiler) binary(op syntax.Token, at syntax.Position, xe, ye syntax.Exp
 			if err != nil {
 				return nil, err
 			}
+			if err := c.wordKeys(h, at); err != nil {
+				return nil, err
+			}
 			return c.hashIn(h, x, op == syntax.NOT_IN, at), nil
+		}
+		if x, ok, err := c.listIn(x, ye, op == syntax.NOT_IN, at); ok {
+			return x, err
 		}
 		return nil, errAt(at, "%s is not allowed in a fused function (test membership with a scratch array or a bit set: x >> i & 1)", op)
 	}
@@ -2674,6 +2856,13 @@ func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
 		}
 		return c.hashIndex(h, id, e)
 	}
+	if b, ok := c.scope.names[id.Name]; ok && b.kind == bScratch && c.opt.Exact {
+		if k, ok := negIndex(e.Y); ok {
+			// xs[-k]: the k-th from the end (natural.go).
+			chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the scratch array %s", id.Name)
+			return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{c.fromEnd(b, k)}, Check: chk}), nil
+		}
+	}
 	i, err := c.word(e.Y)
 	if err != nil {
 		return nil, err
@@ -2730,6 +2919,12 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 		if x, ok, err := c.hashMethod(e, dot); ok {
 			return x, err
 		}
+		if x, ok, err := c.listMethod(e, dot); ok {
+			return x, err
+		}
+		if x, ok, err := c.listSearch(e, dot); ok {
+			return x, err
+		}
 	}
 	name, ok := callee(e)
 	if !ok {
@@ -2762,6 +2957,14 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 			return c.opaqueCall(e)
 		}
 		return nil, errAt(pos(e.Fn), "%s is not a function a fused function can call", name)
+	}
+	if x, ok, err := c.reduction(name, e); ok {
+		return x, err
+	}
+	if name == "abs" {
+		if x, ok, err := c.absOf(e); ok {
+			return x, err
+		}
 	}
 	switch name {
 	case "len":
@@ -2835,6 +3038,15 @@ func (c *compiler) length(e *syntax.CallExpr) (*fuse.Expr, error) {
 				return varExpr(c.newVar()), nil
 			}
 		}
+	}
+	if tl, _, ok := c.tupleListNamed(arg); ok {
+		return varExpr(tl.parts[0].count - 1), nil
+	}
+	if comp, ok := arg.(*syntax.Comprehension); ok && !comp.Curly && c.opt.Exact {
+		return c.comprehensionLen(comp) // lists.go
+	}
+	if x, ok, err := c.distinctLen(arg); ok {
+		return x, err // hashupdate.go
 	}
 	id, ok := arg.(*syntax.Ident)
 	if !ok {
@@ -2991,7 +3203,11 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 		}
 		byCall = !h.array && !(c.opt.Exact && h.boolean)
 	}
-	if compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline || byCall) {
+	tupleVars, unpacked := c.wantTuple[e]
+	if unpacked && (compiled || recursive) {
+		return nil, errAt(pos(e.Fn), "%s returns a tuple and recurses; a function run as machine code unpacks the tuple of a helper it inlines", name)
+	}
+	if !unpacked && (compiled || recursive || !grows && (c.preferred[fn.key()] || c.inlined >= maxInline || byCall)) {
 		if grows {
 			return nil, errAt(pos(e.Fn), "%s takes a list built by append, which a fused function passes only to a helper it inlines (not to one that recurses)", name)
 		}
@@ -3056,6 +3272,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
 	sc.none = none
+	sc.tupleVars = tupleVars
 	outer := c.scope
 	c.calls = append(c.calls, outer.src.Name)
 	c.f.Inlined = max(c.f.Inlined, len(c.calls))

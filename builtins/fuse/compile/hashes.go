@@ -397,7 +397,7 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 		// Starlark's error.
 		for _, e := range lit.List {
 			e := e.(*syntax.DictEntry)
-			kv, err := c.hashKey(e.Key)
+			kv, err := c.hashKey(h, e.Key)
 			if err != nil {
 				return true, err
 			}
@@ -469,7 +469,13 @@ func (c *compiler) hashRead(arr int, i *fuse.Expr, at syntax.Position) *fuse.Exp
 }
 
 // hashKey evaluates the key x into a variable of its own.
-func (c *compiler) hashKey(x syntax.Expr) (int, error) {
+func (c *compiler) hashKey(h *hashTable, x syntax.Expr) (int, error) {
+	if _, ok := c.tupleLocalNamed(x); ok || isTupleExpr(x) {
+		return c.tupleKey(h, x) // tuplekeys.go
+	}
+	if err := c.wordKeys(h, pos(x)); err != nil {
+		return 0, err
+	}
 	k, err := c.word(x)
 	if err != nil {
 		return 0, err
@@ -684,7 +690,7 @@ func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr
 	if !h.dict {
 		return nil, errAt(e.Lbrack, "%s is a set, which is not indexed", id.Name)
 	}
-	kv, err := c.hashKey(e.Y)
+	kv, err := c.hashKey(h, e.Y)
 	if err != nil {
 		return nil, err
 	}
@@ -714,7 +720,7 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 		}
 		vv := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: vv, X: c.biasedTo(v, 0)})
-		kv, err := c.hashKey(lhs.Y)
+		kv, err := c.hashKey(h, lhs.Y)
 		if err != nil {
 			return err
 		}
@@ -733,7 +739,7 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 	}
 	// The key, the value it holds (or a KeyError), the operand, then the
 	// store.
-	kv, err := c.hashKey(lhs.Y)
+	kv, err := c.hashKey(h, lhs.Y)
 	if err != nil {
 		return err
 	}
@@ -778,6 +784,9 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 	}
 	at := e.Lparen
+	if x, ok, err := c.hashMethodMore(h, id, e, dot); ok {
+		return x, true, err // hashupdate.go
+	}
 	none := func() (*fuse.Expr, bool, error) {
 		if !c.discarded[e] {
 			return nil, true, errAt(pos(e.Fn), "%s.%s returns None, which is not a word: call it as a statement", id.Name, dot.Name.Name)
@@ -786,7 +795,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 	}
 	switch name := dot.Name.Name; {
 	case name == "add" && !h.dict && len(e.Args) == 1:
-		kv, err := c.hashKey(e.Args[0])
+		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -802,7 +811,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		return none()
 	case name == "get" && h.dict && len(e.Args) == 2:
-		kv, err := c.hashKey(e.Args[0])
+		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -820,7 +829,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		return varExpr(r), true, nil
 	case (name == "remove" || name == "discard") && !h.dict && len(e.Args) == 1,
 		name == "pop" && h.dict && (len(e.Args) == 1 || len(e.Args) == 2):
-		kv, err := c.hashKey(e.Args[0])
+		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -891,6 +900,9 @@ func (c *compiler) forHash(s *syntax.ForStmt) (bool, error) {
 	h, id, err := c.hashNamed(x)
 	if h == nil {
 		return err != nil, err
+	}
+	if err := c.hashLooped(h, pos(s.X)); err != nil {
+		return true, err
 	}
 	var key, val *syntax.Ident
 	switch {
@@ -993,6 +1005,9 @@ func (c *compiler) hashParam(sc *scope, u *fuse.Proc, name, k string) {
 func (c *compiler) hashArgs(h *hashTable, at syntax.Position) ([]*fuse.Expr, error) {
 	if h.iter > 0 {
 		return nil, errAt(at, "%s is being iterated over; a function run as machine code does not pass it to a helper that recurses there", h.name)
+	}
+	if err := c.hashPassed(h, at); err != nil {
+		return nil, err
 	}
 	var xs []*fuse.Expr
 	for _, a := range []int{h.hdr, h.slots, h.keys, h.dead, h.vals} {
