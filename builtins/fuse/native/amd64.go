@@ -73,6 +73,16 @@ var poolRegs = []reg{rBX, rCX, rSI, r8, r9, r10, r11, r12, rBP, r13, r14, r15}
 // least 3, what an op of three operands holds) evaluate expressions.
 const maxSlotRegs = 9
 
+// fuelReg is the pool register (an index into poolRegs) that holds the
+// fuel in a Func with calls and loops, in its code and in every Proc's, so
+// that a loop's count and a call's unit of fuel cost no memory access;
+// slots then take at most maxSlotRegs-1 registers. Without loops the fuel
+// stays in memory, where a call's unit costs less than a register's slot.
+const fuelReg = 11 // R15
+
+// fuelInReg reports whether the fuel is in fuelReg (see there).
+func (g *amd64Gen) fuelInReg() bool { return g.calls != nil && g.calls.fuelInReg }
+
 type loopLabels struct{ brk, cont int }
 
 type failStub struct {
@@ -236,9 +246,16 @@ func (g *amd64Gen) slots() {
 	}
 	g.allocate()
 	if g.calls != nil {
-		// The item counter and the fuel stay in memory, where a Proc
-		// (and Go, when a Proc comes back to be polled) finds them.
+		// The item counter stays in memory, where Go finds it when a
+		// Proc comes back to be polled. The fuel stays in memory too,
+		// or, with loops, is in fuelReg in the body and every Proc,
+		// stored at its home where the body comes back to Go
+		// (saveSlots), and on the Proc's stack with the other registers
+		// where a Proc does (procExit).
 		g.slotReg[g.sFuel] = -1
+		if g.fuelInReg() {
+			g.slotReg[g.sFuel] = fuelReg
+		}
 		if g.sIt >= 0 {
 			g.slotReg[g.sIt] = -1
 		}
@@ -734,6 +751,10 @@ func (g *amd64Gen) loadRegs() {
 		if g.slotRegUsed(i) {
 			g.a.load(poolRegs[i], at(rDI, g.ctl+ctlRegs+8*int32(i)))
 		}
+	}
+	if g.fuelInReg() {
+		// The fuel in fuelReg, which saveSlots stored at its home.
+		g.a.load(poolRegs[fuelReg], g.home(g.sFuel))
 	}
 }
 

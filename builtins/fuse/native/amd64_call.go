@@ -22,9 +22,9 @@ import (
 // arguments pass through the argument area (args); the result comes back
 // in RDX. ctlDepth counts the calls in progress: a call that would pass
 // the Func's depth fails its check before it runs, as Eval's does. Every
-// call counts one unit of fuel, in memory where all the code shares it;
-// a Proc that runs out saves every pool register on its stack and comes
-// back to Go, to resume there.
+// call counts one unit of fuel, which all the code shares, in fuelReg where
+// there are loops (no caller saves it around a call), else in memory; a Proc that runs out saves every pool
+// register on its stack and comes back to Go, to resume there.
 //
 // The leading guards of a Proc (procGuards: "if X: return Y" on its
 // parameters alone) also run at each call whose arguments are pure, on
@@ -54,6 +54,8 @@ type callState struct {
 	// a call is then how far RSP is below the top, in frames.
 	uniform int32
 	raw     map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
+	// fuelInReg: the Func or a Proc loops, and the fuel is in fuelReg.
+	fuelInReg bool
 }
 
 // amd64CallCode generates the code of a Func with Procs. It generates it
@@ -65,9 +67,13 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 		maxArgs = max(maxArgs, f.Procs[i].Params+2*f.Procs[i].Arrays)
 	}
 	var uniform int32
+	loops := hasLoop(f.Body)
+	for i := range f.Procs {
+		loops = loops || hasLoop(f.Procs[i].Body)
+	}
 	gen := func(args, top int32, frameOf []int32) (*amd64Gen, *callState, error) {
 		a := &assembler{}
-		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}, frameOf: frameOf}
+		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}, frameOf: frameOf, fuelInReg: loops}
 		if frameOf != nil {
 			cs.uniform = uniform
 			for i := range cs.frameOf {
@@ -178,7 +184,7 @@ func (g *amd64Gen) procCode(pi int) {
 	}
 	// One unit of fuel a call.
 	stub, back := a.newLabel(), a.newLabel()
-	a.aluI(aluSub, M(cs.fuel), 1)
+	pg.slotAddI(pg.sFuel, -1)
 	a.jcc(ccLE, stub)
 	a.bind(back)
 	pg.later = append(pg.later, func() {
@@ -217,7 +223,7 @@ func (g *amd64Gen) procCode(pi int) {
 // ctlCodeSP; the code resumes at to with a full tank of fuel.
 func (g *amd64Gen) procPollExit(to int) {
 	g.procExit(1)
-	g.a.storeI(g.calls.fuel, fuse.PollEvery)
+	g.setSlotI(g.sFuel, fuse.PollEvery)
 	g.a.jmp(to)
 }
 
@@ -489,8 +495,8 @@ func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
 		after = g.vlive.after[g.cur]
 	}
 	for sl, r := range g.slotReg {
-		if r < 0 {
-			continue
+		if r < 0 || sl == g.sFuel {
+			continue // the fuel's register goes on in the callee
 		}
 		later := g.iv[sl].end > 2*pos+1
 		if after != nil && sl < g.f.Vars {
