@@ -126,6 +126,16 @@ type amd64Gen struct {
 	// whenever it does (not the right of an and or or, nor a branch of a
 	// conditional): only a check there gives a fact.
 	uncond map[*fuse.Expr]bool
+	// rowLen and belowRow are the facts about tables' rows
+	// (amd64_rows.go): a variable holding a row's length, a range loop's
+	// variable below it.
+	rowLen, belowRow map[int]rowRef
+	// rowBaseOf has the range loops whose body reads a row whose index
+	// it does not assign, that row; rowBase, while such a loop's body is
+	// emitted, the slot holding that row's address (where the index was
+	// known in range at the loop's entry).
+	rowBaseOf map[*fuse.Stmt]rowRef
+	rowBase   map[rowRef]int
 	// called has the calls of the statement being emitted that are done:
 	// what their arguments read was read before any later call.
 	called   map[*fuse.Expr]bool
@@ -195,7 +205,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 // f then being the Proc as a Func) into a: its slots, their registers and
 // the bounds of its variables.
 func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
-	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
+	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, rowBaseOf: map[*fuse.Stmt]rowRef{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
 	g.slots()
 	g.bounds()
@@ -315,6 +325,14 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 			case fuse.SForBits:
 				hidden = []int{g.newSlot()} // cur
 				uses = []float64{5}
+			}
+			if s.Kind == fuse.SForRange {
+				if ref, ok := g.rowInLoop(s); ok {
+					// The address of the row the body reads (amd64_rows.go).
+					hidden = append(hidden, g.newSlot())
+					uses = append(uses, 4)
+					g.rowBaseOf[s] = ref
+				}
 			}
 			g.loopSlot[s] = hidden
 			for i, h := range hidden {
@@ -1143,6 +1161,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	if len(g.fits) > 0 && s.Kind != fuse.SAssign {
 		forAssigned(s, func(v int) { delete(g.fits, v) })
 	}
+	defer g.rowFacts(s)()
 	compound := s.Kind == fuse.SIf || s.Kind == fuse.SLabeled || isLoop(s)
 	var fitsBefore map[int]uint64
 	if compound {
@@ -1590,6 +1609,7 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 			advance()
 		}
 	}
+	defer g.hoistRow(s)()
 	if pl.constant {
 		if pl.n == 0 {
 			return
@@ -2421,9 +2441,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		a.load(d, indexed(rDI, i, 8, int32(g.l.tables[t])))
 		return d
 	case fuse.OpLoad2, fuse.OpRowLen:
+		if r, ok := g.loadFromRowBase(x); ok {
+			return r
+		}
 		t := int(x.Imm)
 		off := int32(g.l.tables[t])
 		i := g.index(x.Args[0], uint64(len(g.f.Tables[t].Rows)), x.Check)
+		g.rowChecked(x, len(g.f.Tables[t].Rows))
 		if x.Op == fuse.OpRowLen {
 			a.load32(i, indexed(rDI, i, 8, off+4))
 			return i
@@ -2440,6 +2464,7 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		}
 		switch b := g.bound(x.Args[1]); {
 		case b != 0 && b <= shortest:
+		case g.colBelowRow(x):
 		case b != 0 && b <= 1<<63:
 			a.load32(rDX, indexed(rDI, i, 8, off+4))
 			a.alu(aluCmp, j, R(rDX))
