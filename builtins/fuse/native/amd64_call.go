@@ -20,7 +20,11 @@ import (
 // call (the slots live after it, and values held in the middle of an
 // expression), so that a call in tail position saves nothing. The word
 // arguments pass through the argument area (args); the result comes back
-// in RDX. ctlDepth counts the calls in progress: a call that would pass
+// in RDX. A Proc's call of itself that passes its own array parameters in
+// place (debruijn's find_debruijn(..., state, found)) leaves their
+// addresses and epochs in their registers: the callee enters past their
+// loads (callState.passOn) and, where it never makes them fresh, the
+// caller does not save them. ctlDepth counts the calls in progress: a call that would pass
 // the Func's depth fails its check before it runs, as Eval's does. Every
 // call counts one unit of fuel, which all the code shares, in fuelReg where
 // there are loops (no caller saves it around a call), else in memory; a Proc that runs out saves every pool
@@ -56,6 +60,11 @@ type callState struct {
 	raw     map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
 	// fuelInReg: the Func or a Proc loops, and the fuel is in fuelReg.
 	fuelInReg bool
+	// passOn has, for each Proc, the label of the entry that a call of
+	// itself passing its own array parameters in place takes (sameArrays):
+	// past the loads of the arrays' addresses and epochs, which are in
+	// their registers already.
+	passOn []int
 }
 
 // amd64CallCode generates the code of a Func with Procs. It generates it
@@ -82,6 +91,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 		}
 		for range f.Procs {
 			cs.entries = append(cs.entries, a.newLabel())
+			cs.passOn = append(cs.passOn, a.newLabel())
 		}
 		g := newAMD64Gen(f, l, ctl, a, cs, -1)
 		cs.fuel = g.home(g.sFuel)
@@ -139,8 +149,18 @@ func (g *amd64Gen) procCode(pi int) {
 	pg.failExit = cs.failExit
 	pg.retL = g.a.newLabel()
 	a := g.a
-	body := a.newLabel()
+	body, arrays := a.newLabel(), a.newLabel()
 	a.bind(body)
+	// Each array passed: the address of its values and its epoch (a call
+	// of the Proc itself that passes its own arrays in place enters past
+	// these, at arrays).
+	for i := 0; i < p.Arrays; i++ {
+		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
+		pg.setSlot(pg.sPtr[i], rAX)
+		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
+		pg.setSlot(pg.sEpoch[i], rAX)
+	}
+	a.bind(arrays)
 	// The parameters with registers from the argument area (the others
 	// the caller wrote in their homes, where it knew the frame); a
 	// variable that may be read before it is set reads 0, as in a fresh
@@ -158,13 +178,6 @@ func (g *amd64Gen) procCode(pi int) {
 		if unset && v >= p.Params {
 			pg.setSlotI(v, 0)
 		}
-	}
-	// Each array passed: the address of its values and its epoch.
-	for i := 0; i < p.Arrays; i++ {
-		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
-		pg.setSlot(pg.sPtr[i], rAX)
-		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
-		pg.setSlot(pg.sEpoch[i], rAX)
 	}
 	// The Proc's own arrays: in its frame at its own depth,
 	// frames[pi] + level*frameBytes[pi].
@@ -214,6 +227,11 @@ func (g *amd64Gen) procCode(pi int) {
 		a.aluI(aluSub, R(rSP), frame)
 	}
 	a.jmp(body)
+	a.bind(cs.passOn[pi])
+	if frame > 0 {
+		a.aluI(aluSub, R(rSP), frame)
+	}
+	a.jmp(arrays)
 	pg.tail()
 	cs.frames = max(cs.frames, 8*int32(pg.nSlots+pg.maxSpill)+8)
 }
@@ -391,8 +409,13 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		}
 		g.spill = base
 	}
-	// Each array: the address of its values and its epoch.
+	// Each array: the address of its values and its epoch; none where
+	// the Proc calls itself with its own arrays in place.
+	same := g.sameArrays(x)
 	for i, e := range x.Args[p.Params:] {
+		if same {
+			break
+		}
 		arr := int(e.Imm)
 		ptr := at(rDI, cs.args+8*int32(p.Params+2*i))
 		if g.proc < 0 {
@@ -405,17 +428,24 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		a.store(at(rDI, cs.args+8*int32(p.Params+2*i+1)), rAX)
 	}
 	save := g.liveAcross(orig)
+	if same && !freshensParams(p) {
+		save = g.keptAcrossSelf(save)
+	}
 	at0 := g.spill
 	g.spill += len(save)
 	g.maxSpill = max(g.maxSpill, g.spill)
 	for k, r := range save {
 		a.store(g.spillAt(at0+k), r)
 	}
+	entry := cs.entries[x.Imm]
+	if same {
+		entry = cs.passOn[x.Imm]
+	}
 	if cs.uniform > 0 {
-		a.callL(cs.entries[x.Imm])
+		a.callL(entry)
 	} else {
 		a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
-		a.callL(cs.entries[x.Imm])
+		a.callL(entry)
 		a.aluI(aluSub, M(at(rDI, g.ctl+ctlDepth)), 1)
 	}
 	for k, r := range save {
@@ -561,4 +591,62 @@ func substitute(x *fuse.Expr, args []*fuse.Expr) *fuse.Expr {
 		y.Args[i] = substitute(a, args)
 	}
 	return &y
+}
+
+// sameArrays reports whether call x is a Proc's call of itself that passes
+// its own array parameters in place (array parameter i as argument i),
+// each of whose addresses and epochs has a register: the callee's
+// registers then hold them already, and it enters past their loads
+// (callState.passOn).
+func (g *amd64Gen) sameArrays(x *fuse.Expr) bool {
+	p := &g.calls.root.Procs[x.Imm]
+	if g.proc != int(x.Imm) || p.Arrays == 0 {
+		return false
+	}
+	for i, e := range x.Args[p.Params:] {
+		if e.Op != fuse.OpArray || int(e.Imm) != i || g.slotReg[g.sPtr[i]] < 0 || g.slotReg[g.sEpoch[i]] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// freshensParams reports whether Proc p makes one of its array parameters
+// fresh (a new epoch in its register).
+func freshensParams(p *fuse.Proc) bool {
+	fresh := false
+	var walk func(ss []fuse.Stmt)
+	walk = func(ss []fuse.Stmt) {
+		for i := range ss {
+			if ss[i].Kind == fuse.SFresh && ss[i].Arr < p.Arrays {
+				fresh = true
+			}
+			walk(ss[i].Body)
+			walk(ss[i].Else)
+		}
+	}
+	walk(p.Body)
+	return fresh
+}
+
+// keptAcrossSelf returns save without the registers of the array
+// parameters' addresses and epochs, for a call of the Proc itself that
+// passes them in place (sameArrays) where the Proc never changes them:
+// set at the Proc's entry to the values they hold, changed by nothing
+// after it, and saved around the Proc's calls of other Procs, they come
+// back from the call as they went.
+func (g *amd64Gen) keptAcrossSelf(save []reg) []reg {
+	p := &g.calls.root.Procs[g.proc]
+	keep := map[reg]bool{}
+	for i := 0; i < p.Arrays; i++ {
+		keep[poolRegs[g.slotReg[g.sPtr[i]]]] = true
+		keep[poolRegs[g.slotReg[g.sEpoch[i]]]] = true
+	}
+	var out []reg
+	for _, r := range save {
+		if !keep[r] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
