@@ -697,6 +697,17 @@ func (g *amd64Gen) home(s int) mem {
 	case s == g.sFuel:
 		return g.calls.fuel
 	}
+	if at0 := g.calls.shared[g.proc]; at0 >= 0 {
+		// An array parameter's address or epoch in its shared home.
+		for i := 0; i < g.calls.root.Procs[g.proc].Arrays; i++ {
+			switch s {
+			case g.sPtr[i]:
+				return at(rDI, at0+16*int32(i))
+			case g.sEpoch[i]:
+				return at(rDI, at0+16*int32(i)+8)
+			}
+		}
+	}
 	return at(rSP, g.slotHome[s])
 }
 

@@ -24,7 +24,11 @@ import (
 // place (debruijn's find_debruijn(..., state, found)) leaves their
 // addresses and epochs in their registers: the callee enters past their
 // loads (callState.passOn) and, where it never makes them fresh, the
-// caller does not save them. ctlDepth counts the calls in progress: a call that would pass
+// caller does not save them. Where every call of a Proc from a Proc is
+// such a call, those addresses and epochs that have no registers live in
+// one place for the whole chain of its calls (callState.shared), not in
+// each frame (setqueens's place(..., cols, d1, d2), whose three sets are
+// twelve arrays). ctlDepth counts the calls in progress: a call that would pass
 // the Func's depth fails its check before it runs, as Eval's does. Every
 // call counts one unit of fuel, which all the code shares, in fuelReg where
 // there are loops (no caller saves it around a call), else in memory; a Proc that runs out saves every pool
@@ -65,6 +69,12 @@ type callState struct {
 	// past the loads of the arrays' addresses and epochs, which are in
 	// their registers already.
 	passOn []int
+	// shared has, for each Proc whose every call from a Proc is its own
+	// call of itself passing its array parameters in place (and which
+	// never makes them fresh), where the addresses and epochs of those
+	// parameters live without registers: in one place for the whole
+	// chain of its calls, not in each frame (sharedArrays); else -1.
+	shared []int32
 }
 
 // amd64CallCode generates the code of a Func with Procs. It generates it
@@ -76,6 +86,15 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 		maxArgs = max(maxArgs, f.Procs[i].Params+2*f.Procs[i].Arrays)
 	}
 	var uniform int32
+	// The shared homes of array parameters (callState.shared), after the
+	// argument area.
+	sharing := sharedArrays(f)
+	sharedWords := 0
+	for i, ok := range sharing {
+		if ok {
+			sharedWords += 2 * f.Procs[i].Arrays
+		}
+	}
 	loops := hasLoop(f.Body)
 	for i := range f.Procs {
 		loops = loops || hasLoop(f.Procs[i].Body)
@@ -89,9 +108,15 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 				cs.frameOf[i] = uniform - 8
 			}
 		}
-		for range f.Procs {
+		at := args + 8*int32(maxArgs)
+		for i := range f.Procs {
 			cs.entries = append(cs.entries, a.newLabel())
 			cs.passOn = append(cs.passOn, a.newLabel())
+			cs.shared = append(cs.shared, -1)
+			if sharing[i] {
+				cs.shared[i] = at
+				at += 16 * int32(f.Procs[i].Arrays)
+			}
 		}
 		g := newAMD64Gen(f, l, ctl, a, cs, -1)
 		cs.fuel = g.home(g.sFuel)
@@ -114,7 +139,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	// The stack: the deepest chain of calls, each in the largest frame,
 	// and below it the registers a Proc saves to come back to be polled.
 	stack := uint64(f.MaxCalls())*uint64(cs.frames) + 8*uint64(len(poolRegs)) + 64
-	top := (args + 8*uint64(maxArgs) + stack + 63) / 64 * 64
+	top := (args + 8*uint64(maxArgs+sharedWords) + stack + 63) / 64 * 64
 	if top > 1<<31-1 {
 		return amd64Out{}, fmt.Errorf("amd64: the stack of %d calls takes more than 2 GiB", f.MaxCalls())
 	}
@@ -603,12 +628,67 @@ func (g *amd64Gen) sameArrays(x *fuse.Expr) bool {
 	if g.proc != int(x.Imm) || p.Arrays == 0 {
 		return false
 	}
+	shared := g.calls.shared[g.proc] >= 0
 	for i, e := range x.Args[p.Params:] {
-		if e.Op != fuse.OpArray || int(e.Imm) != i || g.slotReg[g.sPtr[i]] < 0 || g.slotReg[g.sEpoch[i]] < 0 {
+		if e.Op != fuse.OpArray || int(e.Imm) != i || !shared && (g.slotReg[g.sPtr[i]] < 0 || g.slotReg[g.sEpoch[i]] < 0) {
 			return false
 		}
 	}
 	return true
+}
+
+// sharedArrays reports, for each of f's Procs, whether the addresses and
+// epochs of its array parameters can live in one place for a whole chain
+// of its calls (callState.shared): it has array parameters and never
+// makes them fresh, and every call of it from a Proc is its own call of
+// itself that passes them in place, so that from a call of the Func's
+// body to its return they do not change.
+func sharedArrays(f *fuse.Func) []bool {
+	ok := make([]bool, len(f.Procs))
+	for i := range f.Procs {
+		ok[i] = f.Procs[i].Arrays > 0 && !freshensParams(&f.Procs[i])
+	}
+	for q := range f.Procs {
+		eachExprIn(f.Procs[q].Body, func(x *fuse.Expr) {
+			if x.Op != fuse.OpCall {
+				return
+			}
+			i := int(x.Imm)
+			p := &f.Procs[i]
+			if i != q {
+				ok[i] = false
+				return
+			}
+			for k, a := range x.Args[p.Params:] {
+				if a.Op != fuse.OpArray || int(a.Imm) != k {
+					ok[i] = false
+				}
+			}
+		})
+	}
+	return ok
+}
+
+// eachExprIn calls visit with every expression of ss and of the
+// statements in them, and every expression in those.
+func eachExprIn(ss []fuse.Stmt, visit func(*fuse.Expr)) {
+	var walk func(x *fuse.Expr)
+	walk = func(x *fuse.Expr) {
+		if x == nil {
+			return
+		}
+		visit(x)
+		for _, a := range x.Args {
+			walk(a)
+		}
+	}
+	for i := range ss {
+		walk(ss[i].X)
+		walk(ss[i].Y)
+		walk(ss[i].Z)
+		eachExprIn(ss[i].Body, visit)
+		eachExprIn(ss[i].Else, visit)
+	}
 }
 
 // freshensParams reports whether Proc p makes one of its array parameters
@@ -639,8 +719,11 @@ func (g *amd64Gen) keptAcrossSelf(save []reg) []reg {
 	p := &g.calls.root.Procs[g.proc]
 	keep := map[reg]bool{}
 	for i := 0; i < p.Arrays; i++ {
-		keep[poolRegs[g.slotReg[g.sPtr[i]]]] = true
-		keep[poolRegs[g.slotReg[g.sEpoch[i]]]] = true
+		for _, sl := range []int{g.sPtr[i], g.sEpoch[i]} {
+			if r := g.slotReg[sl]; r >= 0 {
+				keep[poolRegs[r]] = true
+			}
+		}
 	}
 	var out []reg
 	for _, r := range save {
