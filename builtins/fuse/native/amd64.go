@@ -2217,6 +2217,13 @@ func (g *amd64Gen) branchFresh(x *fuse.Expr, l int, when bool, fresh *fuse.Expr)
 		a.bind(skip)
 		return
 	}
+	if x.Op == fuse.OpConst {
+		// A constant condition (while True:): a jump or nothing.
+		if (x.Imm != 0) == when {
+			a.jmp(l)
+		}
+		return
+	}
 	if x.Op == fuse.OpVar && g.slotReg[x.Imm] >= 0 {
 		r := poolRegs[g.slotReg[x.Imm]]
 		a.test(r, r)
