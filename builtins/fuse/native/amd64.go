@@ -1874,9 +1874,35 @@ func (g *amd64Gen) spillAt(i int) mem {
 // operands evaluates x's operands into registers and runs its check.
 func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 	rs := make([]reg, 0, len(x.Args))
-	for _, e := range x.Args {
-		v := g.evalWith(e, rs)
-		rs = append(rs, v)
+	if late := leavesAfterCalls(x.Args); late != nil {
+		// A variable or constant operand beside a call is read after it
+		// (a call assigns none of its caller's variables), so that it is
+		// not held, and saved, across the call (count += place(...)).
+		var early []int
+		for i := range x.Args {
+			if !late[i] {
+				early = append(early, i)
+			}
+		}
+		for i := range x.Args {
+			if late[i] {
+				early = append(early, i)
+			}
+		}
+		got := make([]reg, len(x.Args))
+		for _, i := range early {
+			v := g.evalWith(x.Args[i], rs)
+			rs = append(rs, v)
+		}
+		for k, i := range early {
+			got[i] = rs[k]
+		}
+		rs = got
+	} else {
+		for _, e := range x.Args {
+			v := g.evalWith(e, rs)
+			rs = append(rs, v)
+		}
 	}
 	if x.Check < 0 {
 		return rs
@@ -1943,6 +1969,24 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 		panic(fmt.Sprintf("amd64: check kind %d on an expression", chk.Kind))
 	}
 	return rs
+}
+
+// leavesAfterCalls returns, where one of args makes a call, which of them
+// are variables or constants, whose values no call changes (else nil).
+func leavesAfterCalls(args []*fuse.Expr) []bool {
+	if !hasCall(args) {
+		return nil
+	}
+	late := make([]bool, len(args))
+	any := false
+	for i, e := range args {
+		late[i] = leaf(e)
+		any = any || late[i]
+	}
+	if !any {
+		return nil
+	}
+	return late
 }
 
 // checkFitsVar runs x's width check (CheckFits) on its first operand, a

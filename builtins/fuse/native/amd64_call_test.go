@@ -134,3 +134,45 @@ func TestSharedArrayHomesNested(t *testing.T) {
 		agreeCountingPolls(t, f, e, inputs)
 	}
 }
+
+// TestLeavesReadAfterCalls: a variable or constant operand beside a call
+// (count += place(...), a - g(n), a << g(n)) is read after the call, which
+// changes none of its caller's variables; the answers, and the failures of
+// the checked operations, are Eval's on every engine.
+func TestLeavesReadAfterCalls(t *testing.T) {
+	f := funcOf(t, `
+def g(n):
+    if n < 2:
+        return n
+    return g(n - 1) + (n & 3)
+def f(x, y):
+    a = x & 0xffff
+    b = a - g(y & 15)
+    c = g(y & 7) - a
+    d = a << g(y & 3)
+    e = 7 * g(x & 15) + a
+    s = 0
+    for i in range(y & 7):
+        s += g(i)
+        s = s * 3 - g(i + 1)
+    return b + c + d + e + s
+`)
+	inputs := [][]uint64{{0, 0}, {1, 2}, {5, 1}, {13, 7}, {300, 15}, {0xffff, 0xff}, {40, 3}}
+	for _, e := range callEngines(t) {
+		p := compileWith(t, f, e)
+		w, err := p.NewWorker(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, errs := runAll(t, w, 2, inputs)
+		st := f.NewState(nil)
+		for i, in := range inputs {
+			want, werr := st.Eval(in)
+			if (werr == nil) != (errs[i] == nil) || werr == nil && got[i] != want {
+				t.Errorf("%v: f%v = %d, %v; Eval gives %d, %v", e, in, got[i], errs[i], want, werr)
+			}
+		}
+		w.Close()
+		p.Close()
+	}
+}
