@@ -1978,12 +1978,12 @@ func leavesAfterCalls(args []*fuse.Expr) []bool {
 		return nil
 	}
 	late := make([]bool, len(args))
-	any := false
+	some := false
 	for i, e := range args {
 		late[i] = leaf(e)
-		any = any || late[i]
+		some = some || late[i]
 	}
-	if !any {
+	if !some {
 		return nil
 	}
 	return late
