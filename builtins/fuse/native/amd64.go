@@ -73,6 +73,16 @@ var poolRegs = []reg{rBX, rCX, rSI, r8, r9, r10, r11, r12, rBP, r13, r14, r15}
 // least 3, what an op of three operands holds) evaluate expressions.
 const maxSlotRegs = 9
 
+// fuelReg is the pool register (an index into poolRegs) that holds the
+// fuel in a Func with calls and loops, in its code and in every Proc's, so
+// that a loop's count and a call's unit of fuel cost no memory access;
+// slots then take at most maxSlotRegs-1 registers. Without loops the fuel
+// stays in memory, where a call's unit costs less than a register's slot.
+const fuelReg = 11 // R15
+
+// fuelInReg reports whether the fuel is in fuelReg (see there).
+func (g *amd64Gen) fuelInReg() bool { return g.calls != nil && g.calls.fuelInReg }
+
 type loopLabels struct{ brk, cont int }
 
 type failStub struct {
@@ -116,6 +126,16 @@ type amd64Gen struct {
 	// whenever it does (not the right of an and or or, nor a branch of a
 	// conditional): only a check there gives a fact.
 	uncond map[*fuse.Expr]bool
+	// rowLen and belowRow are the facts about tables' rows
+	// (amd64_rows.go): a variable holding a row's length, a range loop's
+	// variable below it.
+	rowLen, belowRow map[int]rowRef
+	// rowBaseOf has the range loops whose body reads a row whose index
+	// it does not assign, that row; rowBase, while such a loop's body is
+	// emitted, the slot holding that row's address (where the index was
+	// known in range at the loop's entry).
+	rowBaseOf map[*fuse.Stmt]rowRef
+	rowBase   map[rowRef]int
 	// called has the calls of the statement being emitted that are done:
 	// what their arguments read was read before any later call.
 	called   map[*fuse.Expr]bool
@@ -185,7 +205,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 // f then being the Proc as a Func) into a: its slots, their registers and
 // the bounds of its variables.
 func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
-	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
+	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, rowBaseOf: map[*fuse.Stmt]rowRef{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
 	g.slots()
 	g.bounds()
@@ -236,9 +256,16 @@ func (g *amd64Gen) slots() {
 	}
 	g.allocate()
 	if g.calls != nil {
-		// The item counter and the fuel stay in memory, where a Proc
-		// (and Go, when a Proc comes back to be polled) finds them.
+		// The item counter stays in memory, where Go finds it when a
+		// Proc comes back to be polled. The fuel stays in memory too,
+		// or, with loops, is in fuelReg in the body and every Proc,
+		// stored at its home where the body comes back to Go
+		// (saveSlots), and on the Proc's stack with the other registers
+		// where a Proc does (procExit).
 		g.slotReg[g.sFuel] = -1
+		if g.fuelInReg() {
+			g.slotReg[g.sFuel] = fuelReg
+		}
 		if g.sIt >= 0 {
 			g.slotReg[g.sIt] = -1
 		}
@@ -298,6 +325,14 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 			case fuse.SForBits:
 				hidden = []int{g.newSlot()} // cur
 				uses = []float64{5}
+			}
+			if s.Kind == fuse.SForRange {
+				if ref, ok := g.rowInLoop(s); ok {
+					// The address of the row the body reads (amd64_rows.go).
+					hidden = append(hidden, g.newSlot())
+					uses = append(uses, 4)
+					g.rowBaseOf[s] = ref
+				}
 			}
 			g.loopSlot[s] = hidden
 			for i, h := range hidden {
@@ -662,6 +697,17 @@ func (g *amd64Gen) home(s int) mem {
 	case s == g.sFuel:
 		return g.calls.fuel
 	}
+	if at0 := g.calls.shared[g.proc]; at0 >= 0 {
+		// An array parameter's address or epoch in its shared home.
+		for i := 0; i < g.calls.root.Procs[g.proc].Arrays; i++ {
+			switch s {
+			case g.sPtr[i]:
+				return at(rDI, at0+16*int32(i))
+			case g.sEpoch[i]:
+				return at(rDI, at0+16*int32(i)+8)
+			}
+		}
+	}
 	return at(rSP, g.slotHome[s])
 }
 
@@ -734,6 +780,10 @@ func (g *amd64Gen) loadRegs() {
 		if g.slotRegUsed(i) {
 			g.a.load(poolRegs[i], at(rDI, g.ctl+ctlRegs+8*int32(i)))
 		}
+	}
+	if g.fuelInReg() {
+		// The fuel in fuelReg, which saveSlots stored at its home.
+		g.a.load(poolRegs[fuelReg], g.home(g.sFuel))
 	}
 }
 
@@ -1004,9 +1054,12 @@ func (g *amd64Gen) loop(s *fuse.Stmt, entry, pre, post func(brk int), tail func(
 	if entry != nil {
 		entry(brk)
 	}
-	if !hasLoop(s.Body) && (16-len(a.b)%16)%16 <= 8 {
-		// An innermost loop starts at 16 bytes where that takes one
-		// no-op of at most 8 (as gcc's -falign-loops=16:9 would).
+	if !hasLoop(s.Body) {
+		// An innermost loop starts at 16 bytes, whatever the no-ops
+		// (one or two, run once at its entry): with a no-op of at most
+		// 8 bytes only (gcc's -falign-loops=16:9), two instructions
+		// fewer before cover's loop over a row left it unaligned and
+		// cost 24%.
 		a.align(16)
 	}
 	a.bind(head)
@@ -1122,6 +1175,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	if len(g.fits) > 0 && s.Kind != fuse.SAssign {
 		forAssigned(s, func(v int) { delete(g.fits, v) })
 	}
+	defer g.rowFacts(s)()
 	compound := s.Kind == fuse.SIf || s.Kind == fuse.SLabeled || isLoop(s)
 	var fitsBefore map[int]uint64
 	if compound {
@@ -1569,6 +1623,7 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 			advance()
 		}
 	}
+	defer g.hoistRow(s)()
 	if pl.constant {
 		if pl.n == 0 {
 			return
@@ -1822,9 +1877,35 @@ func (g *amd64Gen) spillAt(i int) mem {
 // operands evaluates x's operands into registers and runs its check.
 func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 	rs := make([]reg, 0, len(x.Args))
-	for _, e := range x.Args {
-		v := g.evalWith(e, rs)
-		rs = append(rs, v)
+	if late := leavesAfterCalls(x.Args); late != nil {
+		// A variable or constant operand beside a call is read after it
+		// (a call assigns none of its caller's variables), so that it is
+		// not held, and saved, across the call (count += place(...)).
+		var early []int
+		for i := range x.Args {
+			if !late[i] {
+				early = append(early, i)
+			}
+		}
+		for i := range x.Args {
+			if late[i] {
+				early = append(early, i)
+			}
+		}
+		got := make([]reg, len(x.Args))
+		for _, i := range early {
+			v := g.evalWith(x.Args[i], rs)
+			rs = append(rs, v)
+		}
+		for k, i := range early {
+			got[i] = rs[k]
+		}
+		rs = got
+	} else {
+		for _, e := range x.Args {
+			v := g.evalWith(e, rs)
+			rs = append(rs, v)
+		}
 	}
 	if x.Check < 0 {
 		return rs
@@ -1891,6 +1972,24 @@ func (g *amd64Gen) operands(x *fuse.Expr) []reg {
 		panic(fmt.Sprintf("amd64: check kind %d on an expression", chk.Kind))
 	}
 	return rs
+}
+
+// leavesAfterCalls returns, where one of args makes a call, which of them
+// are variables or constants, whose values no call changes (else nil).
+func leavesAfterCalls(args []*fuse.Expr) []bool {
+	if !hasCall(args) {
+		return nil
+	}
+	late := make([]bool, len(args))
+	some := false
+	for i, e := range args {
+		late[i] = leaf(e)
+		some = some || late[i]
+	}
+	if !some {
+		return nil
+	}
+	return late
 }
 
 // checkFitsVar runs x's width check (CheckFits) on its first operand, a
@@ -2165,6 +2264,13 @@ func (g *amd64Gen) branchFresh(x *fuse.Expr, l int, when bool, fresh *fuse.Expr)
 		a.bind(skip)
 		return
 	}
+	if x.Op == fuse.OpConst {
+		// A constant condition (while True:): a jump or nothing.
+		if (x.Imm != 0) == when {
+			a.jmp(l)
+		}
+		return
+	}
 	if x.Op == fuse.OpVar && g.slotReg[x.Imm] >= 0 {
 		r := poolRegs[g.slotReg[x.Imm]]
 		a.test(r, r)
@@ -2404,9 +2510,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		a.load(d, indexed(rDI, i, 8, int32(g.l.tables[t])))
 		return d
 	case fuse.OpLoad2, fuse.OpRowLen:
+		if r, ok := g.loadFromRowBase(x); ok {
+			return r
+		}
 		t := int(x.Imm)
 		off := int32(g.l.tables[t])
 		i := g.index(x.Args[0], uint64(len(g.f.Tables[t].Rows)), x.Check)
+		g.rowChecked(x, len(g.f.Tables[t].Rows))
 		if x.Op == fuse.OpRowLen {
 			a.load32(i, indexed(rDI, i, 8, off+4))
 			return i
@@ -2423,6 +2533,7 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		}
 		switch b := g.bound(x.Args[1]); {
 		case b != 0 && b <= shortest:
+		case g.colBelowRow(x):
 		case b != 0 && b <= 1<<63:
 			a.load32(rDX, indexed(rDI, i, 8, off+4))
 			a.alu(aluCmp, j, R(rDX))

@@ -20,11 +20,19 @@ import (
 // call (the slots live after it, and values held in the middle of an
 // expression), so that a call in tail position saves nothing. The word
 // arguments pass through the argument area (args); the result comes back
-// in RDX. ctlDepth counts the calls in progress: a call that would pass
+// in RDX. A Proc's call of itself that passes its own array parameters in
+// place (debruijn's find_debruijn(..., state, found)) leaves their
+// addresses and epochs in their registers: the callee enters past their
+// loads (callState.passOn) and, where it never makes them fresh, the
+// caller does not save them. Where every call of a Proc from a Proc is
+// such a call, those addresses and epochs that have no registers live in
+// one place for the whole chain of its calls (callState.shared), not in
+// each frame (setqueens's place(..., cols, d1, d2), whose three sets are
+// twelve arrays). ctlDepth counts the calls in progress: a call that would pass
 // the Func's depth fails its check before it runs, as Eval's does. Every
-// call counts one unit of fuel, in memory where all the code shares it;
-// a Proc that runs out saves every pool register on its stack and comes
-// back to Go, to resume there.
+// call counts one unit of fuel, which all the code shares, in fuelReg where
+// there are loops (no caller saves it around a call), else in memory; a Proc that runs out saves every pool
+// register on its stack and comes back to Go, to resume there.
 //
 // The leading guards of a Proc (procGuards: "if X: return Y" on its
 // parameters alone) also run at each call whose arguments are pure, on
@@ -54,6 +62,19 @@ type callState struct {
 	// a call is then how far RSP is below the top, in frames.
 	uniform int32
 	raw     map[*fuse.Expr]*fuse.Expr // the calls the guards were emitted for: the call they stand for
+	// fuelInReg: the Func or a Proc loops, and the fuel is in fuelReg.
+	fuelInReg bool
+	// passOn has, for each Proc, the label of the entry that a call of
+	// itself passing its own array parameters in place takes (sameArrays):
+	// past the loads of the arrays' addresses and epochs, which are in
+	// their registers already.
+	passOn []int
+	// shared has, for each Proc whose every call from a Proc is its own
+	// call of itself passing its array parameters in place (and which
+	// never makes them fresh), where the addresses and epochs of those
+	// parameters live without registers: in one place for the whole
+	// chain of its calls, not in each frame (sharedArrays); else -1.
+	shared []int32
 }
 
 // amd64CallCode generates the code of a Func with Procs. It generates it
@@ -65,17 +86,37 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 		maxArgs = max(maxArgs, f.Procs[i].Params+2*f.Procs[i].Arrays)
 	}
 	var uniform int32
+	// The shared homes of array parameters (callState.shared), after the
+	// argument area.
+	sharing := sharedArrays(f)
+	sharedWords := 0
+	for i, ok := range sharing {
+		if ok {
+			sharedWords += 2 * f.Procs[i].Arrays
+		}
+	}
+	loops := hasLoop(f.Body)
+	for i := range f.Procs {
+		loops = loops || hasLoop(f.Procs[i].Body)
+	}
 	gen := func(args, top int32, frameOf []int32) (*amd64Gen, *callState, error) {
 		a := &assembler{}
-		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}, frameOf: frameOf}
+		cs := &callState{root: f, args: args, stackTop: top, raw: map[*fuse.Expr]*fuse.Expr{}, frameOf: frameOf, fuelInReg: loops}
 		if frameOf != nil {
 			cs.uniform = uniform
 			for i := range cs.frameOf {
 				cs.frameOf[i] = uniform - 8
 			}
 		}
-		for range f.Procs {
+		at := args + 8*int32(maxArgs)
+		for i := range f.Procs {
 			cs.entries = append(cs.entries, a.newLabel())
+			cs.passOn = append(cs.passOn, a.newLabel())
+			cs.shared = append(cs.shared, -1)
+			if sharing[i] {
+				cs.shared[i] = at
+				at += 16 * int32(f.Procs[i].Arrays)
+			}
 		}
 		g := newAMD64Gen(f, l, ctl, a, cs, -1)
 		cs.fuel = g.home(g.sFuel)
@@ -98,7 +139,7 @@ func amd64CallCode(f *fuse.Func, l *layout, ctl int32) (amd64Out, error) {
 	// The stack: the deepest chain of calls, each in the largest frame,
 	// and below it the registers a Proc saves to come back to be polled.
 	stack := uint64(f.MaxCalls())*uint64(cs.frames) + 8*uint64(len(poolRegs)) + 64
-	top := (args + 8*uint64(maxArgs) + stack + 63) / 64 * 64
+	top := (args + 8*uint64(maxArgs+sharedWords) + stack + 63) / 64 * 64
 	if top > 1<<31-1 {
 		return amd64Out{}, fmt.Errorf("amd64: the stack of %d calls takes more than 2 GiB", f.MaxCalls())
 	}
@@ -133,8 +174,18 @@ func (g *amd64Gen) procCode(pi int) {
 	pg.failExit = cs.failExit
 	pg.retL = g.a.newLabel()
 	a := g.a
-	body := a.newLabel()
+	body, arrays := a.newLabel(), a.newLabel()
 	a.bind(body)
+	// Each array passed: the address of its values and its epoch (a call
+	// of the Proc itself that passes its own arrays in place enters past
+	// these, at arrays).
+	for i := 0; i < p.Arrays; i++ {
+		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
+		pg.setSlot(pg.sPtr[i], rAX)
+		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
+		pg.setSlot(pg.sEpoch[i], rAX)
+	}
+	a.bind(arrays)
 	// The parameters with registers from the argument area (the others
 	// the caller wrote in their homes, where it knew the frame); a
 	// variable that may be read before it is set reads 0, as in a fresh
@@ -152,13 +203,6 @@ func (g *amd64Gen) procCode(pi int) {
 		if unset && v >= p.Params {
 			pg.setSlotI(v, 0)
 		}
-	}
-	// Each array passed: the address of its values and its epoch.
-	for i := 0; i < p.Arrays; i++ {
-		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
-		pg.setSlot(pg.sPtr[i], rAX)
-		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
-		pg.setSlot(pg.sEpoch[i], rAX)
 	}
 	// The Proc's own arrays: in its frame at its own depth,
 	// frames[pi] + level*frameBytes[pi].
@@ -178,7 +222,7 @@ func (g *amd64Gen) procCode(pi int) {
 	}
 	// One unit of fuel a call.
 	stub, back := a.newLabel(), a.newLabel()
-	a.aluI(aluSub, M(cs.fuel), 1)
+	pg.slotAddI(pg.sFuel, -1)
 	a.jcc(ccLE, stub)
 	a.bind(back)
 	pg.later = append(pg.later, func() {
@@ -208,6 +252,11 @@ func (g *amd64Gen) procCode(pi int) {
 		a.aluI(aluSub, R(rSP), frame)
 	}
 	a.jmp(body)
+	a.bind(cs.passOn[pi])
+	if frame > 0 {
+		a.aluI(aluSub, R(rSP), frame)
+	}
+	a.jmp(arrays)
 	pg.tail()
 	cs.frames = max(cs.frames, 8*int32(pg.nSlots+pg.maxSpill)+8)
 }
@@ -217,7 +266,7 @@ func (g *amd64Gen) procCode(pi int) {
 // ctlCodeSP; the code resumes at to with a full tank of fuel.
 func (g *amd64Gen) procPollExit(to int) {
 	g.procExit(1)
-	g.a.storeI(g.calls.fuel, fuse.PollEvery)
+	g.setSlotI(g.sFuel, fuse.PollEvery)
 	g.a.jmp(to)
 }
 
@@ -385,8 +434,13 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		}
 		g.spill = base
 	}
-	// Each array: the address of its values and its epoch.
+	// Each array: the address of its values and its epoch; none where
+	// the Proc calls itself with its own arrays in place.
+	same := g.sameArrays(x)
 	for i, e := range x.Args[p.Params:] {
+		if same {
+			break
+		}
 		arr := int(e.Imm)
 		ptr := at(rDI, cs.args+8*int32(p.Params+2*i))
 		if g.proc < 0 {
@@ -399,17 +453,24 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		a.store(at(rDI, cs.args+8*int32(p.Params+2*i+1)), rAX)
 	}
 	save := g.liveAcross(orig)
+	if same && !freshensParams(p) {
+		save = g.keptAcrossSelf(save)
+	}
 	at0 := g.spill
 	g.spill += len(save)
 	g.maxSpill = max(g.maxSpill, g.spill)
 	for k, r := range save {
 		a.store(g.spillAt(at0+k), r)
 	}
+	entry := cs.entries[x.Imm]
+	if same {
+		entry = cs.passOn[x.Imm]
+	}
 	if cs.uniform > 0 {
-		a.callL(cs.entries[x.Imm])
+		a.callL(entry)
 	} else {
 		a.aluI(aluAdd, M(at(rDI, g.ctl+ctlDepth)), 1)
-		a.callL(cs.entries[x.Imm])
+		a.callL(entry)
 		a.aluI(aluSub, M(at(rDI, g.ctl+ctlDepth)), 1)
 	}
 	for k, r := range save {
@@ -489,8 +550,8 @@ func (g *amd64Gen) liveAcross(x *fuse.Expr) []reg {
 		after = g.vlive.after[g.cur]
 	}
 	for sl, r := range g.slotReg {
-		if r < 0 {
-			continue
+		if r < 0 || sl == g.sFuel {
+			continue // the fuel's register goes on in the callee
 		}
 		later := g.iv[sl].end > 2*pos+1
 		if after != nil && sl < g.f.Vars {
@@ -555,4 +616,120 @@ func substitute(x *fuse.Expr, args []*fuse.Expr) *fuse.Expr {
 		y.Args[i] = substitute(a, args)
 	}
 	return &y
+}
+
+// sameArrays reports whether call x is a Proc's call of itself that passes
+// its own array parameters in place (array parameter i as argument i),
+// each of whose addresses and epochs has a register: the callee's
+// registers then hold them already, and it enters past their loads
+// (callState.passOn).
+func (g *amd64Gen) sameArrays(x *fuse.Expr) bool {
+	p := &g.calls.root.Procs[x.Imm]
+	if g.proc != int(x.Imm) || p.Arrays == 0 {
+		return false
+	}
+	shared := g.calls.shared[g.proc] >= 0
+	for i, e := range x.Args[p.Params:] {
+		if e.Op != fuse.OpArray || int(e.Imm) != i || !shared && (g.slotReg[g.sPtr[i]] < 0 || g.slotReg[g.sEpoch[i]] < 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedArrays reports, for each of f's Procs, whether the addresses and
+// epochs of its array parameters can live in one place for a whole chain
+// of its calls (callState.shared): it has array parameters and never
+// makes them fresh, and every call of it from a Proc is its own call of
+// itself that passes them in place, so that from a call of the Func's
+// body to its return they do not change.
+func sharedArrays(f *fuse.Func) []bool {
+	ok := make([]bool, len(f.Procs))
+	for i := range f.Procs {
+		ok[i] = f.Procs[i].Arrays > 0 && !freshensParams(&f.Procs[i])
+	}
+	for q := range f.Procs {
+		eachExprIn(f.Procs[q].Body, func(x *fuse.Expr) {
+			if x.Op != fuse.OpCall {
+				return
+			}
+			i := int(x.Imm)
+			p := &f.Procs[i]
+			if i != q {
+				ok[i] = false
+				return
+			}
+			for k, a := range x.Args[p.Params:] {
+				if a.Op != fuse.OpArray || int(a.Imm) != k {
+					ok[i] = false
+				}
+			}
+		})
+	}
+	return ok
+}
+
+// eachExprIn calls visit with every expression of ss and of the
+// statements in them, and every expression in those.
+func eachExprIn(ss []fuse.Stmt, visit func(*fuse.Expr)) {
+	var walk func(x *fuse.Expr)
+	walk = func(x *fuse.Expr) {
+		if x == nil {
+			return
+		}
+		visit(x)
+		for _, a := range x.Args {
+			walk(a)
+		}
+	}
+	for i := range ss {
+		walk(ss[i].X)
+		walk(ss[i].Y)
+		walk(ss[i].Z)
+		eachExprIn(ss[i].Body, visit)
+		eachExprIn(ss[i].Else, visit)
+	}
+}
+
+// freshensParams reports whether Proc p makes one of its array parameters
+// fresh (a new epoch in its register).
+func freshensParams(p *fuse.Proc) bool {
+	fresh := false
+	var walk func(ss []fuse.Stmt)
+	walk = func(ss []fuse.Stmt) {
+		for i := range ss {
+			if ss[i].Kind == fuse.SFresh && ss[i].Arr < p.Arrays {
+				fresh = true
+			}
+			walk(ss[i].Body)
+			walk(ss[i].Else)
+		}
+	}
+	walk(p.Body)
+	return fresh
+}
+
+// keptAcrossSelf returns save without the registers of the array
+// parameters' addresses and epochs, for a call of the Proc itself that
+// passes them in place (sameArrays) where the Proc never changes them:
+// set at the Proc's entry to the values they hold, changed by nothing
+// after it, and saved around the Proc's calls of other Procs, they come
+// back from the call as they went.
+func (g *amd64Gen) keptAcrossSelf(save []reg) []reg {
+	p := &g.calls.root.Procs[g.proc]
+	keep := map[reg]bool{}
+	for i := 0; i < p.Arrays; i++ {
+		for _, sl := range []int{g.sPtr[i], g.sEpoch[i]} {
+			if r := g.slotReg[sl]; r >= 0 {
+				keep[poolRegs[r]] = true
+			}
+		}
+	}
+	var out []reg
+	for _, r := range save {
+		if !keep[r] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -275,7 +275,8 @@ func definite(f *fuse.Func) (maybeUnset []bool) {
 
 // allocate gives registers (indices into poolRegs, below maxSlotRegs) to
 // slots by linear scan, and reports which slots live through the whole
-// function.
+// function. With calls, the item counter stays in memory and the fuel in
+// memory or in a register of its own (fuelReg), so they take none of these.
 func (g *amd64Gen) allocate() {
 	lv := &liveness{g: g, iv: make([]interval, g.nSlots), inLoops: make([][]int, g.nSlots)}
 	for s := range lv.iv {
@@ -323,6 +324,9 @@ func (g *amd64Gen) allocate() {
 		if g.whole[s] {
 			lv.iv[s] = interval{0, end}
 		}
+		if g.calls != nil && (s == g.sIt || s == g.sFuel) {
+			continue
+		}
 		if lv.iv[s].start >= 0 && g.weight[s] > 0 {
 			order = append(order, s)
 		}
@@ -330,6 +334,9 @@ func (g *amd64Gen) allocate() {
 	slices.SortStableFunc(order, func(a, b int) int { return lv.iv[a].start - lv.iv[b].start })
 	var active []int // slots holding registers
 	freeRegs := make([]bool, maxSlotRegs)
+	if g.fuelInReg() {
+		freeRegs = freeRegs[:maxSlotRegs-1] // fuelReg leaves the expressions one less
+	}
 	for i := range freeRegs {
 		freeRegs[i] = true
 	}

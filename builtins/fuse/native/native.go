@@ -517,9 +517,9 @@ func (w *Worker) SetDepth(n int) bool {
 
 // Work returns the fuel the last run used: the loop iterations and calls
 // it made (fuse.PollEvery between two polls), where the amd64 engine runs
-// a Func with Procs, which keeps its fuel in memory; false elsewhere. A
-// loop of a few iterations charges them all on entry, and a call its
-// callee's leading guards end costs none.
+// a Func with Procs, which stores its fuel at its home when it comes back
+// to Go; false elsewhere. A loop of a few iterations charges them all on
+// entry, and a call its callee's leading guards end costs none.
 func (w *Worker) Work() (uint64, bool) {
 	a, ok := w.amd64Of()
 	if !ok || w.p.fuelSlot < 0 {
