@@ -900,32 +900,15 @@ func (c *compiler) loopBody(label int, body []syntax.Stmt) ([]fuse.Stmt, error) 
 }
 
 func (c *compiler) forStmt(s *syntax.ForStmt) error {
-	if ok, err := c.forEnumerate(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forReversed(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forTupleList(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forLiteralTuples(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forSorted(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forSlice(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forZip(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forTable(s); ok || err != nil {
-		return err
-	}
-	if ok, err := c.forHash(s); ok || err != nil {
-		return err
+	// The loops of a form of their own, tried in order: each reports
+	// whether s is of its form (and then compiles it).
+	for _, form := range [...]func(*syntax.ForStmt) (bool, error){
+		c.forEnumerate, c.forReversed, c.forTupleList, c.forLiteralTuples,
+		c.forSorted, c.forSlice, c.forZip, c.forTable, c.forHash,
+	} {
+		if ok, err := form(s); ok || err != nil {
+			return err
+		}
 	}
 	id, ok := s.Vars.(*syntax.Ident)
 	if !ok {
