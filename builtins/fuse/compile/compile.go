@@ -1523,20 +1523,32 @@ func (c *compiler) forArrayOf(s *syntax.ForStmt, x syntax.Expr, id, index *synta
 	}
 	elem := c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{varExpr(i)},
 		Check: c.check(fuse.CheckIndex, 0, pos(s.X), "index out of range")})
-	was := c.iterating[arrayOf{c.proc, b.id}]
-	c.iterating[arrayOf{c.proc, b.id}] = true
-	body, err := c.loopBody(st.Label, s.Body)
-	c.iterating[arrayOf{c.proc, b.id}] = was
-	if err != nil {
-		return true, err
-	}
 	head := []fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}
 	if index != nil {
 		head = append(head, fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: varExpr(i)})
 	}
-	st.Body = append(head, body...)
+	return true, c.loopOver(st, head, s.Body, b.id)
+}
+
+// loopOver emits the loop st over the elements of the scratch arrays
+// arrays: its body head, then body, compiled with the arrays marked as
+// iterated (c.iterating: the body may not grow them).
+func (c *compiler) loopOver(st fuse.Stmt, head []fuse.Stmt, body []syntax.Stmt, arrays ...int) error {
+	was := make([]bool, len(arrays))
+	for j, a := range arrays {
+		was[j] = c.iterating[arrayOf{c.proc, a}]
+		c.iterating[arrayOf{c.proc, a}] = true
+	}
+	stmts, err := c.loopBody(st.Label, body)
+	for j, a := range arrays {
+		c.iterating[arrayOf{c.proc, a}] = was[j]
+	}
+	if err != nil {
+		return err
+	}
+	st.Body = append(head, stmts...)
 	c.emit(st)
-	return true, nil
+	return nil
 }
 
 // listCopy compiles name = list(a) for a scratch array a: a scratch array

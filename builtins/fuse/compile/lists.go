@@ -578,16 +578,7 @@ func (c *compiler) forReversedInPlace(s *syntax.ForStmt, b binding, id *syntax.I
 	at := c.exactExpr(mk(fuse.OpSub, c.exactExpr(mk(fuse.OpSub, varExpr(n), varExpr(i))), constExpr(1)))
 	elem := c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{at},
 		Check: c.check(fuse.CheckIndex, 0, pos(s.X), "index out of range")})
-	was := c.iterating[arrayOf{c.proc, b.id}]
-	c.iterating[arrayOf{c.proc, b.id}] = true
-	body, err := c.loopBody(st.Label, s.Body)
-	c.iterating[arrayOf{c.proc, b.id}] = was
-	if err != nil {
-		return true, err
-	}
-	st.Body = append([]fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}, body...)
-	c.emit(st)
-	return true, nil
+	return true, c.loopOver(st, []fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}, s.Body, b.id)
 }
 
 // compAssign compiles name = [e for v in ... if cond], where the unit

@@ -223,21 +223,11 @@ func (c *compiler) forZip(s *syntax.ForStmt) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	was := make([]bool, len(lists))
+	ids := make([]int, len(lists))
 	for j, b := range lists {
-		was[j] = c.iterating[arrayOf{c.proc, b.id}]
-		c.iterating[arrayOf{c.proc, b.id}] = true
+		ids[j] = b.id
 	}
-	body, err := c.loopBody(st.Label, s.Body)
-	for j, b := range lists {
-		c.iterating[arrayOf{c.proc, b.id}] = was[j]
-	}
-	if err != nil {
-		return true, err
-	}
-	st.Body = append(head, body...)
-	c.emit(st)
-	return true, nil
+	return true, c.loopOver(st, head, s.Body, ids...)
 }
 
 // negIndex returns k where e is a negative int literal -k (xs[-1]).

@@ -100,16 +100,7 @@ func (c *compiler) forSlice(s *syntax.ForStmt) (bool, error) {
 	}
 	elem := c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{varExpr(i)},
 		Check: c.check(fuse.CheckIndex, 0, at, "index out of range")})
-	was := c.iterating[arrayOf{c.proc, b.id}]
-	c.iterating[arrayOf{c.proc, b.id}] = true
-	body, err := c.loopBody(st.Label, s.Body)
-	c.iterating[arrayOf{c.proc, b.id}] = was
-	if err != nil {
-		return true, err
-	}
-	st.Body = append([]fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}, body...)
-	c.emit(st)
-	return true, nil
+	return true, c.loopOver(st, []fuse.Stmt{{Kind: fuse.SAssign, Var: v, X: elem}}, s.Body, b.id)
 }
 
 // sliceAssign compiles name = xs[a:b]; it reports false where rhs is no
