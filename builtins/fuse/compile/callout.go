@@ -187,8 +187,14 @@ func (c *compiler) callout(e *syntax.CallExpr, co fuse.Callout) (int, error) {
 		vals[i] = x
 		co.Parts = append(co.Parts, fuse.CalloutPart{Operand: i, Verb: 's'})
 	}
-	// The values first, into variables where they call a Proc (whose own
-	// callouts would set the operands of theirs), then the operands.
+	return c.emitCallout(co, vals), nil
+}
+
+// emitCallout emits the callout co with the operands vals and returns its
+// number: the values first, into variables where they call a Proc (whose
+// own callouts would set the operands of theirs), then the operands, then
+// the callout.
+func (c *compiler) emitCallout(co fuse.Callout, vals []*fuse.Expr) int {
 	for i, x := range vals {
 		if hasCall(x) {
 			v := c.newVar()
@@ -197,12 +203,13 @@ func (c *compiler) callout(e *syntax.CallExpr, co fuse.Callout) (int, error) {
 		}
 	}
 	k := len(c.f.Callouts)
+	co.Operands = len(vals)
 	c.f.Callouts = append(c.f.Callouts, co)
 	for i, x := range vals {
 		c.emit(fuse.Stmt{Kind: fuse.SOperand, Var: i, Arr: k, X: x})
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
-	return k, nil
+	return k
 }
 
 // isFail reports whether call, a statement, is a call of the builtin fail

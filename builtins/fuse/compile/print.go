@@ -138,22 +138,7 @@ func (c *compiler) printStmt(call *syntax.CallExpr) error {
 	if size > maxCalloutText {
 		return errAt(call.Lparen, "a print of more than %d bytes of constant text is not run as machine code", maxCalloutText)
 	}
-	// The values first, into variables where they call a Proc (whose own
-	// prints would set the operands of theirs), then the operands.
-	for i, x := range vals {
-		if hasCall(x) {
-			v := c.newVar()
-			c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: v, X: x})
-			vals[i] = varExpr(v)
-		}
-	}
-	k := len(c.f.Callouts)
-	co.Operands = len(vals)
-	c.f.Callouts = append(c.f.Callouts, co)
-	for i, x := range vals {
-		c.emit(fuse.Stmt{Kind: fuse.SOperand, Var: i, Arr: k, X: x})
-	}
-	c.emit(fuse.Stmt{Kind: fuse.SCallout, Arr: k})
+	c.emitCallout(co, vals)
 	return nil
 }
 
