@@ -21,10 +21,20 @@ func intHash(k Value) (uint32, bool) {
 		return 0, false
 	}
 	if a, ok := i.small(); ok {
-		return 12582917 * (uint32(a) + 3), true
+		return wordHash(uint64(a)), true
 	}
 	v, _, ok := i.tagged()
-	return 12582917 * (uint32(v) + 3), ok
+	return wordHash(uint64(v)), ok
+}
+
+// wordHash is Int.Hash of an int whose lowest 64 bits of magnitude (two's
+// complement for an int in int32 range) are w. Upstream hashes the low 32
+// bits of w only, so that ints that differ only above bit 31 (bitboards,
+// i << 32) all collide; folding the high half in leaves the hash of an int
+// in [0, 2^31) unchanged.
+func wordHash(w uint64) uint32 {
+	w += 3
+	return 12582917 * (uint32(w) ^ uint32(w>>32))
 }
 
 // keyEqual returns Equal(k, e). Where k is an int in int32 range or a
@@ -83,5 +93,5 @@ func smallKeyHash(k Value) uint32 {
 	if !ok || !small {
 		return 0
 	}
-	return 12582917 * (uint32(a) + 3)
+	return wordHash(uint64(a))
 }

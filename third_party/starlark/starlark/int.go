@@ -560,7 +560,7 @@ func (i Int) Hash() (uint32, error) {
 	var lo big.Word
 	if v, _, ok := i.tagged(); ok {
 		// bitsh fork: a word's magnitude, as its big.Int's Bits()[0].
-		return 12582917 * uint32(big.Word(v)+3), nil
+		return wordHash(uint64(v)), nil
 	}
 	iSmall, iBig := i.get()
 	if iBig != nil {
@@ -568,7 +568,7 @@ func (i Int) Hash() (uint32, error) {
 	} else {
 		lo = big.Word(iSmall)
 	}
-	return 12582917 * uint32(lo+3), nil
+	return wordHash(uint64(lo)), nil // bitsh fork: hashtable_fast.go
 }
 
 // Cmp implements comparison of two Int values.

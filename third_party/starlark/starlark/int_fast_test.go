@@ -292,16 +292,19 @@ func TestIntMethods(t *testing.T) {
 		if x.Sign() != v.Sign() || bool(x.Truth()) != (v.Sign() != 0) {
 			t.Errorf("Sign(%v) = %d", v, x.Sign())
 		}
-		// Hash: upstream's, of the low word of a big value's magnitude
-		// (int32 values: of their two's complement).
+		// Hash: of the low word of a big value's magnitude (int32
+		// values: of their two's complement), both its halves
+		// (upstream's hashes the low half only: wordHash).
 		var lo uint64
 		if v.IsInt64() && v.Int64() >= math.MinInt32 && v.Int64() <= math.MaxInt32 {
 			lo = uint64(v.Int64())
 		} else {
 			lo = new(big.Int).Abs(v).Uint64() // the low 64 bits
 		}
-		if h, err := x.Hash(); err != nil || h != 12582917*uint32(lo+3) {
-			t.Errorf("Hash(%v) = %d, %v, want %d", v, h, err, 12582917*uint32(lo+3))
+		if want := 12582917 * (uint32(lo+3) ^ uint32((lo+3)>>32)); true {
+			if h, err := x.Hash(); err != nil || h != want {
+				t.Errorf("Hash(%v) = %d, %v, want %d", v, h, err, want)
+			}
 		}
 		if got, want := fmt.Sprintf("%d %x %v", x, x, x), fmt.Sprintf("%d %x %v", v, v, v); got != want {
 			t.Errorf("Sprintf(%v) = %q, want %q", v, got, want)
