@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,19 +40,18 @@ func (v NativeVerdict) String() string {
 }
 
 // CheckNative says, for each plain def at the top level of the file
-// filename (src its text), whether a run would run it as machine code,
-// compiling each as a run's first offer of it compiles it
-// (builtins.CheckNative), without running the file: only its defs, its
-// loads (which run the modules they load, as a run does) and its
-// assignments of constants (ints, strings, and lists, tuples and dicts
-// of them) run; the arguments of a first call are guessed from how the
-// def uses its parameters (one indexed, iterated over or passed to len
-// is a list; one whose add or get it calls is a set or dict; the rest
-// are ints). A
-// function that reads a global the file computes otherwise depends on
-// its value. The verdicts come in the order of the defs. CheckNative
-// keeps src as the interpreter's text of filename: use an Interp that
-// runs nothing else of that name.
+// filename (src its text), and each def nested in one, whether a run
+// would run it as machine code, compiling each as a run's first offer of
+// it compiles it (builtins.CheckNative), without running the file: only
+// its defs, its loads (which run the modules they load, as a run does)
+// and its assignments of constants (ints, strings, and lists, tuples and
+// dicts of them) run. The arguments of a first call are guessed from how
+// the def uses its parameters (one indexed, iterated over or passed to
+// len is a list; one whose add or get it calls is a set or dict; the
+// rest are ints). A function that reads a global the file computes
+// otherwise depends on its value. The verdicts come in the order of the
+// defs. CheckNative keeps src as the interpreter's text of filename: use
+// an Interp that runs nothing else of that name.
 func (in *Interp) CheckNative(ctx context.Context, filename string, src []byte) ([]NativeVerdict, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -102,24 +102,107 @@ func (in *Interp) CheckNative(ctx context.Context, filename string, src []byte) 
 		return nil, r.wrap(err)
 	}
 	var out []NativeVerdict
-	for _, d := range defs {
-		fn, ok := g[d.Name.Name].(*starlark.Function)
-		if !ok || fn.Position() != d.Def {
-			continue // rebound by a later def of the name
-		}
+	check := func(d *syntax.DefStmt, fn *starlark.Function, computed []string) {
 		v := NativeVerdict{Name: fn.Name(), Pos: fn.Position()}
 		args, why := guessArgs(d)
 		if why != "" {
 			v.Why, v.Depends = "its arguments: "+why, true
 		} else if why := builtins.CheckNative(thread, fn, args); why != "" {
 			v.Why = why
-			if names := readsComputed(d, g); len(names) > 0 {
-				v.Why, v.Depends = "the values of globals the script computes: "+strings.Join(names, ", "), true
+			if len(computed) > 0 {
+				v.Why, v.Depends = "the values of globals the script computes: "+strings.Join(computed, ", "), true
 			}
 		}
 		out = append(out, v)
 	}
+	for _, d := range defs {
+		if fn, ok := g[d.Name.Name].(*starlark.Function); ok && fn.Position() == d.Def {
+			check(d, fn, readsComputed(d, g)) // (not rebound by a later def of the name)
+		}
+		for _, n := range nestedDefs(d) {
+			if v, ok := closes(n); ok {
+				out = append(out, v)
+				continue
+			}
+			computed := readsComputed(n, g) // (before hoist resolves n again)
+			fn, err := in.hoist(thread, n, g)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", n.Def, n.Name.Name, err)
+			}
+			check(n, fn, computed)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b NativeVerdict) int {
+		if a.Pos.Line != b.Pos.Line {
+			return int(a.Pos.Line) - int(b.Pos.Line)
+		}
+		return int(a.Pos.Col) - int(b.Pos.Col)
+	})
 	return out, nil
+}
+
+// nestedDefs returns the defs inside the def d, at any depth, in order.
+func nestedDefs(d *syntax.DefStmt) []*syntax.DefStmt {
+	var out []*syntax.DefStmt
+	syntax.Walk(d, func(n syntax.Node) bool {
+		if n, ok := n.(*syntax.DefStmt); ok && n != d {
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// closes returns the verdict of the nested def d where the run refuses it
+// for its shape (machine.Compile's first check): *args, **kwargs or
+// keyword-only parameters, or a variable of a function that encloses it
+// it reads; false where d reads none.
+func closes(d *syntax.DefStmt) (NativeVerdict, bool) {
+	f, ok := d.Function.(*resolve.Function)
+	if !ok {
+		return NativeVerdict{}, false
+	}
+	v := NativeVerdict{Name: d.Name.Name, Pos: d.Def}
+	switch {
+	case f.HasVarargs || f.HasKwargs || f.NumKwonlyParams > 0:
+		v.Why = "it takes *args, **kwargs or keyword-only parameters"
+	case len(f.FreeVars) > 0:
+		v.Why = fmt.Sprintf("it reads %s, a variable of the function that defines it", f.FreeVars[0].First.Name)
+	default:
+		return NativeVerdict{}, false
+	}
+	return v, true
+}
+
+// hoist makes the function of the nested def d, which reads no variable
+// of the functions enclosing it, without running them: a module of d
+// alone, whose predeclared names are the checked module's globals g (and
+// its names unassigned, left so) and the interpreter's. The checked
+// module's program is already compiled: resolving d again changes
+// nothing of it.
+func (in *Interp) hoist(thread *starlark.Thread, d *syntax.DefStmt, g starlark.StringDict) (*starlark.Function, error) {
+	predeclared := starlark.StringDict{}
+	for k, v := range in.predeclared {
+		predeclared[k] = v
+	}
+	for k, v := range g {
+		predeclared[k] = v
+	}
+	f := &syntax.File{Path: d.Def.Filename(), Stmts: []syntax.Stmt{d}, Options: &dialect}
+	declared := func(name string) bool { return predeclared.Has(name) || name != d.Name.Name }
+	hp, err := starlark.FileProgram(f, declared)
+	if err != nil {
+		return nil, err
+	}
+	hg, err := hp.Init(thread, predeclared)
+	if err != nil {
+		return nil, err
+	}
+	fn, ok := hg[d.Name.Name].(*starlark.Function)
+	if !ok {
+		return nil, errors.New("not a function")
+	}
+	return fn, nil
 }
 
 // constant reports whether e is a constant the check may evaluate, and

@@ -23,8 +23,8 @@ printed as file:line:col: message.
 Exit status 1 when any problem is found, or when checking a file needs
 more memory than the budget (-max-memory, as for a script).
 
-With -native, check also prints, for each plain def at the top level of
-a file without problems, whether a run would run it as machine code, as
+With -native, check also prints, for each plain def of a file without
+problems (at the top level, and nested in one), whether a run would run it as machine code, as
 file:line:col: f: machine code, file:line:col: f: interpreted: why (the
 reason of a run's -native-report), or file:line:col: f: depends on ...
 (the arguments it is passed, a global the script computes). Only the
