@@ -49,7 +49,10 @@ func (v NativeVerdict) String() string {
 // the def uses its parameters (one indexed, iterated over or passed to
 // len is a list; one whose add or get it calls is a set or dict; the
 // rest are ints). A function that reads a global the file computes
-// otherwise depends on its value. The verdicts come in the order of the
+// otherwise depends on its value; one refused for its shape (*args, a
+// variable of an enclosing function, a default value) is refused without
+// running its def. A nested def that reads no variable of the functions
+// enclosing it is compiled in a module of its own (hoist). The verdicts come in the order of the
 // defs. CheckNative keeps src as the interpreter's text of filename: use
 // an Interp that runs nothing else of that name.
 func (in *Interp) CheckNative(ctx context.Context, filename string, src []byte) ([]NativeVerdict, error) {
@@ -67,8 +70,10 @@ func (in *Interp) CheckNative(ctx context.Context, filename string, src []byte) 
 		switch s := s.(type) {
 		case *syntax.DefStmt:
 			defs = append(defs, s)
-			stmts = append(stmts, s)
-			continue
+			if constantDefaults(s, constants) {
+				stmts = append(stmts, s)
+				continue
+			} // (else refused for its default values, which the run computes)
 		case *syntax.LoadStmt:
 			stmts = append(stmts, s)
 			continue
@@ -116,11 +121,13 @@ func (in *Interp) CheckNative(ctx context.Context, filename string, src []byte) 
 		out = append(out, v)
 	}
 	for _, d := range defs {
-		if fn, ok := g[d.Name.Name].(*starlark.Function); ok && fn.Position() == d.Def {
+		if v, ok := refusedShape(d); ok {
+			out = append(out, v)
+		} else if fn, ok := g[d.Name.Name].(*starlark.Function); ok && fn.Position() == d.Def {
 			check(d, fn, readsComputed(d, g)) // (not rebound by a later def of the name)
 		}
 		for _, n := range nestedDefs(d) {
-			if v, ok := closes(n); ok {
+			if v, ok := refusedShape(n); ok {
 				out = append(out, v)
 				continue
 			}
@@ -153,11 +160,12 @@ func nestedDefs(d *syntax.DefStmt) []*syntax.DefStmt {
 	return out
 }
 
-// closes returns the verdict of the nested def d where the run refuses it
-// for its shape (machine.Compile's first check): *args, **kwargs or
-// keyword-only parameters, or a variable of a function that encloses it
-// it reads; false where d reads none.
-func closes(d *syntax.DefStmt) (NativeVerdict, bool) {
+// refusedShape returns the verdict of the def d where the run refuses it
+// for its shape (machine.Compile's first check, in its order): *args,
+// **kwargs or keyword-only parameters, a variable of a function that
+// encloses it it reads, or a parameter's default value; false where it
+// has none of them.
+func refusedShape(d *syntax.DefStmt) (NativeVerdict, bool) {
 	f, ok := d.Function.(*resolve.Function)
 	if !ok {
 		return NativeVerdict{}, false
@@ -169,9 +177,30 @@ func closes(d *syntax.DefStmt) (NativeVerdict, bool) {
 	case len(f.FreeVars) > 0:
 		v.Why = fmt.Sprintf("it reads %s, a variable of the function that defines it", f.FreeVars[0].First.Name)
 	default:
+		for _, p := range d.Params {
+			if b, ok := p.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+				if id, ok := b.X.(*syntax.Ident); ok {
+					v.Why = fmt.Sprintf("its parameter %s has a default value", id.Name)
+					return v, true
+				}
+			}
+		}
 		return NativeVerdict{}, false
 	}
 	return v, true
+}
+
+// constantDefaults reports whether every default value of d's parameters
+// is a constant (constant), which running the def may compute.
+func constantDefaults(d *syntax.DefStmt, names map[string]bool) bool {
+	for _, p := range d.Params {
+		if b, ok := p.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
+			if ok, _ := constant(b.Y, names); !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // hoist makes the function of the nested def d, which reads no variable
