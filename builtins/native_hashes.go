@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/machine"
 	"github.com/bitsh/bitsh/builtins/threadkey"
 	"go.starlark.net/starlark"
@@ -128,23 +127,6 @@ func (nf *nativeFunc) fillHashes(r *nativeRun, params []starlark.Value) bool {
 	return true
 }
 
-// hashArray returns the first n elements of the worker's array parameter
-// a as the last run left them: the worker's memory, not to be written,
-// where it can (native.Worker.ArrayView), else a copy at the end of buf,
-// which it returns grown (the copies share buf's array: buf is grown to
-// hold them all in one array first).
-func hashArray(w *native.Worker, a, n int, buf []uint64) ([]uint64, []uint64) {
-	if v, ok := w.ArrayView(a, n); ok {
-		return buf, v
-	}
-	if cap(buf)-len(buf) < n {
-		buf = append(make([]uint64, 0, len(buf)+3*n), buf...)
-	}
-	out := buf[len(buf) : len(buf)+n]
-	w.Array(a, out)
-	return buf[:len(buf)+n], out
-}
-
 // zeros clears w and returns it.
 func zeros(w []uint64) []uint64 {
 	clear(w)
@@ -181,10 +163,10 @@ func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params 
 		// has 5 MB of them, which copied would be as many page faults and
 		// would bring on a garbage collection.
 		var keys, dead, vals []uint64
-		h.out, keys = hashArray(r.w, a+2, n+1, h.out[:0])
-		h.out, dead = hashArray(r.w, a+3, n+1, h.out)
+		h.out, keys = r.w.ArrayWords(a+2, n+1, h.out[:0])
+		h.out, dead = r.w.ArrayWords(a+3, n+1, h.out)
 		if dict {
-			h.out, vals = hashArray(r.w, a+4, n+1, h.out)
+			h.out, vals = r.w.ArrayWords(a+4, n+1, h.out)
 		}
 		// The entries are appended, flagged when removed, and renumbered
 		// only by a clear or a rebuild: a table whose first n0 keys are
@@ -255,9 +237,9 @@ const hashInsertWordsKey = string(threadkey.HashInsertWords)
 // insertAdded inserts into the set or dict h the entries a run added,
 // keys and (for a dict) vals, those whose removed flag in dead is 0, in
 // order, through the fork's function where thread offers it, and reports
-// whether it did. It writes none of keys, vals and dead (the worker's
-// memory, hashArray): where some were removed, it packs the others into
-// new arrays.
+// whether it did. It writes none of keys, vals and dead (they may be the
+// worker's memory, native.Worker.ArrayWords): where some were removed, it
+// packs the others into new arrays.
 func insertAdded(thread *starlark.Thread, h starlark.Value, keys, vals, dead []uint64, dict bool) bool {
 	if len(keys) < 64 {
 		return false // (a few inserts grow the table at most once or twice)

@@ -20,3 +20,21 @@ func (w *Worker) ArrayView(a, n int) (vals []uint64, ok bool) {
 	}
 	return vs[:n:n], true
 }
+
+// ArrayWords returns the first n elements of the function's array
+// parameter a as the last run left them: ArrayView's words where it gives
+// them, else a copy (Array) appended to buf, returned grown. The copies
+// of calls that pass each the buf the last returned share one array
+// where buf has room for them: the caller may give it room for several
+// first. The words are not to be written.
+func (w *Worker) ArrayWords(a, n int, buf []uint64) (grown, vals []uint64) {
+	if v, ok := w.ArrayView(a, n); ok {
+		return buf, v
+	}
+	if cap(buf)-len(buf) < n {
+		buf = append(make([]uint64, 0, len(buf)+n), buf...)
+	}
+	vals = buf[len(buf) : len(buf)+n]
+	w.Array(a, vals)
+	return buf[:len(buf)+n], vals
+}
