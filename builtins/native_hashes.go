@@ -158,14 +158,15 @@ func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params 
 		var hdr [compile.HashHeader]uint64
 		r.w.Array(a, hdr[:])
 		n, n0 := int(hdr[0]), len(h.keys)-1
-		if cap(h.out) < 3*(n+1) {
-			h.out = make([]uint64, 3*(n+1))
-		}
-		keys, dead, vals := h.out[:n+1], h.out[n+1:2*(n+1)], h.out[2*(n+1):3*(n+1)]
-		r.w.Array(a+2, keys)
-		r.w.Array(a+3, dead)
+		// The arrays as the run left them, read where they lie in the
+		// worker's memory where they can be: a table of 200,000 entries
+		// has 5 MB of them, which copied would be as many page faults and
+		// would bring on a garbage collection.
+		var keys, dead, vals []uint64
+		h.out, keys = r.w.ArrayWords(a+2, n+1, h.out[:0])
+		h.out, dead = r.w.ArrayWords(a+3, n+1, h.out)
 		if dict {
-			r.w.Array(a+4, vals)
+			h.out, vals = r.w.ArrayWords(a+4, n+1, h.out)
 		}
 		// The entries are appended, flagged when removed, and renumbered
 		// only by a clear or a rebuild: a table whose first n0 keys are
@@ -191,7 +192,11 @@ func (nf *nativeFunc) writeHashes(thread *starlark.Thread, r *nativeRun, params 
 		// again), then those added (n0 <= n here), at once where the fork
 		// offers it.
 		for j := 1; j <= n; j++ {
-			if j == n0+1 && insertAdded(thread, g.Hash, keys[j:], vals[j:], dead[j:], dict) {
+			var added []uint64
+			if dict {
+				added = vals[j:]
+			}
+			if j == n0+1 && insertAdded(thread, g.Hash, keys[j:], added, dead[j:], dict) {
 				break // (the entries added are in, in order)
 			}
 			key := func() starlark.Value { return starlark.MakeUint64(keys[j]) }
@@ -232,8 +237,9 @@ const hashInsertWordsKey = string(threadkey.HashInsertWords)
 // insertAdded inserts into the set or dict h the entries a run added,
 // keys and (for a dict) vals, those whose removed flag in dead is 0, in
 // order, through the fork's function where thread offers it, and reports
-// whether it did. It packs keys and vals in place (where it reports
-// true).
+// whether it did. It writes none of keys, vals and dead (they may be the
+// worker's memory, native.Worker.ArrayWords): where some were removed, it
+// packs the others into new arrays.
 func insertAdded(thread *starlark.Thread, h starlark.Value, keys, vals, dead []uint64, dict bool) bool {
 	if len(keys) < 64 {
 		return false // (a few inserts grow the table at most once or twice)
@@ -242,21 +248,32 @@ func insertAdded(thread *starlark.Thread, h starlark.Value, keys, vals, dead []u
 	if !ok {
 		return false
 	}
-	m := 0
-	for j, k := range keys {
-		if dead[j] == 0 {
-			keys[m] = k
-			if dict {
-				vals[m] = vals[j]
-			}
-			m++
+	live := len(keys)
+	for _, d := range dead {
+		if d != 0 {
+			live--
 		}
 	}
-	var vs []uint64
-	if dict {
-		vs = vals[:m]
+	if live < len(keys) {
+		ks := make([]uint64, 0, live)
+		var vs []uint64
+		if dict {
+			vs = make([]uint64, 0, live)
+		}
+		for j, k := range keys {
+			if dead[j] == 0 {
+				ks = append(ks, k)
+				if dict {
+					vs = append(vs, vals[j])
+				}
+			}
+		}
+		keys, vals = ks, vs
 	}
-	if !insert(h, keys[:m], vs) {
+	if !dict {
+		vals = nil
+	}
+	if !insert(h, keys, vals) {
 		panic("a set or dict that Starlark does not let the code change") // checked mutable before the run
 	}
 	return true

@@ -302,6 +302,21 @@ func TestExactGlobals(t *testing.T) {
 			}
 			log := make([]uint64, 1+n)
 			w.Array(0, log)
+			// The same words where they lie (x86-64 only), and past
+			// the log's end, where it gives them, Array's words too.
+			if v, ok := w.ArrayView(0, len(log)); ok != (e == native.AMD64) || ok && fmt.Sprint(v) != fmt.Sprint(log) {
+				t.Fatalf("squares(%d) on %s: ArrayView = %v, %v; want %v (Array's)", n, e, v, ok, log)
+			}
+			// ArrayWords: the view, or (Eval) a copy after what buf holds.
+			buf, words := w.ArrayWords(0, len(log), []uint64{42})
+			if fmt.Sprint(words) != fmt.Sprint(log) || e == native.Eval && (len(buf) != 1+len(log) || buf[0] != 42) {
+				t.Fatalf("squares(%d) on %s: ArrayWords = %v, %v; want %v (Array's) after [42]", n, e, buf, words, log)
+			}
+			more := make([]uint64, len(log)+3)
+			w.Array(0, more)
+			if v, ok := w.ArrayView(0, len(more)); ok && fmt.Sprint(v) != fmt.Sprint(more) {
+				t.Fatalf("squares(%d) on %s: ArrayView of %d words = %v; want %v (Array's)", n, e, len(more), v, more)
+			}
 			for i := range n {
 				if log[0] != n || log[1+i] != i*i {
 					t.Fatalf("squares(%d) on %s logs %v; want %d values, the squares", n, e, log, n)

@@ -48,14 +48,64 @@ func (ht *hashtable) insertWords(keys, vals []uint64) bool {
 		return false
 	}
 	ht.reserve(len(keys))
-	for i, k := range keys {
+	i := ht.appendWords(keys, vals)
+	for ; i < len(keys); i++ {
 		var v Value = None
 		if vals != nil {
 			v = MakeUint64(vals[i])
 		}
-		ht.insert(MakeUint64(k), v) // can't fail: ints, mutable
+		ht.insert(MakeUint64(keys[i]), v) // can't fail: ints, mutable
 	}
 	return true
+}
+
+// appendWords inserts keys[i] (with vals[i]) as insert does, in order,
+// while each is new to ht and there is room for all of them (reserve),
+// and returns how many it inserted: the rest are for insert. A probe
+// compares the keys it meets that it appended itself (ents[n0+j] holds
+// keys[j]) with the words of keys, not with ents, so that only the
+// index's memory is read at random; it stops at a key ht holds (one
+// given twice, or one it held before), whose insert does not append.
+func (ht *hashtable) appendWords(keys, vals []uint64) int {
+	n0 := len(ht.ents)
+	if ht.index == nil || n0+int(ht.dummies)+len(keys) > cap(ht.ents) {
+		return 0
+	}
+	mask := uint32(len(ht.index) - 1)
+	for i, w := range keys {
+		k := MakeUint64(w)
+		h := smallKeyHash(k)
+		if h == 0 {
+			h, _ = keyHash(k) // can't fail: an int
+			if h == 0 {
+				h = 1 // zero is reserved
+			}
+		}
+		s := ht.slot(h)
+		for ; ht.index[s] != 0; s = (s + 1) & mask {
+			x := int(ht.index[s])
+			switch {
+			case x <= 0:
+				// deleted
+			case x > n0:
+				if keys[x-1-n0] == w {
+					return i
+				}
+			case ht.ents[x-1].hash == h:
+				if eq, _ := keyEqual(k, ht.ents[x-1].key); eq {
+					return i
+				}
+			}
+		}
+		var v Value = None
+		if vals != nil {
+			v = MakeUint64(vals[i])
+		}
+		ht.ents = append(ht.ents, entry{hash: h, key: k, value: v})
+		ht.index[s] = int32(len(ht.ents))
+		ht.len++
+	}
+	return len(keys)
 }
 
 // reserve makes room for n entries more than ht holds: its array and
