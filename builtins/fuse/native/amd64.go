@@ -2548,6 +2548,9 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		g.release(j)
 		return i
 	case fuse.OpScratch:
+		if d, ok := g.scratchConst(x); ok {
+			return d
+		}
 		arr := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
 		base, vals, epochs, tmp := g.scratchAt(arr)
