@@ -1245,6 +1245,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		g.setSlot(s.Var, r)
 		g.release(r)
 	case fuse.SStore:
+		if g.storeConst(s) {
+			break
+		}
 		sc := g.f.Scratch[s.Arr]
 		i, owned := g.indexOperand(s.X, uint64(sc.Len), s.Check)
 		held := []reg{i}

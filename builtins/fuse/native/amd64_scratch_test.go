@@ -1,6 +1,10 @@
 package native_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
 
 // TestScratchConstantIndex: a scratch array's element at a constant index
 // (the first, the last, a negative one, one past the end that fails) reads
@@ -22,6 +26,37 @@ def f(x, y):
         n += b[4]
     return n
 `)
+	// The compiler stores through a variable that holds the index: each
+	// store at a variable assigned only a constant is made a store at
+	// that constant (as a hash table's header is written).
+	consts := map[uint64]*fuse.Expr{}
+	sets := map[uint64]int{}
+	var walk func(ss []fuse.Stmt, f func(*fuse.Stmt))
+	walk = func(ss []fuse.Stmt, f func(*fuse.Stmt)) {
+		for i := range ss {
+			f(&ss[i])
+			walk(ss[i].Body, f)
+			walk(ss[i].Else, f)
+		}
+	}
+	walk(f.Body, func(s *fuse.Stmt) {
+		if s.Kind == fuse.SAssign || s.Kind == fuse.SForRange {
+			sets[uint64(s.Var)]++
+			if s.Kind == fuse.SAssign && s.X.Op == fuse.OpConst {
+				consts[uint64(s.Var)] = s.X
+			}
+		}
+	})
+	stores := 0
+	walk(f.Body, func(s *fuse.Stmt) {
+		if s.Kind == fuse.SStore && s.X.Op == fuse.OpVar && sets[s.X.Imm] == 1 && consts[s.X.Imm] != nil && int(s.X.Imm) >= f.Params {
+			s.X = consts[s.X.Imm]
+			stores++
+		}
+	})
+	if stores == 0 {
+		t.Fatalf("no store at a constant index in %+v", f.Body)
+	}
 	inputs := [][]uint64{{0, 0}, {3, 1}, {7, 4096 + 3}, {99, 2}, {99, 3}, {1 << 20, 255}, {6, ^uint64(0)}}
 	st := f.NewState(nil)
 	for _, e := range engines(t) {
