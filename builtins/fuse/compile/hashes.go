@@ -749,7 +749,7 @@ func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr
 		return nil, err
 	}
 	p := c.hashFound(h, kv, e.Lbrack)
-	return c.snapshot(c.hashRead(h.vals, varExpr(p), e.Lbrack)), nil
+	return c.snapshot(c.hashRead(h.vals, c.hashEntry(h, p), e.Lbrack)), nil
 }
 
 // hashFound emits the probe for the key in kv and the failure where the
@@ -799,7 +799,7 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 	}
 	p := c.hashFound(h, kv, lhs.Lbrack)
 	old := c.newVar()
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: old, X: c.hashRead(h.vals, varExpr(p), lhs.Lbrack)})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: old, X: c.hashRead(h.vals, c.hashEntry(h, p), lhs.Lbrack)})
 	y, err := c.word(s.RHS)
 	if err != nil {
 		return err
@@ -879,7 +879,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		r := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)),
 			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: varExpr(dv)}},
-			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)}}})
+			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, c.hashEntry(h, p), at)}}})
 		return varExpr(r), true, nil
 	case (name == "remove" || name == "discard") && !h.dict && len(e.Args) == 1,
 		name == "pop" && h.dict && (len(e.Args) == 1 || len(e.Args) == 2):
@@ -914,7 +914,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		var found []fuse.Stmt
 		if h.dict {
-			found = append(found, fuse.Stmt{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)})
+			found = append(found, fuse.Stmt{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, c.hashEntry(h, p), at)})
 		}
 		found = append(found, c.hashRemove(h, p, i, at)...)
 		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: missing, Else: found})
