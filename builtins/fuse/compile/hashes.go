@@ -504,8 +504,8 @@ func (c *compiler) hashNext(h *hashTable, i, m int) *fuse.Expr {
 }
 
 // hashEntry is the entry number in the variable p (a slot's, at most
-// the table's most entries) as an index of its keys, removed flags or
-// values: the unsigned min with that most, which changes no value, tells
+// the table's most entries) as an index of its keys or values: the
+// unsigned min with that most, which changes no value, tells
 // the generator the index is in range, so that it reads the entry with
 // no check of its sign and length.
 func (c *compiler) hashEntry(h *hashTable, p int) *fuse.Expr {
@@ -541,9 +541,10 @@ func (c *compiler) hashKey(h *hashTable, x syntax.Expr) (int, error) {
 func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int) {
 	p, i = c.newVar(), c.newVar()
 	c.hashGuard(h)
-	// The mask read at each use: a variable of the probe's own for a
-	// header array's mask measured slower (more variables to place).
-	m := -1
+	// The mask read at each use (m -1): a variable of the probe's own
+	// for a header array's mask measured slower on setqueens (more
+	// variables for the same registers).
+	const m = -1
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv, m)})
 	label := c.newLabel()
 	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
