@@ -156,6 +156,35 @@ def f(x, y):
     for i in range(2):
         q = q * 100 + place(0, x % 6 + 1 + i, cols, d1, d2)
     return q * 1000000 + paths(x % 40, y % 40, memo) + len(cols) + len(memo)`,
+	// Keys that share their low bits or their high bits (multiples of
+	// large powers of two, which a slot taken from the product's bits
+	// spreads or not), removed in an order other than their insertion's:
+	// the backward shifting of a run, the run wrapping past the last slot.
+	`def f(x, y):
+    s = set()
+    d = {}
+    n = x % 700
+    for i in range(n):
+        k = ((i * 5 + y) % 97) << (40 + i % 17) | (i % 3)
+        if k in s:
+            s.remove(k)
+            d[k] = d.get(k, 0) + 1
+        else:
+            s.add(k)
+            d[k] = i
+        if i % 7 == 3 and len(s) > 0:
+            j = ((i * 3 + y) % 97) << (40 + (i + 5) % 17)
+            if j in s:
+                s.remove(j)
+    c = 0
+    for i in range(400):
+        k = ((i * 11 + y) % 97) << (40 + i % 17) | (i % 3)
+        if k in s:
+            c += 1 + d.get(k, 0) % 13
+    t = 0
+    for e in s:
+        t = (t * 31 + e % 1000003) % 1000000007
+    return c * 1000000 + len(s) * 1000 + len(d) + t`,
 	// A set in an inlined helper, by reference; insertion order of a set.
 	`def mark(s, v):
     if v in s:

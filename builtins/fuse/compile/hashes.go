@@ -22,16 +22,18 @@ import (
 //     the open-addressing table: 0 for an empty slot, else the entry's
 //     number (1 on) in the order arrays; the slots in use are the first
 //     mask + 1, a power of two, and a key k starts its linear probe at
-//     the top bits of k * hashMul (Fibonacci hashing: (k * hashMul) >>
-//     shift, shift = 64 - log2 of the slots in use);
+//     the low bits of the top bits of k * hashMul (Fibonacci hashing:
+//     ((k * hashMul) >> (64 - bits)) & mask, bits the log2 of the most
+//     slots: a constant shift, so the slot needs no index check);
 //   - keys, removed flags and, for a dict, vals: the entries in the order
 //     they were inserted, from index 1, which is the order Starlark
 //     iterates them in; a removed entry keeps its place, flagged (the
 //     last entry is dropped instead: the entries are one fewer), and its
 //     slot is emptied by shifting the later slots of its run back (no
 //     tombstones), so a probe never meets it;
-//   - four variables (a module's table: its header array): the entries n
-//     (removed ones included), mask, shift and the entries removed.
+//   - three variables (a module's table: its header array, whose third
+//     word, once the shift, is unused): the entries n (removed ones
+//     included), mask and the entries removed.
 //
 // A table is rebuilt where an insertion would make the n + 1 entries fill
 // more than half its slots: the slots are emptied (a local's made fresh,
@@ -73,10 +75,10 @@ type hashTable struct {
 	dict              bool
 	slots, keys, vals int // scratch arrays (vals: -1 for a set)
 	dead              int // scratch array: 1 for an entry removed
-	n, mask, shift    int // variables (a module's table: -1)
+	n, mask           int // variables (a module's table: -1)
 	removed           int // variable: the entries removed among the n
 	// hdr, for a module's set or dict (a Global), is the array that
-	// holds n, mask and shift, in that order (else -1): its arrays are
+	// holds n, mask and the entries removed (else -1): its arrays are
 	// the caller's, shared with the Procs that take them, and never made
 	// fresh.
 	hdr int
@@ -103,24 +105,24 @@ const HashHeader = hdrLen
 const (
 	hdrN = iota
 	hdrMask
-	hdrShift
+	hdrShift // unused: the slot's shift is a constant (hashSlot)
 	hdrRemoved
 	hdrLen
 )
 
-// get reads the table's entries (hdrN), mask or shift.
+// get reads the table's entries (hdrN), mask or entries removed.
 func (h *hashTable) get(field int) *fuse.Expr {
 	if h.hdr < 0 {
-		return varExpr([...]int{h.n, h.mask, h.shift, h.removed}[field])
+		return varExpr([...]int{h.n, h.mask, -1, h.removed}[field])
 	}
 	return &fuse.Expr{Op: fuse.OpScratch, Imm: uint64(h.hdr), Args: []*fuse.Expr{constExpr(uint64(field))}, Check: h.hdrCheck}
 }
 
 // set is the statement that sets the table's entries (hdrN), mask or
-// shift to x.
+// entries removed to x.
 func (h *hashTable) set(field int, x *fuse.Expr) fuse.Stmt {
 	if h.hdr < 0 {
-		return fuse.Stmt{Kind: fuse.SAssign, Var: [...]int{h.n, h.mask, h.shift, h.removed}[field], X: x}
+		return fuse.Stmt{Kind: fuse.SAssign, Var: [...]int{h.n, h.mask, -1, h.removed}[field], X: x}
 	}
 	return fuse.Stmt{Kind: fuse.SStore, Arr: h.hdr, X: constExpr(uint64(field)), Y: x, Check: h.hdrCheck}
 }
@@ -189,7 +191,7 @@ func HashArrays(dict bool) int {
 }
 
 // HashScratch returns the arrays of a module's set or dict, in order:
-// the header (entries, mask, shift, entries removed), the slots, the
+// the header (entries, mask, an unused word, entries removed), the slots, the
 // keys, the removed flags, and, of a dict, the values.
 func HashScratch(name string, dict bool) []fuse.Scratch {
 	return hashScratch(name, dict, GlobalHashMaxBits)
@@ -243,7 +245,7 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 	if i, ok := c.globalHashes[arrayOf{c.proc, a}]; ok {
 		return i
 	}
-	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, shift: -1, removed: -1,
+	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, removed: -1,
 		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table"), bits: bits, guard: -1}
 	if dict {
 		h.vals = a + 4
@@ -282,6 +284,8 @@ func (c *compiler) passedToCall(name string) bool {
 // are the keys and values from index 1): the fewest slots, 16 or more,
 // that keys fill at most half of. buf is room for the slots, used where
 // large enough. ok is false where there are more than GlobalHashCap keys.
+// The tables it lays out are a module's or a call's (GlobalHashMaxBits):
+// their slots are hashSlot's for those bits.
 func HashLayout(keys []uint64, buf []uint64) (hdr [hdrLen]uint64, slots []uint64, ok bool) {
 	if len(keys) > GlobalHashCap {
 		return hdr, nil, false
@@ -297,15 +301,15 @@ func HashLayout(keys []uint64, buf []uint64) (hdr [hdrLen]uint64, slots []uint64
 	} else {
 		slots = make([]uint64, n)
 	}
-	mask, shift := uint64(n-1), uint64(64-bits)
+	mask, shift := uint64(n-1), uint64(64-GlobalHashMaxBits)
 	for j, k := range keys {
-		i := (k * hashMul) >> shift
+		i := (k * hashMul) >> shift & mask
 		for slots[i] != 0 {
 			i = (i + 1) & mask
 		}
 		slots[i] = uint64(j + 1)
 	}
-	hdr[hdrN], hdr[hdrMask], hdr[hdrShift] = uint64(len(keys)), mask, shift
+	hdr[hdrN], hdr[hdrMask] = uint64(len(keys)), mask
 	return hdr, slots, true
 }
 
@@ -382,8 +386,8 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			if dict {
 				h.vals = add("dict values", HashCap+1)
 			}
-			h.n, h.mask, h.shift, h.removed = c.newVar(), c.newVar(), c.newVar(), c.newVar()
-			for _, v := range []int{h.n, h.mask, h.shift, h.removed} {
+			h.n, h.mask, h.removed = c.newVar(), c.newVar(), c.newVar()
+			for _, v := range []int{h.n, h.mask, h.removed} {
 				c.varNames[[2]int{c.unit, v}] = id.Name
 			}
 			h.guard = h.n
@@ -422,7 +426,6 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 func (c *compiler) hashReset(h *hashTable, at syntax.Position) {
 	c.emit(h.set(hdrN, constExpr(0)))
 	c.emit(h.set(hdrMask, constExpr(1<<hashMinBits-1)))
-	c.emit(h.set(hdrShift, constExpr(64-hashMinBits)))
 	c.emit(h.set(hdrRemoved, constExpr(0)))
 	if h.guard >= 0 && h.guard != h.n {
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: h.guard, X: constExpr(1)})
@@ -452,14 +455,61 @@ func (c *compiler) exactExpr(x *fuse.Expr) *fuse.Expr {
 	return x
 }
 
-// hashSlot is the first slot of the key in the variable kv.
-func (c *compiler) hashSlot(h *hashTable, kv int) *fuse.Expr {
-	return c.exactExpr(mk(fuse.OpShr, c.exactExpr(mk(fuse.OpMul, varExpr(kv), constExpr(hashMul))), h.get(hdrShift)))
+// hashSlot is the first slot of the key in the variable kv: the low bits
+// (mask) of the top h.bits bits of its product with hashMul. The shift is
+// a constant, so that the generator knows the slot below 1 << h.bits, the
+// slots array's length: a probe reads the slot with no index check.
+//
+// m is the variable that holds the table's mask (hashMask), or -1: the
+// mask read where it is.
+func (c *compiler) hashSlot(h *hashTable, kv, m int) *fuse.Expr {
+	prod := c.exactExpr(mk(fuse.OpMul, varExpr(kv), constExpr(hashMul)))
+	return c.exactExpr(mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpShr, prod, constExpr(uint64(64-h.bits)))), c.maskIn(h, m)))
 }
 
-// hashNext is the slot after the one in the variable i.
-func (c *compiler) hashNext(h *hashTable, i int) *fuse.Expr {
-	return mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpAdd, varExpr(i), constExpr(1))), h.get(hdrMask))
+// maskIn is h's mask: the variable m, or, where m is -1, h's own.
+func (c *compiler) maskIn(h *hashTable, m int) *fuse.Expr {
+	if m < 0 {
+		return h.get(hdrMask)
+	}
+	return varExpr(m)
+}
+
+// hashMask returns the variable that holds h's mask for a probe, which
+// writes no table: a local table's own, or a new one read from the
+// header array once, before the probe's loop (the statement assign, its
+// X nil where there is none), rather than at each slot.
+func (c *compiler) hashMask(h *hashTable) (m int, assign fuse.Stmt) {
+	if h.hdr < 0 {
+		return h.mask, fuse.Stmt{}
+	}
+	m = c.newVar()
+	return m, fuse.Stmt{Kind: fuse.SAssign, Var: m, X: h.get(hdrMask)}
+}
+
+// withMask is ss after the mask's assignment, where there is one.
+func withMask(assign fuse.Stmt, ss ...fuse.Stmt) []fuse.Stmt {
+	if assign.X == nil {
+		return ss
+	}
+	return append([]fuse.Stmt{assign}, ss...)
+}
+
+// hashNext is the slot after the one in the variable i. The mask is at
+// most 1<<h.bits - 1; the and with that constant tells the generator so
+// (it emits nothing where it knows the mask's bound already).
+func (c *compiler) hashNext(h *hashTable, i, m int) *fuse.Expr {
+	next := mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpAdd, varExpr(i), constExpr(1))), c.maskIn(h, m))
+	return c.exactExpr(mk(fuse.OpAnd, c.exactExpr(next), constExpr(1<<h.bits-1)))
+}
+
+// hashEntry is the entry number in the variable p (a slot's, at most
+// the table's most entries) as an index of its keys or values: the
+// unsigned min with that most, which changes no value, tells
+// the generator the index is in range, so that it reads the entry with
+// no check of its sign and length.
+func (c *compiler) hashEntry(h *hashTable, p int) *fuse.Expr {
+	return c.exactExpr(mk(fuse.OpMin, varExpr(p), constExpr(1<<(h.bits-1))))
 }
 
 // read is element i of the unit's scratch array arr, index-checked.
@@ -491,13 +541,17 @@ func (c *compiler) hashKey(h *hashTable, x syntax.Expr) (int, error) {
 func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int) {
 	p, i = c.newVar(), c.newVar()
 	c.hashGuard(h)
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)})
+	// The mask read at each use (m -1): a variable of the probe's own
+	// for a header array's mask measured slower on setqueens (more
+	// variables for the same registers).
+	const m = -1
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv, m)})
 	label := c.newLabel()
 	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
 		{Kind: fuse.SAssign, Var: p, X: c.hashRead(h.slots, varExpr(i), at)},
 		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.keys, varExpr(p), at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-		{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i)},
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.keys, c.hashEntry(h, p), at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+		{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i, m)},
 	}})
 	return p, i
 }
@@ -505,11 +559,12 @@ func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int
 // hashFree emits the probe of the key in kv for an empty slot, into i:
 // where h lacks the key.
 func (c *compiler) hashFree(h *hashTable, kv, i int, at syntax.Position) []fuse.Stmt {
-	return []fuse.Stmt{
-		{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv)},
-		{Kind: fuse.SWhile, Label: c.newLabel(), X: mk(fuse.OpNe, c.hashRead(h.slots, varExpr(i), at), constExpr(0)),
-			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i)}}},
-	}
+	m, assign := c.hashMask(h)
+	return withMask(assign,
+		fuse.Stmt{Kind: fuse.SAssign, Var: i, X: c.hashSlot(h, kv, m)},
+		fuse.Stmt{Kind: fuse.SWhile, Label: c.newLabel(), X: mk(fuse.OpNe, c.hashRead(h.slots, varExpr(i), at), constExpr(0)),
+			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i, m)}}},
+	)
 }
 
 // hashWritable emits, where a loop over h is running, the failure of a
@@ -537,8 +592,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	double = append(double,
 		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), constExpr(1<<bits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
-		h.set(hdrMask, c.exactExpr(mk(fuse.OpAdd, c.exactExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), constExpr(1)))),
-		h.set(hdrShift, c.exactExpr(mk(fuse.OpSub, h.get(hdrShift), constExpr(1)))))
+		h.set(hdrMask, c.exactExpr(mk(fuse.OpAdd, c.exactExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), constExpr(1)))))
 	grow := []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpGe, c.exactExpr(mk(fuse.OpAdd, live, live)), h.get(hdrMask)), Body: double}}
 	grow = append(grow, c.hashClear(h, at)...)
 	// Every live entry again, in order, moved down over those removed,
@@ -588,32 +642,33 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse.Stmt {
 	idx := func() int { return c.check(fuse.CheckIndex, 0, at, "index out of range of a hash table") }
 	j, q, kq, home := c.newVar(), c.newVar(), c.newVar(), c.newVar()
+	m, assign := c.hashMask(h)
 	dist := func(a, b *fuse.Expr) *fuse.Expr { // (b - a) & mask
-		return c.exactExpr(mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpSub, b, a)), h.get(hdrMask)))
+		return c.exactExpr(mk(fuse.OpAnd, c.exactExpr(mk(fuse.OpSub, b, a)), varExpr(m)))
 	}
 	label := c.newLabel()
-	return []fuse.Stmt{
+	return withMask(assign,
 		// (p >= 1: the last entry's number less one is exact.)
-		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), h.get(hdrN)),
+		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), h.get(hdrN)),
 			Body: []fuse.Stmt{h.set(hdrN, c.exactExpr(mk(fuse.OpSub, varExpr(p), constExpr(1))))},
 			Else: []fuse.Stmt{
 				{Kind: fuse.SStore, Arr: h.dead, X: varExpr(p), Y: constExpr(1), Check: idx()},
 				h.set(hdrRemoved, c.exactExpr(mk(fuse.OpAdd, h.get(hdrRemoved), constExpr(1)))),
 			}},
-		{Kind: fuse.SAssign, Var: j, X: varExpr(i)},
-		{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
-			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j)},
+		fuse.Stmt{Kind: fuse.SAssign, Var: j, X: varExpr(i)},
+		fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
+			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j, m)},
 			{Kind: fuse.SAssign, Var: q, X: c.hashRead(h.slots, varExpr(j), at)},
 			{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(q), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-			{Kind: fuse.SAssign, Var: kq, X: c.hashRead(h.keys, varExpr(q), at)},
-			{Kind: fuse.SAssign, Var: home, X: c.hashSlot(h, kq)},
+			{Kind: fuse.SAssign, Var: kq, X: c.hashRead(h.keys, c.hashEntry(h, q), at)},
+			{Kind: fuse.SAssign, Var: home, X: c.hashSlot(h, kq, m)},
 			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: []fuse.Stmt{
 				{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(q), Check: idx()},
 				{Kind: fuse.SAssign, Var: i, X: varExpr(j)},
 			}},
 		}},
-		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: constExpr(0), Check: idx()},
-	}
+		fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: constExpr(0), Check: idx()},
+	)
 }
 
 // hashLen is len(name): the entries less those removed, read now (an
@@ -695,7 +750,7 @@ func (c *compiler) hashIndex(h *hashTable, id *syntax.Ident, e *syntax.IndexExpr
 		return nil, err
 	}
 	p := c.hashFound(h, kv, e.Lbrack)
-	return c.snapshot(c.hashRead(h.vals, varExpr(p), e.Lbrack)), nil
+	return c.snapshot(c.hashRead(h.vals, c.hashEntry(h, p), e.Lbrack)), nil
 }
 
 // hashFound emits the probe for the key in kv and the failure where the
@@ -745,7 +800,7 @@ func (c *compiler) hashStore(h *hashTable, id *syntax.Ident, s *syntax.AssignStm
 	}
 	p := c.hashFound(h, kv, lhs.Lbrack)
 	old := c.newVar()
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: old, X: c.hashRead(h.vals, varExpr(p), lhs.Lbrack)})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: old, X: c.hashRead(h.vals, c.hashEntry(h, p), lhs.Lbrack)})
 	y, err := c.word(s.RHS)
 	if err != nil {
 		return err
@@ -825,7 +880,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		r := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)),
 			Body: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: varExpr(dv)}},
-			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)}}})
+			Else: []fuse.Stmt{{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, c.hashEntry(h, p), at)}}})
 		return varExpr(r), true, nil
 	case (name == "remove" || name == "discard") && !h.dict && len(e.Args) == 1,
 		name == "pop" && h.dict && (len(e.Args) == 1 || len(e.Args) == 2):
@@ -860,7 +915,7 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		}
 		var found []fuse.Stmt
 		if h.dict {
-			found = append(found, fuse.Stmt{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, varExpr(p), at)})
+			found = append(found, fuse.Stmt{Kind: fuse.SAssign, Var: r, X: c.hashRead(h.vals, c.hashEntry(h, p), at)})
 		}
 		found = append(found, c.hashRemove(h, p, i, at)...)
 		c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: missing, Else: found})

@@ -1245,6 +1245,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		g.setSlot(s.Var, r)
 		g.release(r)
 	case fuse.SStore:
+		if g.storeConst(s) {
+			break
+		}
 		sc := g.f.Scratch[s.Arr]
 		i, owned := g.indexOperand(s.X, uint64(sc.Len), s.Check)
 		held := []reg{i}
@@ -2548,6 +2551,9 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		g.release(j)
 		return i
 	case fuse.OpScratch:
+		if d, ok := g.scratchConst(x); ok {
+			return d
+		}
 		arr := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
 		base, vals, epochs, tmp := g.scratchAt(arr)
