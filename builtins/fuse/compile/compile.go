@@ -230,6 +230,9 @@ type scope struct {
 	// negBias (Options.Exact): the bias of each local that some
 	// assignment gives a negative int constant (signedLocals).
 	negBias map[string]uint64
+	// boolLists (Options.Exact): the names assigned lists of bools, each
+	// with nil or the error of a use they do not allow (boollists.go).
+	boolLists map[string]error
 	// wide (Options.Exact, the function's own scope): its ints past 64
 	// bits (wide.go); frees and konsts, the ints of the free names and
 	// of the expressions bigConst looked at (nil: not an int constant).
@@ -283,6 +286,8 @@ type compiler struct {
 	unshared  map[*fuse.Expr]bool // the arrays among them no other name holds
 	aliased   map[arrayOf]bool    // arrays two names may hold (bindArray)
 	iterating map[arrayOf]bool
+	// boolArrays are the scratch arrays that hold bools (boollists.go).
+	boolArrays map[arrayOf]bool
 	// garr maps each of Options.Globals to the unit's array parameter
 	// that holds it (-1: the unit reaches no use of it), procGlobals the
 	// Globals each Proc takes, in order (globals.go); tableLists the
@@ -565,6 +570,7 @@ func (c *compiler) newScope(src *Source) *scope {
 	}
 	if c.opt.Exact {
 		sc.negBias = c.signedLocals(sc)
+		sc.boolLists = boolListUses(src.Body)
 	}
 	return sc
 }
@@ -1812,6 +1818,13 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		if err != nil {
 			return true, err
 		}
+		if c.opt.Exact && isBoolRepeat(rhs) {
+			if err := c.scope.boolLists[id.Name]; err != nil {
+				return true, err
+			}
+			x = x.Args[0] // the word of True or False
+			defer c.markBoolArray(id.Name)
+		}
 		if k, ok := negConstant(x); ok && c.opt.Exact {
 			x, bias = constExpr(0), k // -k + k
 		} else if c.opt.Exact && (x.Op == fuse.OpNeg || x.Op == fuse.OpNot) && x.Args[0].Op == fuse.OpConst {
@@ -1974,6 +1987,9 @@ func negConstant(e *fuse.Expr) (uint64, bool) {
 // check fuse.Func.Exact adds where the int must be a word), recorded in
 // biased.
 func (c *compiler) scratchRead(raw *fuse.Expr) *fuse.Expr {
+	if c.isBoolArray(int(raw.Imm)) {
+		return boolRead(raw)
+	}
 	return c.biasedRead(raw, c.proc.Scratch[raw.Imm].Bias)
 }
 
@@ -2093,7 +2109,9 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	var val *fuse.Expr
 	if s.Op == syntax.EQ {
 		val, err = c.word(s.RHS)
-		if err == nil {
+		if err == nil && c.isBoolArray(b.id) {
+			val = boolWord(val) // a bool, by boolListUses
+		} else if err == nil {
 			val = c.biasedTo(val, bias)
 		}
 	} else {
