@@ -288,6 +288,9 @@ type compiler struct {
 	iterating map[arrayOf]bool
 	// boolArrays are the scratch arrays that hold bools (boollists.go).
 	boolArrays map[arrayOf]bool
+	// grids are the scratch arrays that hold lists of lists: their rows
+	// and columns (grids.go).
+	grids map[arrayOf][2]uint64
 	// garr maps each of Options.Globals to the unit's array parameter
 	// that holds it (-1: the unit reaches no use of it), procGlobals the
 	// Globals each Proc takes, in order (globals.go); tableLists the
@@ -1142,6 +1145,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.gridAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.compAssign(lhs, s.RHS); ok || err != nil {
@@ -2067,6 +2073,12 @@ func (c *compiler) rowAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 
 // store compiles a[i] = x and a[i] op= x for a scratch array a.
 func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
+	if gid, b, flat, ok, err := c.gridIndex(lhs); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		return c.storeAt(s, gid, b, flat, lhs.Lbrack)
+	}
 	aid, ok := unparen(lhs.X).(*syntax.Ident)
 	if !ok {
 		return errAt(pos(lhs.X), "assignment to %s is not allowed in a fused function (only scratch array elements a[i] = x)", describe(lhs))
@@ -2099,9 +2111,16 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 			idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
 		}
 	}
+	return c.storeAt(s, aid, b, idx, lhs.Lbrack)
+}
+
+// storeAt compiles the store of s in the scratch array b (named aid) at
+// the index idx.
+func (c *compiler) storeAt(s *syntax.AssignStmt, aid *syntax.Ident, b binding, idx *fuse.Expr, at syntax.Position) error {
+	var err error
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
-	chk := c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of the scratch array %s", aid.Name)
+	chk := c.check(fuse.CheckIndex, 0, at, "index out of range of the scratch array %s", aid.Name)
 	// A biased array (scratchAssign) stores x + bias: a[i] += y adds y to
 	// the biased element (which may hold a negative int), a[i] -= y
 	// subtracts it, and the other updates compute on the element's int.
@@ -2834,6 +2853,13 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 
 // index compiles T[i], T[i][j], row[j] and a[i].
 func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
+	if gid, b, flat, ok, err := c.gridIndex(e); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the list of lists %s", gid.Name)
+		return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{flat}, Check: chk}), nil
+	}
 	if inner, ok := unparen(e.X).(*syntax.IndexExpr); ok {
 		tid, ok := unparen(inner.X).(*syntax.Ident)
 		if ok {
