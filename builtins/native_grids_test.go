@@ -103,8 +103,12 @@ func randomGridFunc(rng *rand.Rand) string {
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	rows, cols := 1+rng.IntN(6), 1+rng.IntN(6)
 	// An index past the grid now and then (an error in both).
-	row := func() string { return pick("i % R", "(x + i) % R", "y % R", "i % R", "(x * y + i) % R", "(x + i) % R", "y % R", "x % (R + 1)") }
-	col := func() string { return pick("j % C", "(y * i + j) % C", "x % C", "j % C", "(x + j) % C", "j % C", "x % C", "y % (C + 1)") }
+	row := func() string {
+		return pick("i % R", "(x + i) % R", "y % R", "i % R", "(x * y + i) % R", "(x + i) % R", "y % R", "x % (R + 1)")
+	}
+	col := func() string {
+		return pick("j % C", "(y * i + j) % C", "x % C", "j % C", "(x + j) % C", "j % C", "x % C", "y % (C + 1)")
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "R = %d\nC = %d\n\ndef f(x, y):\n", rows, cols)
 	fmt.Fprintf(&b, "    g = [[%s] * C for _ in range(%s)]\n", pick("0", "1", "5"), pick("R", fmt.Sprint(rows)))
