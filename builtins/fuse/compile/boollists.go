@@ -147,6 +147,9 @@ func boolRead(raw *fuse.Expr) *fuse.Expr {
 // boolWord is the word a list of bools holds for the bool x: x ? 1 : 0,
 // whose condition fuse.Func.Exact types as one.
 func boolWord(x *fuse.Expr) *fuse.Expr {
+	if x.Op == fuse.OpBool && x.Args[0].Op == fuse.OpConst {
+		return constExpr(x.Args[0].Imm) // True, False
+	}
 	return &fuse.Expr{Op: fuse.OpCond, Args: []*fuse.Expr{x, constExpr(1), constExpr(0)}, Check: -1}
 }
 
