@@ -93,6 +93,7 @@ func TestNativeBoolLists(t *testing.T) {
 		"def h(n):\n    a = [False] * n\n    a[2] = True\n    return a\n\nprint(h(3), h(4))\n",                  // the list returned
 		"def h(n):\n    a = [False] * n\n    a[1] = n\n    return a[1]\n\nprint([h(i) for i in range(3, 9)])\n", // an int stored
 		"def h(n):\n    a = [True] * 4\n    a[n] = False\n    return a[0] == True\n\nprint([h(i % 5) for i in range(1200)])\n",
+		"def bool(x):\n    return x + 5\n\ndef h(n):\n    a = [False] * 4\n    a[1] = bool(n)\n    return a[1] == True\n\nprint([h(i % 5) for i in range(1200)][-3:])\n", // a module's bool()
 	} {
 		src := boolListsScript + tail
 		diffLoops(t, src, false)

@@ -153,6 +153,20 @@ func boolWord(x *fuse.Expr) *fuse.Expr {
 	return &fuse.Expr{Op: fuse.OpCond, Args: []*fuse.Expr{x, constExpr(1), constExpr(0)}, Check: -1}
 }
 
+// boolStored returns the word a list of bools (named aid) holds for x,
+// the value of rhs: a bool as it compiled too (a comparison, a not,
+// True or False, an element of a list of bools), not only by its syntax
+// (a module's own bool() returns what it likes).
+func (c *compiler) boolStored(x *fuse.Expr, aid *syntax.Ident, rhs syntax.Expr) (*fuse.Expr, error) {
+	switch x.Op {
+	case fuse.OpEq, fuse.OpNe, fuse.OpLt, fuse.OpLe, fuse.OpGt, fuse.OpGe, fuse.OpLNot, fuse.OpBool:
+		if !c.madeExact[x] {
+			return boolWord(x), nil
+		}
+	}
+	return nil, errAt(pos(rhs), "%s is a list of bools; a function run as machine code stores in it only True, False, a comparison, not x or bool(x)", aid.Name)
+}
+
 // isBoolArray reports whether the unit's scratch array id is a list of
 // bools.
 func (c *compiler) isBoolArray(id int) bool {

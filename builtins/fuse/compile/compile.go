@@ -2129,7 +2129,7 @@ func (c *compiler) storeAt(s *syntax.AssignStmt, aid *syntax.Ident, b binding, i
 	if s.Op == syntax.EQ {
 		val, err = c.word(s.RHS)
 		if err == nil && c.isBoolArray(b.id) {
-			val = boolWord(val) // a bool, by boolListUses
+			val, err = c.boolStored(val, aid, s.RHS) // a bool, by boolListUses
 		} else if err == nil {
 			val = c.biasedTo(val, bias)
 		}
