@@ -27,7 +27,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-PROGRAMS = ["debruijn", "cover", "magic", "toplevel", "queens", "bfs", "memo", "setqueens", "gosper64", "hash64", "labels"]
+PROGRAMS = ["debruijn", "cover", "magic", "toplevel", "queens", "bfs", "memo", "setqueens", "gosper64", "hash64", "labels", "sieve"]
 
 
 def timed(cmd):

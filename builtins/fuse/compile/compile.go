@@ -230,6 +230,9 @@ type scope struct {
 	// negBias (Options.Exact): the bias of each local that some
 	// assignment gives a negative int constant (signedLocals).
 	negBias map[string]uint64
+	// boolLists (Options.Exact): the names assigned lists of bools, each
+	// with nil or the error of a use they do not allow (boollists.go).
+	boolLists map[string]error
 	// wide (Options.Exact, the function's own scope): its ints past 64
 	// bits (wide.go); frees and konsts, the ints of the free names and
 	// of the expressions bigConst looked at (nil: not an int constant).
@@ -283,6 +286,11 @@ type compiler struct {
 	unshared  map[*fuse.Expr]bool // the arrays among them no other name holds
 	aliased   map[arrayOf]bool    // arrays two names may hold (bindArray)
 	iterating map[arrayOf]bool
+	// boolArrays are the scratch arrays that hold bools (boollists.go).
+	boolArrays map[arrayOf]bool
+	// grids are the scratch arrays that hold lists of lists: their rows
+	// and columns (grids.go).
+	grids map[arrayOf][2]uint64
 	// garr maps each of Options.Globals to the unit's array parameter
 	// that holds it (-1: the unit reaches no use of it), procGlobals the
 	// Globals each Proc takes, in order (globals.go); tableLists the
@@ -565,6 +573,7 @@ func (c *compiler) newScope(src *Source) *scope {
 	}
 	if c.opt.Exact {
 		sc.negBias = c.signedLocals(sc)
+		sc.boolLists = boolListUses(src.Body)
 	}
 	return sc
 }
@@ -1119,6 +1128,9 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			return err
 		}
 		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
+			return err
+		}
+		if ok, err := c.gridAssign(lhs, s.RHS); ok || err != nil {
 			return err
 		}
 		if ok, err := c.compAssign(lhs, s.RHS); ok || err != nil {
@@ -1807,6 +1819,13 @@ func (c *compiler) scratchAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error
 		if err != nil {
 			return true, err
 		}
+		if c.opt.Exact && isBoolRepeat(rhs) {
+			if err := c.scope.boolLists[id.Name]; err != nil {
+				return true, err
+			}
+			x = x.Args[0] // the word of True or False
+			defer c.markBoolArray(id.Name)
+		}
 		if k, ok := negConstant(x); ok && c.opt.Exact {
 			x, bias = constExpr(0), k // -k + k
 		} else if c.opt.Exact && (x.Op == fuse.OpNeg || x.Op == fuse.OpNot) && x.Args[0].Op == fuse.OpConst {
@@ -1969,6 +1988,9 @@ func negConstant(e *fuse.Expr) (uint64, bool) {
 // check fuse.Func.Exact adds where the int must be a word), recorded in
 // biased.
 func (c *compiler) scratchRead(raw *fuse.Expr) *fuse.Expr {
+	if c.isBoolArray(int(raw.Imm)) {
+		return boolRead(raw)
+	}
 	return c.biasedRead(raw, c.proc.Scratch[raw.Imm].Bias)
 }
 
@@ -2046,6 +2068,12 @@ func (c *compiler) rowAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 
 // store compiles a[i] = x and a[i] op= x for a scratch array a.
 func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
+	if gid, b, flat, ok, err := c.gridIndex(lhs); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		return c.storeAt(s, gid, b, flat, lhs.Lbrack)
+	}
 	aid, ok := unparen(lhs.X).(*syntax.Ident)
 	if !ok {
 		return errAt(pos(lhs.X), "assignment to %s is not allowed in a fused function (only scratch array elements a[i] = x)", describe(lhs))
@@ -2078,9 +2106,16 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 			idx = c.below(idx, varExpr(b.count-1), c.proc.Scratch[b.id].Len)
 		}
 	}
+	return c.storeAt(s, aid, b, idx, lhs.Lbrack)
+}
+
+// storeAt compiles the store of s in the scratch array b (named aid) at
+// the index idx.
+func (c *compiler) storeAt(s *syntax.AssignStmt, aid *syntax.Ident, b binding, idx *fuse.Expr, at syntax.Position) error {
+	var err error
 	iv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: iv, X: idx})
-	chk := c.check(fuse.CheckIndex, 0, lhs.Lbrack, "index out of range of the scratch array %s", aid.Name)
+	chk := c.check(fuse.CheckIndex, 0, at, "index out of range of the scratch array %s", aid.Name)
 	// A biased array (scratchAssign) stores x + bias: a[i] += y adds y to
 	// the biased element (which may hold a negative int), a[i] -= y
 	// subtracts it, and the other updates compute on the element's int.
@@ -2088,7 +2123,9 @@ func (c *compiler) store(s *syntax.AssignStmt, lhs *syntax.IndexExpr) error {
 	var val *fuse.Expr
 	if s.Op == syntax.EQ {
 		val, err = c.word(s.RHS)
-		if err == nil {
+		if err == nil && c.isBoolArray(b.id) {
+			val, err = c.boolStored(val, aid, s.RHS) // a bool, by boolListUses
+		} else if err == nil {
 			val = c.biasedTo(val, bias)
 		}
 	} else {
@@ -2811,6 +2848,13 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 
 // index compiles T[i], T[i][j], row[j] and a[i].
 func (c *compiler) index(e *syntax.IndexExpr) (*fuse.Expr, error) {
+	if gid, b, flat, ok, err := c.gridIndex(e); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		chk := c.check(fuse.CheckIndex, 0, e.Lbrack, "index out of range of the list of lists %s", gid.Name)
+		return c.scratchRead(&fuse.Expr{Op: fuse.OpScratch, Imm: uint64(b.id), Args: []*fuse.Expr{flat}, Check: chk}), nil
+	}
 	if inner, ok := unparen(e.X).(*syntax.IndexExpr); ok {
 		tid, ok := unparen(inner.X).(*syntax.Ident)
 		if ok {

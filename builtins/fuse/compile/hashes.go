@@ -874,6 +874,9 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 		if err != nil {
 			return nil, true, err
 		}
+		if k, ok := negConstant(d); ok {
+			return c.getBiased(h, kv, k, at), true, nil
+		}
 		dv := c.newVar()
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: dv, X: c.biasedTo(d, 0)})
 		p, _ := c.hashProbe(h, kv, at)

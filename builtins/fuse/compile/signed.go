@@ -89,6 +89,11 @@ func (c *compiler) negConstOf(sc *scope, e syntax.Expr, biased map[string]uint64
 		return max(c.negConstOf(sc, e.True, biased), c.negConstOf(sc, e.False, biased))
 	case *syntax.Ident:
 		return biased[e.Name]
+	case *syntax.CallExpr:
+		// d.get(k, -j): the default's bias (hashes.go, getBiased).
+		if dot, ok := e.Fn.(*syntax.DotExpr); ok && dot.Name.Name == "get" && len(e.Args) == 2 {
+			return c.negConstOf(sc, e.Args[1], nil)
+		}
 	case *syntax.UnaryExpr:
 		if e.X == nil {
 			return 0

@@ -580,7 +580,7 @@ func intValued(sc *scope, e syntax.Expr) bool {
 		switch e.Op {
 		case syntax.PLUS, syntax.MINUS, syntax.STAR, syntax.SLASHSLASH, syntax.PERCENT,
 			syntax.AMP, syntax.PIPE, syntax.CIRCUMFLEX, syntax.LTLT, syntax.GTGT:
-			return true
+			return !isRepeat(e) // ([False] * n is a list)
 		}
 	}
 	return false
