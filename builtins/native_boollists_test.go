@@ -32,6 +32,30 @@ func nativeFuncs(t *testing.T, src string) map[string]NativeFunc {
 	return funcs
 }
 
+// diffRandomFuncs runs n scripts (short at the short scale) that script
+// draws from rng, each with its code against the interpreter (diffLoops),
+// and wants at least half of them to run their function f as code.
+func diffRandomFuncs(t *testing.T, n, short int, rng *rand.Rand, script func(*rand.Rand) string) {
+	t.Helper()
+	requireLoops(t)
+	if testscale.Short() {
+		n = short
+	}
+	coded := 0
+	for range n {
+		src := script(rng)
+		diffLoops(t, src, false)
+		if f := nativeFuncs(t, src)["f"]; f.Refused == "" && f.Code > 0 {
+			coded++
+		} else {
+			t.Logf("f ran interpreted (%s, %v):\n%s", f.Refused, f.Reasons, src)
+		}
+	}
+	if coded < n/2 {
+		t.Errorf("%d of %d random functions ran as code: the test tests little", coded, n)
+	}
+}
+
 // boolListsScript is search code on lists of bools: a sieve, a reachability
 // search with a visited list, and bools read back, compared and returned.
 const boolListsScript = `
@@ -109,25 +133,7 @@ func TestNativeBoolLists(t *testing.T) {
 // TestNativeRandomBoolLists: random functions that store bools in lists
 // of bools and read them back give the interpreter's answers.
 func TestNativeRandomBoolLists(t *testing.T) {
-	requireLoops(t)
-	n := 60
-	if testscale.Short() {
-		n = 20
-	}
-	rng := rand.New(rand.NewPCG(0xb0011575, 7))
-	coded := 0
-	for k := 0; k < n; k++ {
-		src := randomBoolListFunc(rng)
-		diffLoops(t, src, false)
-		if f := nativeFuncs(t, src)["f"]; f.Refused == "" && f.Code > 0 {
-			coded++
-		} else {
-			t.Logf("f ran interpreted (%s, %v):\n%s", f.Refused, f.Reasons, src)
-		}
-	}
-	if coded < n/2 {
-		t.Errorf("%d of %d random functions ran as code: the test tests little", coded, n)
-	}
+	diffRandomFuncs(t, 60, 20, rand.New(rand.NewPCG(0xb0011575, 7)), randomBoolListFunc)
 }
 
 // randomBoolListFunc returns a script that calls a random function f(x,

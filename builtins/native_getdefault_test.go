@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // TestNativeGetNegativeDefault: d.get(k, -1) runs as code and gives the
@@ -50,25 +48,7 @@ res = [f(j % 40, j) for j in range(1500)]
 // TestNativeRandomGetDefault: random functions reading a dict through
 // d.get(k, -j) give the interpreter's answers.
 func TestNativeRandomGetDefault(t *testing.T) {
-	requireLoops(t)
-	n := 40
-	if testscale.Short() {
-		n = 15
-	}
-	rng := rand.New(rand.NewPCG(0x6e7de, 3))
-	coded := 0
-	for k := 0; k < n; k++ {
-		src := randomGetFunc(rng)
-		diffLoops(t, src, false)
-		if f := nativeFuncs(t, src)["f"]; f.Refused == "" && f.Code > 0 {
-			coded++
-		} else {
-			t.Logf("f ran interpreted (%s, %v):\n%s", f.Refused, f.Reasons, src)
-		}
-	}
-	if coded < n/2 {
-		t.Errorf("%d of %d random functions ran as code: the test tests little", coded, n)
-	}
+	diffRandomFuncs(t, 40, 15, rand.New(rand.NewPCG(0x6e7de, 3)), randomGetFunc)
 }
 
 // randomGetFunc returns a script calling a random f(x, y) that fills a

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/bitsh/bitsh/internal/testscale"
 )
 
 // gridsScript fills and reads lists of lists: a board of ints, a grid of
@@ -76,25 +74,7 @@ func TestNativeGrids(t *testing.T) {
 // TestNativeRandomGrids: random functions storing in and reading lists of
 // lists give the interpreter's answers.
 func TestNativeRandomGrids(t *testing.T) {
-	requireLoops(t)
-	n := 40
-	if testscale.Short() {
-		n = 15
-	}
-	rng := rand.New(rand.NewPCG(0x9a1d5, 11))
-	coded := 0
-	for k := 0; k < n; k++ {
-		src := randomGridFunc(rng)
-		diffLoops(t, src, false)
-		if f := nativeFuncs(t, src)["f"]; f.Refused == "" && f.Code > 0 {
-			coded++
-		} else {
-			t.Logf("f ran interpreted (%s, %v):\n%s", f.Refused, f.Reasons, src)
-		}
-	}
-	if coded < n/2 {
-		t.Errorf("%d of %d random functions ran as code: the test tests little", coded, n)
-	}
+	diffRandomFuncs(t, 40, 15, rand.New(rand.NewPCG(0x9a1d5, 11)), randomGridFunc)
 }
 
 // randomGridFunc returns a script calling a random f(x, y) on a list of
