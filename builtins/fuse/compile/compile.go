@@ -230,6 +230,10 @@ type scope struct {
 	// negBias (Options.Exact): the bias of each local that some
 	// assignment gives a negative int constant (signedLocals).
 	negBias map[string]uint64
+	// signed (Options.Exact): the names that may hold a negative int of
+	// a table a for loop walks, and those assigned from them
+	// (signedloops.go).
+	signed map[string]uint64
 	// boolLists (Options.Exact): the names assigned lists of bools, each
 	// with nil or the error of a use they do not allow (boollists.go).
 	boolLists map[string]error
@@ -573,6 +577,7 @@ func (c *compiler) newScope(src *Source) *scope {
 	}
 	if c.opt.Exact {
 		sc.negBias = c.signedLocals(sc)
+		sc.signed = signedNames(sc)
 		sc.boolLists = boolListUses(src.Body)
 	}
 	return sc

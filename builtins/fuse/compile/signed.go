@@ -151,6 +151,10 @@ func (c *compiler) nameBias(name string, v *fuse.Expr) (b binding, bound bool, k
 	if v != nil {
 		if raw, kv := c.biasOf(v); kv != 0 && (raw.Op == fuse.OpVar || raw.Op == fuse.OpScratch || raw.Op == fuse.OpConst || raw.Op == fuse.OpLoad || raw.Op == fuse.OpLoad2) {
 			k = max(k, kv)
+		} else if _, ok := c.scope.signed[name]; ok && kv != 0 {
+			// nr = r + dr, dr from a table holding a negative int
+			// (signedloops.go): the sum, biased, as a, b = x, y keeps it.
+			k = max(k, kv)
 		}
 	}
 	return b, false, k

@@ -442,6 +442,11 @@ func (c *compiler) wideLocals(sc *scope) *wideInfo {
 	for name := range sc.negBias {
 		bad[name] = true
 	}
+	// (a sum with a loop variable over a table holding a negative int
+	// stays biased: signedloops.go)
+	for name := range sc.signed {
+		bad[name] = true
+	}
 	for name := range sc.appended {
 		bad[name] = true
 	}
