@@ -118,7 +118,7 @@ func randomNegStepFunc(rng *rand.Rand) string {
 		case 3:
 			b.WriteString("        r2 = nr + dr\n        if r2 > 0:\n            t += r2\n")
 		case 4:
-			b.WriteString("        t = (t + 7 + nr - nc) % 1009\n")
+			b.WriteString("        t = (t + 20 + nr - nc) % 1009\n")
 		}
 	}
 	b.WriteString(pick("    return t\n", "    return t\n", "    return t + nr\n"))
