@@ -55,14 +55,24 @@ def knight(s):
             far += 1
     return moves * 100 + far
 
+def hashed(s):
+    r = s % 8
+    h = 0
+    for dr, dc in DIRS:
+        nr = r + dr
+        h = (h * 31 + (nr + 1) % 9 + ((nr + 2) >> 1)) % 1000003
+    return h
+
 res = [walk(j % 50) for j in range(1500)]
+hs = [hashed(j) for j in range(1500)]
 res2 = [walk2(j % 50) for j in range(1500)]
 kn = [knight(j % 64) for j in range(1500)]
 `
 
 // TestNativeNegativeStep: nr = r + dr, dr from a table holding -1, runs
 // as code in both forms and gives the interpreter's answers, also where
-// the sum below 0 is returned or kept in a list.
+// the sum below 0 is returned or kept in a list, and (nr + 1) % 9 and
+// (nr + 2) >> 1 (no pair of words: nr is biased).
 func TestNativeNegativeStep(t *testing.T) {
 	requireLoops(t)
 	for _, tail := range []string{
@@ -73,7 +83,7 @@ func TestNativeNegativeStep(t *testing.T) {
 		diffLoops(t, negStepScript+tail, false)
 	}
 	funcs := nativeFuncs(t, negStepScript)
-	for _, name := range []string{"walk", "walk2", "knight"} {
+	for _, name := range []string{"walk", "walk2", "knight", "hashed"} {
 		if f := funcs[name]; f.Refused != "" || f.Code < 1000 || f.Interpreted > 0 {
 			t.Errorf("%s did not run as code: %+v", name, f)
 		}

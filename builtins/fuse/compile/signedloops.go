@@ -114,3 +114,10 @@ func valueHoldsNegative(v starlark.Value, depth int) bool {
 	}
 	return false
 }
+
+// readsSigned reports whether e reads a name that may hold a negative
+// int: a signed loop variable or a local assigned from one (signedNames),
+// or a local some assignment gives a negative constant (signedLocals).
+func (w *wideInfo) readsSigned(e syntax.Expr) bool {
+	return readsAny(e, w.sc.signed) || readsAny(e, w.sc.negBias)
+}

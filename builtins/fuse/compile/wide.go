@@ -627,6 +627,11 @@ func (w *wideInfo) reads(e syntax.Expr, read map[string]bool) {
 // makes both a 128-bit multiply), an & with a constant or a name whose
 // other operand past 64 bits needs pairs (pairOnly).
 func (w *wideInfo) site(op syntax.Token, xe, ye syntax.Expr) bool {
+	if w.readsSigned(xe) || w.readsSigned(ye) {
+		// (nr + 1) % 8, nr a biased sum: on the biased words
+		// (signedloops.go), not on pairs, which read nr as a word.
+		return false
+	}
 	switch op {
 	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE:
 		return w.bitsOf(xe) > 64 && w.pairOnly(xe) || w.bitsOf(ye) > 64 && w.pairOnly(ye)
