@@ -1114,38 +1114,16 @@ func (c *compiler) assign(s *syntax.AssignStmt) error {
 			}
 			return c.assignVar(lhs, v)
 		}
-		if ok, err := c.hashAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.tupleListAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.tupleLocalAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.setOf(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.sortedAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.sliceAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.growAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.gridAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.compAssign(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.listCopy(lhs, s.RHS); ok || err != nil {
-			return err
-		}
-		if ok, err := c.condAssign(lhs, s.RHS); ok || err != nil {
-			return err
+		// The assignments of a form of their own, tried in order: each
+		// reports whether s is of its form (and then compiles it).
+		for _, form := range [...]func(*syntax.Ident, syntax.Expr) (bool, error){
+			c.hashAssign, c.tupleListAssign, c.tupleLocalAssign, c.setOf,
+			c.sortedAssign, c.sliceAssign, c.growAssign, c.gridAssign,
+			c.compAssign, c.listCopy, c.condAssign,
+		} {
+			if ok, err := form(lhs, s.RHS); ok || err != nil {
+				return err
+			}
 		}
 		if call, ok := unparen(s.RHS).(*syntax.CallExpr); ok {
 			c.wantArray[call] = true
