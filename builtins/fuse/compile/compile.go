@@ -1170,6 +1170,21 @@ func exprList(e syntax.Expr) ([]syntax.Expr, bool) {
 	return nil, false
 }
 
+// assignNames assigns value(i) to the i-th of the names lhs (a, b = ...),
+// in order; an element that is not a name is not allowed.
+func (c *compiler) assignNames(lhs []syntax.Expr, value func(i int) *fuse.Expr) error {
+	for i, l := range lhs {
+		id, ok := l.(*syntax.Ident)
+		if !ok {
+			return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
+		}
+		if err := c.assignVar(id, value(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // tupleAssign compiles a, b = x, y: every value first, then the names.
 func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 	lhs, _ := exprList(s.LHS)
@@ -1178,16 +1193,7 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 		if err != nil {
 			return err
 		}
-		for i, l := range lhs {
-			id, ok := l.(*syntax.Ident)
-			if !ok {
-				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
-			}
-			if err := c.assignVar(id, varExpr(vars[i])); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.assignNames(lhs, func(i int) *fuse.Expr { return varExpr(vars[i]) })
 	}
 	if ok, err := c.divmodAssign(lhs, s.RHS); ok || err != nil {
 		return err
@@ -1201,31 +1207,13 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 		if len(vals) != len(lhs) {
 			return errAt(s.OpPos, "%d names but %d values", len(lhs), len(vals))
 		}
-		for i, l := range lhs {
-			id, ok := l.(*syntax.Ident)
-			if !ok {
-				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
-			}
-			if err := c.assignVar(id, vals[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.assignNames(lhs, func(i int) *fuse.Expr { return vals[i] })
 	}
 	if vals, ok, err := c.tupleListRead(s.RHS, len(lhs)); ok {
 		if err != nil {
 			return err
 		}
-		for i, l := range lhs {
-			id, ok := l.(*syntax.Ident)
-			if !ok {
-				return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
-			}
-			if err := c.assignVar(id, vals[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return c.assignNames(lhs, func(i int) *fuse.Expr { return vals[i] })
 	}
 	rhs, ok := exprList(s.RHS)
 	if !ok {
@@ -1250,16 +1238,7 @@ func (c *compiler) tupleAssign(s *syntax.AssignStmt) error {
 		c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: t, X: v})
 		tmps[i] = c.biasedRead(varExpr(t), k)
 	}
-	for i, l := range lhs {
-		id, ok := l.(*syntax.Ident)
-		if !ok {
-			return errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
-		}
-		if err := c.assignVar(id, tmps[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return c.assignNames(lhs, func(i int) *fuse.Expr { return tmps[i] })
 }
 
 // copyArray compiles the copy of the first count words of scratch array

@@ -105,16 +105,7 @@ func (c *compiler) divmodAssign(lhs []syntax.Expr, rhs syntax.Expr) (bool, error
 	qv, rv := c.newVar(), c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: qv, X: q})
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: rv, X: r})
-	for i, l := range lhs {
-		id, ok := l.(*syntax.Ident)
-		if !ok {
-			return true, errAt(pos(l), "assignment to %s in a tuple is not allowed in a fused function (assign to names)", describe(l))
-		}
-		if err := c.assignVar(id, varExpr([]int{qv, rv}[i])); err != nil {
-			return true, err
-		}
-	}
-	return true, nil
+	return true, c.assignNames(lhs, func(i int) *fuse.Expr { return varExpr([]int{qv, rv}[i]) })
 }
 
 // listSearch compiles xs.index(v) of a scratch list: the first index
