@@ -104,7 +104,8 @@ type amd64Gen struct {
 	sIt      int
 	sFuel    int
 	sEpoch   []int
-	sPtr     []int // in a Proc: the address of each scratch array's values
+	sPtr     []int  // in a Proc: the address of each scratch array's values
+	steady   []bool // the scratch arrays read and written without epochs (amd64_steady.go)
 	loopSlot map[*fuse.Stmt][]int
 	ranges   map[*fuse.Stmt]rangePlan
 	weight   []float64
@@ -207,6 +208,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
 	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, rowBaseOf: map[*fuse.Stmt]rowRef{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
+	g.steady = steadyOf(f, calls, proc)
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -369,7 +371,9 @@ func (g *amd64Gen) weighExpr(x *fuse.Expr, depth int) {
 
 // useArray weighs a use of scratch array arr's slots.
 func (g *amd64Gen) useArray(arr, depth int, w float64) {
-	g.use(g.sEpoch[arr], depth, w)
+	if !g.steady[arr] {
+		g.use(g.sEpoch[arr], depth, w)
+	}
 	if g.sPtr != nil {
 		g.use(g.sPtr[arr], depth, 2*w)
 	}
@@ -1260,12 +1264,14 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		}
 		base, vals, epochs, tmp := g.scratchAt(s.Arr)
 		a.store(indexed(base, i, 8, vals), v)
-		e := g.slotRM(g.sEpoch[s.Arr])
-		if e.isMem {
-			a.load(rAX, e.m)
-			e = R(rAX)
+		if !g.steady[s.Arr] {
+			e := g.slotRM(g.sEpoch[s.Arr])
+			if e.isMem {
+				a.load(rAX, e.m)
+				e = R(rAX)
+			}
+			a.store(indexed(base, i, 8, epochs), e.r)
 		}
-		a.store(indexed(base, i, 8, epochs), e.r)
 		if tmp {
 			g.release(base)
 		}
@@ -2408,7 +2414,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 	if eq {
 		hit = ccE
 	}
-	if fresh != nil && sameExpr(fresh, sc) {
+	if fresh != nil && sameExpr(fresh, sc) || g.steady[arr] {
 		if constY {
 			a.aluI(aluCmp, M(indexed(base, i, 8, vals)), int32(y.Imm))
 		} else {
@@ -2557,8 +2563,11 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		arr := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
 		base, vals, epochs, tmp := g.scratchAt(arr)
-		a.movRI(rDX, g.f.Scratch[arr].Init)
-		a.load(rAX, indexed(base, i, 8, epochs))
+		steady := g.steady[arr]
+		if !steady {
+			a.movRI(rDX, g.f.Scratch[arr].Init)
+			a.load(rAX, indexed(base, i, 8, epochs))
+		}
 		d := i
 		if !owned {
 			d = g.alloc()
@@ -2567,8 +2576,10 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		if tmp {
 			g.release(base)
 		}
-		a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
-		a.cmov(ccNE, d, rDX)
+		if !steady {
+			a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
+			a.cmov(ccNE, d, rDX)
+		}
 		return d
 	case fuse.OpAndThen, fuse.OpOrElse:
 		r := g.expr(x.Args[0])

@@ -182,8 +182,10 @@ func (g *amd64Gen) procCode(pi int) {
 	for i := 0; i < p.Arrays; i++ {
 		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
 		pg.setSlot(pg.sPtr[i], rAX)
-		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
-		pg.setSlot(pg.sEpoch[i], rAX)
+		if !pg.steady[i] {
+			a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
+			pg.setSlot(pg.sEpoch[i], rAX)
+		}
 	}
 	a.bind(arrays)
 	// The parameters with registers from the argument area (the others
@@ -449,8 +451,15 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 			g.getSlot(rAX, g.sPtr[arr])
 		}
 		a.store(ptr, rAX)
-		g.getSlot(rAX, g.sEpoch[arr])
-		a.store(at(rDI, cs.args+8*int32(p.Params+2*i+1)), rAX)
+		switch {
+		case cs.procs[x.Imm].steady[i]:
+			// the callee reads no epoch
+		case g.steady[arr]:
+			a.storeI(at(rDI, cs.args+8*int32(p.Params+2*i+1)), 0) // a steady array's epoch
+		default:
+			g.getSlot(rAX, g.sEpoch[arr])
+			a.store(at(rDI, cs.args+8*int32(p.Params+2*i+1)), rAX)
+		}
 	}
 	save := g.liveAcross(orig)
 	if same && !freshensParams(p) {
@@ -630,7 +639,7 @@ func (g *amd64Gen) sameArrays(x *fuse.Expr) bool {
 	}
 	shared := g.calls.shared[g.proc] >= 0
 	for i, e := range x.Args[p.Params:] {
-		if e.Op != fuse.OpArray || int(e.Imm) != i || !shared && (g.slotReg[g.sPtr[i]] < 0 || g.slotReg[g.sEpoch[i]] < 0) {
+		if e.Op != fuse.OpArray || int(e.Imm) != i || !shared && (g.slotReg[g.sPtr[i]] < 0 || !g.steady[i] && g.slotReg[g.sEpoch[i]] < 0) {
 			return false
 		}
 	}

@@ -139,7 +139,9 @@ func (lv *liveness) expr(x *fuse.Expr) {
 
 // array marks a use of scratch array arr's slots.
 func (lv *liveness) array(arr int) {
-	lv.at(lv.g.sEpoch[arr], 2*lv.pos)
+	if !lv.g.steady[arr] {
+		lv.at(lv.g.sEpoch[arr], 2*lv.pos)
+	}
 	if lv.g.sPtr != nil {
 		lv.at(lv.g.sPtr[arr], 2*lv.pos)
 	}

@@ -32,15 +32,20 @@ func (g *amd64Gen) scratchConst(x *fuse.Expr) (d reg, ok bool) {
 	}
 	a := g.a
 	base, vals, epochs, tmp := g.scratchAt(arr)
-	a.movRI(rDX, g.f.Scratch[arr].Init)
-	a.load(rAX, at(base, epochs+off))
+	steady := g.steady[arr]
+	if !steady {
+		a.movRI(rDX, g.f.Scratch[arr].Init)
+		a.load(rAX, at(base, epochs+off))
+	}
 	d = g.alloc()
 	a.load(d, at(base, vals+off))
 	if tmp {
 		g.release(base)
 	}
-	a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
-	a.cmov(ccNE, d, rDX)
+	if !steady {
+		a.alu(aluCmp, rAX, g.slotRM(g.sEpoch[arr]))
+		a.cmov(ccNE, d, rDX)
+	}
 	return d, true
 }
 
@@ -55,12 +60,14 @@ func (g *amd64Gen) storeConst(s *fuse.Stmt) bool {
 	v := g.expr(s.Y)
 	base, vals, epochs, tmp := g.scratchAt(s.Arr)
 	a.store(at(base, vals+off), v)
-	e := g.slotRM(g.sEpoch[s.Arr])
-	if e.isMem {
-		a.load(rAX, e.m)
-		e = R(rAX)
+	if !g.steady[s.Arr] {
+		e := g.slotRM(g.sEpoch[s.Arr])
+		if e.isMem {
+			a.load(rAX, e.m)
+			e = R(rAX)
+		}
+		a.store(at(base, epochs+off), e.r)
 	}
-	a.store(at(base, epochs+off), e.r)
 	if tmp {
 		g.release(base)
 	}
