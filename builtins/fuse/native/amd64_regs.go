@@ -66,6 +66,41 @@ func leadingAssigned(s *fuse.Stmt) map[int]bool {
 					lead[t.Var] = true
 				}
 			}
+			if isLoop(t) && t.Kind != fuse.SWhile && !seen[t.Var] && !header[t.Var] && here[t.Var] == total[t.Var] {
+				// A for loop's own variable that nothing outside the loop
+				// names: the loop assigns it before its body reads it, and
+				// nothing reads it after.
+				inside, readsIt := 0, false
+				stmtVars(ss[i:i+1], func(v int) {
+					if v == t.Var {
+						inside++
+					}
+				})
+				for _, x := range []*fuse.Expr{t.X, t.Y, t.Z} {
+					exprVars(x, func(v int) { readsIt = readsIt || v == t.Var })
+				}
+				if inside == total[t.Var] && !readsIt {
+					lead[t.Var] = true
+				}
+			}
+			if whileTrue(t) {
+				// Entered, its body's leading assignments run first (a
+				// set's or dict's probe: the slot, then its entry).
+				for j := range t.Body {
+					u := &t.Body[j]
+					if u.Kind != fuse.SAssign {
+						break
+					}
+					if !seen[u.Var] && !header[u.Var] && here[u.Var] == total[u.Var] {
+						readsIt := false
+						exprVars(u.X, func(v int) { readsIt = readsIt || v == u.Var })
+						if !readsIt {
+							lead[u.Var] = true
+						}
+					}
+					stmtVars(t.Body[j:j+1], func(v int) { seen[v] = true })
+				}
+			}
 			stmtVars(ss[i:i+1], func(v int) { seen[v] = true })
 			switch t.Kind {
 			case fuse.SIf:
@@ -250,6 +285,15 @@ func definite(f *fuse.Func) (maybeUnset []bool) {
 				if s.Kind != fuse.SWhile {
 					body[s.Var] = true
 				}
+				if whileTrue(s) {
+					// The body runs, and only its breaks leave the loop
+					// (a set's or dict's probe): after it, what held at
+					// every break.
+					exits[s.Label] = all()
+					stmts(s.Body, body)
+					cur = exits[s.Label]
+					break
+				}
 				stmts(s.Body, body)
 				// after the loop: what held before it (the body may not run)
 			case fuse.SLabeled:
@@ -371,6 +415,13 @@ func (g *amd64Gen) allocate() {
 			active[slices.Index(active, light)] = s
 		}
 	}
+}
+
+// whileTrue reports whether s is a while loop whose condition is a
+// constant other than 0: its body runs at least once, and it ends only
+// by a break (or a return, or a failure).
+func whileTrue(s *fuse.Stmt) bool {
+	return s.Kind == fuse.SWhile && s.X != nil && s.X.Op == fuse.OpConst && s.X.Imm != 0
 }
 
 func isLoop(s *fuse.Stmt) bool {
