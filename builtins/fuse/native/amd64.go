@@ -1333,6 +1333,10 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		a.bind(end)
 		g.nonzero = known
 	case fuse.SWhile:
+		scanEnd, scanned := g.bitScan(s) // amd64_scan.go
+		if scanned {
+			break
+		}
 		known := maps.Clone(g.nonzero)
 		// The condition runs at the head of every pass: what its checks
 		// show holds in the body until an assignment, and after the
@@ -1359,6 +1363,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			for v, b := range shown {
 				fitsBefore[v] = b
 			}
+		}
+		if scanEnd >= 0 {
+			a.bind(scanEnd)
 		}
 	case fuse.SForRange:
 		g.forRange(s)
