@@ -106,6 +106,7 @@ type amd64Gen struct {
 	sEpoch   []int
 	sPtr     []int  // in a Proc: the address of each scratch array's values
 	steady   []bool // the scratch arrays read and written without epochs (amd64_steady.go)
+	fixed    []int  // in a Proc: the Func's array each array parameter always is, or -1 (amd64_fixed.go)
 	loopSlot map[*fuse.Stmt][]int
 	ranges   map[*fuse.Stmt]rangePlan
 	weight   []float64
@@ -209,6 +210,7 @@ func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callSt
 	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, rowBaseOf: map[*fuse.Stmt]rowRef{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
 	g.steady = steadyOf(f, calls, proc)
+	g.fixed = fixedFor(calls, proc)
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -374,7 +376,7 @@ func (g *amd64Gen) useArray(arr, depth int, w float64) {
 	if !g.steady[arr] {
 		g.use(g.sEpoch[arr], depth, w)
 	}
-	if g.sPtr != nil {
+	if g.sPtr != nil && g.fixedOf(arr) < 0 {
 		g.use(g.sPtr[arr], depth, 2*w)
 	}
 }
@@ -2088,6 +2090,10 @@ func (g *amd64Gen) scratchAt(arr int) (base reg, vals, epochs int32, tmp bool) {
 	n := 8 * int32(g.f.Scratch[arr].Len)
 	if g.proc < 0 {
 		at := int32(g.l.scratch[arr])
+		return rDI, at, at + n, false
+	}
+	if k := g.fixedOf(arr); k >= 0 {
+		at := int32(g.l.scratch[k]) // (amd64_fixed.go)
 		return rDI, at, at + n, false
 	}
 	if r := g.slotReg[g.sPtr[arr]]; r >= 0 {

@@ -180,8 +180,10 @@ func (g *amd64Gen) procCode(pi int) {
 	// of the Proc itself that passes its own arrays in place enters past
 	// these, at arrays).
 	for i := 0; i < p.Arrays; i++ {
-		a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
-		pg.setSlot(pg.sPtr[i], rAX)
+		if pg.fixedOf(i) < 0 {
+			a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i)))
+			pg.setSlot(pg.sPtr[i], rAX)
+		}
 		if !pg.steady[i] {
 			a.load(rAX, at(rDI, cs.args+8*int32(p.Params+2*i+1)))
 			pg.setSlot(pg.sEpoch[i], rAX)
@@ -445,12 +447,19 @@ func (g *amd64Gen) rawCall(x, orig *fuse.Expr) reg {
 		}
 		arr := int(e.Imm)
 		ptr := at(rDI, cs.args+8*int32(p.Params+2*i))
-		if g.proc < 0 {
+		switch k := g.fixedOf(arr); {
+		case cs.procs[x.Imm].fixedOf(i) >= 0:
+			// the callee reads no address (amd64_fixed.go)
+		case g.proc < 0:
 			a.lea(rAX, at(rDI, int32(g.l.scratch[arr])))
-		} else {
+			a.store(ptr, rAX)
+		case k >= 0:
+			a.lea(rAX, at(rDI, int32(g.l.scratch[k])))
+			a.store(ptr, rAX)
+		default:
 			g.getSlot(rAX, g.sPtr[arr])
+			a.store(ptr, rAX)
 		}
-		a.store(ptr, rAX)
 		switch {
 		case cs.procs[x.Imm].steady[i]:
 			// the callee reads no epoch
@@ -639,7 +648,7 @@ func (g *amd64Gen) sameArrays(x *fuse.Expr) bool {
 	}
 	shared := g.calls.shared[g.proc] >= 0
 	for i, e := range x.Args[p.Params:] {
-		if e.Op != fuse.OpArray || int(e.Imm) != i || !shared && (g.slotReg[g.sPtr[i]] < 0 || !g.steady[i] && g.slotReg[g.sEpoch[i]] < 0) {
+		if e.Op != fuse.OpArray || int(e.Imm) != i || !shared && (g.fixedOf(i) < 0 && g.slotReg[g.sPtr[i]] < 0 || !g.steady[i] && g.slotReg[g.sEpoch[i]] < 0) {
 			return false
 		}
 	}

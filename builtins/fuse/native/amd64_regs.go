@@ -177,7 +177,7 @@ func (lv *liveness) array(arr int) {
 	if !lv.g.steady[arr] {
 		lv.at(lv.g.sEpoch[arr], 2*lv.pos)
 	}
-	if lv.g.sPtr != nil {
+	if lv.g.sPtr != nil && lv.g.fixedOf(arr) < 0 {
 		lv.at(lv.g.sPtr[arr], 2*lv.pos)
 	}
 }

@@ -14,6 +14,8 @@ func (g *amd64Gen) constElement(arr int, k *fuse.Expr) (off int32, ok bool) {
 	var start int64
 	if g.proc < 0 {
 		start = int64(g.l.scratch[arr])
+	} else if k := g.fixedOf(arr); k >= 0 {
+		start = int64(g.l.scratch[k])
 	}
 	if start+16*int64(n) > 1<<31-1 {
 		return 0, false
