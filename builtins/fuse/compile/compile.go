@@ -382,6 +382,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, proc: &fuse.Proc{}, procs: map[procKey]int{}, madeExact: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
 		unit: -1, varNames: map[[2]int]string{}, procGlobals: map[int][]int{}, usesGlobals: map[any][]int{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
 		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, unshared: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
+	if err := c.checkLiterals(src); err != nil {
+		return nil, err
+	}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
@@ -2643,6 +2646,9 @@ func (c *compiler) lazyOf(op fuse.Op, first *fuse.Expr, compile func(syntax.Expr
 func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	switch e.Name {
 	case "True", "False":
+		if !c.isLiteralName(e.Name) {
+			break // the script's own True or False: a local, a parameter or a global
+		}
 		k := constExpr(0)
 		if e.Name == "True" {
 			k = constExpr(1)
@@ -3222,6 +3228,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	if len(e.Args) != len(src.Params) {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
 	}
+	if err := c.checkLiterals(src); err != nil {
+		return nil, helperError(fn, err)
+	}
 	sc := c.newScope(src)
 	if err := c.bindGlobals(sc, c.garr); err != nil {
 		return nil, err
@@ -3548,6 +3557,9 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	c.f.Procs = append(c.f.Procs, fuse.Proc{Name: src.Name})
 	c.procs[key] = id
 	u := &fuse.Proc{Name: src.Name}
+	if err := c.checkLiterals(src); err != nil {
+		return 0, err
+	}
 	sc := c.newScope(src)
 	sc.retLabel, sc.proc = -1, true
 	sc.none = c.returns[key.fn].none
