@@ -81,6 +81,11 @@ type nativeFunc struct {
 	tally  *nativeTally
 	strict bool
 	offWhy atomic.Pointer[string]
+	// calloutBound: its code does little but call helpers that stay
+	// interpreted; callouts and calloutCalls count those calls and the
+	// calls of it that made them (native_giveup.go).
+	calloutBound           bool
+	callouts, calloutCalls atomic.Int64
 }
 
 // switchOff leaves the function to the interpreter from now on, for why.
@@ -132,7 +137,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, args starlark
 	if err != nil {
 		return nil, false, err
 	}
-	nf = &nativeFunc{f: code.Func, pc: code.Plain, fn: fn, tally: tally, strict: strict}
+	nf = &nativeFunc{f: code.Func, pc: code.Plain, fn: fn, tally: tally, strict: strict, calloutBound: calloutBound(code.Func)}
 	tally.compiled(nf)
 	ready := nf.pc.Ready()
 	if !strict && !EnvOf(thread).waitForCode {
@@ -420,6 +425,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 		// Its calls of helpers in the interpreter, which a failed run
 		// wastes too (native_callouts.go).
 		work, weighed = work+calloutWork*r.calls, true
+		nf.countCallouts(r.calls) // (native_giveup.go)
 		r.calls = 0
 	}
 	if err != nil {

@@ -44,8 +44,9 @@ func runDiff(t *testing.T, name, src string, interpreted bool) diffRun {
 	return r
 }
 
-// requireNative skips a test where no function runs as machine code.
-func requireNative(t *testing.T) {
+// requireNative skips a test (or a benchmark) where no function runs as
+// machine code.
+func requireNative(t testing.TB) {
 	t.Helper()
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	if native.Ready(native.AMD64) != nil {
