@@ -11,16 +11,79 @@ import (
 // the interpreter: each callout leaves the code for Go and the
 // interpreter and comes back, which costs more than the interpreter's own
 // call from its loop, and the code saves only the few operations around
-// it. `for i in range(n): s += h(i)` with a cheap h ran about 1.5 times as
-// long as code as interpreted; one operation more around the call
-// (s += h(i) + (i * 3) % 13) broke even (BenchmarkNativeCalloutLoop).
+// it. `for i in range(n): s += h(i)` with a cheap h (1 op of its own in
+// the IR) ran about 1.5 times as long as code as interpreted; s += h(i) +
+// (i * 3 + 1) % 13 (16 ops) broke even (BenchmarkNativeCalloutLoop).
 // Such a function is left to the interpreter once its calls have made
 // calloutGrace callouts, calloutsPerCall or more a call on average.
+
+// A call whose code fails is run again by the interpreter, from its
+// start, which makes again the calls of helpers the code made: where
+// those calls are most of the code's cost, the code saves little on a
+// call that succeeds, and a few calls that fail cost more than that.
+// calloutSaving estimates the share of the interpreter's time that a call
+// run as code saves, from the ops of its own the code's loops do per
+// callout, counted in its IR (measured with a cheap helper: `s += h(i) +
+// (i * 3 + 1) % 13`, 16 ops, saved about 5%; four such terms, 61 ops,
+// about half); once 16 calls that made callouts have failed, the
+// function is left to the interpreter where more of its calls fail than
+// that share.
+
+// calloutFailGrace is the calls that made callouts and failed before the
+// rule judges them.
+const calloutFailGrace = 16
+
+// calloutSaving returns the share of the interpreter's time that f's
+// code saves on a call, estimated from the ops of its own per callout of
+// its loops (calloutDensity), or -1 where its loops make no callout.
+func calloutSaving(f *fuse.Func) float64 {
+	ops, calls := calloutDensity(f)
+	if calls == 0 {
+		return -1
+	}
+	return min(max(float64(ops-11*calls)/float64(100*calls), 0), 0.9)
+}
+
+// calloutDensity counts the ops of f's loops (each statement once, in
+// the innermost loop around it) and their calls of helpers that stay
+// interpreted (loopCost's counts).
+func calloutDensity(f *fuse.Func) (ops, calls int) {
+	var walk func(ss []fuse.Stmt)
+	walk = func(ss []fuse.Stmt) {
+		for i := range ss {
+			s := &ss[i]
+			switch s.Kind {
+			case fuse.SWhile, fuse.SForRange, fuse.SForSubsets, fuse.SForBits:
+				o, c := loopCost(f, s)
+				ops, calls = ops+o, calls+c
+				continue // (loopCost counted the loops inside it)
+			}
+			walk(s.Body)
+			walk(s.Else)
+		}
+	}
+	walk(f.Body)
+	return ops, calls
+}
+
+// calloutFailed counts a call that made callouts and failed in the code,
+// the fails-th call to fail, and leaves the function to the interpreter
+// where calloutSaving says its failures cost more than its code saves.
+func (nf *nativeFunc) calloutFailed(fails int64) {
+	if nf.calloutSave < 0 {
+		return
+	}
+	cf := nf.calloutFails.Add(1)
+	total := nf.runs.Load() + fails
+	if cf > calloutFailGrace && float64(fails) > nf.calloutSave*float64(total) {
+		nf.switchOff(fmt.Sprintf("its calls that failed in the code (%d of %d), each run again by the interpreter with its calls of helpers left to the interpreter, cost more than its code saved on the others", fails, total))
+	}
+}
 
 // calloutLight is the ops of its own per callout that a loop of the
 // function's code does at most (per iteration, counted in its IR) for the
 // loop to be one that does little but call helpers.
-const calloutLight = 3
+const calloutLight = 12
 
 // calloutGrace is the callouts a function's calls make before the rule
 // judges it; calloutsPerCall the callouts a call makes on average, at

@@ -106,3 +106,67 @@ func BenchmarkNativeCalloutLoop(b *testing.B) {
 		}
 	}
 }
+
+// calloutFailScript is calloutLoopScript's f, which fails in the code
+// (returns a negative int) at every every-th call, called calls times with
+// n iterations.
+func calloutFailScript(body string, every, calls, n int) string {
+	return fmt.Sprintf(`def h(x):
+    return 1 if x == "a" else 2
+def f(n, k):
+    s = 0
+    for i in range(n):
+        s += %s
+    return s - k
+def main():
+    t = 0
+    for k in range(%d):
+        t += f(%d, 1000000 if k %% %d == 1 else 0)
+    return str(t)
+print(main())
+`, body, calls, n, every)
+}
+
+// TestNativeCalloutFails: a function whose loop makes callouts and saves
+// little around them is left to the interpreter once calloutFailGrace+1
+// of its calls have failed, where they are more than the share its code
+// saves; one that does much more around the call stays code as often.
+func TestNativeCalloutFails(t *testing.T) {
+	requireNative(t)
+	const off = "its calls that failed in the code"
+	const heavy = "h(i) + (i * 3 + 1) % 13 + (i * 5 + 2) % 17 + (i * 7 + 3) % 19 + (i * 11 + 1) % 23"
+	for _, c := range []struct {
+		name, body string
+		every      int
+		code       int64 // calls run as code; -1: all but the failures
+	}{
+		// Every other call fails: off at the 17th failure, the 34th call.
+		{"halves", "h(i) + (i * 3 + 1) % 13", 2, calloutFailGrace + 1},
+		// The 17th failure is the call k = 1 + 16*16, after 15*16 + 1 that succeeded.
+		{"sixteenth", "h(i) + (i * 3 + 1) % 13", 16, 15*calloutFailGrace + 1},
+		{"heavy_quarter", heavy, 4, -1},
+	} {
+		const calls = 800
+		got := diffScript(t, c.name+".star", calloutFailScript(c.body, c.every, calls, 50))
+		var f *NativeFunc
+		for i := range got.funcs {
+			if got.funcs[i].Name == "f" {
+				f = &got.funcs[i]
+			}
+		}
+		if f == nil {
+			t.Fatalf("%s: f not offered: %+v", c.name, got.funcs)
+		}
+		switched := false
+		for _, r := range f.Reasons {
+			switched = switched || strings.Contains(r.Why, off)
+		}
+		want := c.code
+		if want < 0 {
+			want = int64(calls - calls/c.every)
+		}
+		if switched != (c.code >= 0) || f.Code != want {
+			t.Errorf("%s: switched off %v, %d calls as code; want %v, %d: %+v", c.name, switched, f.Code, c.code >= 0, want, *f)
+		}
+	}
+}
