@@ -85,14 +85,17 @@ func TestNativeCalloutBound(t *testing.T) {
 // cheap helper that stays interpreted (200 calls of 1000 iterations),
 // interpreted and with the hook, for a loop that does little but the call
 // ("light": left to the interpreter after calloutGrace calls of the
-// helper) and one that does a few operations more ("heavier": code).
+// helper), one that does a few operations more ("heavier": code), and
+// that one failing at a call in four ("heavier_failing": left to the
+// interpreter after calloutFailGrace+1 failures).
 func BenchmarkNativeCalloutLoop(b *testing.B) {
 	requireNative(b)
-	for _, body := range []struct{ name, expr string }{
-		{"light", "h(i)"},
-		{"heavier", "h(i) + (i * 3 + 1) % 13"},
+	for _, body := range []struct{ name, src string }{
+		{"light", calloutLoopScript("h(i)", 200, 1000)},
+		{"heavier", calloutLoopScript("h(i) + (i * 3 + 1) % 13", 200, 1000)},
+		{"heavier_failing", calloutFailScript("h(i) + (i * 3 + 1) % 13", 4, 200, 1000)},
 	} {
-		src := calloutLoopScript(body.expr, 200, 1000)
+		src := body.src
 		for _, mode := range []string{"interpreted", "hook"} {
 			b.Run(body.name+"/"+mode, func(b *testing.B) {
 				for b.Loop() {
