@@ -201,7 +201,8 @@ type scope struct {
 	// retVar and retLabel: where a helper's return stores its value and
 	// the block it leaves; the fused function itself has retLabel -1.
 	retVar, retLabel int
-	loops            []int // labels of the enclosing loops, innermost last
+	retBias          uint64 // an inlined helper's returns: biased by it (signedmod.go)
+	loops            []int  // labels of the enclosing loops, innermost last
 	// proc: the scope is a helper compiled as a fuse.Proc (its return is
 	// an SReturn, as the fused function's).
 	proc bool
@@ -2787,6 +2788,9 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 	if !ok {
 		return nil, errAt(at, "%s is not allowed in a fused function", op)
 	}
+	if e, ok := c.signedMulMod(o, x, y); ok { // (signedmod.go)
+		return e, nil
+	}
 	switch o {
 	case fuse.OpDiv, fuse.OpMod:
 		if y.Op == fuse.OpConst && y.Imm != 0 {
@@ -3283,6 +3287,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
 	sc.none = none
 	sc.tupleVars = tupleVars
+	if !none && tupleVars == nil {
+		sc.retBias = c.returnBias(sc)
+	}
 	outer := c.scope
 	c.calls = append(c.calls, outer.src.Name)
 	c.f.Inlined = max(c.f.Inlined, len(c.calls))
@@ -3308,10 +3315,10 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	// A helper that is one return needs no block.
 	if len(body) == 1 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar {
-		return body[0].X, nil
+		return c.biasedRead(body[0].X, sc.retBias), nil
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SLabeled, Label: sc.retLabel, Body: body})
-	return varExpr(sc.retVar), nil
+	return c.biasedRead(varExpr(sc.retVar), sc.retBias), nil
 }
 
 // helperReturns says what a helper's returns give: None (no return with a
@@ -3652,7 +3659,7 @@ func (c *compiler) ret(v *fuse.Expr) {
 		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
 		return
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.scope.retVar, X: v})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.scope.retVar, X: c.biasedTo(v, c.scope.retBias)})
 	c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.scope.retLabel})
 }
 
