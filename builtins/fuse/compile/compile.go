@@ -2981,6 +2981,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	case "len":
 		return c.length(e)
 	case "min", "max", "abs":
+		if x, ok, err := c.wideMinMax(e); ok { // (wideminmax.go)
+			return x, err
+		}
 		return c.minMaxAbs(name, e)
 	case "bool":
 		if c.opt.Exact {
