@@ -42,3 +42,47 @@ func TestNativeWideMinMax(t *testing.T) {
 		t.Errorf("%d of 60 functions ran every call as code; want 14 at least", coded)
 	}
 }
+
+// TestNativeDictPairs: d = dict(x) gives the interpreter's dict (entries,
+// order, a key met again, dict's errors), as code where x is a list of
+// pairs the code takes.
+func TestNativeDictPairs(t *testing.T) {
+	requireNative(t)
+	for i, c := range []struct {
+		x    string
+		code bool
+	}{
+		{"pairs", true},
+		{"[(1, 2), (3, 4), (1, 5)]", true},
+		{"[]", false},
+		{"d2", false}, // a copy: not a loop over pairs
+		{"[(1, 2, 3)]", false},
+		{"ps3", false},
+		{"[[1, 2], [3, 4]]", false},
+		{"zip(range(n), range(n))", false},
+	} {
+		src := fmt.Sprintf(`def f(n):
+    pairs = [(i %% 5, i * i) for i in range(n)]
+    ps3 = [(i, i, i) for i in range(n)]
+    d2 = {}
+    d2[3] = 4
+    if n > 3:
+        d = dict(%s)
+    else:
+        d = {}
+        d[n] = 1
+    t = 0
+    for k in d:
+        t = t * 7 + k + d[k]
+    return t + len(d)
+for n in (0, 1, 5, 12):
+    print(f(n))
+`, c.x)
+		got := diffScript(t, fmt.Sprintf("dict%d.star", i), src)
+		for _, f := range got.funcs {
+			if f.Name == "f" && (f.Code > 0) != c.code {
+				t.Errorf("dict(%s): %d calls as code; want some: %v: %+v", c.x, f.Code, c.code, f)
+			}
+		}
+	}
+}

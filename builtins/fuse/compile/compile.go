@@ -383,6 +383,7 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, proc: &fuse.Proc{}, procs: map[procKey]int{}, madeExact: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
 		unit: -1, varNames: map[[2]int]string{}, procGlobals: map[int][]int{}, usesGlobals: map[any][]int{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
 		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, unshared: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
+	src = withDictPairs(src, opt.Exact) // (dictpairs.go)
 	if err := c.checkLiterals(src); err != nil {
 		return nil, err
 	}
@@ -3232,6 +3233,7 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	if err != nil {
 		return nil, helperError(fn, errAt(pos(e.Fn), "%s: %v", name, err))
 	}
+	src = withDictPairs(src, c.opt.Exact)
 	if len(e.Args) != len(src.Params) {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
 	}
@@ -3567,6 +3569,7 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	c.f.Procs = append(c.f.Procs, fuse.Proc{Name: src.Name})
 	c.procs[key] = id
 	u := &fuse.Proc{Name: src.Name}
+	src = withDictPairs(src, c.opt.Exact)
 	if err := c.checkLiterals(src); err != nil {
 		return 0, err
 	}
