@@ -25,7 +25,7 @@ import (
 // run as code saves, from the ops of its own the code's loops do per
 // callout, counted in its IR (measured with a cheap helper: `s += h(i) +
 // (i * 3 + 1) % 13`, 16 ops, saved about 5%; four such terms, 61 ops,
-// about half); once 16 calls that made callouts have failed, the
+// about half); once more than 16 calls that made callouts have failed, the
 // function is left to the interpreter where more of its calls fail than
 // that share.
 
