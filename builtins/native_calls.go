@@ -506,7 +506,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	case nf.f.ReturnsBool:
 		return starlark.Bool(word != 0), true
 	}
-	return starlark.MakeUint64(word), true
+	return machine.Decode(word, nf.f.ResultBias), true
 }
 
 // giveUp counts what leaves a function to the interpreter beside the

@@ -9,11 +9,12 @@ import (
 	"github.com/bitsh/bitsh/internal/testscale"
 )
 
-// TestNativeNegativeIntermediates: ints that are negative on the way to a
-// result that is not run as code, where they once sent the call back to
-// the interpreter: a helper's d.get(k, -1) on a missing key, t + 10 +
-// d.get(k, -3), t + nr * 2 + 5 with nr * 2 negative, (nr - 2) % 7 with nr
-// - 2 negative. Each gives the interpreter's output, every call as code.
+// TestNativeNegativeIntermediates: negative ints, on the way to a result
+// or returned, that once sent the call back to the interpreter: return
+// d.get(k, -1) on a missing key (of the function, or of a helper), return
+// -3, t + 10 + d.get(k, -3), t + nr * 2 + 5 with nr * 2 negative, (nr -
+// 2) % 7 with nr - 2 negative. Each gives the interpreter's output, every
+// call as code.
 func TestNativeNegativeIntermediates(t *testing.T) {
 	requireNative(t)
 	const dict = "    d = {}\n    for i in range(n):\n        d[i * 3] = i\n"
@@ -22,6 +23,9 @@ func TestNativeNegativeIntermediates(t *testing.T) {
 			"    t = 1000\n    for k in range(n * 3):\n        t += look(d, k)\n    return t\n"},
 		{"helper_branches", "def look(d, k):\n    if k > 50:\n        return 7\n    if k % 5 == 4:\n        return -2\n    return d.get(k, -1)\ndef f(n):\n" + dict +
 			"    t = 1000\n    for k in range(n * 3):\n        t += look(d, k) * 2 + 1\n    return t\n"},
+		{"return_get", "def f(n):\n" + dict +
+			"    t = 0\n    for k in range(n):\n        t += 1\n    return d.get(n, -1) if t < 50 else d.get(3, -7)\n"},
+		{"return_negative", "def f(n):\n    s = 0\n    for i in range(n):\n        s += i\n    if s % 3 == 1:\n        return -3\n    return s if s > 100 else -4\n"},
 		{"get_sum", "def f(n):\n" + dict +
 			"    s = 0\n    for k in range(n * 3):\n        t = k\n        s += t + 10 + d.get(k, -3)\n    return s\n"},
 		{"mul_biased", "DIRS = (-1, 0, 1)\ndef f(n):\n    s = 0\n    for i in range(n):\n        r = i % 7\n        for dr in DIRS:\n" +
@@ -44,7 +48,8 @@ func TestNativeNegativeIntermediates(t *testing.T) {
 
 // signedGen writes random functions whose locals go negative: nr = r +
 // dr over a table of steps holding negative ints, locals given negative
-// constants, a helper returning d.get(k, -j) or a negative constant;
+// constants, a helper returning d.get(k, -j) or a negative constant, and
+// such results of the function itself;
 // read through products by constants, remainders by constants, sums and
 // differences with constants, as the interpreter computes them.
 type signedGen struct {
@@ -88,7 +93,15 @@ func signedScript(r *rand.Rand) string {
 		fmt.Fprintf(&g.b, "            s += %s\n", g.term())
 	}
 	fmt.Fprintf(&g.b, "            m = -%d if nr < 0 else nr\n", g.k(3))
-	g.b.WriteString("    return s\nfor n in (0, 1, 3, 9, 30):\n    print(f(n))\n")
+	switch r.IntN(3) {
+	case 0:
+		g.b.WriteString("    return s\n")
+	case 1:
+		fmt.Fprintf(&g.b, "    return s if s %% %d == 0 else -%d\n", g.k(3), g.k(9))
+	default:
+		fmt.Fprintf(&g.b, "    return d.get(s %% %d, -%d)\n", g.k(40), g.k(9))
+	}
+	g.b.WriteString("for n in (0, 1, 3, 9, 30):\n    print(f(n))\n")
 	return g.b.String()
 }
 

@@ -201,7 +201,7 @@ type scope struct {
 	// retVar and retLabel: where a helper's return stores its value and
 	// the block it leaves; the fused function itself has retLabel -1.
 	retVar, retLabel int
-	retBias          uint64 // an inlined helper's returns: biased by it (signedmod.go)
+	retBias          uint64 // the returns, of the function or an inlined helper: biased by it (signedmod.go)
 	loops            []int  // labels of the enclosing loops, innermost last
 	// proc: the scope is a helper compiled as a fuse.Proc (its return is
 	// an SReturn, as the fused function's).
@@ -390,6 +390,10 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
+	if opt.Exact {
+		sc.retBias = c.returnBias(sc) // (signedmod.go)
+		c.f.ResultBias = sc.retBias
+	}
 	if opt.Exact {
 		sc.wide = c.wideLocals(sc)
 	}
@@ -819,6 +823,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			}
 			c.ret(constExpr(0))
 			return nil
+		}
+		if ce, ok := unparen(s.Result).(*syntax.CondExpr); ok && c.scope.retBias > 0 {
+			return c.condReturn(s, ce) // (signedmod.go)
 		}
 		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok && c.scope.tupleVars != nil {
 			return c.tupleReturn(s, t)
@@ -3662,7 +3669,7 @@ func (c *compiler) end(src *Source) {
 // ret compiles a return of the word v from the function being compiled.
 func (c *compiler) ret(v *fuse.Expr) {
 	if c.scope.retLabel < 0 {
-		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
+		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: c.biasedTo(v, c.scope.retBias)})
 		return
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.scope.retVar, X: c.biasedTo(v, c.scope.retBias)})

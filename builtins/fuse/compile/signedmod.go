@@ -88,3 +88,27 @@ func (c *compiler) returnBias(sc *scope) uint64 {
 	}
 	return k
 }
+
+// condReturn compiles return A if C else B, where the returns are biased
+// (returnBias), as if C: return A, else: return B, so that a branch that
+// is a negative constant returns its biased word (nested conditionals
+// alike).
+func (c *compiler) condReturn(s *syntax.ReturnStmt, ce *syntax.CondExpr) error {
+	cond, err := c.expr(ce.Cond)
+	if err != nil {
+		return err
+	}
+	branch := func(e syntax.Expr) ([]fuse.Stmt, error) {
+		return c.nested(func() error { return c.stmt(&syntax.ReturnStmt{Return: s.Return, Result: e}) })
+	}
+	then, err := branch(ce.True)
+	if err != nil {
+		return err
+	}
+	els, err := branch(ce.False)
+	if err != nil {
+		return err
+	}
+	c.emit(fuse.Stmt{Kind: fuse.SIf, X: cond, Body: then, Else: els})
+	return nil
+}
