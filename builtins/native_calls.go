@@ -81,6 +81,16 @@ type nativeFunc struct {
 	tally  *nativeTally
 	strict bool
 	offWhy atomic.Pointer[string]
+	// calloutBound: its code does little but call helpers that stay
+	// interpreted; callouts and calloutCalls count those calls and the
+	// calls of it that made them (native_giveup.go).
+	calloutBound           bool
+	callouts, calloutCalls atomic.Int64
+	// calloutSave is the share of the interpreter's time its code saves
+	// (-1: it makes no callout in a loop), calloutFails the calls that
+	// made callouts and failed (native_giveup.go).
+	calloutSave  float64
+	calloutFails atomic.Int64
 }
 
 // switchOff leaves the function to the interpreter from now on, for why.
@@ -132,7 +142,7 @@ func compileNative(thread *starlark.Thread, fn *starlark.Function, args starlark
 	if err != nil {
 		return nil, false, err
 	}
-	nf = &nativeFunc{f: code.Func, pc: code.Plain, fn: fn, tally: tally, strict: strict}
+	nf = &nativeFunc{f: code.Func, pc: code.Plain, fn: fn, tally: tally, strict: strict, calloutBound: calloutBound(code.Func), calloutSave: calloutSaving(code.Func)}
 	tally.compiled(nf)
 	ready := nf.pc.Ready()
 	if !strict && !EnvOf(thread).waitForCode {
@@ -416,10 +426,12 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	}
 	r.ctx, r.thread, r.env = nil, nil, nil
 	work, weighed := r.w.Work()
+	madeCallouts := r.calls > 0
 	if r.calls > 0 {
 		// Its calls of helpers in the interpreter, which a failed run
 		// wastes too (native_callouts.go).
 		work, weighed = work+calloutWork*r.calls, true
+		nf.countCallouts(r.calls) // (native_giveup.go)
 		r.calls = 0
 	}
 	if err != nil {
@@ -431,6 +443,8 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 			nf.switchOff("most of its calls failed in the code")
 		} else if weighed && nf.giveUp.failed(f, work) {
 			nf.switchOff("its calls that failed in the code wasted more work there than the others did")
+		} else if madeCallouts {
+			nf.calloutFailed(f) // (native_giveup.go)
 		}
 		var fe *fuse.FlowError
 		switch {
@@ -492,7 +506,7 @@ func (nf *nativeFunc) call(thread *starlark.Thread, args starlark.Tuple) (v star
 	case nf.f.ReturnsBool:
 		return starlark.Bool(word != 0), true
 	}
-	return starlark.MakeUint64(word), true
+	return machine.Decode(word, nf.f.ResultBias), true
 }
 
 // giveUp counts what leaves a function to the interpreter beside the

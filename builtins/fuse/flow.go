@@ -57,6 +57,10 @@ type Func struct {
 	// with a value); its word result is 0. Only exact compilation makes
 	// one.
 	ReturnsNone bool
+	// ResultBias, where not 0, says that the word result is the int the
+	// function returns plus ResultBias (a return of -k, of d.get(key, -k):
+	// ints from -ResultBias on). Only exact compilation makes one.
+	ResultBias uint64
 	// Callouts are the operations the function's code hands to whoever
 	// runs it (a print: callout.go), each made by an SCallout statement
 	// of the body or of a Proc. Only exact compilation makes them.

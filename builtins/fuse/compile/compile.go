@@ -201,7 +201,8 @@ type scope struct {
 	// retVar and retLabel: where a helper's return stores its value and
 	// the block it leaves; the fused function itself has retLabel -1.
 	retVar, retLabel int
-	loops            []int // labels of the enclosing loops, innermost last
+	retBias          uint64 // the returns, of the function or an inlined helper: biased by it (signedmod.go)
+	loops            []int  // labels of the enclosing loops, innermost last
 	// proc: the scope is a helper compiled as a fuse.Proc (its return is
 	// an SReturn, as the fused function's).
 	proc bool
@@ -382,9 +383,17 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 	c := &compiler{opt: opt, f: &fuse.Func{Params: len(src.Params)}, proc: &fuse.Proc{}, procs: map[procKey]int{}, madeExact: map[*fuse.Expr]bool{}, pos: map[*fuse.Expr]syntax.Position{},
 		unit: -1, varNames: map[[2]int]string{}, procGlobals: map[int][]int{}, usesGlobals: map[any][]int{}, discarded: map[*syntax.CallExpr]bool{}, returns: map[any]helperReturns{},
 		wantArray: map[*syntax.CallExpr]bool{}, arrays: map[*fuse.Expr]binding{}, unshared: map[*fuse.Expr]bool{}, aliased: map[arrayOf]bool{}, iterating: map[arrayOf]bool{}}
+	src = withDictPairs(src, opt.Exact) // (dictpairs.go)
+	if err := c.checkLiterals(src); err != nil {
+		return nil, err
+	}
 	c.preferred = c.preferredProcs(src)
 	sc := c.newScope(src)
 	sc.retLabel = -1
+	if opt.Exact {
+		sc.retBias = c.returnBias(sc) // (signedmod.go)
+		c.f.ResultBias = sc.retBias
+	}
 	if opt.Exact {
 		sc.wide = c.wideLocals(sc)
 	}
@@ -814,6 +823,9 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 			}
 			c.ret(constExpr(0))
 			return nil
+		}
+		if ce, ok := unparen(s.Result).(*syntax.CondExpr); ok && c.scope.retBias > 0 {
+			return c.condReturn(s, ce) // (signedmod.go)
 		}
 		if t, ok := unparen(s.Result).(*syntax.TupleExpr); ok && c.scope.tupleVars != nil {
 			return c.tupleReturn(s, t)
@@ -2643,6 +2655,9 @@ func (c *compiler) lazyOf(op fuse.Op, first *fuse.Expr, compile func(syntax.Expr
 func (c *compiler) ident(e *syntax.Ident) (*fuse.Expr, error) {
 	switch e.Name {
 	case "True", "False":
+		if !c.isLiteralName(e.Name) {
+			break // the script's own True or False: a local, a parameter or a global
+		}
 		k := constExpr(0)
 		if e.Name == "True" {
 			k = constExpr(1)
@@ -2780,6 +2795,9 @@ func (c *compiler) arith(op syntax.Token, at syntax.Position, x, y *fuse.Expr) (
 	o, ok := binOps[op]
 	if !ok {
 		return nil, errAt(at, "%s is not allowed in a fused function", op)
+	}
+	if e, ok := c.signedMulMod(o, x, y); ok { // (signedmod.go)
+		return e, nil
 	}
 	switch o {
 	case fuse.OpDiv, fuse.OpMod:
@@ -2971,6 +2989,9 @@ func (c *compiler) call(e *syntax.CallExpr) (*fuse.Expr, error) {
 	case "len":
 		return c.length(e)
 	case "min", "max", "abs":
+		if x, ok, err := c.wideMinMax(e); ok { // (wideminmax.go)
+			return x, err
+		}
 		return c.minMaxAbs(name, e)
 	case "bool":
 		if c.opt.Exact {
@@ -3219,8 +3240,12 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	if err != nil {
 		return nil, helperError(fn, errAt(pos(e.Fn), "%s: %v", name, err))
 	}
+	src = withDictPairs(src, c.opt.Exact)
 	if len(e.Args) != len(src.Params) {
 		return nil, errAt(pos(e.Fn), "%s takes %d arguments, not %d", name, len(src.Params), len(e.Args))
+	}
+	if err := c.checkLiterals(src); err != nil {
+		return nil, helperError(fn, err)
 	}
 	sc := c.newScope(src)
 	if err := c.bindGlobals(sc, c.garr); err != nil {
@@ -3274,6 +3299,9 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	sc.retVar, sc.retLabel = c.newVar(), c.newLabel()
 	sc.none = none
 	sc.tupleVars = tupleVars
+	if !none && tupleVars == nil {
+		sc.retBias = c.returnBias(sc)
+	}
 	outer := c.scope
 	c.calls = append(c.calls, outer.src.Name)
 	c.f.Inlined = max(c.f.Inlined, len(c.calls))
@@ -3299,10 +3327,10 @@ func (c *compiler) helper(e *syntax.CallExpr, fn helperOf) (*fuse.Expr, error) {
 	}
 	// A helper that is one return needs no block.
 	if len(body) == 1 && body[0].Kind == fuse.SAssign && body[0].Var == sc.retVar {
-		return body[0].X, nil
+		return c.biasedRead(body[0].X, sc.retBias), nil
 	}
 	c.emit(fuse.Stmt{Kind: fuse.SLabeled, Label: sc.retLabel, Body: body})
-	return varExpr(sc.retVar), nil
+	return c.biasedRead(varExpr(sc.retVar), sc.retBias), nil
 }
 
 // helperReturns says what a helper's returns give: None (no return with a
@@ -3548,6 +3576,10 @@ func (c *compiler) compileProc(e *syntax.CallExpr, src *Source, key procKey) (in
 	c.f.Procs = append(c.f.Procs, fuse.Proc{Name: src.Name})
 	c.procs[key] = id
 	u := &fuse.Proc{Name: src.Name}
+	src = withDictPairs(src, c.opt.Exact)
+	if err := c.checkLiterals(src); err != nil {
+		return 0, err
+	}
 	sc := c.newScope(src)
 	sc.retLabel, sc.proc = -1, true
 	sc.none = c.returns[key.fn].none
@@ -3637,10 +3669,10 @@ func (c *compiler) end(src *Source) {
 // ret compiles a return of the word v from the function being compiled.
 func (c *compiler) ret(v *fuse.Expr) {
 	if c.scope.retLabel < 0 {
-		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: v})
+		c.emit(fuse.Stmt{Kind: fuse.SReturn, X: c.biasedTo(v, c.scope.retBias)})
 		return
 	}
-	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.scope.retVar, X: v})
+	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: c.scope.retVar, X: c.biasedTo(v, c.scope.retBias)})
 	c.emit(fuse.Stmt{Kind: fuse.SBreak, Label: c.scope.retLabel})
 }
 

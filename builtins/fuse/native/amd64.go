@@ -416,6 +416,11 @@ func (g *amd64Gen) bounds() {
 			g.stride[s.Var] = [2]uint64{s.Z.Imm, s.X.Imm % s.Z.Imm}
 		}
 	})
+	// Each round bounds every assignment from the previous round's
+	// bounds, the first from none (0, unknown): a round whose inputs
+	// hold of every value holds too, so each round's bounds are sound,
+	// fixed point or not; later rounds only follow longer chains
+	// (TestNativeGrowingBounds tries loops that grow their locals).
 	for round := 0; round < 3; round++ {
 		next := make([]uint64, g.f.Vars)
 		known := make([]bool, g.f.Vars)

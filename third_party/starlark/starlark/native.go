@@ -220,7 +220,15 @@ func (fn *Function) callNative(thread *Thread, args Tuple) (Value, bool) {
 			continue
 		}
 		if slot.state.CompareAndSwap(s, nativeOffering) {
-			slot.state.Store(fn.offerNative(thread, args))
+			next := fn.offerNative(thread, args)
+			slot.state.Store(next)
+			if next == 0 {
+				// Not offered (a global it reads is not assigned yet):
+				// the interpreter runs this call, which fails where it
+				// reads the global. Looping would offer it again at
+				// once, forever, where the threshold is 1.
+				return nil, false
+			}
 		}
 	}
 }

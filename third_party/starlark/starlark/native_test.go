@@ -942,3 +942,28 @@ for i in range(20):
 		t.Errorf("hsum(4) with K = 19 gave %s, want 114", got)
 	}
 }
+
+// TestNativeUnassignedLoop: a function with a loop (offered at its first
+// call) that reads a global not assigned yet is not offered, and its call
+// fails in the interpreter where it reads the global, as without a hook
+// (the hook's slot once looped, offering it again and again).
+func TestNativeUnassignedLoop(t *testing.T) {
+	const src = `
+def loopy(n):
+    t = 0
+    for i in range(n):
+        t += i * later
+    return t
+x = loopy(3)
+later = 1
+`
+	h := newFakeNative()
+	_, err := ExecFileOptions(nativeOpts, h.thread(), "native.star", src, h.builtins())
+	const want = "global variable later referenced before assignment"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+	if h.offers["loopy"] != 0 || h.runs["loopy"] != 0 {
+		t.Errorf("loopy offered %d times, run native %d times; want 0 and 0", h.offers["loopy"], h.runs["loopy"])
+	}
+}
