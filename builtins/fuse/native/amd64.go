@@ -156,6 +156,8 @@ type amd64Gen struct {
 	// fresh, where not nil, is a scratch element known fresh (its epoch
 	// is the array's) at the start of the statement being emitted.
 	fresh *fuse.Expr
+	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
+	dense []bool
 
 	// Calls of Procs (amd64_call.go): calls is nil where the Func has
 	// none; proc is the Proc being emitted, -1 for the Func's own code;
@@ -207,6 +209,7 @@ func amd64Code(f *fuse.Func, l *layout) (amd64Out, error) {
 func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callState, proc int) *amd64Gen {
 	g := &amd64Gen{f: f, l: l, ctl: ctl, a: a, calls: calls, proc: proc, loopSlot: map[*fuse.Stmt][]int{}, rowBaseOf: map[*fuse.Stmt]rowRef{}, ranges: map[*fuse.Stmt]rangePlan{}, labels: map[int]loopLabels{},
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
+	g.findDense()
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -879,7 +882,11 @@ func (g *amd64Gen) run() {
 			a.store(g.home(p), rDX)
 		}
 	}
-	for _, e := range g.sEpoch[g.f.Arrays:] {
+	for i, e := range g.sEpoch[g.f.Arrays:] {
+		if arr := g.f.Arrays + i; g.isDense(arr) {
+			g.denseFresh(arr)
+			continue
+		}
 		g.slotAddI(e, 1) // fresh for every item, but the array parameters
 	}
 	g.stmts(g.f.Body)
@@ -1260,12 +1267,16 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		}
 		base, vals, epochs, tmp := g.scratchAt(s.Arr)
 		a.store(indexed(base, i, 8, vals), v)
-		e := g.slotRM(g.sEpoch[s.Arr])
-		if e.isMem {
-			a.load(rAX, e.m)
-			e = R(rAX)
+		if g.isDense(s.Arr) {
+			g.denseMark(s.Arr, i)
+		} else {
+			e := g.slotRM(g.sEpoch[s.Arr])
+			if e.isMem {
+				a.load(rAX, e.m)
+				e = R(rAX)
+			}
+			a.store(indexed(base, i, 8, epochs), e.r)
 		}
-		a.store(indexed(base, i, 8, epochs), e.r)
 		if tmp {
 			g.release(base)
 		}
@@ -1281,6 +1292,10 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			a.aluI(aluAdd, R(rAX), 1)
 			a.store(at(rDI, g.ctl+ctlEpoch), rAX)
 			g.setSlot(g.sEpoch[s.Arr], rAX)
+			break
+		}
+		if g.isDense(s.Arr) {
+			g.denseFresh(s.Arr)
 			break
 		}
 		g.slotAddI(g.sEpoch[s.Arr], 1)
@@ -2408,7 +2423,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 	if eq {
 		hit = ccE
 	}
-	if fresh != nil && sameExpr(fresh, sc) {
+	if g.isDense(arr) || fresh != nil && sameExpr(fresh, sc) {
 		if constY {
 			a.aluI(aluCmp, M(indexed(base, i, 8, vals)), int32(y.Imm))
 		} else {
@@ -2557,6 +2572,14 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		arr := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
 		base, vals, epochs, tmp := g.scratchAt(arr)
+		if g.isDense(arr) {
+			d := i
+			if !owned {
+				d = g.alloc()
+			}
+			a.load(d, indexed(base, i, 8, vals))
+			return d
+		}
 		a.movRI(rDX, g.f.Scratch[arr].Init)
 		a.load(rAX, indexed(base, i, 8, epochs))
 		d := i

@@ -32,6 +32,11 @@ func (g *amd64Gen) scratchConst(x *fuse.Expr) (d reg, ok bool) {
 	}
 	a := g.a
 	base, vals, epochs, tmp := g.scratchAt(arr)
+	if g.isDense(arr) {
+		d = g.alloc()
+		a.load(d, at(base, vals+off))
+		return d, true
+	}
 	a.movRI(rDX, g.f.Scratch[arr].Init)
 	a.load(rAX, at(base, epochs+off))
 	d = g.alloc()
@@ -55,6 +60,11 @@ func (g *amd64Gen) storeConst(s *fuse.Stmt) bool {
 	v := g.expr(s.Y)
 	base, vals, epochs, tmp := g.scratchAt(s.Arr)
 	a.store(at(base, vals+off), v)
+	if g.isDense(s.Arr) {
+		g.denseMarkConst(s.Arr, s.X.Imm)
+		g.release(v)
+		return true
+	}
 	e := g.slotRM(g.sEpoch[s.Arr])
 	if e.isMem {
 		a.load(rAX, e.m)
