@@ -39,7 +39,7 @@ func randomDenseFunc(r *rand.Rand) string {
 			}
 			return fmt.Sprintf("(x + %d) %% (n + 1)", k)
 		}
-		switch k := r.IntN(13); {
+		switch k := r.IntN(14); {
 		case k == 0 && depth < 2:
 			lv := fmt.Sprintf("i%d", depth)
 			bound := "n"
@@ -70,6 +70,14 @@ func randomDenseFunc(r *rand.Rand) string {
 			fmt.Fprintf(&b, "%sfor j%d in range(%d, n + 1, %d):\n%s    ok[j%d] = False\n", ind, depth, st, st, ind, depth)
 		case k == 10:
 			fmt.Fprintf(&b, "%sok = [True] * (n + 1)\n", ind)
+		case k == 12 && r.IntN(3) == 0:
+			// May be past the end: the interpreter fails, and the code
+			// must give the call back.
+			if r.IntN(2) == 0 {
+				fmt.Fprintf(&b, "%ss += out[x %% %d]\n", ind, 2+r.IntN(5))
+			} else {
+				fmt.Fprintf(&b, "%sa[(x + s) %% (n + %d)] = %s\n", ind, 2+r.IntN(3), word(v))
+			}
 		case k == 11:
 			fmt.Fprintf(&b, "%sif a[%s] == %s:\n%s    s += 1\n", ind, idx(), inits[r.IntN(len(inits))], ind)
 		default:

@@ -158,6 +158,9 @@ type amd64Gen struct {
 	fresh *fuse.Expr
 	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
 	dense []bool
+	// next is the statement after the one stmts emits, in its list (nil
+	// for the last): belowAssign looks ahead at it.
+	next *fuse.Stmt
 
 	// Calls of Procs (amd64_call.go): calls is nil where the Func has
 	// none; proc is the Proc being emitted, -1 for the Func's own code;
@@ -964,6 +967,10 @@ func (g *amd64Gen) stmts(ss []fuse.Stmt) {
 		if i == len(ss)-1 {
 			g.bottom = bottom
 		}
+		g.next = nil
+		if i+1 < len(ss) {
+			g.next = &ss[i+1]
+		}
 		g.stmt(&ss[i])
 	}
 	g.bottom, g.fresh = nil, nil
@@ -1202,8 +1209,13 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			}
 		}()
 	}
+	next := g.next
+	g.next = nil
 	switch s.Kind {
 	case fuse.SAssign:
+		if g.belowAssign(s, next) {
+			break
+		}
 		if op, y := lowBitOf(s.X); y != nil && g.slotReg[s.Var] >= 0 {
 			// b &= b - 1 and the like: one instruction into the register.
 			d := poolRegs[g.slotReg[s.Var]]
@@ -2070,6 +2082,9 @@ func (g *amd64Gen) index(x *fuse.Expr, n uint64, check int) reg {
 // no check is its own index: owned is false then, and the register is the
 // variable's, not to be changed or given back.
 func (g *amd64Gen) indexOperand(x *fuse.Expr, n uint64, check int) (r reg, owned bool) {
+	if r, owned, ok := g.belowIndex(x, n, check); ok {
+		return r, owned
+	}
 	if x.Op == fuse.OpVar {
 		if s := int(x.Imm); g.slotReg[s] >= 0 {
 			if b := g.bound(x); b != 0 && b <= n {
