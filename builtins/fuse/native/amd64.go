@@ -1228,7 +1228,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			}
 			break
 		}
-		if g.assignInPlace(s) {
+		if g.assignInPlace(s) || g.addInPlace(s) {
 			break
 		}
 		if s.X.Op == fuse.OpVar {

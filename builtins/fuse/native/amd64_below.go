@@ -32,9 +32,15 @@ func (g *amd64Gen) belowIndex(x *fuse.Expr, n uint64, check int) (r reg, owned, 
 		return 0, false, false
 	}
 	a := g.a
+	// i is below n where its bound says so, or where i < len, checked
+	// here, and len <= n.
 	inRange := false
 	if b := g.bound(v); b != 0 && b <= n {
 		inRange = true
+	}
+	lenFits := false
+	if b := g.bound(m); b != 0 && b-1 <= n {
+		lenFits = true
 	}
 	if s := int(v.Imm); inRange && g.slotReg[s] >= 0 {
 		r = poolRegs[g.slotReg[s]]
@@ -59,7 +65,7 @@ func (g *amd64Gen) belowIndex(x *fuse.Expr, n uint64, check int) (r reg, owned, 
 		a.movRI(rAX, limit)
 		a.jmp(fail)
 	})
-	if !inRange {
+	if !inRange && !lenFits {
 		if n <= 1<<31-1 {
 			a.aluI(aluCmp, R(r), int32(n))
 		} else {
@@ -152,5 +158,34 @@ func (g *amd64Gen) belowAssign(s, next *fuse.Stmt) bool {
 		a.jmp(fail)
 	})
 	g.setSlot(s.Var, vr)
+	return true
+}
+
+// addInPlace emits s, v = v + k of a variable v in a register and a
+// constant k under Starlark's exact add (fuse.CheckAddExact), as an add
+// into the register and a branch on its carry: out of line, v gets its
+// value back and the check fails with k, the operand that
+// CheckAddExact reports. It reports false, emitting nothing, where s is
+// no such assignment.
+func (g *amd64Gen) addInPlace(s *fuse.Stmt) bool {
+	x := s.X
+	if x.Op != fuse.OpAdd || x.Check < 0 || g.f.Checks[x.Check].Kind != fuse.CheckAddExact || g.slotReg[s.Var] < 0 {
+		return false
+	}
+	v, k := x.Args[0], x.Args[1]
+	if v.Op != fuse.OpVar || int(v.Imm) != s.Var || k.Op != fuse.OpConst || k.Imm > 1<<31-1 {
+		return false
+	}
+	a, r, imm := g.a, poolRegs[g.slotReg[s.Var]], int32(k.Imm)
+	a.aluI(aluAdd, R(r), imm)
+	fail, ool := a.newLabel(), a.newLabel()
+	g.fails = append(g.fails, failStub{label: fail, check: x.Check, value: rAX, hasValue: true})
+	a.jcc(ccB, ool)
+	g.later = append(g.later, func() {
+		a.bind(ool)
+		a.aluI(aluSub, R(r), imm)
+		a.movRI(rAX, uint64(imm))
+		a.jmp(fail)
+	})
 	return true
 }
