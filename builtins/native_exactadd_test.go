@@ -8,7 +8,8 @@ import (
 )
 
 // TestNativeExactAddInPlace: a variable that counts up in a register
-// (v += k, as x86-64 code an add and a branch on its carry) past 2^64
+// (v += k, as x86-64 code an add and a branch on its carry; likewise
+// an element, and a sum y + k into another variable) past 2^64
 // gives the call back, and the interpreter's big int; below it, the
 // code's result is the interpreter's.
 func TestNativeExactAddInPlace(t *testing.T) {
@@ -18,6 +19,8 @@ func TestNativeExactAddInPlace(t *testing.T) {
 	srcs := []string{
 		"def f(x, k):\n    s = x\n    for i in range(k):\n        s += 1\n    return s\n",
 		"def f(x, k):\n    s = x\n    n = 0\n    while n < k:\n        s += 7\n        n += 1\n    return s + n\n",
+		"def f(x, k):\n    a = [0] * 70\n    a[0] = x\n    a[1] = x\n    for i in range(k):\n        a[i % 2] += 1\n    return a[0]\n",
+		"def f(x, k):\n    u = 0\n    for i in range(k):\n        u = x + 3\n    return u\n",
 		"def f(x, k):\n    s = 0\n    t = x\n    for i in range(k):\n        s += i\n        t += 2147483647\n    return s ^ t\n",
 	}
 	top := uint64(1<<64 - 1)

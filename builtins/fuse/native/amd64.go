@@ -161,6 +161,10 @@ type amd64Gen struct {
 	// next is the statement after the one stmts emits, in its list (nil
 	// for the last): belowAssign looks ahead at it.
 	next *fuse.Stmt
+	// belowFit, where not 0, is the bound belowAssign showed of the
+	// variable it assigned (the statement's fact, in place of its
+	// expression's bound).
+	belowFit uint64
 
 	// Calls of Procs (amd64_call.go): calls is nil where the Func has
 	// none; proc is the Proc being emitted, -1 for the Func's own code;
@@ -1202,7 +1206,11 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		// (its value was computed from the values those facts are
 		// about, the checks it ran included).
 		defer func() {
-			if b := g.bound(s.X); b != 0 {
+			b := g.bound(s.X)
+			if g.belowFit != 0 {
+				b, g.belowFit = g.belowFit, 0 // belowAssign's
+			}
+			if b != 0 {
 				g.fits[s.Var] = b
 			} else {
 				delete(g.fits, s.Var)
@@ -2085,6 +2093,7 @@ func (g *amd64Gen) indexOperand(x *fuse.Expr, n uint64, check int) (r reg, owned
 	if r, owned, ok := g.belowIndex(x, n, check); ok {
 		return r, owned
 	}
+	x = g.peelMask(x)
 	if x.Op == fuse.OpVar {
 		if s := int(x.Imm); g.slotReg[s] >= 0 {
 			if b := g.bound(x); b != 0 && b <= n {
@@ -2655,10 +2664,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		y.Check = -1
 		return g.expr(&y)
 	}
+	if d, ok := g.addConstExact(x); ok {
+		return d
+	}
 	if x.Op == fuse.OpAnd && x.Check < 0 && x.Args[1].Op == fuse.OpConst {
 		// A mask of low bits that every value of the other operand fits
 		// in changes nothing.
-		if m, b := x.Args[1].Imm, g.bound(x.Args[0]); m&(m+1) == 0 && b != 0 && b-1 <= m {
+		if m, b := x.Args[1].Imm, g.bound(x.Args[0]); m == ^uint64(0) || m&(m+1) == 0 && b != 0 && b-1 <= m {
 			return g.expr(x.Args[0])
 		}
 	}

@@ -158,6 +158,16 @@ func (g *amd64Gen) belowAssign(s, next *fuse.Stmt) bool {
 		a.jmp(fail)
 	})
 	g.setSlot(s.Var, vr)
+	// t is i, below len: below the lesser of their bounds.
+	bv, bm := g.bound(v), g.bound(m)
+	switch {
+	case bv == 0:
+		g.belowFit = bm
+	case bm == 0:
+		g.belowFit = bv
+	default:
+		g.belowFit = min(bv, bm)
+	}
 	return true
 }
 
@@ -188,4 +198,30 @@ func (g *amd64Gen) addInPlace(s *fuse.Stmt) bool {
 		a.jmp(fail)
 	})
 	return true
+}
+
+// addConstExact emits x, y + k of a constant k under Starlark's exact add
+// (fuse.CheckAddExact), as an add of k into y's register and a branch on
+// its carry to fail the check out of line with k, the operand it
+// reports. It reports false, emitting nothing, where x is not such a sum.
+func (g *amd64Gen) addConstExact(x *fuse.Expr) (reg, bool) {
+	if x.Op != fuse.OpAdd || x.Check < 0 || g.f.Checks[x.Check].Kind != fuse.CheckAddExact {
+		return 0, false
+	}
+	k := x.Args[1]
+	if k.Op != fuse.OpConst || k.Imm > 1<<31-1 {
+		return 0, false
+	}
+	a, imm := g.a, int32(k.Imm)
+	d := g.expr(x.Args[0])
+	a.aluI(aluAdd, R(d), imm)
+	fail, ool := a.newLabel(), a.newLabel()
+	g.fails = append(g.fails, failStub{label: fail, check: x.Check, value: rAX, hasValue: true})
+	a.jcc(ccB, ool)
+	g.later = append(g.later, func() {
+		a.bind(ool)
+		a.movRI(rAX, uint64(imm))
+		a.jmp(fail)
+	})
+	return d, true
 }
