@@ -1362,6 +1362,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		a.bind(end)
 		g.nonzero = known
 	case fuse.SWhile:
+		if g.popcountLoop(s) {
+			break
+		}
 		known := maps.Clone(g.nonzero)
 		// The condition runs at the head of every pass: what its checks
 		// show holds in the body until an assignment, and after the
