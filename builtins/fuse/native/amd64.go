@@ -158,9 +158,9 @@ type amd64Gen struct {
 	fresh *fuse.Expr
 	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
 	dense []bool
-	// next is the statement after the one stmts emits, in its list (nil
-	// for the last): belowAssign looks ahead at it.
-	next *fuse.Stmt
+	// rest are the statements after the one stmts emits, in its list:
+	// belowAssign looks ahead at them.
+	rest []fuse.Stmt
 	// belowFit, where not 0, is the bound belowAssign showed of the
 	// variable it assigned (the statement's fact, in place of its
 	// expression's bound).
@@ -971,10 +971,7 @@ func (g *amd64Gen) stmts(ss []fuse.Stmt) {
 		if i == len(ss)-1 {
 			g.bottom = bottom
 		}
-		g.next = nil
-		if i+1 < len(ss) {
-			g.next = &ss[i+1]
-		}
+		g.rest = ss[i+1:]
 		g.stmt(&ss[i])
 	}
 	g.bottom, g.fresh = nil, nil
@@ -1217,11 +1214,11 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			}
 		}()
 	}
-	next := g.next
-	g.next = nil
+	rest := g.rest
+	g.rest = nil
 	switch s.Kind {
 	case fuse.SAssign:
-		if g.belowAssign(s, next) {
+		if g.belowAssign(s, rest) {
 			break
 		}
 		if op, y := lowBitOf(s.X); y != nil && g.slotReg[s.Var] >= 0 {

@@ -100,13 +100,24 @@ func (g *amd64Gen) peelMask(x *fuse.Expr) *fuse.Expr {
 
 // belowAssign emits s, an assignment t = (i < len ? i : limit) of a
 // variable i (package compile's below, the index of a list written below
-// its length), where the next statement, next, stores into an array of
-// at most limit elements at t: the store's index check would fail on
-// limit, so the assignment compares i with the length and fails that
-// check out of line, with limit as its value, as the store would, and
+// its length), where the next statement of rest but copies of variables
+// and constants into others than t stores into an array of at most limit
+// elements at t: the store's index check would fail on limit, so the
+// assignment compares i with the length and fails that check out of
+// line, with limit as its value, as the store would (the copies before
+// it cannot fail, and a failed run leaves nothing of them), and
 // otherwise copies i, with no branch around moves. It reports false,
-// emitting nothing, where s and next are not such statements.
-func (g *amd64Gen) belowAssign(s, next *fuse.Stmt) bool {
+// emitting nothing, where s and rest are not such statements.
+func (g *amd64Gen) belowAssign(s *fuse.Stmt, rest []fuse.Stmt) bool {
+	var next *fuse.Stmt
+	for i := range rest {
+		r := &rest[i]
+		if r.Kind == fuse.SAssign && r.Var != s.Var && (r.X.Op == fuse.OpVar || r.X.Op == fuse.OpConst) {
+			continue
+		}
+		next = r
+		break
+	}
 	if next == nil || next.Kind != fuse.SStore || next.Check < 0 {
 		return false
 	}
