@@ -1278,12 +1278,22 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if !owned {
 			held = nil
 		}
-		v := g.evalWith(s.Y, held)
-		if owned {
-			i = held[0]
+		// A constant that a sign-extended 32-bit immediate holds is
+		// stored as one.
+		constY := s.Y.Op == fuse.OpConst && int64(s.Y.Imm) == int64(int32(s.Y.Imm))
+		var v reg
+		if !constY {
+			v = g.evalWith(s.Y, held)
+			if owned {
+				i = held[0]
+			}
 		}
 		base, vals, epochs, tmp := g.scratchAt(s.Arr)
-		a.store(indexed(base, i, 8, vals), v)
+		if constY {
+			a.storeI(indexed(base, i, 8, vals), int32(s.Y.Imm))
+		} else {
+			a.store(indexed(base, i, 8, vals), v)
+		}
 		if g.isDense(s.Arr) {
 			g.denseMark(s.Arr, i)
 		} else {
@@ -1300,7 +1310,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if owned {
 			g.release(i)
 		}
-		g.release(v)
+		if !constY {
+			g.release(v)
+		}
 	case fuse.SFresh:
 		if g.proc >= 0 {
 			// A Proc's arrays take their epochs from the worker's
@@ -1632,6 +1644,10 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 	advance := func() {
 		if s.Z.Op == fuse.OpConst && int64(s.Z.Imm) == int64(int32(s.Z.Imm)) {
 			g.slotAddI(cur, int32(s.Z.Imm))
+			return
+		}
+		if r, k := g.slotReg[cur], g.slotReg[step]; r >= 0 && k >= 0 {
+			a.alu(aluAdd, poolRegs[r], R(poolRegs[k]))
 			return
 		}
 		g.getSlot(rAX, step)
