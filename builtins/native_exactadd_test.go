@@ -9,7 +9,7 @@ import (
 
 // TestNativeExactAddInPlace: a variable that counts up in a register
 // (v += k, as x86-64 code an add and a branch on its carry; likewise
-// an element, and a sum y + k into another variable) past 2^64
+// an element, a sum y + k into another variable, and a difference) past 2^64
 // gives the call back, and the interpreter's big int; below it, the
 // code's result is the interpreter's.
 func TestNativeExactAddInPlace(t *testing.T) {
@@ -20,11 +20,12 @@ func TestNativeExactAddInPlace(t *testing.T) {
 		"def f(x, k):\n    s = x\n    for i in range(k):\n        s += 1\n    return s\n",
 		"def f(x, k):\n    s = x\n    n = 0\n    while n < k:\n        s += 7\n        n += 1\n    return s + n\n",
 		"def f(x, k):\n    a = [0] * 70\n    a[0] = x\n    a[1] = x\n    for i in range(k):\n        a[i % 2] += 1\n    return a[0]\n",
+		"def f(x, k):\n    d = 0\n    for i in range(3):\n        d = k - x\n        d = d - 1\n    return d\n",
 		"def f(x, k):\n    u = 0\n    for i in range(k):\n        u = x + 3\n    return u\n",
 		"def f(x, k):\n    s = 0\n    t = x\n    for i in range(k):\n        s += i\n        t += 2147483647\n    return s ^ t\n",
 	}
 	top := uint64(1<<64 - 1)
-	inputs := [][2]uint64{{0, 5}, {top - 100, 3}, {top - 3, 10}, {top, 1}, {top - 7, 1}, {top - 6, 1}, {top - 2147483647, 1}, {top - 2147483646, 1}, {1 << 63, 100}}
+	inputs := [][2]uint64{{0, 5}, {5, 5}, {top - 100, 3}, {top - 3, 10}, {top, 1}, {top - 7, 1}, {top - 6, 1}, {top - 2147483647, 1}, {top - 2147483646, 1}, {1 << 63, 100}}
 	coded, given := 0, 0
 	for _, src := range srcs {
 		fn, thread := randomModule(t, src)

@@ -211,28 +211,47 @@ func (g *amd64Gen) addInPlace(s *fuse.Stmt) bool {
 	return true
 }
 
-// addConstExact emits x, y + k of a constant k under Starlark's exact add
-// (fuse.CheckAddExact), as an add of k into y's register and a branch on
-// its carry to fail the check out of line with k, the operand it
-// reports. It reports false, emitting nothing, where x is not such a sum.
+// addConstExact emits x, y + z or y - z under Starlark's exact add or
+// subtract (fuse.CheckAddExact, fuse.CheckSubExact) where z is a
+// constant or a variable in a register, as the add or subtract into y's
+// register and a branch on its carry (the borrow of y < z) to fail the
+// check, with z, the operand it reports: two instructions where the
+// check alone took three before the op. It reports false, emitting
+// nothing, where x is no such op.
 func (g *amd64Gen) addConstExact(x *fuse.Expr) (reg, bool) {
-	if x.Op != fuse.OpAdd || x.Check < 0 || g.f.Checks[x.Check].Kind != fuse.CheckAddExact {
+	if x.Op != fuse.OpAdd && x.Op != fuse.OpSub || x.Check < 0 {
 		return 0, false
 	}
-	k := x.Args[1]
-	if k.Op != fuse.OpConst || k.Imm > 1<<31-1 {
+	kind, op := fuse.CheckAddExact, aluAdd
+	if x.Op == fuse.OpSub {
+		kind, op = fuse.CheckSubExact, aluSub
+	}
+	if g.f.Checks[x.Check].Kind != kind {
 		return 0, false
 	}
-	a, imm := g.a, int32(k.Imm)
+	z := x.Args[1]
+	isConst := z.Op == fuse.OpConst && z.Imm <= 1<<31-1
+	inReg := z.Op == fuse.OpVar && g.slotReg[z.Imm] >= 0
+	if !isConst && !inReg {
+		return 0, false
+	}
+	a := g.a
 	d := g.expr(x.Args[0])
-	a.aluI(aluAdd, R(d), imm)
-	fail, ool := a.newLabel(), a.newLabel()
-	g.fails = append(g.fails, failStub{label: fail, check: x.Check, value: rAX, hasValue: true})
-	a.jcc(ccB, ool)
-	g.later = append(g.later, func() {
-		a.bind(ool)
-		a.movRI(rAX, uint64(imm))
-		a.jmp(fail)
-	})
+	if isConst {
+		imm := int32(z.Imm)
+		a.aluI(op, R(d), imm)
+		fail, ool := a.newLabel(), a.newLabel()
+		g.fails = append(g.fails, failStub{label: fail, check: x.Check, value: rAX, hasValue: true})
+		a.jcc(ccB, ool)
+		g.later = append(g.later, func() {
+			a.bind(ool)
+			a.movRI(rAX, uint64(imm))
+			a.jmp(fail)
+		})
+		return d, true
+	}
+	zr := poolRegs[g.slotReg[z.Imm]]
+	a.alu(op, d, R(zr))
+	g.failIf(ccB, x.Check, zr, true)
 	return d, true
 }
