@@ -1,7 +1,5 @@
 package native
 
-import "github.com/bitsh/bitsh/builtins/fuse"
-
 // Dense scratch arrays. A scratch array is made fresh in O(1) by giving it
 // a new epoch (every element then reads Init until it is written), at the
 // price of an epoch beside each element: a read loads both and compares,
@@ -9,8 +7,8 @@ import "github.com/bitsh/bitsh/builtins/fuse"
 // sieve's list of 60,000 flags, 960 KB, no longer fits a core's cache).
 //
 // The function's own arrays of dense use (not a hash table's slots,
-// fuse.Scratch.Sparse; not passed to a Proc, whose code reads epochs; at
-// least minDense elements) keep no epochs on x86-64. Their epoch slot
+// fuse.Scratch.Sparse; in a function without Procs; at least minDense
+// elements) keep no epochs on x86-64. Their epoch slot
 // holds instead a high-water mark D: the elements from D up hold Init in
 // memory, so that a read is one load and a write one store and a max. To
 // make the array fresh, the code stores Init into the elements below D
@@ -31,37 +29,16 @@ const minDense = 64
 // findDense decides which of the function's scratch arrays are dense.
 func (g *amd64Gen) findDense() {
 	g.dense = make([]bool, len(g.f.Scratch))
-	if g.proc >= 0 {
+	if g.proc >= 0 || len(g.f.Procs) > 0 {
+		// A check that fails in a Proc ends the run with the Proc's
+		// values in the pool registers, which the exit stores as the
+		// function's slots: a mark in a register would come back lower
+		// than the elements written.
 		return
 	}
-	passed := map[int]bool{}
-	var walk func(ss []fuse.Stmt)
-	var expr func(x *fuse.Expr)
-	expr = func(x *fuse.Expr) {
-		if x == nil {
-			return
-		}
-		if x.Op == fuse.OpArray {
-			passed[int(x.Imm)] = true
-		}
-		for _, a := range x.Args {
-			expr(a)
-		}
-	}
-	walk = func(ss []fuse.Stmt) {
-		for i := range ss {
-			s := &ss[i]
-			expr(s.X)
-			expr(s.Y)
-			expr(s.Z)
-			walk(s.Body)
-			walk(s.Else)
-		}
-	}
-	walk(g.f.Body)
 	for arr := g.f.Arrays; arr < len(g.f.Scratch); arr++ {
 		s := g.f.Scratch[arr]
-		g.dense[arr] = !s.Sparse && s.Len >= minDense && !passed[arr]
+		g.dense[arr] = !s.Sparse && s.Len >= minDense
 	}
 }
 
