@@ -279,6 +279,16 @@ func (g *amd64Gen) slots() {
 		if g.sIt >= 0 {
 			g.slotReg[g.sIt] = -1
 		}
+		if g.proc < 0 {
+			// The epochs stay in memory too: a check that fails in a
+			// Proc ends the run with the Proc's values in the pool
+			// registers, which the exit would store as the epochs
+			// (saveSlots), and a later run would take a used epoch
+			// again and read that run's elements as fresh.
+			for _, s := range g.sEpoch {
+				g.slotReg[s] = -1
+			}
+		}
 	}
 }
 
