@@ -30,6 +30,10 @@ type Func struct {
 	// in the Func's body or a Proc's: the frames Starlark's own calls of
 	// them would take beyond the function's (package compile sets it).
 	Inlined int
+	// IsExact, set by Exact, says that the function computes Starlark's
+	// ints exactly: a plain function's call, or a loop of a script's top
+	// level, one item a run.
+	IsExact bool
 	// ReturnsBool, set by Exact, says that the function's Starlark results
 	// are bools: 1 stands for True, 0 for False.
 	ReturnsBool bool

@@ -7,8 +7,8 @@ package native
 // sieve's list of 60,000 flags, 960 KB, no longer fits a core's cache).
 //
 // The function's own arrays of dense use (not a hash table's slots,
-// fuse.Scratch.Sparse; in a function without Procs; at least minDense
-// elements) keep no epochs on x86-64. Their epoch slot
+// fuse.Scratch.Sparse; in a plain function, fuse.Func.IsExact, without
+// Procs; at least minDense elements) keep no epochs on x86-64. Their epoch slot
 // holds instead a high-water mark D: the elements from D up hold Init in
 // memory, so that a read is one load and a write one store and a max. To
 // make the array fresh, the code stores Init into the elements below D
@@ -29,11 +29,14 @@ const minDense = 64
 // findDense decides which of the function's scratch arrays are dense.
 func (g *amd64Gen) findDense() {
 	g.dense = make([]bool, len(g.f.Scratch))
-	if g.proc >= 0 || len(g.f.Procs) > 0 {
+	if g.proc >= 0 || len(g.f.Procs) > 0 || !g.f.IsExact {
 		// A check that fails in a Proc ends the run with the Proc's
 		// values in the pool registers, which the exit stores as the
 		// function's slots: a mark in a register would come back lower
-		// than the elements written.
+		// than the elements written. A fused function makes its arrays
+		// fresh at every item, where a few writes at scattered indices
+		// would cost a fill each; a plain call's list costs its
+		// elements in the interpreter too.
 		return
 	}
 	for arr := g.f.Arrays; arr < len(g.f.Scratch); arr++ {
