@@ -2775,8 +2775,14 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		a.setcc(cmpConds[x.Op], d)
 	case fuse.OpDiv, fuse.OpMod:
 		zero, end := a.newLabel(), a.newLabel()
-		a.test(rs[1], rs[1])
-		a.jcc(ccE, zero)
+		// Where the op's check (run by operands) or a condition showed the
+		// divisor not 0, no test for it.
+		shown := x.Check >= 0 && g.f.Checks[x.Check].Kind == fuse.CheckNonZero ||
+			x.Args[1].Op == fuse.OpVar && g.nonzero[int(x.Args[1].Imm)]
+		if !shown {
+			a.test(rs[1], rs[1])
+			a.jcc(ccE, zero)
+		}
 		a.movRR(rAX, d)
 		a.movRI(rDX, 0)
 		a.div(rs[1])
