@@ -63,6 +63,7 @@ func (f *Func) Exact(madeExact map[*Expr]bool, at func(*Expr) (file string, line
 			return fmt.Errorf("%s: %w", p.Name, err)
 		}
 	}
+	f.IsExact = true
 	return nil
 }
 

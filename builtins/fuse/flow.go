@@ -30,6 +30,10 @@ type Func struct {
 	// in the Func's body or a Proc's: the frames Starlark's own calls of
 	// them would take beyond the function's (package compile sets it).
 	Inlined int
+	// IsExact, set by Exact, says that the function computes Starlark's
+	// ints exactly: a plain function's call, or a loop of a script's top
+	// level, one item a run.
+	IsExact bool
 	// ReturnsBool, set by Exact, says that the function's Starlark results
 	// are bools: 1 stands for True, 0 for False.
 	ReturnsBool bool
@@ -148,6 +152,12 @@ type Scratch struct {
 	// sentinel [-1] * N). The engines need not know: the compiler reads,
 	// writes and compares the elements so, and Init is the biased word.
 	Bias uint64
+	// Sparse says that the array is written at scattered indices (a hash
+	// table's slots), so that an engine should keep making it fresh in
+	// O(1) rather than in proportion to what was written (the x86-64
+	// engine's dense arrays, builtins/fuse/native/amd64_dense.go). It
+	// changes no result.
+	Sparse bool
 }
 
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]

@@ -201,7 +201,7 @@ func HashScratch(name string, dict bool) []fuse.Scratch {
 // whose state is in a header array (HashScratch).
 func hashScratch(name string, dict bool, bits int) []fuse.Scratch {
 	n := 1<<(bits-1) + 1
-	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << bits},
+	ss := []fuse.Scratch{{Name: name + " (header)", Len: hdrLen}, {Name: name + " (slots)", Len: 1 << bits, Sparse: true},
 		{Name: name + " (keys)", Len: n}, {Name: name + " (removed)", Len: n}}
 	if dict {
 		ss = append(ss, fuse.Scratch{Name: name + " (values)", Len: n})
@@ -381,6 +381,7 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 				return len(c.proc.Scratch) - 1
 			}
 			h.slots = add(kind+" slots", 1<<HashMaxBits)
+			c.proc.Scratch[h.slots].Sparse = true
 			h.keys = add(kind+" keys", HashCap+1)
 			h.dead = add(kind+" removed", HashCap+1)
 			if dict {

@@ -158,6 +158,15 @@ type amd64Gen struct {
 	// fresh, where not nil, is a scratch element known fresh (its epoch
 	// is the array's) at the start of the statement being emitted.
 	fresh *fuse.Expr
+	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
+	dense []bool
+	// rest are the statements after the one stmts emits, in its list:
+	// belowAssign looks ahead at them.
+	rest []fuse.Stmt
+	// belowFit, where not 0, is the bound belowAssign showed of the
+	// variable it assigned (the statement's fact, in place of its
+	// expression's bound).
+	belowFit uint64
 
 	// Calls of Procs (amd64_call.go): calls is nil where the Func has
 	// none; proc is the Proc being emitted, -1 for the Func's own code;
@@ -211,6 +220,7 @@ func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callSt
 		need: map[*fuse.Expr]int{}, nonzero: map[int]bool{}, fits: map[int]uint64{}, posOf: map[*fuse.Stmt]int{}}
 	g.steady = steadyOf(f, calls, proc)
 	g.fixed = fixedFor(calls, proc)
+	g.findDense()
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -272,6 +282,16 @@ func (g *amd64Gen) slots() {
 		}
 		if g.sIt >= 0 {
 			g.slotReg[g.sIt] = -1
+		}
+		if g.proc < 0 {
+			// The epochs stay in memory too: a check that fails in a
+			// Proc ends the run with the Proc's values in the pool
+			// registers, which the exit would store as the epochs
+			// (saveSlots), and a later run would take a used epoch
+			// again and read that run's elements as fresh.
+			for _, s := range g.sEpoch {
+				g.slotReg[s] = -1
+			}
 		}
 	}
 }
@@ -890,7 +910,11 @@ func (g *amd64Gen) run() {
 			a.store(g.home(p), rDX)
 		}
 	}
-	for _, e := range g.sEpoch[g.f.Arrays:] {
+	for i, e := range g.sEpoch[g.f.Arrays:] {
+		if arr := g.f.Arrays + i; g.isDense(arr) {
+			g.denseFresh(arr)
+			continue
+		}
 		g.slotAddI(e, 1) // fresh for every item, but the array parameters
 	}
 	g.stmts(g.f.Body)
@@ -968,6 +992,7 @@ func (g *amd64Gen) stmts(ss []fuse.Stmt) {
 		if i == len(ss)-1 {
 			g.bottom = bottom
 		}
+		g.rest = ss[i+1:]
 		g.stmt(&ss[i])
 	}
 	g.bottom, g.fresh = nil, nil
@@ -1199,15 +1224,24 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		// (its value was computed from the values those facts are
 		// about, the checks it ran included).
 		defer func() {
-			if b := g.bound(s.X); b != 0 {
+			b := g.bound(s.X)
+			if g.belowFit != 0 {
+				b, g.belowFit = g.belowFit, 0 // belowAssign's
+			}
+			if b != 0 {
 				g.fits[s.Var] = b
 			} else {
 				delete(g.fits, s.Var)
 			}
 		}()
 	}
+	rest := g.rest
+	g.rest = nil
 	switch s.Kind {
 	case fuse.SAssign:
+		if g.belowAssign(s, rest) {
+			break
+		}
 		if op, y := lowBitOf(s.X); y != nil && g.slotReg[s.Var] >= 0 {
 			// b &= b - 1 and the like: one instruction into the register.
 			d := poolRegs[g.slotReg[s.Var]]
@@ -1220,7 +1254,7 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			}
 			break
 		}
-		if g.assignInPlace(s) {
+		if g.assignInPlace(s) || g.addInPlace(s) {
 			break
 		}
 		if s.X.Op == fuse.OpVar {
@@ -1265,13 +1299,25 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if !owned {
 			held = nil
 		}
-		v := g.evalWith(s.Y, held)
-		if owned {
-			i = held[0]
+		// A constant that a sign-extended 32-bit immediate holds is
+		// stored as one.
+		constY := s.Y.Op == fuse.OpConst && int64(s.Y.Imm) == int64(int32(s.Y.Imm))
+		var v reg
+		if !constY {
+			v = g.evalWith(s.Y, held)
+			if owned {
+				i = held[0]
+			}
 		}
 		base, vals, epochs, tmp := g.scratchAt(s.Arr)
-		a.store(indexed(base, i, 8, vals), v)
-		if !g.steady[s.Arr] {
+		if constY {
+			a.storeI(indexed(base, i, 8, vals), int32(s.Y.Imm))
+		} else {
+			a.store(indexed(base, i, 8, vals), v)
+		}
+		if g.isDense(s.Arr) {
+			g.denseMark(s.Arr, i)
+		} else if !g.steady[s.Arr] {
 			e := g.slotRM(g.sEpoch[s.Arr])
 			if e.isMem {
 				a.load(rAX, e.m)
@@ -1285,7 +1331,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		if owned {
 			g.release(i)
 		}
-		g.release(v)
+		if !constY {
+			g.release(v)
+		}
 	case fuse.SFresh:
 		if g.proc >= 0 {
 			// A Proc's arrays take their epochs from the worker's
@@ -1294,6 +1342,10 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 			a.aluI(aluAdd, R(rAX), 1)
 			a.store(at(rDI, g.ctl+ctlEpoch), rAX)
 			g.setSlot(g.sEpoch[s.Arr], rAX)
+			break
+		}
+		if g.isDense(s.Arr) {
+			g.denseFresh(s.Arr)
 			break
 		}
 		g.slotAddI(g.sEpoch[s.Arr], 1)
@@ -1340,6 +1392,9 @@ func (g *amd64Gen) stmt(s *fuse.Stmt) {
 		a.bind(end)
 		g.nonzero = known
 	case fuse.SWhile:
+		if g.popcountLoop(s) { // amd64_popcount.go
+			break
+		}
 		scanEnd, scanned := g.bitScan(s) // amd64_scan.go
 		if scanned {
 			break
@@ -1617,6 +1672,10 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 	advance := func() {
 		if s.Z.Op == fuse.OpConst && int64(s.Z.Imm) == int64(int32(s.Z.Imm)) {
 			g.slotAddI(cur, int32(s.Z.Imm))
+			return
+		}
+		if r, k := g.slotReg[cur], g.slotReg[step]; r >= 0 && k >= 0 {
+			a.alu(aluAdd, poolRegs[r], R(poolRegs[k]))
 			return
 		}
 		g.getSlot(rAX, step)
@@ -2075,6 +2134,10 @@ func (g *amd64Gen) index(x *fuse.Expr, n uint64, check int) reg {
 // no check is its own index: owned is false then, and the register is the
 // variable's, not to be changed or given back.
 func (g *amd64Gen) indexOperand(x *fuse.Expr, n uint64, check int) (r reg, owned bool) {
+	if r, owned, ok := g.belowIndex(x, n, check); ok {
+		return r, owned
+	}
+	x = g.peelMask(x)
 	if x.Op == fuse.OpVar {
 		if s := int(x.Imm); g.slotReg[s] >= 0 {
 			if b := g.bound(x); b != 0 && b <= n {
@@ -2432,7 +2495,7 @@ func (g *amd64Gen) branchScratch(x *fuse.Expr, l int, when bool, fresh *fuse.Exp
 	if eq {
 		hit = ccE
 	}
-	if fresh != nil && sameExpr(fresh, sc) || g.steady[arr] {
+	if g.isDense(arr) || g.steady[arr] || fresh != nil && sameExpr(fresh, sc) {
 		if constY {
 			a.aluI(aluCmp, M(indexed(base, i, 8, vals)), int32(y.Imm))
 		} else {
@@ -2581,7 +2644,9 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		arr := int(x.Imm)
 		i, owned := g.indexOperand(x.Args[0], uint64(g.f.Scratch[arr].Len), x.Check)
 		base, vals, epochs, tmp := g.scratchAt(arr)
-		steady := g.steady[arr]
+		// A steady array (amd64_steady.go) and a dense one
+		// (amd64_dense.go) are read without their epochs.
+		steady := g.steady[arr] || g.isDense(arr)
 		if !steady {
 			a.movRI(rDX, g.f.Scratch[arr].Init)
 			a.load(rAX, indexed(base, i, 8, epochs))
@@ -2646,10 +2711,13 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		y.Check = -1
 		return g.expr(&y)
 	}
+	if d, ok := g.addConstExact(x); ok {
+		return d
+	}
 	if x.Op == fuse.OpAnd && x.Check < 0 && x.Args[1].Op == fuse.OpConst {
 		// A mask of low bits that every value of the other operand fits
 		// in changes nothing.
-		if m, b := x.Args[1].Imm, g.bound(x.Args[0]); m&(m+1) == 0 && b != 0 && b-1 <= m {
+		if m, b := x.Args[1].Imm, g.bound(x.Args[0]); m == ^uint64(0) || m&(m+1) == 0 && b != 0 && b-1 <= m {
 			return g.expr(x.Args[0])
 		}
 	}
@@ -2728,8 +2796,14 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		a.setcc(cmpConds[x.Op], d)
 	case fuse.OpDiv, fuse.OpMod:
 		zero, end := a.newLabel(), a.newLabel()
-		a.test(rs[1], rs[1])
-		a.jcc(ccE, zero)
+		// Where the op's check (run by operands) or a condition showed the
+		// divisor not 0, no test for it.
+		shown := x.Check >= 0 && g.f.Checks[x.Check].Kind == fuse.CheckNonZero ||
+			x.Args[1].Op == fuse.OpVar && g.nonzero[int(x.Args[1].Imm)]
+		if !shown {
+			a.test(rs[1], rs[1])
+			a.jcc(ccE, zero)
+		}
 		a.movRR(rAX, d)
 		a.movRI(rDX, 0)
 		a.div(rs[1])

@@ -34,7 +34,7 @@ func (g *amd64Gen) scratchConst(x *fuse.Expr) (d reg, ok bool) {
 	}
 	a := g.a
 	base, vals, epochs, tmp := g.scratchAt(arr)
-	steady := g.steady[arr]
+	steady := g.steady[arr] || g.isDense(arr)
 	if !steady {
 		a.movRI(rDX, g.f.Scratch[arr].Init)
 		a.load(rAX, at(base, epochs+off))
@@ -62,7 +62,9 @@ func (g *amd64Gen) storeConst(s *fuse.Stmt) bool {
 	v := g.expr(s.Y)
 	base, vals, epochs, tmp := g.scratchAt(s.Arr)
 	a.store(at(base, vals+off), v)
-	if !g.steady[s.Arr] {
+	if g.isDense(s.Arr) {
+		g.denseMarkConst(s.Arr, s.X.Imm)
+	} else if !g.steady[s.Arr] {
 		e := g.slotRM(g.sEpoch[s.Arr])
 		if e.isMem {
 			a.load(rAX, e.m)

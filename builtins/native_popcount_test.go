@@ -1,0 +1,65 @@
+package builtins
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/bitsh/bitsh/builtins/fuse/native"
+	"go.starlark.net/starlark"
+)
+
+// TestNativeKernighanLoop: the loop that counts a word's bits by
+// clearing its lowest (while v: v &= v - 1; n += 1), one POPCNT as x86-64
+// code, gives the interpreter's count, leaves v at 0, and gives the call
+// back where the count passes 2^64.
+func TestNativeKernighanLoop(t *testing.T) {
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+	srcs := []string{
+		"def f(x, k):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n",
+		"def f(x, k):\n    n = k\n    v = x ^ k\n    while v:\n        v &= v - 1\n        n += 1\n    return n + v\n",
+		"def count(x):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n\n" +
+			"def f(x, k):\n    s = 0\n    for i in range(k % 50):\n        s += count(x >> i) * 3 + count(i)\n    return s\n",
+		"def f(x, k):\n    n = 0\n    m = x\n    while m:\n        m = m & (m - 1)\n        n += 1\n        if n > 70:\n            break\n    return n * 1000 + m\n",
+	}
+	top := uint64(1<<64 - 1)
+	r := rand.New(rand.NewPCG(7, 7))
+	inputs := [][2]uint64{{0, 0}, {1, 1}, {top, 0}, {top, top - 63}, {top, top - 64}, {3, top}, {top >> 1, top - 70}}
+	for range 20 {
+		inputs = append(inputs, [2]uint64{r.Uint64() & r.Uint64(), r.Uint64N(1000)})
+	}
+	coded, given := 0, 0
+	for _, src := range srcs {
+		fn, thread := randomModule(t, src)
+		args := func(in [2]uint64) starlark.Tuple {
+			return starlark.Tuple{starlark.MakeUint64(in[0]), starlark.MakeUint64(in[1])}
+		}
+		nf, _, err := compileNative(thread, fn, args(inputs[1]), nil, nil, false)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		<-nf.pc.Ready()
+		if nf.pc.Err() != nil {
+			t.Fatalf("%v\n%s", nf.pc.Err(), src)
+		}
+		for _, in := range inputs {
+			want, err := starlark.Call(thread, fn, args(in), nil)
+			if err != nil {
+				t.Fatalf("f(%d, %d): %v\n%s", in[0], in[1], err, src)
+			}
+			got, ok := nf.call(thread, args(in))
+			if !ok {
+				given++
+				continue
+			}
+			coded++
+			if got.String() != want.String() {
+				t.Errorf("f(%d, %d) = %v as code; %v interpreted\n%s", in[0], in[1], got, want, src)
+			}
+		}
+	}
+	if coded < 3*len(inputs) || given == 0 {
+		t.Errorf("%d calls as code, %d given back: the test tests little", coded, given)
+	}
+}
