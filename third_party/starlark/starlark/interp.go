@@ -950,7 +950,8 @@ loop:
 			sp++
 
 		case compile.UNIVERSAL:
-			space[sp] = Universe[f.Prog.Names[arg]]
+			// bitsh fork: Universe read when the module was made (interp_fast.go)
+			space[sp] = fn.module.universals[arg]
 			sp++
 
 		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each
