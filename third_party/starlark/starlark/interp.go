@@ -540,7 +540,7 @@ loop:
 			}
 			iterstack = append(iterstack, iter)
 
-		case compile.ITERJMP:
+		case compile.ITERJMP, compile.FusedIterSetlocal:
 			// bitsh fork: pc is past the padding NOPs that may follow a
 			// jump (compile.Funcode.Decoded), which count as steps only
 			// where they run: the jump's run ends inside its operand.
@@ -554,20 +554,32 @@ loop:
 				}
 			}
 			iter := iterstack[len(iterstack)-1]
+			// bitsh fork: the element of a range or a list goes to the
+			// local of the SETLOCAL fused with the ITERJMP
+			// (lists_fast.go), which is then stepped over; the others run
+			// it as written.
+			dst := sp
+			if op != compile.ITERJMP {
+				dst, pc = iterSetLocal(iter, w, pc0, pc, sp)
+			}
 			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
 				if r.i < r.r.len {
-					space[sp] = MakeInt(r.r.start + r.i*r.r.step)
+					space[dst] = MakeInt(r.r.start + r.i*r.r.step)
 					r.i++
-					sp++
+					if dst == sp {
+						sp++
+					}
 				} else {
 					pc = arg
 					counted = arg
 				}
 			} else if l, ok := iter.(*listIterator); ok {
 				if l.i < len(l.l.elems) {
-					space[sp] = l.l.elems[l.i]
+					space[dst] = l.l.elems[l.i]
 					l.i++
-					sp++
+					if dst == sp {
+						sp++
+					}
 				} else {
 					pc = arg
 					counted = arg
@@ -758,18 +770,13 @@ loop:
 			list.elems = append(list.elems, elem)
 
 		case compile.SLICE:
-			x := space[sp-4]
-			lo := space[sp-3]
-			hi := space[sp-2]
-			step := space[sp-1]
-			sp -= 4
-			res, err2 := slice(x, lo, hi, step)
-			if err2 != nil {
+			// bitsh fork: its operands in a slice (lists_fast.go), to keep
+			// this loop small.
+			sp -= 3
+			if err2 := sliceOp(space[sp-1 : sp+3]); err2 != nil {
 				err = err2
 				break loop
 			}
-			space[sp] = res
-			sp++
 
 		case compile.UNPACK:
 			n := int(arg)
@@ -1161,6 +1168,17 @@ loop:
 				continue
 			}
 			w = uint64(w>>16&0xff) | 1<<8
+			goto dispatch
+
+		case compile.FusedStoreIndex, compile.FusedGlobalIndex: // bitsh fork: lists_fast.go
+			if listFused(fn.module, space, w, sp) {
+				sp-- // the stored value
+				if op == compile.FusedGlobalIndex {
+					sp += 2 // the element pushed
+				}
+				continue
+			}
+			w = firstOfListFused(w)
 			goto dispatch
 
 		case compile.LinkedAttr: // bitsh fork: loops.go, linked.go

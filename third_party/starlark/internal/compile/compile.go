@@ -509,6 +509,7 @@ func (fn *Funcode) buildTables() {
 	plain := make([]uint64, len(d))
 	copy(plain, d)
 	fuse(d)
+	fuseLists(d, plain) // bitsh fork: fuse_lists.go
 	// bitsh fork: the back edges of the loops of top-level code.
 	if len(fn.Loops) > 0 {
 		heads := make(map[uint32]int, len(fn.Loops))

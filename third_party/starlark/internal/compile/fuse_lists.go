@@ -1,0 +1,87 @@
+package compile
+
+// Fused instructions for list stores, global lists and range loops (bitsh
+// fork; the interpreter's cases are in starlark/interp.go). As the
+// others (see FusedLocalLocal), each replaces the decoded entry of the
+// first instruction of its sequence, with the sequence's total length;
+// the other instructions keep their entries, and where the operands are
+// not what the fused instruction computes inline the interpreter runs the
+// first instruction as written. The operand x is in bits 16-31 of the
+// entry. They sit apart from the first fused opcodes, so that either list
+// may grow.
+const (
+	// FusedStoreIndex is x[y] = v with v on the stack: LOCAL<x&0x7f> (or
+	// GLOBAL<x&0x7f> where x&0x100 is set) EXCH LOCAL<arg> (or
+	// CONSTANT<arg> where x&0x200 is set) EXCH SETINDEX.
+	FusedStoreIndex Opcode = 0x70 + iota
+	// FusedGlobalIndex is g[y]: GLOBAL<x&0x7f> LOCAL<arg> (or
+	// CONSTANT<arg> where x&0x200 is set) INDEX.
+	FusedGlobalIndex
+	// FusedIterSetlocal is ITERJMP<arg> SETLOCAL<x&0xff>, the ITERJMP's
+	// length (with its padding) x>>8: the head of a for loop over one
+	// name.
+	FusedIterSetlocal
+)
+
+// fuseLists rewrites in d the entries of the sequences of FusedStoreIndex,
+// FusedGlobalIndex and FusedIterSetlocal, reading the plain entries.
+func fuseLists(d, plain []uint64) {
+	get := func(pc int) (op Opcode, n int, arg uint32, ok bool) {
+		if pc >= len(plain) {
+			return 0, 0, 0, false
+		}
+		w := plain[pc]
+		n = int(w>>8) & 0xff
+		return Opcode(w), n, uint32(w >> 32), n != 0
+	}
+	word := func(op Opcode, n int, x, arg uint32) uint64 {
+		return uint64(op) | uint64(n)<<8 | uint64(x)<<16 | uint64(arg)<<32
+	}
+	for pc := range plain {
+		op1, n1, a1, ok := get(pc)
+		if !ok || uint64(Opcode(d[pc])) != uint64(op1) {
+			continue // not an instruction's start, or fused already
+		}
+		op2, n2, a2, ok := get(pc + n1)
+		if !ok {
+			continue
+		}
+		switch {
+		case op1 == ITERJMP && op2 == SETLOCAL && a2 < 0x100 && n1+n2 < 0x100:
+			d[pc] = word(FusedIterSetlocal, n1+n2, a2|uint32(n1)<<8, a1)
+
+		case (op1 == LOCAL || op1 == GLOBAL) && n1 == 2 && op2 == EXCH:
+			op3, n3, a3, ok := get(pc + n1 + n2)
+			if !ok || op3 != LOCAL && op3 != CONSTANT {
+				continue
+			}
+			op4, n4, _, ok := get(pc + n1 + n2 + n3)
+			if !ok || op4 != EXCH {
+				continue
+			}
+			op5, n5, _, ok := get(pc + n1 + n2 + n3 + n4)
+			if !ok || op5 != SETINDEX || n1+n2+n3+n4+n5 >= 0x100 {
+				continue
+			}
+			x := a1
+			if op1 == GLOBAL {
+				x |= 0x100
+			}
+			if op3 == CONSTANT {
+				x |= 0x200
+			}
+			d[pc] = word(FusedStoreIndex, n1+n2+n3+n4+n5, x, a3)
+
+		case op1 == GLOBAL && n1 == 2 && (op2 == LOCAL || op2 == CONSTANT):
+			op3, n3, _, ok := get(pc + n1 + n2)
+			if !ok || op3 != INDEX || n1+n2+n3 >= 0x100 {
+				continue
+			}
+			x := a1
+			if op2 == CONSTANT {
+				x |= 0x200
+			}
+			d[pc] = word(FusedGlobalIndex, n1+n2+n3, x, a2)
+		}
+	}
+}

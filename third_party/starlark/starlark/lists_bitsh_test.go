@@ -1,0 +1,247 @@
+// bitsh fork: tests of the fused list stores, global lists and loops over
+// one name (internal/compile/fuse_lists.go, lists_fast.go; README.bitsh.md).
+
+package starlark_test
+
+import (
+	"testing"
+
+	"go.starlark.net/starlark"
+)
+
+// listsProgs: list stores, global lists and single-name for loops, on the
+// fast paths and each fallback.
+var listsProgs = []string{
+	"def f(n):\n    is_p = [True] * (n + 1)\n    is_p[0] = False\n    is_p[1] = False\n    i = 2\n    while i * i <= n:\n        if is_p[i]:\n            for j in range(i * i, n + 1, i):\n                is_p[j] = False\n        i += 1\n    return [k for k in range(n + 1) if is_p[k]]\nprint(f(60))",
+	"def f(x, i):\n    x[i] = 7\n    x[-1] = 8\n    x[0] = x\n    return len(x)\nprint(f([1, 2, 3], 1))",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf([1, 2, 3], 3)",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf([1, 2, 3], -4)",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf([1, 2, 3], 1 << 40)",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf([1, 2, 3], 'a')",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf((1, 2, 3), 0)",
+	"def f(x, i):\n    x[i] = 7\n    return x\nprint(f({1: 2}, 'k'))",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf('abc', 0)",
+	"def f(x, i):\n    x[i] = 7\n    return x\nf(None, 0)",
+	"def f(x, i):\n    x[i] = 7\n    return x\nL = [1]\nfreeze(L)\nf(L, 0)",
+	"def f(x, i):\n    for y in x:\n        x[i] = y\n    return x\nf([1, 2], 0)",
+	"def f(x, i):\n    if i:\n        y = [1]\n    y[0] = x\n    return y\nf(1, 0)",
+	"def f(x, i):\n    if i:\n        j = 0\n    x[j] = 1\n    return x\nf([1], 0)",
+	"def f(x):\n    x[0] = 5\n    x[2] = 6\n    x[-3] = 4\n    return x\nprint(f([0, 0, 0]))\nf([0])",
+	"G = [0, 0]\nD = {}\nT = (1, 2)\ndef f(x, i):\n    G[0] = x\n    G[i] = x + 1\n    D[i] = x\n    return G, D\nprint(f(5, 1))\nprint(f(6, -1))\nf(7, 2)",
+	"def f(x, i):\n    H[0] = x\nf(1, 0)\nH = [0]",
+	"T = (1, 2)\ndef f(x, i):\n    T[i] = x\nf(1, 0)",
+	"S = 'ab'\ndef f(x, i):\n    S[0] = x\nf(1, 0)",
+	"G = [5, 6, 7]\nT = (8, 9)\nW = [1 << 63, 1 << 40, -1]\ndef f(i):\n    return [G[i], G[0], G[-1], T[i], T[1], W[i], W[2], W[-3]]\nprint(f(1))\nprint(f(-2))",
+	"G = [5, 6, 7]\ndef f(i):\n    return G[i]\nf(3)",
+	"G = [5, 6, 7]\ndef f(i):\n    return G[i]\nf(1 << 40)",
+	"G = {1: 2, 'a': 3}\nS = 'abc'\ndef f(i):\n    return [G[i], G['a'], S[i], S[0]]\nprint(f(1))",
+	"G = {1: 2}\ndef f(i):\n    return G[i]\nf(5)",
+	"def f(i):\n    return K[i]\nf(0)\nK = [1]",
+	"def f(i):\n    return K[0]\nf(0)\nK = [1]",
+	"G = None\ndef f(i):\n    return G[i]\nf(0)",
+	"G = [1, 2]\ndef f(i):\n    if i:\n        j = 1\n    return G[j]\nf(0)",
+	"def f(n):\n    s = 0\n    for i in range(n):\n        s += i\n    for i in range(n, 0, -3):\n        s = s * 3 + i\n    for i in range(2147483640, 2147483650, 3):\n        s ^= i\n    for i in range(-(1 << 40), -(1 << 40) + 5):\n        s += i\n    return s\nprint(f(10))",
+	"def f(x):\n    out = []\n    for y in x:\n        out.append(y)\n    return out\nprint(f([1, 'a', None]))\nprint(f((1, 2)))\nprint(f({3: 4, 5: 6}))\nprint(f(set([7])))\nprint(f(enumerate([8, 9])))\nprint(f(range(3)))",
+	"def f(x):\n    for y in x:\n        pass\n    return y\nprint(f([1, 2]))\nf([])",
+	"def f(x):\n    for y in x:\n        return y\nprint(f('ab'))",
+	"def f(x):\n    for y in x:\n        x.append(y)\nf([1])",
+	"def f(x):\n    for y in x:\n        for z in range(y):\n            if z == 2:\n                break\n            if z == 1:\n                continue\n        if y == 5:\n            return y, z\n    return None\nprint(f([3, 4, 5, 6]))",
+	"def f(x):\n    t = 0\n    for y in x:\n        t += y\n    return t\nf([1, 'a'])",
+	"def f(x):\n    return [y * 2 for y in x if y], {y: 1 for y in range(x[0])}\nprint(f([3, 0, 4]))",
+	"s = 0\nfor i in range(5000):\n    s += i\nL = [0] * 10\nfor i in range(10):\n    L[i] = i * i\nfor x in L:\n    s += x\nprint(s, L)",
+	"def f(n):\n    L = [0] * n\n    for i in range(n):\n        L[i] = i\n    for i in L:\n        L[i] = L[-1 - i] + i\n    return L\nprint(f(6))",
+}
+
+// listsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+// gives for listsProgs (run as runAll runs them): results, errors with
+// their backtraces, steps.
+const listsUpstream = `print: [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59]
+<nil>
+steps 1619
+print: 3
+<nil>
+steps 38
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: list index 3 out of range [-3:2]
+steps 16
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: list index -4 out of range [-3:2]
+steps 17
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: 1099511627776 out of range
+steps 18
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: got string, want int
+steps 16
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: tuple value does not support item assignment
+steps 16
+print: {1: 2, "k": 7}
+<nil>
+steps 24
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: string value does not support item assignment
+steps 13
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:2:6: in f
+Error: NoneType value does not support item assignment
+steps 13
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:2:6: in f
+Error: cannot assign to element of frozen list
+steps 20
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:3:10: in f
+Error: cannot assign to element of list during iteration
+steps 22
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:5: in f
+Error: local variable y referenced before assignment
+steps 14
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:7: in f
+Error: local variable j referenced before assignment
+steps 17
+print: [4, 0, 6]
+Traceback (most recent call last):
+  e.star:7:2: in <toplevel>
+  e.star:3:6: in f
+Error: list index 2 out of range [-1:0]
+steps 49
+print: ([5, 6], {1: 5})
+print: ([6, 7], {1: 5, -1: 6})
+Traceback (most recent call last):
+  e.star:11:2: in <toplevel>
+  e.star:6:6: in f
+Error: list index 2 out of range [-2:1]
+steps 94
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:5: in f
+Error: global variable H referenced before assignment
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:6: in f
+Error: tuple value does not support item assignment
+steps 17
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:6: in f
+Error: string value does not support item assignment
+steps 15
+print: [6, 5, 7, 9, 9, 1099511627776, -1, 9223372036854775808]
+print: [6, 5, 7, 8, 9, 1099511627776, -1, 9223372036854775808]
+<nil>
+steps 93
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: list index 3 out of range [-3:2]
+steps 14
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: list index: 1099511627776 out of range
+steps 16
+print: [2, 3, "b", "a"]
+<nil>
+steps 37
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: key 5 not in dict
+steps 15
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:12: in f
+Error: global variable K referenced before assignment
+steps 7
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:12: in f
+Error: global variable K referenced before assignment
+steps 7
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: unhandled index operation NoneType[int]
+steps 11
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:5:14: in f
+Error: local variable j referenced before assignment
+steps 17
+print: -5493263175563
+<nil>
+steps 286
+print: [1, "a", None]
+print: [1, 2]
+print: [3, 5]
+print: [7]
+print: [(0, 8), (1, 9)]
+print: [0, 1, 2]
+<nil>
+steps 254
+print: 2
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable y referenced before assignment
+steps 37
+Traceback (most recent call last):
+  e.star:4:8: in <toplevel>
+  e.star:2:5: in f
+Error: string value is not iterable
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:17: in f
+Error in append: append: cannot append to list during iteration
+steps 18
+print: (5, 2)
+<nil>
+steps 206
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:11: in f
+Error: unknown binary op: int + string
+steps 30
+print: ([6, 8], {0: 1, 1: 1, 2: 1})
+<nil>
+steps 97
+print: 12497785 [0, 1, 4, 9, 16, 25, 36, 49, 64, 81]
+<nil>
+steps 50270
+Traceback (most recent call last):
+  e.star:8:8: in <toplevel>
+  e.star:6:10: in f
+Error: cannot assign to element of list during iteration
+steps 110
+`
+
+// TestListsAsUpstream checks that the programs give upstream's results,
+// errors and positions, and step counts.
+func TestListsAsUpstream(t *testing.T) {
+	got := runAll(listsProgs, nil, func() *starlark.Thread { return new(starlark.Thread) })
+	if got != listsUpstream {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, listsUpstream)
+	}
+}
