@@ -1161,10 +1161,11 @@ loop:
 			w = uint64(compile.UNPACK) | 2<<8 | 2<<32
 			goto dispatch
 
-		case compile.FusedMaskedOp: // bitsh fork: loops.go
-			if z := maskedOp(fn.module, space, w, sp); z != nil {
+		case compile.FusedMaskedOp, compile.FusedWideOp: // bitsh fork: loops.go, ints_fast.go
+			if z, n := maskedOrWide(fn.module, space, w, sp, code[pc:]); z != nil {
 				sp--
 				space[sp-1] = z
+				pc += n
 				continue
 			}
 			w = uint64(w>>16&0xff) | 1<<8

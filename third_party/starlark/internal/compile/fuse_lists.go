@@ -1,5 +1,7 @@
 package compile
 
+import "math/big"
+
 // Fused instructions for list stores, global lists and range loops (bitsh
 // fork; the interpreter's cases are in starlark/interp.go). As the
 // others (see FusedLocalLocal), each replaces the decoded entry of the
@@ -21,7 +23,40 @@ const (
 	// length (with its padding) x>>8: the head of a for loop over one
 	// name.
 	FusedIterSetlocal
+	// FusedWideOp is x * y or x << y, then + z or >> z: op<x&0xff>
+	// GLOBAL<arg> op2<x>>10> (CONSTANT<arg> where x>>8&3 is 1, LOCAL<arg>
+	// where 2), computed on 128 bits without the product's object (a
+	// multiply-add-shift hash, (A * x + B) >> 32). The operator's operands
+	// are on the stack; the loads before it are not fused with it, as for
+	// FusedMaskedOp.
+	FusedWideOp
 )
+
+// wideOperand reports whether op2 with the operand that load (GLOBAL,
+// CONSTANT or LOCAL) pushes, after a product or a left shift, makes a
+// FusedWideOp: + of a global or of a constant beyond int32 (words: a
+// small-int x * 8 + y keeps its fused int32 loads), >> of a global or of a
+// constant of 32 or more (the high half of a product).
+func wideOperand(load Opcode, arg uint32, op2 Opcode, constants []any) bool {
+	if op2 != PLUS && op2 != GTGT {
+		return false
+	}
+	switch load {
+	case GLOBAL:
+		return true
+	case CONSTANT:
+		switch c := constants[arg].(type) {
+		case int64:
+			if op2 == PLUS {
+				return c > 1<<31-1
+			}
+			return 32 <= c && c < 128
+		case *big.Int:
+			return op2 == PLUS && c.Sign() > 0 && c.BitLen() <= 64
+		}
+	}
+	return false
+}
 
 // fuseLists rewrites in d the entries of the sequences of FusedStoreIndex,
 // FusedGlobalIndex and FusedIterSetlocal, reading the plain entries.
