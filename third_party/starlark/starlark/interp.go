@@ -225,14 +225,9 @@ loop:
 			sp++
 
 		case compile.UPLUS, compile.UMINUS, compile.TILDE:
-			var unop syntax.Token
-			if op == compile.TILDE {
-				unop = syntax.TILDE
-			} else {
-				unop = syntax.Token(op-compile.UPLUS) + syntax.PLUS
-			}
-			x := space[sp-1]
-			y, err2 := Unary(unop, x)
+			// bitsh fork: the operator's token in unaryOp (lists_fast.go),
+			// to keep this loop small.
+			y, err2 := unaryOp(op, space[sp-1])
 			if err2 != nil {
 				err = err2
 				break loop
@@ -863,17 +858,9 @@ loop:
 			sp++
 
 		case compile.MAKEFUNC:
-			funcode := f.Prog.Functions[arg]
-			tuple := space[sp-1].(Tuple)
-			n := len(tuple) - len(funcode.FreeVars)
-			defaults := tuple[:n:n]
-			freevars := tuple[n:]
-			space[sp-1] = &Function{
-				funcode:  funcode,
-				module:   fn.module,
-				defaults: defaults,
-				freevars: freevars,
-			}
+			// bitsh fork: in makeFunction (lists_fast.go), to keep this
+			// loop small.
+			space[sp-1] = makeFunction(fn.module, f.Prog.Functions[arg], space[sp-1].(Tuple))
 
 		case compile.LOAD:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
@@ -1171,12 +1158,9 @@ loop:
 			w = uint64(w>>16&0xff) | 1<<8
 			goto dispatch
 
-		case compile.FusedStoreIndex, compile.FusedGlobalIndex: // bitsh fork: lists_fast.go
-			if listFused(fn.module, space, w, sp) {
-				sp-- // the stored value
-				if op == compile.FusedGlobalIndex {
-					sp += 2 // the element pushed
-				}
+		case compile.FusedStoreIndex, compile.FusedLoadStoreIndex, compile.FusedGlobalIndex: // bitsh fork: lists_fast.go
+			if d, ok := listFused(fn.module, space, w, sp); ok {
+				sp += d
 				continue
 			}
 			w = firstOfListFused(w)

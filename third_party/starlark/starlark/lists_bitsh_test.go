@@ -50,6 +50,10 @@ var listsProgs = []string{
 	"def f(x):\n    return [y * 2 for y in x if y], {y: 1 for y in range(x[0])}\nprint(f([3, 0, 4]))",
 	"s = 0\nfor i in range(5000):\n    s += i\nL = [0] * 10\nfor i in range(10):\n    L[i] = i * i\nfor x in L:\n    s += x\nprint(s, L)",
 	"def f(n):\n    L = [0] * n\n    for i in range(n):\n        L[i] = i\n    for i in L:\n        L[i] = L[-1 - i] + i\n    return L\nprint(f(6))",
+	"def f(x, i):\n    v = 3\n    x[i] = v\n    x[0] = None\n    x[1] = 'a'\n    x[-1] = G\n    x[i] = True\n    return x\nG = 9\nprint(f([1, 2, 3, 4], 2))",
+	"def f(x, i):\n    if i:\n        v = 1\n    x[0] = v\nf([1], 0)",
+	"def f(x):\n    x[0] = H\nf([1])\nH = 2",
+	"def f(x):\n    x[0] = len\n    x[1] = -x[0](x)\n    return x[1]\nprint(f([1, 2]))",
 }
 
 // listsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -235,6 +239,22 @@ Traceback (most recent call last):
   e.star:6:10: in f
 Error: cannot assign to element of list during iteration
 steps 110
+print: [None, "a", True, 9]
+<nil>
+steps 53
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable v referenced before assignment
+steps 14
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:12: in f
+Error: global variable H referenced before assignment
+steps 8
+print: -2
+<nil>
+steps 34
 `
 
 // TestListsAsUpstream checks that the programs give upstream's results,

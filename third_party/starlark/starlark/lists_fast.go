@@ -5,56 +5,91 @@ package starlark
 // out of the loop so that it stays under Go's limit for inlining into a
 // big function (README.bitsh.md, changes 22 and 26).
 
-import "go.starlark.net/internal/compile"
+import (
+	"go.starlark.net/internal/compile"
+	"go.starlark.net/syntax"
+)
 
-// listFused runs FusedStoreIndex or FusedGlobalIndex where they apply,
-// and reports whether it did; otherwise nothing is changed and the
+// listFused runs FusedStoreIndex, FusedLoadStoreIndex or
+// FusedGlobalIndex where they apply, and returns the change of the operand
+// stack's height and true; otherwise it changes nothing, and the
 // interpreter runs the sequence as written (firstOfListFused). The store
-// x[y] = v (v on the stack) applies where x is a list neither frozen nor
-// iterated and y an int32 index in range; the load g[y] (pushed at sp)
-// where the global g is a list or a tuple and y an int32 index in range.
-func listFused(m *Module, space []Value, w uint64, sp int) bool {
+// x[y] = v (v on the stack, or loaded) applies where x is a list neither
+// frozen nor iterated and y an int32 index in range; the load g[y] (pushed
+// at sp) where the global g is a list or a tuple and y an int32 index in
+// range.
+func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
+	op := compile.Opcode(w)
 	x := uint32(w>>16) & 0x3ff
 	var a, b Value
-	if x&0x100 != 0 || compile.Opcode(w) == compile.FusedGlobalIndex {
+	if x&0x100 != 0 || op == compile.FusedGlobalIndex {
 		a = m.globals[x&0x7f]
 	} else {
 		a = space[x&0x7f]
 	}
-	if x&0x200 != 0 {
-		b = m.constants[uint32(w>>32)]
+	if y := uint32(w>>32) & 0xffff; x&0x200 != 0 {
+		b = m.constants[y]
 	} else {
-		b = space[uint32(w>>32)]
+		b = space[y]
 	}
 	switch a := a.(type) {
 	case *List:
 		i, ok := smallIndex(b, len(a.elems))
 		if !ok {
-			return false
+			return 0, false
 		}
-		if compile.Opcode(w) == compile.FusedGlobalIndex {
+		switch op {
+		case compile.FusedGlobalIndex:
 			space[sp] = a.elems[i]
-			return true
+			return 1, true
+		case compile.FusedStoreIndex:
+			if a.frozen || a.itercount != 0 {
+				return 0, false
+			}
+			a.elems[i] = space[sp-1]
+			return -1, true
 		}
 		if a.frozen || a.itercount != 0 {
-			return false
+			return 0, false
 		}
-		a.elems[i] = space[sp-1]
-		return true
+		var v Value
+		switch k := uint32(w >> 48); w >> 26 & 3 {
+		case 0:
+			v = space[k]
+		case 1:
+			v = m.constants[k]
+		case 2:
+			v = m.universals[k]
+		default:
+			v = m.globals[k]
+		}
+		if v == nil {
+			return 0, false // a local or global not assigned: its error
+		}
+		a.elems[i] = v
+		return 0, true
 	case Tuple:
-		if i, ok := smallIndex(b, len(a)); ok && compile.Opcode(w) == compile.FusedGlobalIndex {
+		if i, ok := smallIndex(b, len(a)); ok && op == compile.FusedGlobalIndex {
 			space[sp] = a[i]
-			return true
+			return 1, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // firstOfListFused returns the decoded entry of the first instruction of
-// the sequence of a FusedStoreIndex or FusedGlobalIndex: a LOCAL or a
-// GLOBAL of one operand byte.
+// the sequence of a FusedStoreIndex, FusedLoadStoreIndex or
+// FusedGlobalIndex: a LOCAL or a GLOBAL of one operand byte, or the load
+// of the value.
 func firstOfListFused(w uint64) uint64 {
-	if w>>16&0x100 != 0 || compile.Opcode(w) == compile.FusedGlobalIndex {
+	switch compile.Opcode(w) {
+	case compile.FusedLoadStoreIndex:
+		load := [4]compile.Opcode{compile.LOCAL, compile.CONSTANT, compile.UNIVERSAL, compile.GLOBAL}[w>>26&3]
+		return uint64(load) | (w>>28&0xf)<<8 | (w>>48)<<32
+	case compile.FusedGlobalIndex:
+		return uint64(compile.GLOBAL) | 2<<8 | (w>>16&0x7f)<<32
+	}
+	if w>>16&0x100 != 0 {
 		return uint64(compile.GLOBAL) | 2<<8 | (w>>16&0x7f)<<32
 	}
 	return uint64(compile.LOCAL) | 2<<8 | (w>>16&0x7f)<<32
@@ -82,4 +117,29 @@ func sliceOp(ops []Value) error {
 	}
 	ops[0] = res
 	return nil
+}
+
+// unaryOp runs UPLUS, UMINUS or TILDE on x (the interpreter's case, out of
+// its loop).
+func unaryOp(op compile.Opcode, x Value) (Value, error) {
+	unop := syntax.TILDE
+	if op != compile.TILDE {
+		unop = syntax.Token(op-compile.UPLUS) + syntax.PLUS
+	}
+	return Unary(unop, x)
+}
+
+// makeFunction runs MAKEFUNC: the function of funcode in module, its
+// defaults and free variables in tuple (the interpreter's case, out of its
+// loop).
+//
+//go:noinline
+func makeFunction(module *Module, funcode *compile.Funcode, tuple Tuple) *Function {
+	n := len(tuple) - len(funcode.FreeVars)
+	return &Function{
+		funcode:  funcode,
+		module:   module,
+		defaults: tuple[:n:n],
+		freevars: tuple[n:],
+	}
 }

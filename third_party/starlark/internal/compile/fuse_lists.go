@@ -30,6 +30,11 @@ const (
 	// are on the stack; the loads before it are not fused with it, as for
 	// FusedMaskedOp.
 	FusedWideOp
+	// FusedLoadStoreIndex is x[y] = v with v loaded: LOCAL<v> (CONSTANT,
+	// UNIVERSAL, GLOBAL where x>>10&3 is 1, 2, 3; its length x>>12) then a
+	// FusedStoreIndex's sequence, whose x&0x3ff is this x&0x3ff; y's
+	// operand in bits 0-15 of arg, v's in bits 16-31.
+	FusedLoadStoreIndex
 )
 
 // wideOperand reports whether op2 with the operand that load (GLOBAL,
@@ -118,5 +123,21 @@ func fuseLists(d, plain []uint64) {
 			}
 			d[pc] = word(FusedGlobalIndex, n1+n2+n3, x, a2)
 		}
+	}
+	// A load of the value before a FusedStoreIndex: is_p[j] = False.
+	loads := map[Opcode]uint32{LOCAL: 0, CONSTANT: 1, UNIVERSAL: 2, GLOBAL: 3}
+	for pc := range plain {
+		op1, n1, a1, ok := get(pc)
+		kind, load := loads[op1]
+		if !ok || !load || a1 >= 1<<16 || pc+n1 >= len(d) {
+			continue
+		}
+		s := d[pc+n1]
+		n := n1 + int(s>>8&0xff)
+		if Opcode(s) != FusedStoreIndex || s>>32 >= 1<<16 || n >= 0x100 {
+			continue
+		}
+		x := uint32(s>>16)&0x3ff | kind<<10 | uint32(n1)<<12
+		d[pc] = word(FusedLoadStoreIndex, n, x, uint32(s>>32)|a1<<16)
 	}
 }
