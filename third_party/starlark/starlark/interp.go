@@ -559,7 +559,11 @@ loop:
 			}
 			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
 				if r.i < r.r.len {
-					space[dst] = MakeInt(r.r.start + r.i*r.r.step)
+					if v := r.r.start + r.i*r.r.step; int(int32(v)) == v { // bitsh fork: without a call
+						space[dst] = makeSmallInt(int64(v))
+					} else {
+						space[dst] = MakeInt(v)
+					}
 					r.i++
 					if dst == sp {
 						sp++
