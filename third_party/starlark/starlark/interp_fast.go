@@ -52,8 +52,16 @@ func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
 			}
 		}
 	}
-	if a, ok := xi.word(); ok {
-		if b, ok := yi.word(); ok {
+	a, ok := xi.wordFast()
+	if !ok {
+		a, ok = xi.word()
+	}
+	if ok {
+		b, ok := yi.wordFast()
+		if !ok {
+			b, ok = yi.word()
+		}
+		if ok {
 			// Both in [0, 2^64): as addBig, subBig, ... compute them.
 			switch op {
 			case compile.PLUS:
@@ -418,11 +426,16 @@ func smallIndex(y Value, n int) (int, bool) {
 
 // bothWords returns x and y when both are in [0, 2^64).
 func bothWords(x, y Int) (uint64, uint64, bool) {
-	a, ok := x.word()
+	a, ok := x.wordFast()
 	if !ok {
-		return 0, 0, false
+		if a, ok = x.word(); !ok {
+			return 0, 0, false
+		}
 	}
-	b, ok := y.word()
+	b, ok := y.wordFast()
+	if !ok {
+		b, ok = y.word()
+	}
 	return a, b, ok
 }
 

@@ -42,17 +42,19 @@ func wideOp(m *Module, space []Value, w uint64, sp int, code []uint64) (Value, u
 	if !ok {
 		return nil, 0
 	}
-	a, ok := xi.word()
-	if !ok {
-		return nil, 0
-	}
-	b, ok := yi.word()
-	if !ok {
-		return nil, 0
-	}
-	c, ok := zi.word()
-	if !ok {
-		return nil, 0
+	a, ok := xi.wordFast()
+	b, ok2 := yi.wordFast()
+	c, ok3 := zi.wordFast()
+	if !ok || !ok2 || !ok3 {
+		if a, ok = xi.word(); !ok {
+			return nil, 0
+		}
+		if b, ok = yi.word(); !ok {
+			return nil, 0
+		}
+		if c, ok = zi.word(); !ok {
+			return nil, 0
+		}
 	}
 	var hi, lo uint64
 	switch compile.Opcode(w >> 16) {
@@ -95,7 +97,7 @@ chain:
 		if !ok {
 			break
 		}
-		k, ok := ci.word()
+		k, ok := ci.wordFast()
 		if !ok {
 			break
 		}

@@ -324,9 +324,11 @@ func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
 	if !ok {
 		return nil
 	}
-	mask, ok := mi.word()
+	mask, ok := mi.wordFast()
 	if !ok {
-		return nil
+		if mask, ok = mi.word(); !ok {
+			return nil
+		}
 	}
 	xi, ok := x.(Int)
 	if !ok {
@@ -336,13 +338,15 @@ func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
 	if !ok {
 		return nil
 	}
-	a, ok := xi.word()
-	if !ok {
-		return nil
-	}
-	b, ok := yi.word()
-	if !ok {
-		return nil
+	a, ok := xi.wordFast()
+	b, ok2 := yi.wordFast()
+	if !ok || !ok2 {
+		if a, ok = xi.word(); !ok {
+			return nil
+		}
+		if b, ok = yi.word(); !ok {
+			return nil
+		}
 	}
 	var r uint64
 	switch compile.Opcode(w >> 16) {
