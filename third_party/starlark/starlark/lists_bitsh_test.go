@@ -54,6 +54,16 @@ var listsProgs = []string{
 	"def f(x, i):\n    if i:\n        v = 1\n    x[0] = v\nf([1], 0)",
 	"def f(x):\n    x[0] = H\nf([1])\nH = 2",
 	"def f(x):\n    x[0] = len\n    x[1] = -x[0](x)\n    return x[1]\nprint(f([1, 2]))",
+	"G = [1, 2, 3]\nT = (1, 2)\ndef f(x, i):\n    x[i] += 5\n    x[0] ^= 3\n    x[-1] *= 2\n    G[i] -= 1\n    G[0] |= 8\n    s = 0\n    for j in range(3):\n        x[j] += j\n        s += x[j]\n    return x, G, s\nprint(f([4, 5, 6], 1))\nprint(f({0: 1, 1: 2, -1: 3, 2: 0}, 1))",
+	"def f(x, i):\n    x[i] += 1\nf([1], 1)",
+	"def f(x, i):\n    x[i] += 1\nf((1, 2), 1)",
+	"def f(x, i):\n    x[i] += 1\nL = [1, 2]\nfreeze(L)\nf(L, 1)",
+	"def f(x, i):\n    x[i] += 1\nf('ab', 1)",
+	"def f(x, i):\n    x[i] += 'a'\nf([1, 2], 1)",
+	"def f(x, i):\n    for y in x:\n        x[i] += 1\nf([1, 2], 1)",
+	"def f(x, i):\n    if i:\n        j = 0\n    x[j] += 1\nf([1], 0)",
+	"def f(x, i):\n    K[0] += 1\nf([1], 0)\nK = [1]",
+	"T = (1, 2)\ndef f(x, i):\n    T[i] += 1\nf([1], 0)",
 }
 
 // listsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -255,6 +265,55 @@ steps 8
 print: -2
 <nil>
 steps 34
+print: ([7, 11, 14], [9, 1, 3], 32)
+print: ({0: 2, 1: 8, -1: 6, 2: 2}, [9, 0, 3], 12)
+<nil>
+steps 260
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:6: in f
+Error: list index 1 out of range [-1:0]
+steps 12
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:6: in f
+Error: tuple value does not support item assignment
+steps 16
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:6: in f
+Error: cannot assign to element of frozen list
+steps 22
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:10: in f
+Error: unknown binary op: string + int
+steps 13
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:10: in f
+Error: unknown binary op: int + string
+steps 15
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:10: in f
+Error: cannot assign to element of list during iteration
+steps 23
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:7: in f
+Error: local variable j referenced before assignment
+steps 15
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:5: in f
+Error: global variable K referenced before assignment
+steps 9
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:6: in f
+Error: tuple value does not support item assignment
+steps 19
 `
 
 // TestListsAsUpstream checks that the programs give upstream's results,

@@ -10,14 +10,15 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// listFused runs FusedStoreIndex, FusedLoadStoreIndex or
-// FusedGlobalIndex where they apply, and returns the change of the operand
-// stack's height and true; otherwise it changes nothing, and the
+// listFused runs FusedStoreIndex, FusedLoadStoreIndex, FusedGlobalIndex
+// or FusedDup2Index where they apply, and returns the change of the
+// operand stack's height and true; otherwise it changes nothing, and the
 // interpreter runs the sequence as written (firstOfListFused). The store
 // x[y] = v (v on the stack, or loaded) applies where x is a list neither
 // frozen nor iterated and y an int32 index in range; the load g[y] (pushed
 // at sp) where the global g is a list or a tuple and y an int32 index in
-// range.
+// range; x, y, x[y] pushed for x[y] op= v where x is a list and y an int32
+// index in range.
 func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 	op := compile.Opcode(w)
 	x := uint32(w>>16) & 0x3ff
@@ -39,6 +40,9 @@ func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 			return 0, false
 		}
 		switch op {
+		case compile.FusedDup2Index:
+			space[sp], space[sp+1], space[sp+2] = a, b, a.elems[i]
+			return 3, true
 		case compile.FusedGlobalIndex:
 			space[sp] = a.elems[i]
 			return 1, true

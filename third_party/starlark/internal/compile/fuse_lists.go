@@ -9,8 +9,8 @@ import "math/big"
 // the other instructions keep their entries, and where the operands are
 // not what the fused instruction computes inline the interpreter runs the
 // first instruction as written. The operand x is in bits 16-31 of the
-// entry. They sit apart from the first fused opcodes, so that either list
-// may grow.
+// entry; the loads' operands are below 2^16. They sit apart from the first
+// fused opcodes, so that either list may grow.
 const (
 	// FusedStoreIndex is x[y] = v with v on the stack: LOCAL<x&0x7f> (or
 	// GLOBAL<x&0x7f> where x&0x100 is set) EXCH LOCAL<arg> (or
@@ -35,6 +35,10 @@ const (
 	// FusedStoreIndex's sequence, whose x&0x3ff is this x&0x3ff; y's
 	// operand in bits 0-15 of arg, v's in bits 16-31.
 	FusedLoadStoreIndex
+	// FusedDup2Index is x[y] read for x[y] op= v: LOCAL<x&0x7f> (or
+	// GLOBAL<x&0x7f> where x&0x100 is set) LOCAL<arg> (or CONSTANT<arg>
+	// where x&0x200 is set) DUP2 INDEX.
+	FusedDup2Index
 )
 
 // wideOperand reports whether op2 with the operand that load (GLOBAL,
@@ -92,7 +96,7 @@ func fuseLists(d, plain []uint64) {
 
 		case (op1 == LOCAL || op1 == GLOBAL) && n1 == 2 && op2 == EXCH:
 			op3, n3, a3, ok := get(pc + n1 + n2)
-			if !ok || op3 != LOCAL && op3 != CONSTANT {
+			if !ok || op3 != LOCAL && op3 != CONSTANT || a3 >= 1<<16 {
 				continue
 			}
 			op4, n4, _, ok := get(pc + n1 + n2 + n3)
@@ -112,7 +116,7 @@ func fuseLists(d, plain []uint64) {
 			}
 			d[pc] = word(FusedStoreIndex, n1+n2+n3+n4+n5, x, a3)
 
-		case op1 == GLOBAL && n1 == 2 && (op2 == LOCAL || op2 == CONSTANT):
+		case op1 == GLOBAL && n1 == 2 && (op2 == LOCAL || op2 == CONSTANT) && a2 < 1<<16:
 			op3, n3, _, ok := get(pc + n1 + n2)
 			if !ok || op3 != INDEX || n1+n2+n3 >= 0x100 {
 				continue
@@ -123,6 +127,34 @@ func fuseLists(d, plain []uint64) {
 			}
 			d[pc] = word(FusedGlobalIndex, n1+n2+n3, x, a2)
 		}
+	}
+	// x[y] op= v, x and y loaded: state[0] ^= pow2[vtx]. The first load
+	// may have been fused with the second (FusedLocalLocal).
+	for pc := range plain {
+		op1, n1, a1, ok := get(pc)
+		if !ok || op1 != LOCAL && op1 != GLOBAL || n1 != 2 {
+			continue
+		}
+		op2, n2, a2, ok := get(pc + n1)
+		if !ok || op2 != LOCAL && op2 != CONSTANT || a2 >= 1<<16 {
+			continue
+		}
+		op3, n3, _, ok := get(pc + n1 + n2)
+		if !ok || op3 != DUP2 {
+			continue
+		}
+		op4, n4, _, ok := get(pc + n1 + n2 + n3)
+		if !ok || op4 != INDEX || n1+n2+n3+n4 >= 0x100 {
+			continue
+		}
+		x := a1
+		if op1 == GLOBAL {
+			x |= 0x100
+		}
+		if op2 == CONSTANT {
+			x |= 0x200
+		}
+		d[pc] = word(FusedDup2Index, n1+n2+n3+n4, x, a2)
 	}
 	// A load of the value before a FusedStoreIndex: is_p[j] = False.
 	loads := map[Opcode]uint32{LOCAL: 0, CONSTANT: 1, UNIVERSAL: 2, GLOBAL: 3}
