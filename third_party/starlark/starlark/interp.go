@@ -535,7 +535,7 @@ loop:
 			}
 			iterstack = append(iterstack, iter)
 
-		case compile.ITERJMP, compile.FusedIterSetlocal:
+		case compile.ITERJMP, compile.FusedIterSetlocal, compile.FusedRangeStore:
 			// bitsh fork: pc is past the padding NOPs that may follow a
 			// jump (compile.Funcode.Decoded), which count as steps only
 			// where they run: the jump's run ends inside its operand.
@@ -549,6 +549,13 @@ loop:
 				}
 			}
 			iter := iterstack[len(iterstack)-1]
+			if op == compile.FusedRangeStore { // bitsh fork: lists_fast.go
+				if d := rangeStores(thread, fn.module, space, code, steptab, pc0, iter); d != 0 {
+					thread.Steps += d
+					pc, counted = pc0, pc0 // at the ITERJMP again
+					continue
+				}
+			}
 			// bitsh fork: the element of a range or a list goes to the
 			// local of the SETLOCAL fused with the ITERJMP
 			// (lists_fast.go), which is then stepped over; the others run

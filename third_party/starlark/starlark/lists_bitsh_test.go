@@ -64,6 +64,18 @@ var listsProgs = []string{
 	"def f(x, i):\n    if i:\n        j = 0\n    x[j] += 1\nf([1], 0)",
 	"def f(x, i):\n    K[0] += 1\nf([1], 0)\nK = [1]",
 	"T = (1, 2)\ndef f(x, i):\n    T[i] += 1\nf([1], 0)",
+	"def f(n):\n    L = [0] * n\n    v = 7\n    for j in range(n):\n        L[j] = v\n    for j in range(n - 1, -1, -2):\n        L[j] = 1\n    for j in range(-n, 0, 3):\n        L[j] = None\n    return L[:12], L[-5:], j, len([x for x in L if x == 7])\nprint(f(10000))",
+	"def f():\n    L = [0] * 5000\n    for j in range(6000):\n        L[j] = 1\nf()",
+	"def f():\n    L = [0] * 10\n    for j in range(10):\n        L[j] = j\n    return L\nprint(f())",
+	"def f():\n    L = [0] * 10\n    for j in range(10):\n        L[j] = v\n    v = 1\nf()",
+	"def f(L):\n    for j in range(3):\n        L[j] = 1\nL = [0] * 3\nfreeze(L)\nf(L)",
+	"def f(L):\n    for x in L:\n        for j in range(3):\n            L[j] = 1\nf([0, 0, 0])",
+	"G = [0] * 100\ndef f():\n    for j in range(0, 100, 7):\n        G[j] = True\n    for j in []:\n        G[j] = 5\n    for j in range(0):\n        G[j] = 5\n    return len([x for x in G if x])\nprint(f())",
+	"def f():\n    L = [0] * 3\n    for j in range(2147483646, 2147483650):\n        L[j] = 1\nf()",
+	"def f():\n    L = [0] * 3\n    for j in range(-4, 3):\n        L[j] = 1\nf()",
+	"def f():\n    L = [0] * 3\n    for j in [0, 2, 'a']:\n        L[j] = 1\nf()",
+	"def f():\n    L = [0] * 3\n    for j in range(3):\n        L[j] = L\n    return len(L[0])\nprint(f())",
+	"L = [0] * 3000\nfor j in range(3000):\n    L[j] = 2\nprint(len([x for x in L if x == 2]))",
 }
 
 // listsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -314,12 +326,77 @@ Traceback (most recent call last):
   e.star:3:6: in f
 Error: tuple value does not support item assignment
 steps 19
+print: ([None, 1, 7, None, 7, 1, None, 1, 7, None, 7, 1], [1, None, 1, 7, None], -1, 3333)
+<nil>
+steps 333407
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:10: in f
+Error: list index 5000 out of range [-5000:4999]
+steps 60025
+print: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+<nil>
+steps 143
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:4:16: in f
+Error: local variable v referenced before assignment
+steps 20
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:3:10: in f
+Error: cannot assign to element of frozen list
+steps 30
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:14: in f
+Error: cannot assign to element of list during iteration
+steps 31
+print: 15
+<nil>
+steps 1321
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:10: in f
+Error: list index 2147483646 out of range [-3:2]
+steps 26
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:10: in f
+Error: list index -4 out of range [-3:2]
+steps 27
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:10: in f
+Error: got string, want int
+steps 50
+print: 3
+<nil>
+steps 63
+print: 3000
+<nil>
+steps 75023
 `
 
 // TestListsAsUpstream checks that the programs give upstream's results,
 // errors and positions, and step counts.
 func TestListsAsUpstream(t *testing.T) {
 	got := runAll(listsProgs, nil, func() *starlark.Thread { return new(starlark.Thread) })
+	if got != listsUpstream {
+		t.Errorf("got:\n%s\nupstream:\n%s", got, listsUpstream)
+	}
+}
+
+// TestRangeStoresUnderLimit runs the programs on threads with a step limit
+// they do not reach, where the loops of list stores go one iteration at a
+// time (rangeStores declines): the same results, errors and steps as
+// without a limit, where they run many iterations at once.
+func TestRangeStoresUnderLimit(t *testing.T) {
+	got := runAll(listsProgs, nil, func() *starlark.Thread {
+		th := new(starlark.Thread)
+		th.SetMaxExecutionSteps(1 << 40)
+		return th
+	})
 	if got != listsUpstream {
 		t.Errorf("got:\n%s\nupstream:\n%s", got, listsUpstream)
 	}

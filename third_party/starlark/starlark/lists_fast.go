@@ -6,6 +6,8 @@ package starlark
 // big function (README.bitsh.md, changes 22 and 26).
 
 import (
+	"math"
+
 	"go.starlark.net/internal/compile"
 	"go.starlark.net/syntax"
 )
@@ -146,4 +148,89 @@ func makeFunction(module *Module, funcode *compile.Funcode, tuple Tuple) *Functi
 		defaults: tuple[:n:n],
 		freevars: tuple[n:],
 	}
+}
+
+// rangeStoreBatch bounds the iterations rangeStores runs at once, so that a
+// cancellation is seen within them.
+const rangeStoreBatch = 4096
+
+// rangeStores runs whole iterations of a loop `for j in range(...): x[j] =
+// v` at once (FusedRangeStore at pc0, whose ITERJMP has just been counted
+// and checked; code and steptab are the function's tables), on a thread
+// without a step limit, not cancelled, while the range has elements, x is
+// a list neither frozen nor iterated, v is assigned and is not j, each j
+// is an int32 index in range, at most rangeStoreBatch of them (a
+// cancellation is seen after them, as a step limit is not); the loop's
+// local is left
+// holding the last j, as the iterations one by one leave it. It returns
+// the steps they count beyond the ITERJMP already counted (the
+// interpreter then stands at the ITERJMP again), or 0 where it ran none
+// and the loop goes on one instruction at a time. A loop of top-level code
+// (a JMP marked as a back edge, native_loop.go) is left to the
+// interpreter.
+func rangeStores(thread *Thread, m *Module, space []Value, code []uint64, steptab []uint32, pc0 uint32, iter Iterator) uint64 {
+	r, ok := iter.(*rangeIterator)
+	if !ok || thread.maxSteps != math.MaxUint64 || thread.cancelReason.Load() != nil {
+		return 0 // not where the iterations' checks one by one may stop it
+	}
+	w := code[pc0]
+	body := pc0 + uint32(w>>8&0xff)
+	s := code[body]
+	jmp := body + uint32(s>>8&0xff)
+	if code[jmp]&0xffff0000 != 0 {
+		return 0
+	}
+	per := uint64(steptab[jmp+1] - steptab[pc0])
+	k := min(r.r.len-r.i, rangeStoreBatch)
+	var a Value
+	if x := uint32(s>>16) & 0x3ff; x&0x100 != 0 {
+		a = m.globals[x&0x7f]
+	} else {
+		a = space[x&0x7f]
+	}
+	l, ok := a.(*List)
+	if !ok || l.frozen || l.itercount != 0 {
+		return 0
+	}
+	var v Value
+	switch i := uint32(s >> 48); s >> 26 & 3 {
+	case 0:
+		if i == uint32(w>>16&0xff) {
+			return 0 // x[j] = j: the value changes at each iteration
+		}
+		v = space[i]
+	case 1:
+		v = m.constants[i]
+	case 2:
+		v = m.universals[i]
+	default:
+		v = m.globals[i]
+	}
+	if v == nil {
+		return 0
+	}
+	elems := l.elems
+	n := len(elems)
+	var done, last int
+	for ; done < k; done++ {
+		j := r.r.start + r.i*r.r.step
+		if int(int32(j)) != j {
+			break
+		}
+		i := j
+		if i < 0 {
+			i += n
+		}
+		if uint(i) >= uint(n) {
+			break
+		}
+		elems[i] = v
+		r.i++
+		last = j
+	}
+	if done == 0 {
+		return 0
+	}
+	space[w>>16&0xff] = makeSmallInt(int64(last))
+	return uint64(done)*per - 1
 }

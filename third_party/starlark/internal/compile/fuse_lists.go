@@ -39,6 +39,11 @@ const (
 	// GLOBAL<x&0x7f> where x&0x100 is set) LOCAL<arg> (or CONSTANT<arg>
 	// where x&0x200 is set) DUP2 INDEX.
 	FusedDup2Index
+	// FusedRangeStore is a FusedIterSetlocal (same operands) whose loop
+	// body is one FusedLoadStoreIndex indexed by the loop's name, then the
+	// JMP back: for j in ...: x[j] = v. Over a range, the interpreter may
+	// run many iterations at once (lists_fast.go, rangeStores).
+	FusedRangeStore
 )
 
 // wideOperand reports whether op2 with the operand that load (GLOBAL,
@@ -171,5 +176,31 @@ func fuseLists(d, plain []uint64) {
 		}
 		x := uint32(s>>16)&0x3ff | kind<<10 | uint32(n1)<<12
 		d[pc] = word(FusedLoadStoreIndex, n, x, uint32(s>>32)|a1<<16)
+	}
+	rangeStoreLoops(d)
+}
+
+// rangeStoreLoops marks in d the FusedIterSetlocal entries of loops whose
+// body is one FusedLoadStoreIndex whose index is the loop's local, then a
+// JMP back to the loop's head: FusedRangeStore.
+func rangeStoreLoops(d []uint64) {
+	for pc, w := range d {
+		if Opcode(w) != FusedIterSetlocal {
+			continue
+		}
+		local := uint32(w>>16) & 0xff
+		body := pc + int(w>>8&0xff)
+		if body >= len(d) {
+			continue
+		}
+		s := d[body]
+		jmp := body + int(s>>8&0xff)
+		if Opcode(s) != FusedLoadStoreIndex || s>>16&0x200 != 0 || uint32(s>>32)&0xffff != local || jmp >= len(d) {
+			continue
+		}
+		if j := d[jmp]; Opcode(j) != JMP || uint32(j>>32) != uint32(pc) {
+			continue
+		}
+		d[pc] = w&^0xff | uint64(FusedRangeStore)
 	}
 }
