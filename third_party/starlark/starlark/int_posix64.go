@@ -239,6 +239,16 @@ func makeWord(v uint64) Int {
 	return makeBig128(false, 0, v)
 }
 
+// wordInt returns makeWord(v), for v > MaxInt32, where v is a word, and
+// false otherwise: makeWord without its call of makeBig128, which Go
+// inlines (bitsh fork: intBinary).
+func wordInt(v uint64) (Int, bool) {
+	if t := v >> 56; t != wordTop && t != wordTop^0xFF && t != negTop && v != badWord {
+		return Int{intImpl(uintptr(v ^ wordKey))}, true
+	}
+	return Int{}, false
+}
+
 // makeNegWord returns the Int -m, for m > 2^31.
 func makeNegWord(m uint64) Int {
 	if m <= maxNegWd {
