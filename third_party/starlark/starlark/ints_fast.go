@@ -4,6 +4,7 @@ package starlark
 // operators after them (compile.FusedWideOp; README.bitsh.md).
 
 import (
+	"math"
 	"math/bits"
 
 	"go.starlark.net/internal/compile"
@@ -113,6 +114,14 @@ chain:
 			break chain
 		}
 		n += int(e >> 8 & 0xff)
+	}
+	if hi == 0 { // made inline, as intBinary does
+		if lo <= math.MaxInt32 {
+			return makeSmallInt(int64(lo)), uint32(n)
+		}
+		if z, ok := wordInt(lo); ok {
+			return z, uint32(n)
+		}
 	}
 	return makeUint128(hi, lo), uint32(n)
 }

@@ -5,6 +5,7 @@ package starlark
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -360,5 +361,11 @@ func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
 	default:
 		return nil
 	}
-	return makeUint128(0, r&mask)
+	if r &= mask; r <= math.MaxInt32 { // made inline, as intBinary does
+		return makeSmallInt(int64(r))
+	}
+	if z, ok := wordInt(r); ok {
+		return z
+	}
+	return makeWord(r)
 }
