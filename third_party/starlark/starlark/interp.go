@@ -1169,7 +1169,7 @@ loop:
 			w = uint64(w>>16&0xff) | 1<<8
 			goto dispatch
 
-		case compile.FusedStoreIndex, compile.FusedLoadStoreIndex, compile.FusedGlobalIndex, compile.FusedDup2Index: // bitsh fork: lists_fast.go
+		case compile.FusedStoreIndex, compile.FusedLoadStoreIndex, compile.FusedGlobalIndex, compile.FusedDup2Index, compile.FusedGlobalIndexOp: // bitsh fork: lists_fast.go
 			if d, ok := listFused(fn.module, space, w, sp); ok {
 				sp += d
 				continue

@@ -12,20 +12,21 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// listFused runs FusedStoreIndex, FusedLoadStoreIndex, FusedGlobalIndex
-// or FusedDup2Index where they apply, and returns the change of the
+// listFused runs FusedStoreIndex, FusedLoadStoreIndex, FusedGlobalIndex,
+// FusedGlobalIndexOp or FusedDup2Index where they apply, and returns the change of the
 // operand stack's height and true; otherwise it changes nothing, and the
 // interpreter runs the sequence as written (firstOfListFused). The store
 // x[y] = v (v on the stack, or loaded) applies where x is a list neither
 // frozen nor iterated and y an int32 index in range; the load g[y] (pushed
 // at sp) where the global g is a list or a tuple and y an int32 index in
 // range; x, y, x[y] pushed for x[y] op= v where x is a list and y an int32
-// index in range.
+// index in range; v op g[y] (v on the stack) where g[y] is such a load and
+// both v and g[y] ints in [0, 2^64) (wordOp).
 func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 	op := compile.Opcode(w)
 	x := uint32(w>>16) & 0x3ff
 	var a, b Value
-	if x&0x100 != 0 || op == compile.FusedGlobalIndex {
+	if x&0x100 != 0 || op == compile.FusedGlobalIndex || op == compile.FusedGlobalIndexOp {
 		a = m.globals[x&0x7f]
 	} else {
 		a = space[x&0x7f]
@@ -48,6 +49,12 @@ func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 		case compile.FusedGlobalIndex:
 			space[sp] = a.elems[i]
 			return 1, true
+		case compile.FusedGlobalIndexOp:
+			if z := wordOp(compile.Opcode(w>>26&0x3f), space[sp-1], a.elems[i]); z != nil {
+				space[sp-1] = z
+				return 0, true
+			}
+			return 0, false
 		case compile.FusedStoreIndex:
 			if a.frozen || a.itercount != 0 {
 				return 0, false
@@ -79,8 +86,51 @@ func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 			space[sp] = a[i]
 			return 1, true
 		}
+		if i, ok := smallIndex(b, len(a)); ok && op == compile.FusedGlobalIndexOp {
+			if z := wordOp(compile.Opcode(w>>26&0x3f), space[sp-1], a[i]); z != nil {
+				space[sp-1] = z
+				return 0, true
+			}
+		}
 	}
 	return 0, false
+}
+
+// wordOp returns x op y for op AMP, PIPE or CIRCUMFLEX where x and y are
+// ints in [0, 2^64), nil otherwise.
+func wordOp(op compile.Opcode, x, y Value) Value {
+	xi, ok := x.(Int)
+	if !ok {
+		return nil
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return nil
+	}
+	a, ok := xi.wordFast()
+	if !ok {
+		return nil
+	}
+	b, ok := yi.wordFast()
+	if !ok {
+		return nil
+	}
+	var r uint64
+	switch op {
+	case compile.AMP:
+		r = a & b
+	case compile.PIPE:
+		r = a | b
+	default:
+		r = a ^ b
+	}
+	if r <= math.MaxInt32 {
+		return makeSmallInt(int64(r))
+	}
+	if z, ok := wordInt(r); ok {
+		return z
+	}
+	return makeWord(r)
 }
 
 // firstOfListFused returns the decoded entry of the first instruction of
@@ -92,7 +142,7 @@ func firstOfListFused(w uint64) uint64 {
 	case compile.FusedLoadStoreIndex:
 		load := [4]compile.Opcode{compile.LOCAL, compile.CONSTANT, compile.UNIVERSAL, compile.GLOBAL}[w>>26&3]
 		return uint64(load) | (w>>28&0xf)<<8 | (w>>48)<<32
-	case compile.FusedGlobalIndex:
+	case compile.FusedGlobalIndex, compile.FusedGlobalIndexOp:
 		return uint64(compile.GLOBAL) | 2<<8 | (w>>16&0x7f)<<32
 	}
 	if w>>16&0x100 != 0 {

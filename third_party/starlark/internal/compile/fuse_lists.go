@@ -44,6 +44,10 @@ const (
 	// JMP back: for j in ...: x[j] = v. Over a range, the interpreter may
 	// run many iterations at once (lists_fast.go, rangeStores).
 	FusedRangeStore
+	// FusedGlobalIndexOp is v op g[y], v on the stack: a FusedGlobalIndex's
+	// sequence then AMP, PIPE or CIRCUMFLEX (x>>10), its operands as
+	// FusedGlobalIndex's: h ^= ZOBRIST[sq], state[0] & pow2[vtx].
+	FusedGlobalIndexOp
 )
 
 // wideOperand reports whether op2 with the operand that load (GLOBAL,
@@ -131,6 +135,9 @@ func fuseLists(d, plain []uint64) {
 				x |= 0x200
 			}
 			d[pc] = word(FusedGlobalIndex, n1+n2+n3, x, a2)
+			if op4, n4, _, ok := get(pc + n1 + n2 + n3); ok && (op4 == AMP || op4 == PIPE || op4 == CIRCUMFLEX) {
+				d[pc] = word(FusedGlobalIndexOp, n1+n2+n3+n4, x|uint32(op4)<<10, a2)
+			}
 		}
 	}
 	// x[y] op= v, x and y loaded: state[0] ^= pow2[vtx]. The first load
