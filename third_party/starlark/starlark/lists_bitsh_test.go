@@ -83,6 +83,16 @@ var listsProgs = []string{
 	"Z = {1: 2}\ndef f(h, i):\n    return h | Z[i]\nprint(f(4, 1))\nf(4, 0)",
 	"S = set([1])\ndef f(h, i):\n    return h | Z[i]\nZ = [S]\nprint(f(set([2]), 0))",
 	"def f(h, i):\n    return h ^ Y[i]\nf(1, 0)\nY = [1]",
+	"D = {}\ndef f(n):\n    d = {}\n    for i in range(n):\n        v = i * 2\n        D[i] = v\n        D[-i] = i * 3\n        d[i % 3] = 0\n        d[i % 3] += D[i]\n        d['k'] = D[-i]\n        D[(i, 'a')] = None\n    return D[1], D[-2], D[(2, 'a')], d, len(D)\nprint(f(5))",
+	"D = {1: 2}\ndef f(k):\n    return D[k]\nf(3)",
+	"D = {1: 2}\ndef f(k):\n    return D[k]\nf([1])",
+	"D = {1: 2}\ndef f(k):\n    v = 1\n    D[k] = v\nf([1])",
+	"def f(d, k):\n    v = 1\n    d[k] = v\nD = {}\nfreeze(D)\nf(D, 1)",
+	"def f(d, k):\n    for x in d:\n        d[k] = 5\nf({1: 2}, 1)",
+	"def f(d, k):\n    d[k] += 1\n    return d\nprint(f({1: 2}, 1))\nf({1: 2}, 2)",
+	"def f(d, k):\n    d[k] += 1\nf({1: 2}, {})",
+	"def f(d, k):\n    if k:\n        v = 1\n    d[0] = v\nf({}, 0)",
+	"def f(d, k):\n    if k:\n        j = 1\n    d[j] = 1\nf({}, 0)",
 }
 
 // listsUpstream is what go.starlark.net v0.0.0-20260908191801-89a6a09411d5
@@ -418,6 +428,55 @@ Traceback (most recent call last):
   e.star:2:16: in f
 Error: global variable Y referenced before assignment
 steps 9
+print: (2, 6, None, {0: 6, "k": 12, 1: 8, 2: 4}, 14)
+<nil>
+steps 344
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: key 3 not in dict
+steps 15
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:13: in f
+Error: unhashable type: list
+steps 16
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:6: in f
+Error: unhashable type: list
+steps 21
+Traceback (most recent call last):
+  e.star:6:2: in <toplevel>
+  e.star:3:6: in f
+Error: cannot insert into frozen hash table
+steps 21
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:10: in f
+Error: cannot insert into hash table during iteration
+steps 24
+print: {1: 3}
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:2:6: in f
+Error: key 2 not in dict
+steps 35
+Traceback (most recent call last):
+  e.star:3:2: in <toplevel>
+  e.star:2:6: in f
+Error: unhashable type: dict
+steps 15
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:12: in f
+Error: local variable v referenced before assignment
+steps 13
+Traceback (most recent call last):
+  e.star:5:2: in <toplevel>
+  e.star:4:7: in f
+Error: local variable j referenced before assignment
+steps 16
 `
 
 // TestListsAsUpstream checks that the programs give upstream's results,

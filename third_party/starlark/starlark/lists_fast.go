@@ -55,31 +55,15 @@ func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 				return 0, true
 			}
 			return 0, false
-		case compile.FusedStoreIndex:
-			if a.frozen || a.itercount != 0 {
-				return 0, false
-			}
-			a.elems[i] = space[sp-1]
-			return -1, true
 		}
-		if a.frozen || a.itercount != 0 {
+		v := storedValue(m, space, w, sp)
+		if v == nil || a.frozen || a.itercount != 0 {
 			return 0, false
 		}
-		var v Value
-		switch k := uint32(w >> 48); w >> 26 & 3 {
-		case 0:
-			v = space[k]
-		case 1:
-			v = m.constants[k]
-		case 2:
-			v = m.universals[k]
-		default:
-			v = m.globals[k]
-		}
-		if v == nil {
-			return 0, false // a local or global not assigned: its error
-		}
 		a.elems[i] = v
+		if op == compile.FusedStoreIndex {
+			return -1, true
+		}
 		return 0, true
 	case Tuple:
 		if i, ok := smallIndex(b, len(a)); ok && op == compile.FusedGlobalIndex {
@@ -92,8 +76,57 @@ func listFused(m *Module, space []Value, w uint64, sp int) (int, bool) {
 				return 0, true
 			}
 		}
+	case *Dict:
+		// The same sequences on a dict (memo[n] = r, d[k] += 1): its
+		// table directly, as getIndex and setIndex; where they would
+		// fail (a missing or unhashable key, a frozen or iterated dict),
+		// which changes nothing, the sequence runs as written.
+		if b == nil {
+			return 0, false
+		}
+		switch op {
+		case compile.FusedGlobalIndex, compile.FusedDup2Index:
+			z, found, err := a.ht.lookup(b)
+			if err != nil || !found {
+				return 0, false
+			}
+			if op == compile.FusedGlobalIndex {
+				space[sp] = z
+				return 1, true
+			}
+			space[sp], space[sp+1], space[sp+2] = a, b, z
+			return 3, true
+		case compile.FusedStoreIndex, compile.FusedLoadStoreIndex:
+			v := storedValue(m, space, w, sp)
+			if v == nil || a.ht.insert(b, v) != nil {
+				return 0, false
+			}
+			if op == compile.FusedStoreIndex {
+				return -1, true
+			}
+			return 0, true
+		}
 	}
 	return 0, false
+}
+
+// storedValue returns the value a FusedStoreIndex (on the stack) or a
+// FusedLoadStoreIndex (loaded) stores, nil for a local or global not
+// assigned.
+func storedValue(m *Module, space []Value, w uint64, sp int) Value {
+	if compile.Opcode(w) == compile.FusedStoreIndex {
+		return space[sp-1]
+	}
+	switch k := uint32(w >> 48); w >> 26 & 3 {
+	case 0:
+		return space[k]
+	case 1:
+		return m.constants[k]
+	case 2:
+		return m.universals[k]
+	default:
+		return m.globals[k]
+	}
 }
 
 // wordOp returns x op y for op AMP, PIPE or CIRCUMFLEX where x and y are
