@@ -587,6 +587,7 @@ func makeToplevelFunction(prog *Program, predeclared StringDict) *Function {
 			predeclared: predeclared,
 			globals:     make([]Value, len(compiled.Globals)),
 			constants:   constants,
+			universals:  universals(compiled.Names), // bitsh fork: interp_fast.go
 		},
 	}
 }

@@ -51,6 +51,13 @@ func smallPair(x, y Value) (int64, int64, bool) {
 // interp_fast.go).
 func (i Int) word() (uint64, bool) { return u64(i.get()) }
 
+// wordInt is makeWord's inlined part in int_posix64.go: here no int is a
+// word (bitsh fork).
+func wordInt(v uint64) (Int, bool) { return Int{}, false }
+
+// wordFast is word (bitsh fork: int_posix64.go's is its inlined part).
+func (i Int) wordFast() (uint64, bool) { return i.word() }
+
 // On these machines no int beyond int32 lives in the pointer (bitsh
 // fork: int_posix64.go has the words): tagged is never true, and makeWord
 // makeNegWord and makeBig128 make big.Ints.

@@ -133,7 +133,7 @@ func smallPair(x, y Value) (int64, int64, bool) {
 // word returns i's value when it is in [0, 2^64), without the calls of
 // get and big.Int's methods (bitsh fork: interp_fast.go). The build tags
 // of this file are 64-bit targets: a big.Word is 64 bits. Its first two
-// cases, words and int32 values, are inlined.
+// cases, words and int32 values, are wordFast, which Go inlines.
 func (i Int) word() (uint64, bool) {
 	p := uintptr(i.impl)
 	if p >= wordMin {
@@ -145,6 +145,21 @@ func (i Int) word() (uint64, bool) {
 		return uint64(v), v >= 0
 	}
 	return i.wordSlow()
+}
+
+// wordFast is word for words and int32 values, small enough for Go to
+// inline (word, with its call of wordSlow, is not): false for any other
+// Int, which word then reads (bitsh fork: the hot callers try wordFast
+// first).
+func (i Int) wordFast() (uint64, bool) {
+	p := uintptr(i.impl)
+	if p >= wordMin {
+		v := uint64(p) ^ wordKey
+		return v, v>>56 != negTop
+	}
+	d := p - smallints
+	v := math.MinInt32 + int64(d)
+	return uint64(v), d < 1<<32 && smallints != 0 && v >= 0
 }
 
 // wordSlow is word for wide ints, big.Ints and all Ints when the smallints
@@ -222,6 +237,16 @@ func makeWord(v uint64) Int {
 		return Int{intImpl(uintptr(v ^ wordKey))}
 	}
 	return makeBig128(false, 0, v)
+}
+
+// wordInt returns makeWord(v), for v > MaxInt32, where v is a word, and
+// false otherwise: makeWord without its call of makeBig128, which Go
+// inlines (bitsh fork: intBinary).
+func wordInt(v uint64) (Int, bool) {
+	if t := v >> 56; t != wordTop && t != wordTop^0xFF && t != negTop && v != badWord {
+		return Int{intImpl(uintptr(v ^ wordKey))}, true
+	}
+	return Int{}, false
 }
 
 // makeNegWord returns the Int -m, for m > 2^31.

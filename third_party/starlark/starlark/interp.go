@@ -225,14 +225,9 @@ loop:
 			sp++
 
 		case compile.UPLUS, compile.UMINUS, compile.TILDE:
-			var unop syntax.Token
-			if op == compile.TILDE {
-				unop = syntax.TILDE
-			} else {
-				unop = syntax.Token(op-compile.UPLUS) + syntax.PLUS
-			}
-			x := space[sp-1]
-			y, err2 := Unary(unop, x)
+			// bitsh fork: the operator's token in unaryOp (lists_fast.go),
+			// to keep this loop small.
+			y, err2 := unaryOp(op, space[sp-1])
 			if err2 != nil {
 				err = err2
 				break loop
@@ -540,7 +535,7 @@ loop:
 			}
 			iterstack = append(iterstack, iter)
 
-		case compile.ITERJMP:
+		case compile.ITERJMP, compile.FusedIterSetlocal, compile.FusedRangeStore:
 			// bitsh fork: pc is past the padding NOPs that may follow a
 			// jump (compile.Funcode.Decoded), which count as steps only
 			// where they run: the jump's run ends inside its operand.
@@ -554,20 +549,43 @@ loop:
 				}
 			}
 			iter := iterstack[len(iterstack)-1]
+			if op == compile.FusedRangeStore { // bitsh fork: lists_fast.go
+				if d := rangeStores(thread, fn.module, space, code, steptab, pc0, iter); d != 0 {
+					thread.Steps += d
+					pc, counted = pc0, pc0 // at the ITERJMP again
+					continue
+				}
+			}
+			// bitsh fork: the element of a range or a list goes to the
+			// local of the SETLOCAL fused with the ITERJMP
+			// (lists_fast.go), which is then stepped over; the others run
+			// it as written.
+			dst := sp
+			if op != compile.ITERJMP {
+				dst, pc = iterSetLocal(iter, w, pc0, pc, sp)
+			}
 			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
 				if r.i < r.r.len {
-					space[sp] = MakeInt(r.r.start + r.i*r.r.step)
+					if v := r.r.start + r.i*r.r.step; int(int32(v)) == v { // bitsh fork: without a call
+						space[dst] = makeSmallInt(int64(v))
+					} else {
+						space[dst] = MakeInt(v)
+					}
 					r.i++
-					sp++
+					if dst == sp {
+						sp++
+					}
 				} else {
 					pc = arg
 					counted = arg
 				}
 			} else if l, ok := iter.(*listIterator); ok {
 				if l.i < len(l.l.elems) {
-					space[sp] = l.l.elems[l.i]
+					space[dst] = l.l.elems[l.i]
 					l.i++
-					sp++
+					if dst == sp {
+						sp++
+					}
 				} else {
 					pc = arg
 					counted = arg
@@ -758,18 +776,13 @@ loop:
 			list.elems = append(list.elems, elem)
 
 		case compile.SLICE:
-			x := space[sp-4]
-			lo := space[sp-3]
-			hi := space[sp-2]
-			step := space[sp-1]
-			sp -= 4
-			res, err2 := slice(x, lo, hi, step)
-			if err2 != nil {
+			// bitsh fork: its operands in a slice (lists_fast.go), to keep
+			// this loop small.
+			sp -= 3
+			if err2 := sliceOp(space[sp-1 : sp+3]); err2 != nil {
 				err = err2
 				break loop
 			}
-			space[sp] = res
-			sp++
 
 		case compile.UNPACK:
 			n := int(arg)
@@ -856,17 +869,9 @@ loop:
 			sp++
 
 		case compile.MAKEFUNC:
-			funcode := f.Prog.Functions[arg]
-			tuple := space[sp-1].(Tuple)
-			n := len(tuple) - len(funcode.FreeVars)
-			defaults := tuple[:n:n]
-			freevars := tuple[n:]
-			space[sp-1] = &Function{
-				funcode:  funcode,
-				module:   fn.module,
-				defaults: defaults,
-				freevars: freevars,
-			}
+			// bitsh fork: in makeFunction (lists_fast.go), to keep this
+			// loop small.
+			space[sp-1] = makeFunction(fn.module, f.Prog.Functions[arg], space[sp-1].(Tuple))
 
 		case compile.LOAD:
 			thread.Steps += uint64(steptab[pc] - steptab[counted]) // bitsh fork
@@ -950,7 +955,8 @@ loop:
 			sp++
 
 		case compile.UNIVERSAL:
-			space[sp] = Universe[f.Prog.Names[arg]]
+			// bitsh fork: Universe read when the module was made (interp_fast.go)
+			space[sp] = fn.module.universals[arg]
 			sp++
 
 		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each
@@ -1153,13 +1159,22 @@ loop:
 			w = uint64(compile.UNPACK) | 2<<8 | 2<<32
 			goto dispatch
 
-		case compile.FusedMaskedOp: // bitsh fork: loops.go
-			if z := maskedOp(fn.module, space, w, sp); z != nil {
+		case compile.FusedMaskedOp, compile.FusedWideOp: // bitsh fork: loops.go, ints_fast.go
+			if z, n := maskedOrWide(fn.module, space, w, sp, code[pc:]); z != nil {
 				sp--
 				space[sp-1] = z
+				pc += n
 				continue
 			}
 			w = uint64(w>>16&0xff) | 1<<8
+			goto dispatch
+
+		case compile.FusedStoreIndex, compile.FusedLoadStoreIndex, compile.FusedGlobalIndex, compile.FusedDup2Index, compile.FusedGlobalIndexOp: // bitsh fork: lists_fast.go
+			if d, ok := listFused(fn.module, space, w, sp); ok {
+				sp += d
+				continue
+			}
+			w = firstOfListFused(w)
 			goto dispatch
 
 		case compile.LinkedAttr: // bitsh fork: loops.go, linked.go

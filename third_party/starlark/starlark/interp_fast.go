@@ -4,6 +4,7 @@ package starlark
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"go.starlark.net/internal/compile"
@@ -52,36 +53,70 @@ func intBinary(op compile.Opcode, x, y Value) (Value, bool) {
 			}
 		}
 	}
-	if a, ok := xi.word(); ok {
-		if b, ok := yi.word(); ok {
+	a, ok := xi.wordFast()
+	if !ok {
+		a, ok = xi.word()
+	}
+	if ok {
+		b, ok := yi.wordFast()
+		if !ok {
+			b, ok = yi.word()
+		}
+		if ok {
 			// Both in [0, 2^64): as addBig, subBig, ... compute them.
+			// A result r in [0, 2^64) is made inline where it is an int32
+			// value or a word (wordInt), by makeWord otherwise.
+			var r uint64
 			switch op {
 			case compile.PLUS:
 				lo, carry := bits.Add64(a, b, 0)
-				return makeUint128(carry, lo), true
+				if carry != 0 {
+					return makeUint128(carry, lo), true
+				}
+				r = lo
 			case compile.MINUS:
-				if a >= b {
-					return makeUint128(0, a-b), true
+				if a < b {
+					goto general
 				}
+				r = a - b
 			case compile.STAR:
-				return makeUint128(bits.Mul64(a, b)), true
+				hi, lo := bits.Mul64(a, b)
+				if hi != 0 {
+					return makeUint128(hi, lo), true
+				}
+				r = lo
 			case compile.AMP:
-				return makeUint128(0, a&b), true
+				r = a & b
 			case compile.PIPE:
-				return makeUint128(0, a|b), true
+				r = a | b
 			case compile.CIRCUMFLEX:
-				return makeUint128(0, a^b), true
+				r = a ^ b
 			case compile.LTLT:
-				if b < 64 {
-					return makeUint128(a>>(64-b), a<<b), true // a>>64 is 0
+				if b >= 64 {
+					goto general
 				}
+				if hi := a >> (64 - b); hi != 0 { // a>>64 is 0
+					return makeUint128(hi, a<<b), true
+				}
+				r = a << b
 			case compile.GTGT:
-				if b < 64 {
-					return makeUint128(0, a>>b), true
+				if b >= 64 {
+					goto general
 				}
+				r = a >> b
+			default:
+				goto general
 			}
+			if r <= math.MaxInt32 {
+				return makeSmallInt(int64(r)), true
+			}
+			if z, ok := wordInt(r); ok {
+				return z, true
+			}
+			return makeWord(r), true
 		}
 	}
+general:
 	switch op {
 	case compile.PLUS:
 		return xi.Add(yi), true
@@ -418,11 +453,16 @@ func smallIndex(y Value, n int) (int, bool) {
 
 // bothWords returns x and y when both are in [0, 2^64).
 func bothWords(x, y Int) (uint64, uint64, bool) {
-	a, ok := x.word()
+	a, ok := x.wordFast()
 	if !ok {
-		return 0, 0, false
+		if a, ok = x.word(); !ok {
+			return 0, 0, false
+		}
 	}
-	b, ok := y.word()
+	b, ok := y.wordFast()
+	if !ok {
+		b, ok = y.word()
+	}
 	return a, b, ok
 }
 
@@ -434,4 +474,18 @@ func cmpWords(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// universals returns Universe's value of each of a program's names (nil
+// where Universe has none), read once when a module is made, so that
+// UNIVERSAL (True, False, None, len, range, ...) loads a slice element
+// instead of hashing its name into Universe at every execution. Universe
+// may be changed before evaluation begins, as its documentation says: a
+// module made after the change sees it.
+func universals(names []string) []Value {
+	vals := make([]Value, len(names))
+	for i, name := range names {
+		vals[i] = Universe[name]
+	}
+	return vals
 }

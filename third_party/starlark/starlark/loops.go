@@ -5,6 +5,7 @@ package starlark
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -324,9 +325,11 @@ func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
 	if !ok {
 		return nil
 	}
-	mask, ok := mi.word()
+	mask, ok := mi.wordFast()
 	if !ok {
-		return nil
+		if mask, ok = mi.word(); !ok {
+			return nil
+		}
 	}
 	xi, ok := x.(Int)
 	if !ok {
@@ -336,13 +339,15 @@ func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
 	if !ok {
 		return nil
 	}
-	a, ok := xi.word()
-	if !ok {
-		return nil
-	}
-	b, ok := yi.word()
-	if !ok {
-		return nil
+	a, ok := xi.wordFast()
+	b, ok2 := yi.wordFast()
+	if !ok || !ok2 {
+		if a, ok = xi.word(); !ok {
+			return nil
+		}
+		if b, ok = yi.word(); !ok {
+			return nil
+		}
 	}
 	var r uint64
 	switch compile.Opcode(w >> 16) {
@@ -356,5 +361,11 @@ func maskedOp(m *Module, space []Value, w uint64, sp int) Value {
 	default:
 		return nil
 	}
-	return makeUint128(0, r&mask)
+	if r &= mask; r <= math.MaxInt32 { // made inline, as intBinary does
+		return makeSmallInt(int64(r))
+	}
+	if z, ok := wordInt(r); ok {
+		return z
+	}
+	return makeWord(r)
 }

@@ -734,6 +734,7 @@ type Module struct {
 	predeclared StringDict
 	globals     []Value
 	constants   []Value
+	universals  []Value // bitsh fork: Universe's value of each name, read when the module is made
 }
 
 // Program returns the program from which this module was constructed.

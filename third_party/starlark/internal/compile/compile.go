@@ -508,7 +508,8 @@ func (fn *Funcode) buildTables() {
 	t[len(fn.Code)] = n
 	plain := make([]uint64, len(d))
 	copy(plain, d)
-	fuse(d)
+	fuse(d, fn.Prog.Constants)
+	fuseLists(d, plain) // bitsh fork: fuse_lists.go
 	// bitsh fork: the back edges of the loops of top-level code.
 	if len(fn.Loops) > 0 {
 		heads := make(map[uint32]int, len(fn.Loops))
@@ -583,7 +584,7 @@ func fusable(op Opcode) bool {
 	return false
 }
 
-func fuse(d []uint64) {
+func fuse(d []uint64, constants []any) {
 	// Each entry is rewritten from the plain entries that follow it.
 	plain := make([]uint64, len(d))
 	copy(plain, d)
@@ -612,7 +613,8 @@ func fuse(d []uint64) {
 	// runs the operator itself (the loads before it are not fused with
 	// it).
 	masked := func(i1, i2, i3 insn, ok3 bool) bool {
-		return (i1.op == STAR || i1.op == LTLT) && (i2.op == GLOBAL || i2.op == CONSTANT || i2.op == LOCAL) && ok3 && i3.op == AMP
+		return (i1.op == STAR || i1.op == LTLT) && (i2.op == GLOBAL || i2.op == CONSTANT || i2.op == LOCAL) && ok3 &&
+			(i3.op == AMP || wideOperand(i2.op, i2.arg, i3.op, constants)) // bitsh fork: FusedWideOp, fuse_lists.go
 	}
 	maskKind := map[Opcode]uint32{GLOBAL: 0, CONSTANT: 1, LOCAL: 2}
 	maskedAt := func(pc int) bool {
@@ -641,6 +643,8 @@ func fuse(d []uint64) {
 		// can run it alone from x.
 		local := i1.op == LOCAL && i1.n == 2
 		switch {
+		case masked(i1, i2, i3, ok3) && i3.op != AMP:
+			d[pc] = word(FusedWideOp, i1.n+i2.n+i3.n, uint32(i1.op)|maskKind[i2.op]<<8|uint32(i3.op)<<10, i2.arg)
 		case masked(i1, i2, i3, ok3):
 			d[pc] = word(FusedMaskedOp, i1.n+i2.n+i3.n, uint32(i1.op)|maskKind[i2.op]<<8, i2.arg)
 		case i1.op == UNPACK && i1.arg == 2 && i1.n == 2 && i2.op == SETLOCAL && i2.arg < 1<<16 && ok3 && i3.op == SETLOCAL:
