@@ -940,17 +940,16 @@ loop:
 			sp++
 
 		case compile.PREDECLARED:
-			name := f.Prog.Names[arg]
-			x := fn.module.predeclared[name]
+			x := fn.module.predecl[arg] // bitsh fork: names.go
 			if x == nil {
-				err = fmt.Errorf("internal error: predeclared variable %s is uninitialized", name)
+				err = fmt.Errorf("internal error: predeclared variable %s is uninitialized", f.Prog.Names[arg])
 				break loop
 			}
 			space[sp] = x
 			sp++
 
 		case compile.UNIVERSAL:
-			space[sp] = Universe[f.Prog.Names[arg]]
+			space[sp] = fn.module.universal[arg] // bitsh fork: names.go
 			sp++
 
 		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each
