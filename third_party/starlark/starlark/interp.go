@@ -5,7 +5,6 @@ package starlark
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"go.starlark.net/internal/compile"
 	"go.starlark.net/syntax"
@@ -359,77 +358,14 @@ loop:
 				}
 			}
 			if callee == nil {
-				var kwargs Value
-				if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
-					kwargs = space[sp-1]
-					sp--
-				}
-
-				var args Value
-				if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
-					args = space[sp-1]
-					sp--
-				}
-
-				// named args (pairs)
+				// bitsh fork: the arguments collected out of the loop
+				// (callargs.go), to keep the loop small enough for Go to
+				// inline its int fast paths.
 				var kvpairs []Tuple
-				if nkvpairs := int(arg & 0xff); nkvpairs > 0 {
-					kvpairs = make([]Tuple, 0, nkvpairs)
-					kvpairsAlloc := make(Tuple, 2*nkvpairs) // allocate a single backing array
-					sp -= 2 * nkvpairs
-					for i := range nkvpairs {
-						pair := kvpairsAlloc[:2:2]
-						kvpairsAlloc = kvpairsAlloc[2:]
-						pair[0] = space[sp+2*i]   // name
-						pair[1] = space[sp+2*i+1] // value
-						kvpairs = append(kvpairs, pair)
-					}
-				}
-				if kwargs != nil {
-					// Add key/value items from **kwargs dictionary.
-					dict, ok := kwargs.(IterableMapping)
-					if !ok {
-						err = fmt.Errorf("argument after ** must be a mapping, not %s", kwargs.Type())
-						break loop
-					}
-					items := dict.Items()
-					for _, item := range items {
-						if !is[String](item[0]) {
-							err = fmt.Errorf("keywords must be strings, not %s", item[0].Type())
-							break loop
-						}
-					}
-					if len(kvpairs) == 0 {
-						kvpairs = items
-					} else {
-						kvpairs = append(kvpairs, items...)
-					}
-				}
-
-				// positional args
-				if npos := int(arg >> 8); npos > 0 {
-					positional = space[sp-npos : sp]
-					sp -= npos
-
-					// Copy positional arguments into a new array,
-					// unless the callee is another Starlark function,
-					// in which case it can be trusted not to mutate them.
-					if !is[*Function](space[sp-1]) || args != nil {
-						positional = slices.Clone(positional)
-					}
-				}
-				if args != nil {
-					// Add elements from *args sequence.
-					iter := Iterate(args)
-					if iter == nil {
-						err = fmt.Errorf("argument after * must be iterable, not %s", args.Type())
-						break loop
-					}
-					var elem Value
-					for iter.Next(&elem) {
-						positional = append(positional, elem)
-					}
-					iter.Done()
+				var errArgs error
+				if positional, kvpairs, sp, errArgs = callArgs(op, arg, space, sp); errArgs != nil {
+					err = errArgs
+					break loop
 				}
 
 				function := space[sp-1]
