@@ -501,8 +501,17 @@ loop:
 				}
 			} else if l, ok := iter.(*listIterator); ok {
 				if l.i < len(l.l.elems) {
-					space[sp] = l.l.elems[l.i]
+					x := l.l.elems[l.i]
 					l.i++
+					if u := code[pc]; compile.Opcode(u) == compile.FusedUnpackSet2 { // bitsh fork: the UNPACK 2 after it
+						if t, ok := x.(Tuple); ok && len(t) == 2 {
+							space[uint32(u>>16)&0xffff] = t[0]
+							space[u>>32] = t[1]
+							pc += uint32(u>>8) & 0xff
+							continue
+						}
+					}
+					space[sp] = x
 					sp++
 				} else {
 					pc = arg
@@ -510,8 +519,17 @@ loop:
 				}
 			} else if t, ok := iter.(*tupleIterator); ok { // bitsh fork: Next inline
 				if len(t.elems) > 0 {
-					space[sp] = t.elems[0]
+					x := t.elems[0]
 					t.elems = t.elems[1:]
+					if u := code[pc]; compile.Opcode(u) == compile.FusedUnpackSet2 { // bitsh fork: the UNPACK 2 after it
+						if t, ok := x.(Tuple); ok && len(t) == 2 {
+							space[uint32(u>>16)&0xffff] = t[0]
+							space[u>>32] = t[1]
+							pc += uint32(u>>8) & 0xff
+							continue
+						}
+					}
+					space[sp] = x
 					sp++
 				} else {
 					pc = arg
