@@ -490,51 +490,34 @@ loop:
 				}
 			}
 			iter := iterstack[len(iterstack)-1]
-			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
-				if r.i < r.r.len {
-					space[sp] = MakeInt(r.r.start + r.i*r.r.step)
-					r.i++
-					sp++
-				} else {
+			// bitsh fork: the next element of a range, list or tuple, x,
+			// taken inline, and given to the SETLOCAL or FusedUnpackSet2
+			// after this instruction, if any, without pushing it.
+			var x Value
+			if r, ok := iter.(*rangeIterator); ok {
+				if r.i >= r.r.len {
 					pc = arg
 					counted = arg
+					continue
 				}
+				x = MakeInt(r.r.start + r.i*r.r.step)
+				r.i++
 			} else if l, ok := iter.(*listIterator); ok {
-				if l.i < len(l.l.elems) {
-					x := l.l.elems[l.i]
-					l.i++
-					if u := code[pc]; compile.Opcode(u) == compile.FusedUnpackSet2 { // bitsh fork: the UNPACK 2 after it
-						if t, ok := x.(Tuple); ok && len(t) == 2 {
-							space[uint32(u>>16)&0xffff] = t[0]
-							space[u>>32] = t[1]
-							pc += uint32(u>>8) & 0xff
-							continue
-						}
-					}
-					space[sp] = x
-					sp++
-				} else {
+				if l.i >= len(l.l.elems) {
 					pc = arg
 					counted = arg
+					continue
 				}
-			} else if t, ok := iter.(*tupleIterator); ok { // bitsh fork: Next inline
-				if len(t.elems) > 0 {
-					x := t.elems[0]
-					t.elems = t.elems[1:]
-					if u := code[pc]; compile.Opcode(u) == compile.FusedUnpackSet2 { // bitsh fork: the UNPACK 2 after it
-						if t, ok := x.(Tuple); ok && len(t) == 2 {
-							space[uint32(u>>16)&0xffff] = t[0]
-							space[u>>32] = t[1]
-							pc += uint32(u>>8) & 0xff
-							continue
-						}
-					}
-					space[sp] = x
-					sp++
-				} else {
+				x = l.l.elems[l.i]
+				l.i++
+			} else if t, ok := iter.(*tupleIterator); ok {
+				if len(t.elems) == 0 {
 					pc = arg
 					counted = arg
+					continue
 				}
+				x = t.elems[0]
+				t.elems = t.elems[1:]
 			} else if e, ok := iter.(*enumeration); ok { // bitsh fork: loops.go
 				switch e.next(space, sp, code[pc]) {
 				case 0:
@@ -548,12 +531,31 @@ loop:
 				default: // and the two SETLOCALs after it
 					pc += uint32(code[pc]>>8) & 0xff
 				}
-			} else if iter.Next(&space[sp]) {
-				sp++
+				continue
 			} else {
-				pc = arg
-				counted = arg
+				if iter.Next(&space[sp]) {
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
+				continue
 			}
+			switch u := code[pc]; compile.Opcode(u) {
+			case compile.SETLOCAL:
+				space[u>>32] = x
+				pc += uint32(u>>8) & 0xff
+				continue
+			case compile.FusedUnpackSet2:
+				if t, ok := x.(Tuple); ok && len(t) == 2 {
+					space[uint32(u>>16)&0xffff] = t[0]
+					space[u>>32] = t[1]
+					pc += uint32(u>>8) & 0xff
+					continue
+				}
+			}
+			space[sp] = x
+			sp++
 
 		case compile.ITERPOP:
 			n := len(iterstack) - 1

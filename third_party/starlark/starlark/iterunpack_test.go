@@ -1,6 +1,7 @@
 // bitsh fork: tests of loops over lists and tuples of pairs, whose ITERJMP
 // assigns each pair to the two locals of the FusedUnpackSet2 after it
-// (interp.go; README.bitsh.md, change 37).
+// (interp.go; README.bitsh.md, change 37), and of loops whose ITERJMP
+// assigns each element to the local of the SETLOCAL after it.
 
 package starlark_test
 
@@ -66,4 +67,46 @@ steps 81
 // backtraces, and step counts against upstream's.
 func TestIterUnpackAsUpstream(t *testing.T) {
 	asUpstream(t, iterUnpackProgs, iterUnpackUpstream)
+}
+
+// iterSetProgs: loops whose ITERJMP assigns the element to the local of
+// the SETLOCAL after it, over lists, tuples and ranges (a closure over the
+// loop variable, a cell, takes the general path), an error in the body,
+// an append during the loop, and loops over a dict and an iterable that
+// keep the general path.
+var iterSetProgs = []string{
+	"def f(xs):\n    s = 0\n    for x in xs:\n        s = s * 3 + x\n    for i in range(len(xs), -1, -2):\n        s += i\n    return s\nprint(f([1, 2, 3]), f((4, 5)), f([]))",
+	"def f(xs):\n    fs = []\n    for x in xs:\n        fs.append(lambda: x)\n    return [g() for g in fs]\nprint(f([1, 2]), f(range(3)))",
+	"def f(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\nprint(f([1, 'a']))",
+	"def f(xs):\n    for x in xs:\n        xs.append(x)\nf([1])",
+	"def f(d):\n    s = []\n    for k in d:\n        s.append(k)\n    for c in 'ab'.elems():\n        s.append(c)\n    return s\nprint(f({3: 4, 5: 6}))",
+}
+
+// iterSetUpstream is what go.starlark.net (the version this fork is of)
+// prints for iterSetProgs, with its errors, backtraces and steps.
+const iterSetUpstream = `print: 22 19 0
+<nil>
+steps 192
+print: [2, 2] [2, 2, 2]
+<nil>
+steps 167
+Traceback (most recent call last):
+  e.star:6:8: in <toplevel>
+  e.star:4:11: in f
+Error: unknown binary op: int + string
+steps 31
+Traceback (most recent call last):
+  e.star:4:2: in <toplevel>
+  e.star:3:18: in f
+Error in append: append: cannot append to list during iteration
+steps 18
+print: [3, 5, "a", "b"]
+<nil>
+steps 77
+`
+
+// TestIterSetAsUpstream checks the loops' results, errors with their
+// backtraces, and step counts against upstream's.
+func TestIterSetAsUpstream(t *testing.T) {
+	asUpstream(t, iterSetProgs, iterSetUpstream)
 }
