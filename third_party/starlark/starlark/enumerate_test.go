@@ -4,7 +4,12 @@
 
 package starlark_test
 
-import "testing"
+import (
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
 
 // enumerateProgs: a list changed in the loop over its enumeration (the
 // loop sees the snapshot), nested enumerations of one list with a start
@@ -58,4 +63,33 @@ steps 114
 // backtraces, and step counts against upstream's.
 func TestEnumerateAsUpstream(t *testing.T) {
 	asUpstream(t, enumerateProgs, enumerateUpstream)
+}
+
+// TestEnumeratePooled: a loop over enumerate(xs) of a list, entered 100
+// times by one call, takes its enumeration and its snapshot's array from
+// the thread's pool after the first time (the outer loop's range value is
+// one allocation a step; before, each inner loop also allocated an
+// enumeration and a copy of the list).
+func TestEnumeratePooled(t *testing.T) {
+	const src = "def f(xs, n):\n    t = 0\n    for k in range(n):\n        for i, x in enumerate(xs):\n            t += i * x\n    return t\n"
+	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{}, new(starlark.Thread), "e.star", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elems := make([]starlark.Value, 50)
+	for i := range elems {
+		elems[i] = starlark.MakeInt(i)
+	}
+	args := starlark.Tuple{starlark.NewList(elems), starlark.MakeInt(100)}
+	thread := new(starlark.Thread)
+	var v starlark.Value
+	allocs := testing.AllocsPerRun(20, func() {
+		v, err = starlark.Call(thread, globals["f"], args, nil)
+	})
+	if err != nil || v.String() != "4042500" {
+		t.Fatalf("f = %v, %v; want 4042500", v, err)
+	}
+	if allocs > 110 {
+		t.Errorf("f made %.0f allocations, want at most 110 (one range value per outer step)", allocs)
+	}
 }
