@@ -580,6 +580,7 @@ func makeToplevelFunction(prog *Program, predeclared StringDict) *Function {
 		constants[i] = v
 	}
 
+	pre, univ := resolveNames(compiled.Names, predeclared) // bitsh fork: names.go
 	return &Function{
 		funcode: compiled.Toplevel,
 		module: &Module{
@@ -587,7 +588,8 @@ func makeToplevelFunction(prog *Program, predeclared StringDict) *Function {
 			predeclared: predeclared,
 			globals:     make([]Value, len(compiled.Globals)),
 			constants:   constants,
-			universals:  universals(compiled.Names), // bitsh fork: interp_fast.go
+			predecl:     pre,  // bitsh fork
+			universal:   univ, // bitsh fork
 		},
 	}
 }

@@ -30,6 +30,7 @@ type hashtable struct {
 	dummies   uint32 // deleted slots of the index whose entries are no longer in ents
 	itercount uint32 // number of active iterators (ignored if frozen)
 	shift     uint8  // 32 - log2(len(index))
+	spread    bool   // bitsh fork: a large index, probed as CPython's (hashtable_spread.go)
 	frozen    bool
 
 	_ noCopy // triggers vet copylock check on this type.
@@ -76,10 +77,12 @@ func (ht *hashtable) makeIndex(n int) {
 		shift--
 	}
 	ht.shift = shift
+	ht.spread = len(ht.index) >= spreadIndex // bitsh fork: hashtable_spread.go
 }
 
 // slot returns the index slot at which the probe for hash h starts: the
-// top bits of a Fibonacci hash, so that every bit of h counts.
+// top bits of a Fibonacci hash, so that every bit of h counts (bitsh fork:
+// in a small index; a large one starts at spreadSlot).
 func (ht *hashtable) slot(h uint32) uint32 {
 	return (h * 2654435769) >> ht.shift
 }
@@ -98,7 +101,9 @@ func (ht *hashtable) freeze() {
 
 // find returns the position in ents of the entry of key k, whose hash is
 // h, or -1, and, for a table with an index, the slot at which the probe
-// ended (empty) or found it.
+// found it, or else where insert puts k: the slot at which the probe
+// ended (empty), or in a large index the first deleted slot it passed
+// (bitsh fork, hashtable_spread.go).
 func (ht *hashtable) find(k Value, h uint32) (pos int, slot uint32, err error) {
 	if ht.index == nil {
 		for i := range ht.ents {
@@ -112,6 +117,9 @@ func (ht *hashtable) find(k Value, h uint32) (pos int, slot uint32, err error) {
 			}
 		}
 		return -1, 0, nil
+	}
+	if ht.spread {
+		return ht.findSpread(k, h) // bitsh fork: hashtable_spread.go
 	}
 	mask := uint32(len(ht.index) - 1)
 	for s := ht.slot(h); ; s = (s + 1) & mask {
@@ -160,12 +168,19 @@ func (ht *hashtable) insert(k, v Value) error {
 	}
 	if len(ht.ents)+int(ht.dummies) == cap(ht.ents) {
 		ht.grow()
-		if ht.index != nil {
+		if ht.spread { // bitsh fork: hashtable_spread.go
+			slot = ht.emptySpread(h)
+		} else if ht.index != nil {
 			slot = ht.emptySlot(h)
 		}
 	}
 	ht.ents = append(ht.ents, entry{hash: h, key: k, value: v})
 	if ht.index != nil {
+		if ht.spread && ht.index[slot] < 0 && ht.dummies > 0 {
+			// bitsh fork: a deleted slot of a large index reused
+			// (hashtable_spread.go); the index has one fewer.
+			ht.dummies--
+		}
 		ht.index[slot] = int32(len(ht.ents))
 	}
 	ht.len++
@@ -224,6 +239,12 @@ func (ht *hashtable) resize(n int) {
 	} else {
 		ht.makeIndex(cap(ht.ents))
 	}
+	if ht.spread { // bitsh fork: hashtable_spread.go
+		for i := range ht.ents {
+			ht.index[ht.emptySpread(ht.ents[i].hash)] = int32(i + 1)
+		}
+		return
+	}
 	for i := range ht.ents {
 		ht.index[ht.emptySlot(ht.ents[i].hash)] = int32(i + 1)
 	}
@@ -234,6 +255,10 @@ func (ht *hashtable) resize(n int) {
 // stops at that empty slot. The deleted slots just before s become empty
 // too, for the same reason. It reports whether s became empty.
 func (ht *hashtable) free(s uint32) bool {
+	if ht.spread { // bitsh fork: hashtable_spread.go
+		ht.index[s] = -1
+		return false
+	}
 	mask := uint32(len(ht.index) - 1)
 	if ht.index[(s+1)&mask] != 0 {
 		ht.index[s] = -1
@@ -248,6 +273,9 @@ func (ht *hashtable) free(s uint32) bool {
 
 // emptySlot returns the first empty slot of the index on the probe of
 // hash h.
+//
+// bitsh fork: in a small index (a large one: emptySpread,
+// hashtable_spread.go).
 func (ht *hashtable) emptySlot(h uint32) uint32 {
 	mask := uint32(len(ht.index) - 1)
 	s := ht.slot(h)

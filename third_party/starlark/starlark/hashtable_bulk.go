@@ -81,8 +81,13 @@ func (ht *hashtable) appendWords(keys, vals []uint64) int {
 				h = 1 // zero is reserved
 			}
 		}
-		s := ht.slot(h)
-		for ; ht.index[s] != 0; s = (s + 1) & mask {
+		// The probe of find (hashtable_spread.go): the slot after s in a
+		// small index, s*5 + 1 + p in a large one.
+		s, mul, p := ht.slot(h), uint32(1), uint32(0)
+		if ht.spread {
+			s, mul, p = ht.spreadSlot(h), 5, h
+		}
+		for ; ht.index[s] != 0; s, p = (s*mul+1+p>>5)&mask, p>>5 {
 			x := int(ht.index[s])
 			switch {
 			case x <= 0:

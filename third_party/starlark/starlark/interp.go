@@ -5,7 +5,6 @@ package starlark
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"go.starlark.net/internal/compile"
 	"go.starlark.net/syntax"
@@ -354,77 +353,14 @@ loop:
 				}
 			}
 			if callee == nil {
-				var kwargs Value
-				if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
-					kwargs = space[sp-1]
-					sp--
-				}
-
-				var args Value
-				if op == compile.CALL_VAR || op == compile.CALL_VAR_KW {
-					args = space[sp-1]
-					sp--
-				}
-
-				// named args (pairs)
+				// bitsh fork: the arguments collected out of the loop
+				// (callargs.go), to keep the loop small enough for Go to
+				// inline its int fast paths.
 				var kvpairs []Tuple
-				if nkvpairs := int(arg & 0xff); nkvpairs > 0 {
-					kvpairs = make([]Tuple, 0, nkvpairs)
-					kvpairsAlloc := make(Tuple, 2*nkvpairs) // allocate a single backing array
-					sp -= 2 * nkvpairs
-					for i := range nkvpairs {
-						pair := kvpairsAlloc[:2:2]
-						kvpairsAlloc = kvpairsAlloc[2:]
-						pair[0] = space[sp+2*i]   // name
-						pair[1] = space[sp+2*i+1] // value
-						kvpairs = append(kvpairs, pair)
-					}
-				}
-				if kwargs != nil {
-					// Add key/value items from **kwargs dictionary.
-					dict, ok := kwargs.(IterableMapping)
-					if !ok {
-						err = fmt.Errorf("argument after ** must be a mapping, not %s", kwargs.Type())
-						break loop
-					}
-					items := dict.Items()
-					for _, item := range items {
-						if !is[String](item[0]) {
-							err = fmt.Errorf("keywords must be strings, not %s", item[0].Type())
-							break loop
-						}
-					}
-					if len(kvpairs) == 0 {
-						kvpairs = items
-					} else {
-						kvpairs = append(kvpairs, items...)
-					}
-				}
-
-				// positional args
-				if npos := int(arg >> 8); npos > 0 {
-					positional = space[sp-npos : sp]
-					sp -= npos
-
-					// Copy positional arguments into a new array,
-					// unless the callee is another Starlark function,
-					// in which case it can be trusted not to mutate them.
-					if !is[*Function](space[sp-1]) || args != nil {
-						positional = slices.Clone(positional)
-					}
-				}
-				if args != nil {
-					// Add elements from *args sequence.
-					iter := Iterate(args)
-					if iter == nil {
-						err = fmt.Errorf("argument after * must be iterable, not %s", args.Type())
-						break loop
-					}
-					var elem Value
-					for iter.Next(&elem) {
-						positional = append(positional, elem)
-					}
-					iter.Done()
+				var errArgs error
+				if positional, kvpairs, sp, errArgs = callArgs(op, arg, space, sp); errArgs != nil {
+					err = errArgs
+					break loop
 				}
 
 				function := space[sp-1]
@@ -556,49 +492,44 @@ loop:
 					continue
 				}
 			}
-			// bitsh fork: the element of a range or a list goes to the
-			// local of the SETLOCAL fused with the ITERJMP
-			// (lists_fast.go), which is then stepped over; the others run
-			// it as written.
-			dst := sp
+			// bitsh fork: the next element of a range, list or tuple, x,
+			// taken inline, and given to the local of the SETLOCAL fused
+			// with this instruction (lists_fast.go), or to the SETLOCAL or
+			// FusedUnpackSet2 after it, if any, without pushing it. The
+			// other iterators run the SETLOCAL as written.
+			local := -1
 			if op != compile.ITERJMP {
-				dst, pc = iterSetLocal(iter, w, pc0, pc, sp)
+				local, pc = iterSetLocal(iter, w, pc0, pc)
 			}
-			if r, ok := iter.(*rangeIterator); ok { // bitsh fork: Next inline
-				if r.i < r.r.len {
-					if v := r.r.start + r.i*r.r.step; int(int32(v)) == v { // bitsh fork: without a call
-						space[dst] = makeSmallInt(int64(v))
-					} else {
-						space[dst] = MakeInt(v)
-					}
-					r.i++
-					if dst == sp {
-						sp++
-					}
-				} else {
+			var x Value
+			if r, ok := iter.(*rangeIterator); ok {
+				if r.i >= r.r.len {
 					pc = arg
 					counted = arg
+					continue
 				}
+				if v := r.r.start + r.i*r.r.step; int(int32(v)) == v { // bitsh fork: without a call
+					x = makeSmallInt(int64(v))
+				} else {
+					x = MakeInt(v)
+				}
+				r.i++
 			} else if l, ok := iter.(*listIterator); ok {
-				if l.i < len(l.l.elems) {
-					space[dst] = l.l.elems[l.i]
-					l.i++
-					if dst == sp {
-						sp++
-					}
-				} else {
+				if l.i >= len(l.l.elems) {
 					pc = arg
 					counted = arg
+					continue
 				}
-			} else if t, ok := iter.(*tupleIterator); ok { // bitsh fork: Next inline
-				if len(t.elems) > 0 {
-					space[sp] = t.elems[0]
-					t.elems = t.elems[1:]
-					sp++
-				} else {
+				x = l.l.elems[l.i]
+				l.i++
+			} else if t, ok := iter.(*tupleIterator); ok {
+				if len(t.elems) == 0 {
 					pc = arg
 					counted = arg
+					continue
 				}
+				x = t.elems[0]
+				t.elems = t.elems[1:]
 			} else if e, ok := iter.(*enumeration); ok { // bitsh fork: loops.go
 				switch e.next(space, sp, code[pc]) {
 				case 0:
@@ -612,12 +543,35 @@ loop:
 				default: // and the two SETLOCALs after it
 					pc += uint32(code[pc]>>8) & 0xff
 				}
-			} else if iter.Next(&space[sp]) {
-				sp++
+				continue
 			} else {
-				pc = arg
-				counted = arg
+				if iter.Next(&space[sp]) {
+					sp++
+				} else {
+					pc = arg
+					counted = arg
+				}
+				continue
 			}
+			if local >= 0 {
+				space[local] = x
+				continue
+			}
+			switch u := code[pc]; compile.Opcode(u) {
+			case compile.SETLOCAL:
+				space[u>>32] = x
+				pc += uint32(u>>8) & 0xff
+				continue
+			case compile.FusedUnpackSet2:
+				if t, ok := x.(Tuple); ok && len(t) == 2 {
+					space[uint32(u>>16)&0xffff] = t[0]
+					space[u>>32] = t[1]
+					pc += uint32(u>>8) & 0xff
+					continue
+				}
+			}
+			space[sp] = x
+			sp++
 
 		case compile.ITERPOP:
 			n := len(iterstack) - 1
@@ -945,18 +899,16 @@ loop:
 			sp++
 
 		case compile.PREDECLARED:
-			name := f.Prog.Names[arg]
-			x := fn.module.predeclared[name]
+			x := fn.module.predecl[arg] // bitsh fork: names.go
 			if x == nil {
-				err = fmt.Errorf("internal error: predeclared variable %s is uninitialized", name)
+				err = fmt.Errorf("internal error: predeclared variable %s is uninitialized", f.Prog.Names[arg])
 				break loop
 			}
 			space[sp] = x
 			sp++
 
 		case compile.UNIVERSAL:
-			// bitsh fork: Universe read when the module was made (interp_fast.go)
-			space[sp] = fn.module.universals[arg]
+			space[sp] = fn.module.universal[arg] // bitsh fork: names.go
 			sp++
 
 		// bitsh fork: fused instructions (compile.Funcode.Decoded). Each

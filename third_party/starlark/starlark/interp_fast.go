@@ -475,17 +475,3 @@ func cmpWords(a, b uint64) int {
 	}
 	return 0
 }
-
-// universals returns Universe's value of each of a program's names (nil
-// where Universe has none), read once when a module is made, so that
-// UNIVERSAL (True, False, None, len, range, ...) loads a slice element
-// instead of hashing its name into Universe at every execution. Universe
-// may be changed before evaluation begins, as its documentation says: a
-// module made after the change sees it.
-func universals(names []string) []Value {
-	vals := make([]Value, len(names))
-	for i, name := range names {
-		vals[i] = Universe[name]
-	}
-	return vals
-}

@@ -12,10 +12,26 @@ package starlark
 type iterPool struct {
 	lists  []*listIterator
 	ranges []*rangeIterator
+	enums  []*enumeration // with their snapshots' arrays, cleared (loops.go)
 }
 
 // maxPooledIters is the most iterators of each kind a thread keeps.
 const maxPooledIters = 8
+
+// maxPooledSnapshot is the longest array of an enumeration's snapshot
+// that the pool keeps (README.bitsh.md, change 37).
+const maxPooledSnapshot = 1 << 16
+
+// enumeration returns an empty enumeration, the pool's where it has one
+// (loops.go, enumerateFor).
+func (thread *Thread) enumeration() *enumeration {
+	if n := len(thread.iters.enums); n > 0 {
+		e := thread.iters.enums[n-1]
+		thread.iters.enums = thread.iters.enums[:n-1]
+		return e
+	}
+	return new(enumeration)
+}
 
 // iterate returns Iterate(x), an iterator of the pool's where x is a list
 // or a range.
@@ -63,6 +79,20 @@ func (thread *Thread) iterDone(it Iterator) {
 		if len(thread.iters.ranges) < maxPooledIters {
 			*it = rangeIterator{}
 			thread.iters.ranges = append(thread.iters.ranges, it)
+		}
+	case *enumeration:
+		// Nothing but the loop held it (an enumeration is made for
+		// the ITERPUSH after the call of enumerate, and no Starlark
+		// code sees it): its snapshot's array, cleared, serves the
+		// thread's next enumeration of a list.
+		if len(thread.iters.enums) < maxPooledIters {
+			buf := it.buf
+			clear(buf)
+			if cap(buf) > maxPooledSnapshot {
+				buf = nil
+			}
+			*it = enumeration{buf: buf[:0]}
+			thread.iters.enums = append(thread.iters.enums, it)
 		}
 	}
 }

@@ -123,7 +123,7 @@ func storedValue(m *Module, space []Value, w uint64, sp int) Value {
 	case 1:
 		return m.constants[k]
 	case 2:
-		return m.universals[k]
+		return m.universal[k]
 	default:
 		return m.globals[k]
 	}
@@ -185,16 +185,16 @@ func firstOfListFused(w uint64) uint64 {
 }
 
 // iterSetLocal returns, for FusedIterSetlocal (ITERJMP and the SETLOCAL
-// after it, decoded as w at pc0, pc after both), where the element goes
-// and the pc after it: a range's or a list's element into the local, the
-// SETLOCAL stepped over; any other iterator's onto the stack at sp, the
-// SETLOCAL run as written.
-func iterSetLocal(iter Iterator, w uint64, pc0, pc uint32, sp int) (int, uint32) {
+// after it, decoded as w at pc0, pc after both), the local the element
+// goes to and the pc after it: a range's or a list's element into the
+// local, the SETLOCAL stepped over; for any other iterator -1, and the pc
+// of the SETLOCAL, run as written.
+func iterSetLocal(iter Iterator, w uint64, pc0, pc uint32) (int, uint32) {
 	switch iter.(type) {
 	case *rangeIterator, *listIterator:
 		return int(w >> 16 & 0xff), pc
 	}
-	return sp, pc0 + uint32(w>>24)&0xff
+	return -1, pc0 + uint32(w>>24)&0xff
 }
 
 // sliceOp runs SLICE on its operands x, lo, hi, step and leaves the result
@@ -285,7 +285,7 @@ func rangeStores(thread *Thread, m *Module, space []Value, code []uint64, stepta
 	case 1:
 		v = m.constants[i]
 	case 2:
-		v = m.universals[i]
+		v = m.universal[i]
 	default:
 		v = m.globals[i]
 	}

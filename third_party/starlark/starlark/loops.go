@@ -6,7 +6,6 @@ package starlark
 import (
 	"fmt"
 	"math"
-	"slices"
 	"unsafe"
 
 	"github.com/bitsh/bitsh/builtins/threadkey"
@@ -49,6 +48,7 @@ type enumeration struct {
 	elems []Value // a snapshot, as enumerate's list is
 	i     int
 	start int
+	buf   []Value // the array of a list's snapshot, kept with the enumeration in the thread's pool (iterpool.go)
 }
 
 var (
@@ -85,7 +85,7 @@ func enumerateFor(thread *Thread, fn Value, args []Value) *enumeration {
 	if b != enumerateBuiltin && (b.name != "enumerate" || thread.Local(enumerateKey) != any(b)) {
 		return nil
 	}
-	e := &enumeration{}
+	start := 0
 	if len(args) == 2 {
 		s, ok := args[1].(Int)
 		if !ok {
@@ -95,20 +95,32 @@ func enumerateFor(thread *Thread, fn Value, args []Value) *enumeration {
 		if !ok {
 			return nil
 		}
-		e.start = int(v)
+		start = int(v)
 	}
+	var e *enumeration
 	switch x := args[0].(type) {
 	case *List:
+		e = thread.enumeration()
 		if x.frozen {
 			e.elems = x.elems
 		} else {
-			e.elems = slices.Clone(x.elems)
+			// The snapshot in the pooled enumeration's array, where
+			// it is long enough.
+			if cap(e.buf) >= len(x.elems) {
+				e.buf = e.buf[:len(x.elems)]
+			} else {
+				e.buf = make([]Value, len(x.elems))
+			}
+			copy(e.buf, x.elems)
+			e.elems = e.buf
 		}
 	case Tuple:
+		e = thread.enumeration()
 		e.elems = x
 	default:
 		return nil
 	}
+	e.start = start
 	return e
 }
 

@@ -734,7 +734,8 @@ type Module struct {
 	predeclared StringDict
 	globals     []Value
 	constants   []Value
-	universals  []Value // bitsh fork: Universe's value of each name, read when the module is made
+	predecl     []Value // bitsh fork: names.go, predeclared[Names[i]]
+	universal   []Value // bitsh fork: names.go, Universe[Names[i]]
 }
 
 // Program returns the program from which this module was constructed.
