@@ -15,3 +15,15 @@ func TestDefaultBudget(t *testing.T) {
 		t.Fatalf("DefaultBudget() = %d; want at most half the address space left, %d", got, room/2)
 	}
 }
+
+// TestMemTotal holds sysinfo(2)'s total to /proc/meminfo's MemTotal, which
+// DefaultBudget read before.
+func TestMemTotal(t *testing.T) {
+	want := meminfoTotal()
+	if want == 0 {
+		t.Skip("no MemTotal in /proc/meminfo")
+	}
+	if got := memTotal(); got != want {
+		t.Fatalf("memTotal() = %d; want MemTotal %d", got, want)
+	}
+}
