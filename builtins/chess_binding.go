@@ -14,8 +14,9 @@ import (
 // bitboard may also be a word array; the result is then an array.
 
 // memberDocs holds the docstrings of module members such as
-// "chess.rook_attacks" for help(); filled by init, read-only afterwards.
-var memberDocs = map[string]string{}
+// "chess.rook_attacks" for help(), keyed by that name, each without its
+// "chess." (help adds it); filled by init, read-only afterwards.
+var memberDocs map[string]string
 
 // An argument kind: how a word or each word of an array is checked.
 type chessKind int
@@ -385,14 +386,20 @@ BB_RANK_1 .. BB_RANK_8, BB_LIGHT_SQUARES, BB_DARK_SQUARES (a1 is dark),
 BB_CORNERS, BB_CENTER (d4 e4 d5 e5), BB_BACKRANKS (ranks 1 and 8).`
 
 func init() {
-	members := starlark.StringDict{}
-	var doc strings.Builder
-	doc.WriteString(chessModuleDoc)
+	// Built as every run starts: the maps and the doc are sized once, and
+	// no fmt or strings.ToUpper (a third of this init's time went to
+	// growing maps and strings).
+	nfns := 3 + len(chessFns)
+	members := make(starlark.StringDict, nfns+2*64+2*8+4+len(chessBoards))
+	memberDocs = make(map[string]string, nfns)
+	docs := make([]string, 0, nfns)
+	docLen := len(chessModuleDoc)
 	add := func(name string, fn func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error), d string) {
 		full := "chess." + name
 		members[name] = starlark.NewBuiltin(full, fn)
-		memberDocs[full] = "chess." + d
-		doc.WriteString("\n\nchess." + d)
+		memberDocs[full] = d // help prefixes "chess."
+		docs = append(docs, d)
+		docLen += len("\n\nchess.") + len(d)
 	}
 	add("square_name", chessSquareName, "square_name(sq)\nReturns the name of sq (\"e4\"); an array of squares gives a list of names.")
 	add("parse_square", chessParseSquare, "parse_square(name)\nReturns the square called name (\"a1\" .. \"h8\", lower case); any other string is an error.")
@@ -400,13 +407,22 @@ func init() {
 	for _, c := range chessFns {
 		add(c.name, c.call, c.doc)
 	}
+	var doc strings.Builder
+	doc.Grow(docLen)
+	doc.WriteString(chessModuleDoc)
+	for _, d := range docs {
+		doc.WriteString("\n\nchess.")
+		doc.WriteString(d)
+	}
 	names := chess.SquareNames()
 	sqs := make([]starlark.Value, 64)
 	nameVals := make([]starlark.Value, 64)
 	for sq, n := range names {
-		members[strings.ToUpper(n)] = starlark.MakeInt(sq)
-		members["BB_"+strings.ToUpper(n)] = wordValue(1 << sq)
-		sqs[sq] = wordValue(1 << sq)
+		upper := string([]byte{'B', 'B', '_', 'A' + byte(sq&7), '1' + byte(sq>>3)}) // "BB_E4"
+		w := wordValue(1 << sq)
+		members[upper[3:]] = starlark.MakeInt(sq)
+		members[upper] = w
+		sqs[sq] = w
 		nameVals[sq] = starlark.String(n)
 	}
 	files := make([]starlark.Value, 8)
@@ -414,23 +430,30 @@ func init() {
 	for i := range 8 {
 		files[i] = wordValue(chess.Files[i])
 		ranks[i] = wordValue(chess.Ranks[i])
-		members[fmt.Sprintf("BB_FILE_%c", 'A'+i)] = files[i]
-		members[fmt.Sprintf("BB_RANK_%d", i+1)] = ranks[i]
+		members["BB_FILE_"+string(rune('A'+i))] = files[i]
+		members["BB_RANK_"+string(rune('1'+i))] = ranks[i]
 	}
 	members["SQUARE_NAMES"] = starlark.NewList(nameVals)
 	members["BB_SQUARES"] = starlark.NewList(sqs)
 	members["BB_FILES"] = starlark.NewList(files)
 	members["BB_RANKS"] = starlark.NewList(ranks)
-	for name, x := range map[string]uint64{
-		"BB_EMPTY": chess.Empty, "BB_ALL": chess.All, "BB_LIGHT_SQUARES": chess.LightSquares,
-		"BB_DARK_SQUARES": chess.DarkSquares, "BB_CORNERS": chess.Corners, "BB_CENTER": chess.Center,
-		"BB_BACKRANKS": chess.Backranks,
-	} {
-		members[name] = wordValue(x)
+	for _, b := range chessBoards {
+		members[b.name] = wordValue(b.x)
 	}
 	m := &starlarkstruct.Module{Name: "chess", Members: members}
 	// Frozen, the module and its lists are shared read-only by every
 	// interpreter.
 	m.Freeze()
 	register(Builtin{Name: "chess", Topic: "chess", Value: m, Doc: doc.String()})
+}
+
+// chessBoards are the module's named bitboards other than files, ranks
+// and squares.
+var chessBoards = [...]struct {
+	name string
+	x    uint64
+}{
+	{"BB_EMPTY", chess.Empty}, {"BB_ALL", chess.All}, {"BB_LIGHT_SQUARES", chess.LightSquares},
+	{"BB_DARK_SQUARES", chess.DarkSquares}, {"BB_CORNERS", chess.Corners}, {"BB_CENTER", chess.Center},
+	{"BB_BACKRANKS", chess.Backranks},
 }

@@ -93,7 +93,7 @@ func docOf(v starlark.Value) (string, error) {
 		}
 	}
 	if d, ok := memberDocs[key]; ok { // a module member with its own docstring: "chess.ray"
-		return d, nil
+		return "chess." + d, nil
 	}
 	if e, ok := registry[key]; ok {
 		return e.Doc, nil
