@@ -102,7 +102,7 @@ func writeKernelspec(dir, exe string) error {
 	}, "", "  ")
 	files := map[string][]byte{
 		"kernel.json":    append(spec, '\n'),
-		"logo-svg.svg":   []byte(logoSVG),
+		"logo-svg.svg":   []byte(logoSVG()),
 		"logo-32x32.png": logoPNG(32),
 		"logo-64x64.png": logoPNG(64),
 	}
@@ -117,7 +117,9 @@ func writeKernelspec(dir, exe string) error {
 // The logo is a 4x4 board of bits, the pattern of 0b1011_0110_1101_0010.
 const logoBits = 0b1011_0110_1101_0010
 
-var logoSVG = func() string {
+// logoSVG draws the logo as SVG; written when a kernelspec is installed,
+// not as every run starts.
+func logoSVG() string {
 	var b bytes.Buffer
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">` + "\n")
 	b.WriteString(`<rect width="64" height="64" rx="8" fill="#1d2733"/>` + "\n")
@@ -130,7 +132,7 @@ var logoSVG = func() string {
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
-}()
+}
 
 // logoPNG draws the logo at size×size pixels.
 func logoPNG(size int) []byte {
