@@ -87,9 +87,11 @@ func Deposit(i, d uint64) uint64 { return bitops.Pdep(i, d) }
 // ascending order: the bits of x at the one bits of d, gathered (PEXT).
 func Extract(x, d uint64) uint64 { return bitops.Pext(x, d) }
 
-// binom[n][k] is n choose k for 0 <= k <= n <= 64, built from Pascal's rule.
-// The largest entry, C(64, 32) = 1832624140942590534, fits in a uint64.
-var binom = func() (t [65][65]uint64) {
+// binomTable is binom's definition: binom[n][k] is n choose k for
+// 0 <= k <= n <= 64, built from Pascal's rule. The largest entry,
+// C(64, 32) = 1832624140942590534, fits in a uint64. tables.go holds its
+// result (TestTables), so that no process computes it as it starts.
+func binomTable() (t [65][65]uint64) {
 	for n := 0; n <= 64; n++ {
 		t[n][0] = 1
 		for k := 1; k <= n; k++ {
@@ -97,7 +99,7 @@ var binom = func() (t [65][65]uint64) {
 		}
 	}
 	return t
-}()
+}
 
 // Binomial returns n choose k for 0 <= n <= 64; it is 0 when k < 0 or k > n.
 func Binomial(n, k int) uint64 {
