@@ -3,12 +3,14 @@ package chess
 import "sync"
 
 // Step attacks are python-chess's BB_KNIGHT_ATTACKS, BB_KING_ATTACKS and
-// BB_PAWN_ATTACKS; 64 entries each, built at package init (microseconds).
+// BB_PAWN_ATTACKS, 64 entries each: knightTable, kingTable, whitePawnTable
+// and blackPawnTable are stepTable of these steps, kept as data in
+// tables.go (TestTables) so that no process builds them as it starts.
 var (
-	knightTable    = stepTable([][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}})
-	kingTable      = stepTable([][2]int{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}})
-	whitePawnTable = stepTable([][2]int{{-1, 1}, {1, 1}})
-	blackPawnTable = stepTable([][2]int{{-1, -1}, {1, -1}})
+	knightSteps    = [][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	kingSteps      = [][2]int{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}
+	whitePawnSteps = [][2]int{{-1, 1}, {1, 1}}
+	blackPawnSteps = [][2]int{{-1, -1}, {1, -1}}
 )
 
 // stepTable returns, per square, the squares one (file, rank) step away.
@@ -70,11 +72,8 @@ func edges(sq int) uint64 {
 	return (Backranks &^ Ranks[SquareRank(sq)]) | ((FileA | FileH) &^ Files[SquareFile(sq)])
 }
 
-var (
-	rookMasks   = maskTable(rookDirs)
-	bishopMasks = maskTable(bishopDirs)
-)
-
+// rookMasks and bishopMasks (tables.go) are maskTable of rookDirs and
+// bishopDirs.
 func maskTable(dirs [4][2]int) (t [64]uint64) {
 	for sq := range t {
 		t[sq] = slide(sq, 0, dirs) &^ edges(sq)

@@ -2,21 +2,18 @@ package chess
 
 import "math/bits"
 
-// Line masks without the square itself, and the attacks along the first
-// rank for each file and each occupancy of the six inner squares.
-var (
-	fileMasks, diagMasks, antiMasks = lineMasks()
-	firstRank                       = firstRankTable()
-	lines                           = lineTable()
-)
+// Line masks without the square itself (fileMasks, diagMasks, antiMasks:
+// lineMasks), the attacks along the first rank for each file and each
+// occupancy of the six inner squares (firstRank: firstRankTable), and
+// lines (lineTable), all data in tables.go (TestTables).
 
 // A line entry keeps what one call needs on one cache line: the three line
 // masks and the byte-reversed square bit, doubled.
 type line struct{ file, diag, anti, rev2 uint64 }
 
-func lineTable() (t [64]line) {
+func lineTable(file, diag, anti [64]uint64) (t [64]line) {
 	for sq := range t {
-		t[sq] = line{fileMasks[sq], diagMasks[sq], antiMasks[sq], 2 * bits.ReverseBytes64(1<<sq)}
+		t[sq] = line{file[sq], diag[sq], anti[sq], 2 * bits.ReverseBytes64(1<<sq)}
 	}
 	return
 }
