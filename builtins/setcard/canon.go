@@ -89,9 +89,9 @@ var (
 	canonTab  *canonTables
 )
 
-// toZeroPerm[d] lists the two permutations of {0, 1, 2} (indices into
-// perms3) that send d to 0.
-var toZeroPerm = func() (z [3][2]uint8) {
+// toZeroPerm[d] (tables.go: buildToZeroPerm's) lists the two permutations
+// of {0, 1, 2} (indices into perms3) that send d to 0.
+func buildToZeroPerm() (z [3][2]uint8) {
 	var n [3]int
 	for q, p := range perms3 {
 		for d := range 3 {
@@ -102,7 +102,7 @@ var toZeroPerm = func() (z [3][2]uint8) {
 		}
 	}
 	return z
-}()
+}
 
 // canonTabs returns the factored tables, building the coordinate
 // permutations on first use (the value permutations wait for valueRow).

@@ -38,9 +38,10 @@ type Class struct {
 // vec is a vector of F_3^4 as a card number: coordinate i is digit i.
 type vec = Card
 
-// vecAdd[a][b] = a + b and vecScale[k][a] = k a in F_3^4, from the digits.
-var vecAdd, vecScale = func() (add [NumCards][NumCards]vec, scale [3][NumCards]vec) {
-	d := digitsOf() // and mod3, not a division per entry: built as bitsh starts
+// vecAdd[a][b] = a + b and vecScale[k][a] = k a in F_3^4 (tables.go) are
+// buildVecTables's, from the digits.
+func buildVecTables() (add [NumCards][NumCards]vec, scale [3][NumCards]vec) {
+	d := digitsOf() // and mod3, not a division per entry
 	for a := range Card(NumCards) {
 		x := &d[a]
 		for b := range Card(NumCards) {
@@ -56,7 +57,7 @@ var vecAdd, vecScale = func() (add [NumCards][NumCards]vec, scale [3][NumCards]v
 		}
 	}
 	return add, scale
-}()
+}
 
 func vadd(a, b vec) vec { return vecAdd[a][b] }
 
@@ -233,8 +234,9 @@ func Caps20(ctx context.Context) ([]Class, error) {
 }
 
 // projective[v] numbers the 40 points of PG(3,3): v and -v share a number;
-// projRep lists the representatives (first nonzero coordinate 1).
-var projective, projRep = func() (num [NumCards]int8, rep []vec) {
+// projRep lists the representatives (first nonzero coordinate 1). Both
+// are buildProjective's, kept in tables.go.
+func buildProjective(scale *[3][NumCards]vec) (num [NumCards]int8, rep []vec) {
 	for v := Card(1); v < NumCards; v++ {
 		d := v.Digits()
 		i := 0
@@ -243,13 +245,13 @@ var projective, projRep = func() (num [NumCards]int8, rep []vec) {
 		}
 		if d[i] == 1 {
 			num[v] = int8(len(rep))
-			num[vneg(v)] = int8(len(rep))
+			num[scale[2][v]] = int8(len(rep))
 			rep = append(rep, v)
 		}
 	}
 	num[0] = -1
 	return num, rep
-}()
+}
 
 func computeCaps20(ctx context.Context) ([]Class, error) {
 	c0 := firstCap20()

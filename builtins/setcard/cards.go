@@ -23,11 +23,11 @@ func FromDigits(d [4]uint8) Card {
 	return Card(27*int(d[0]) + 9*int(d[1]) + 3*int(d[2]) + int(d[3]))
 }
 
-// thirdTable[x][y] is the card completing a SET with x and y; built once
-// from the definition because each coordinate of the third card is
-// -(a+b) mod 3, which is "all equal or all different". (Built as bitsh
-// starts, so without a division per entry: digitsOf and mod3.)
-var thirdTable = func() (t [NumCards][NumCards]Card) {
+// thirdTable[x][y] (tables.go) is the card completing a SET with x and y:
+// buildThirdTable, from the definition, because each coordinate of the
+// third card is -(a+b) mod 3, which is "all equal or all different".
+// (Without a division per entry: digitsOf and mod3.)
+func buildThirdTable() (t [NumCards][NumCards]Card) {
 	d := digitsOf()
 	for x := range Card(NumCards) {
 		for y := range Card(NumCards) {
@@ -36,7 +36,7 @@ var thirdTable = func() (t [NumCards][NumCards]Card) {
 		}
 	}
 	return t
-}()
+}
 
 // mod3[i] is i % 3 for the i that sums and differences of digits make.
 var mod3 = [9]uint8{0, 1, 2, 0, 1, 2, 0, 1, 2}

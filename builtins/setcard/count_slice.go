@@ -46,10 +46,11 @@ const all27 = 1<<27 - 1
 // third3 and add3 are the SET completion and the vector sum on the 27
 // points (the cards with x1 = 1): third3 is Third restricted to them, that
 // is third3(a, b) = -(a+b), so a + b = third3(third3(a, b), 0).
-var third3, add3 = func() (t, a [27][27]uint8) {
+// Both are buildSlice3's of thirdTable, kept in tables.go.
+func buildSlice3(third *[NumCards][NumCards]Card) (t, a [27][27]uint8) {
 	for x := 0; x < 27; x++ {
 		for y := 0; y < 27; y++ {
-			t[x][y] = uint8(thirdTable[x][y])
+			t[x][y] = uint8(third[x][y])
 		}
 	}
 	for x := 0; x < 27; x++ {
@@ -58,7 +59,7 @@ var third3, add3 = func() (t, a [27][27]uint8) {
 		}
 	}
 	return t, a
-}()
+}
 
 // perm27 is a permutation of the 27 points.
 type perm27 [27]uint8
