@@ -39,7 +39,7 @@ func Topics() []string { return slices.Clone(topics) }
 
 // registry is filled by register calls from init functions only and is
 // read-only afterwards, so interpreters never share mutable state through it.
-var registry = map[string]*Builtin{}
+var registry = make(map[string]*Builtin, 128) // about 80 builtins: no growing at init
 
 func register(bs ...Builtin) {
 	for i := range bs {
