@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,30 +194,86 @@ func tail(s string) string {
 	return s
 }
 
-// TestBudgetSetsGOGC: under a budget the command sets GOGC to gcPercent,
-// unless the environment sets GOGC; without a budget it leaves Go's.
+// TestBudgetSetsGOGC: under a budget the command keeps the heap goal at
+// least gcFloor of the budget, unless the environment sets GOGC; without
+// a budget it leaves Go's GOGC.
 func TestBudgetSetsGOGC(t *testing.T) {
 	prev := debug.SetGCPercent(100)
 	prevLimit := debug.SetMemoryLimit(-1)
 	defer func() {
+		gcTuner.set(0)
 		debug.SetGCPercent(prev)
 		debug.SetMemoryLimit(prevLimit)
 	}()
 	for _, c := range []struct {
 		flag, env string
-		want      int
+		floor     int64 // 0: GOGC stays 100
 	}{
-		{"512M", "", gcPercent},
-		{"0", "", 100},
-		{"512M", "150", 100}, // GOGC=150 is the runtime's to read at start; the command leaves it
+		{"512M", "", 32 << 20},
+		{"0", "", 0},
+		{"4G", "", gcFloorMax},
+		{"512M", "150", 0},     // GOGC=150 is the runtime's to read at start; the command leaves it
+		{"128M", "", 16 << 20}, // a floor of 8 MiB, below GOGC 400's least goal
 	} {
 		debug.SetGCPercent(100)
 		t.Setenv("GOGC", c.env)
 		if _, err := memoryBudget(c.flag); err != nil {
 			t.Fatal(err)
 		}
-		if got := debug.SetGCPercent(100); got != c.want {
-			t.Errorf("-max-memory %s, GOGC=%q: GC percent %d, want %d", c.flag, c.env, got, c.want)
+		if c.floor == 0 {
+			runtime.GC()
+			time.Sleep(10 * time.Millisecond) // a tuner's finalizer, had it run, would have set GOGC
+			if got := debug.SetGCPercent(100); got != 100 {
+				t.Errorf("-max-memory %s, GOGC=%q: GC percent %d, want 100", c.flag, c.env, got)
+			}
+			continue
+		}
+		// After a collection the tuner sets the next goal: at least the
+		// floor (this test's live heap is a few MiB at most).
+		var goal uint64
+		for range 100 {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+			sample := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+			metrics.Read(sample)
+			if goal = sample[0].Value.Uint64(); goal >= uint64(c.floor) {
+				break
+			}
+		}
+		if goal < uint64(c.floor) || goal > uint64(c.floor)+uint64(c.floor)/4 {
+			t.Errorf("-max-memory %s: heap goal %d MiB after a collection, want about %d", c.flag, goal>>20, c.floor>>20)
+		}
+		if got := debug.SetGCPercent(gcPercent); got < gcPercent {
+			t.Errorf("-max-memory %s: GC percent %d, want at least %d", c.flag, got, gcPercent)
+		}
+	}
+}
+
+// TestGCPercentFor checks the tuner's GOGC against Go's heap goal, live +
+// roots * GOGC/100 and at least 4 MiB * GOGC/100.
+func TestGCPercentFor(t *testing.T) {
+	goal := func(live, roots int64, p int) int64 {
+		return max(live+roots*int64(p)/100, 4<<20*int64(p)/100)
+	}
+	for _, c := range []struct{ floor, live, roots int64 }{
+		{64 << 20, 0, 0},
+		{64 << 20, 300 << 10, 600 << 10},
+		{64 << 20, 3 << 20, 4 << 20},
+		{64 << 20, 20 << 20, 21 << 20},
+		{64 << 20, 1 << 30, 1<<30 + 1<<20},
+		{8 << 20, 1 << 20, 1 << 20},
+	} {
+		p := gcPercentFor(c.floor, c.live, c.roots)
+		if p < gcPercent {
+			t.Errorf("%+v: GOGC %d below %d", c, p, gcPercent)
+		}
+		got := goal(c.live, max(c.roots, 1), p)
+		want := max(c.floor, goal(c.live, max(c.roots, 1), gcPercent))
+		if c.live == 0 {
+			got, want = goal(0, 4<<20, p), max(c.floor, goal(0, 4<<20, gcPercent))
+		}
+		if got < want-want/50 || got > want+want/50 {
+			t.Errorf("%+v: GOGC %d gives a goal of %d, want %d", c, p, got, want)
 		}
 	}
 }

@@ -87,6 +87,10 @@ type Thread struct {
 
 	// iters holds iterators for loops to reuse (bitsh fork: iterpool.go).
 	iters iterPool
+
+	// pairs holds the pairs MAKETUPLE has allocated and not yet made
+	// (bitsh fork: tuples.go).
+	pairs []tuple2
 }
 
 // ExecutionSteps returns the current value of Steps.

@@ -804,9 +804,9 @@ loop:
 			sp++
 
 		case compile.MAKETUPLE:
-			if arg == 2 { // bitsh fork: one allocation (loops.go)
+			if arg == 2 { // bitsh fork: a quarter of an allocation (tuples.go)
 				sp--
-				space[sp-1] = makeTuple2(space[sp-1], space[sp])
+				space[sp-1] = thread.makePair(space[sp-1], space[sp])
 				break
 			}
 			// bitsh fork: three or four elements with one allocation (tuples.go).
