@@ -384,8 +384,8 @@ func (ht *hashtable) keys() []Value {
 }
 
 func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
-	if err := ht.checkMutable("delete from"); err != nil {
-		return nil, false, err
+	if ht.frozen || ht.itercount > 0 { // bitsh fork: checkMutable's test, inlined
+		return nil, false, ht.checkMutable("delete from")
 	}
 	if ht.ents == nil {
 		return None, false, nil // empty
