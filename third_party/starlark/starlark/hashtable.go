@@ -109,6 +109,9 @@ func (ht *hashtable) find(k Value, h uint32) (pos int, slot uint32, err error) {
 		for i := range ht.ents {
 			e := &ht.ents[i]
 			if e.hash == h {
+				if sameInt(k, e.key) { // bitsh fork: hashtable_fast.go
+					return i, 0, nil
+				}
 				if eq, err := keyEqual(k, e.key); err != nil {
 					return -1, 0, err // e.g. excessively recursive tuple
 				} else if eq {
@@ -130,6 +133,9 @@ func (ht *hashtable) find(k Value, h uint32) (pos int, slot uint32, err error) {
 		if x > 0 {
 			e := &ht.ents[x-1]
 			if e.hash == h {
+				if sameInt(k, e.key) { // bitsh fork: hashtable_fast.go
+					return int(x - 1), s, nil
+				}
 				if eq, err := keyEqual(k, e.key); err != nil {
 					return -1, 0, err
 				} else if eq {
@@ -378,8 +384,8 @@ func (ht *hashtable) keys() []Value {
 }
 
 func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
-	if err := ht.checkMutable("delete from"); err != nil {
-		return nil, false, err
+	if ht.frozen || ht.itercount > 0 { // bitsh fork: checkMutable's test, inlined
+		return nil, false, ht.checkMutable("delete from")
 	}
 	if ht.ents == nil {
 		return None, false, nil // empty

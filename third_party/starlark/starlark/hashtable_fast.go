@@ -37,6 +37,16 @@ func wordHash(w uint64) uint32 {
 	return 12582917 * (uint32(w) ^ uint32(w>>32))
 }
 
+// sameInt reports whether k and e are ints of one representation, and so
+// equal: the probes test it, inline, before they call keyEqual (a found
+// key has the representation of the key looked up when both are in int32
+// range or words: each such value has one, int_posix64.go).
+func sameInt(k, e Value) bool {
+	i, ok1 := k.(Int)
+	j, ok2 := e.(Int)
+	return ok1 && ok2 && i.impl == j.impl
+}
+
 // keyEqual returns Equal(k, e). Where k is an int in int32 range or a
 // word and e an int, they are equal exactly when their representations
 // are (each value has one, int_posix64.go), which it compares inline,

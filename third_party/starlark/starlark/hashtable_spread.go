@@ -59,6 +59,9 @@ func (ht *hashtable) findSpread(k Value, h uint32) (pos int, slot uint32, err er
 		}
 		e := &ht.ents[x-1]
 		if e.hash == h {
+			if sameInt(k, e.key) {
+				return int(x - 1), s, nil
+			}
 			if eq, err := keyEqual(k, e.key); err != nil {
 				return -1, 0, err
 			} else if eq {

@@ -555,7 +555,16 @@ func (i Int) String() string {
 }
 func (i Int) Type() string { return "int" }
 func (i Int) Freeze()      {} // immutable
-func (i Int) Truth() Bool  { return i.Sign() != 0 }
+func (i Int) Truth() Bool {
+	// bitsh fork: an int32 or a word without Sign's call (words are not 0).
+	if v, ok := i.small(); ok {
+		return v != 0
+	}
+	if _, _, ok := i.tagged(); ok {
+		return true
+	}
+	return i.Sign() != 0
+}
 func (i Int) Hash() (uint32, error) {
 	var lo big.Word
 	if v, _, ok := i.tagged(); ok {

@@ -391,12 +391,17 @@ const maxKeptInline = 1024
 func keepInMemory(fn **Function, f **compile.Funcode, code *[]uint64, steptab *[]uint32) {
 }
 
-// smallBinary computes a op b for int32 operands when op is + - * & | ^
-// and the result is in int32 range too; it reports false otherwise, and
-// intBinary or Binary computes it.
+// smallBinary computes a op b for int32 operands when op is + - * & | ^,
+// or >> by a count in [0, 64), and the result is in int32 range too; it
+// reports false otherwise, and intBinary or Binary computes it.
 func smallBinary(op compile.Opcode, a, b int64) (int64, bool) {
 	var r int64
 	switch op {
+	case compile.GTGT: // bitsh fork: a count in [0, 64), as Int.Rsh
+		if uint64(b) >= 64 {
+			return 0, false
+		}
+		r = a >> b
 	case compile.PLUS, compile.INPLACE_ADD: // bitsh fork: loops.go
 		r = a + b
 	case compile.MINUS:
