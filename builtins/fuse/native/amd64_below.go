@@ -47,24 +47,7 @@ func (g *amd64Gen) belowIndex(x *fuse.Expr, n uint64, check int) (r reg, owned, 
 	} else {
 		r, owned = g.expr(v), true
 	}
-	switch {
-	case m.Op == fuse.OpVar:
-		a.alu(aluCmp, r, g.slotRM(int(m.Imm)))
-	case m.Imm <= 1<<31-1:
-		a.aluI(aluCmp, R(r), int32(m.Imm))
-	default:
-		a.movRI(rDX, m.Imm)
-		a.alu(aluCmp, r, R(rDX))
-	}
-	fail, ool := a.newLabel(), a.newLabel()
-	g.fails = append(g.fails, failStub{label: fail, check: check, value: rAX, hasValue: true})
-	a.jcc(ccAE, ool)
-	limit := k.Imm
-	g.later = append(g.later, func() {
-		a.bind(ool)
-		a.movRI(rAX, limit)
-		a.jmp(fail)
-	})
+	g.failUnlessBelow(r, m, rDX, check, k.Imm)
 	if !inRange && !lenFits {
 		if n <= 1<<31-1 {
 			a.aluI(aluCmp, R(r), int32(n))
@@ -150,24 +133,7 @@ func (g *amd64Gen) belowAssign(s *fuse.Stmt, rest []fuse.Stmt) bool {
 	} else {
 		vr = o.r
 	}
-	switch {
-	case m.Op == fuse.OpVar:
-		a.alu(aluCmp, vr, g.slotRM(int(m.Imm)))
-	case m.Imm <= 1<<31-1:
-		a.aluI(aluCmp, R(vr), int32(m.Imm))
-	default:
-		a.movRI(rAX, m.Imm)
-		a.alu(aluCmp, vr, R(rAX))
-	}
-	fail, ool := a.newLabel(), a.newLabel()
-	g.fails = append(g.fails, failStub{label: fail, check: next.Check, value: rAX, hasValue: true})
-	a.jcc(ccAE, ool)
-	limit := k.Imm
-	g.later = append(g.later, func() {
-		a.bind(ool)
-		a.movRI(rAX, limit)
-		a.jmp(fail)
-	})
+	g.failUnlessBelow(vr, m, rAX, next.Check, k.Imm)
 	g.setSlot(s.Var, vr)
 	// t is i, below len: below the lesser of their bounds.
 	bv, bm := g.bound(v), g.bound(m)
@@ -254,4 +220,28 @@ func (g *amd64Gen) addConstExact(x *fuse.Expr) (reg, bool) {
 	a.alu(op, d, R(zr))
 	g.failIf(ccB, x.Check, zr, true)
 	return d, true
+}
+
+// failUnlessBelow compares r with the bound m (a variable or a constant;
+// tmp holds a constant past 2^31) and, where r is not below it (unsigned),
+// fails check out of line with limit as its value.
+func (g *amd64Gen) failUnlessBelow(r reg, m *fuse.Expr, tmp reg, check int, limit uint64) {
+	a := g.a
+	switch {
+	case m.Op == fuse.OpVar:
+		a.alu(aluCmp, r, g.slotRM(int(m.Imm)))
+	case m.Imm <= 1<<31-1:
+		a.aluI(aluCmp, R(r), int32(m.Imm))
+	default:
+		a.movRI(tmp, m.Imm)
+		a.alu(aluCmp, r, R(tmp))
+	}
+	fail, ool := a.newLabel(), a.newLabel()
+	g.fails = append(g.fails, failStub{label: fail, check: check, value: rAX, hasValue: true})
+	a.jcc(ccAE, ool)
+	g.later = append(g.later, func() {
+		a.bind(ool)
+		a.movRI(rAX, limit)
+		a.jmp(fail)
+	})
 }
