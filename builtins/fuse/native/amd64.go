@@ -1607,6 +1607,10 @@ type rangePlan struct {
 	// the loop reads it, so the variable is the cursor itself, stepped
 	// after the body (its value after the loop is never seen).
 	induct bool
+	// dead: an induct loop that counts down (not constant) whose body
+	// never reads the variable either (fuse.Func.StrengthReduce took its
+	// products): the cursor is not stepped at all.
+	dead bool
 }
 
 func (g *amd64Gen) planRange(s *fuse.Stmt) rangePlan {
@@ -1624,6 +1628,7 @@ func (g *amd64Gen) planRange(s *fuse.Stmt) rangePlan {
 	stepConst := c(s.Z) && int64(s.Z.Imm) == int64(int32(s.Z.Imm))
 	pl.induct = stepConst && !assigned && s.Var >= g.f.Params &&
 		countVar(g.f.Body, s.Var) == countVar([]fuse.Stmt{*s}, s.Var)
+	pl.dead = pl.induct && !pl.constant && countVar(s.Body, s.Var) == 0
 	return pl
 }
 
@@ -1701,7 +1706,7 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 		advance()
 	}
 	post := func(int) {
-		if pl.induct {
+		if pl.induct && !pl.dead {
 			advance()
 		}
 	}
