@@ -183,7 +183,7 @@ func mulBy(c uint64, x *Expr) *Expr {
 }
 
 // folded returns the unchecked op of x and y, folded where both are
-// constants (op is OpAdd, OpSub or OpMul: words mod 2^64).
+// constants (op is OpAdd, OpSub, OpMul or OpXor: words mod 2^64).
 func folded(op Op, x, y *Expr) *Expr {
 	if x.Op == OpConst && y.Op == OpConst {
 		switch op {
@@ -193,6 +193,8 @@ func folded(op Op, x, y *Expr) *Expr {
 			return constExpr(x.Imm - y.Imm)
 		case OpMul:
 			return constExpr(x.Imm * y.Imm)
+		case OpXor:
+			return constExpr(x.Imm ^ y.Imm)
 		}
 	}
 	return binary(op, x, y)

@@ -517,7 +517,9 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 //  3. TailCalls (fused), or LeafTailCalls (exact: only in helpers that make
 //     no other call, so that the jumps count as the interpreter's frames).
 //  4. Exact (Options.Exact): Starlark's ints exactly, or a failure.
-//  5. StrengthReduce (Options.Exact): a range loop's products by wide
+//  5. HoistInvariants (Options.Exact): a range loop's invariant
+//     expressions computed once before it, their checks' failures kept.
+//  6. StrengthReduce (Options.Exact): a range loop's products by wide
 //     constants that Exact left unchecked as running sums.
 func (c *compiler) passes(opt Options) error {
 	at := func(e *fuse.Expr) (file string, line, col int) {
@@ -554,6 +556,7 @@ func (c *compiler) passes(opt Options) error {
 		if err := c.f.Exact(c.madeExact, at); err != nil {
 			return err
 		}
+		c.f.HoistInvariants()
 		c.f.StrengthReduce()
 	}
 	return nil
