@@ -74,6 +74,10 @@ type Options struct {
 	// KeepTailCalls leaves a helper's calls of itself in tail position as
 	// calls (fuse.Func.TailCalls not run): for tests that compare.
 	KeepTailCalls bool
+	// KeepLoops leaves an exact function's loops as translated
+	// (fuse.Func.HoistInvariants and StrengthReduce not run): for tests
+	// that compare.
+	KeepLoops bool
 	// Exact compiles a plain function to run as machine code in its
 	// interpreter's place (docs/performance.md, "Plain functions as
 	// machine code"): 1 to MaxExactParams parameters, the body typed as
@@ -556,8 +560,10 @@ func (c *compiler) passes(opt Options) error {
 		if err := c.f.Exact(c.madeExact, at); err != nil {
 			return err
 		}
-		c.f.HoistInvariants()
-		c.f.StrengthReduce()
+		if !opt.KeepLoops {
+			c.f.HoistInvariants()
+			c.f.StrengthReduce()
+		}
 	}
 	return nil
 }
