@@ -19,16 +19,24 @@ import (
 // parameters (32 - b as a shift count, a - b, // by a % 7, a list index),
 // products whose check fails at some pass (the last, for some n), breaks,
 // continues and returns before or after them, invariants under an if, and
-// nested loops; loops over empty ranges among them.
+// nested loops; loops over empty ranges among them. A local p holds a
+// power of two or 0 (x & -x, shifts of it, masked), which the x86-64 code
+// divides by with shifts.
 func randomLoopFunc(r *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString("A = 0x9E3779B97F4A7C15\nB = 0xD1B54A32D192ED03\nT = [3, 1, 4, 1, 5, 9, 2, 6]\n\n")
-	b.WriteString("def f(n, a, b):\n    s = 0\n    c = [0] * 16\n")
+	b.WriteString("def f(n, a, b):\n    s = 0\n    c = [0] * 16\n    p = 1\n")
 	ranges := []string{"n % 20", "a % 5, n % 20", "0, n % 20, 3", "n % 20, 0, -1", "b % 4, n % 13, 2", "n % 20, a % 3"}
 	var loop func(ind string, depth int)
 	body := func(ind, v string, depth int) {
 		for k := 1 + r.IntN(4); k > 0; k-- {
-			switch r.IntN(16) {
+			switch r.IntN(19) {
+			case 16:
+				fmt.Fprintf(&b, "%sp = (s + %s + a) & -(s + %s + a)\n", ind, v, v)
+			case 17:
+				fmt.Fprintf(&b, "%sp = (p << (%s %% 3)) & b if %s > 1 else p >> 1\n", ind, v, v)
+			case 18:
+				fmt.Fprintf(&b, "%ss += ((a ^ %s) // p) + ((b + %s) %% p)\n", ind, v, v)
 			case 0:
 				fmt.Fprintf(&b, "%ss += ((A * %s + B) >> 32) & 0xFFFFFFFF\n", ind, v)
 			case 1:

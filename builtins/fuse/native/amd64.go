@@ -160,6 +160,8 @@ type amd64Gen struct {
 	fresh *fuse.Expr
 	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
 	dense []bool
+	// pow2 are the variables that hold a power of two or 0 (findPow2).
+	pow2 map[int]bool
 	// rest are the statements after the one stmts emits, in its list:
 	// belowAssign looks ahead at them.
 	rest []fuse.Stmt
@@ -221,6 +223,7 @@ func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callSt
 	g.steady = steadyOf(f, calls, proc)
 	g.fixed = fixedFor(calls, proc)
 	g.findDense()
+	g.findPow2()
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -2808,6 +2811,14 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		if !shown {
 			a.test(rs[1], rs[1])
 			a.jcc(ccE, zero)
+		}
+		if g.pow2Divisor(x) {
+			g.divPow2(x.Op, d, rs[1])
+			a.jmp(end)
+			a.bind(zero)
+			a.movRI(d, 0)
+			a.bind(end)
+			break
 		}
 		a.movRR(rAX, d)
 		a.movRI(rDX, 0)
