@@ -69,7 +69,7 @@ func (g *amd64Gen) pow2Expr(x *fuse.Expr) bool {
 		return g.pow2Expr(x.Args[0])
 	case fuse.OpAnd:
 		a, b := x.Args[0], x.Args[1]
-		if b.Op == fuse.OpNeg && sameExpr(a, b.Args[0]) && callFree(a) || a.Op == fuse.OpNeg && sameExpr(b, a.Args[0]) && callFree(b) {
+		if b.Op == fuse.OpNeg && sameValue(a, b.Args[0]) && callFree(a) || a.Op == fuse.OpNeg && sameValue(b, a.Args[0]) && callFree(b) {
 			return true
 		}
 		return g.pow2Expr(a) || g.pow2Expr(b)
@@ -106,6 +106,21 @@ func callFree(x *fuse.Expr) bool {
 	}
 	for _, a := range x.Args {
 		if !callFree(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue reports whether x and y compute the same word: the same ops
+// on the same operands (their checks aside: where one fails, the run
+// ends).
+func sameValue(x, y *fuse.Expr) bool {
+	if x.Op != y.Op || x.Imm != y.Imm || len(x.Args) != len(y.Args) {
+		return false
+	}
+	for i := range x.Args {
+		if !sameValue(x.Args[i], y.Args[i]) {
 			return false
 		}
 	}
