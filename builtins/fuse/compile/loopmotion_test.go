@@ -21,7 +21,8 @@ import (
 // continues and returns before or after them, invariants under an if, and
 // nested loops; loops over empty ranges among them. A local p holds a
 // power of two or 0 (x & -x, shifts of it, masked), which the x86-64 code
-// divides by with shifts.
+// divides by with shifts; so does the parameter b after some assignments
+// (b = x & -x), not before nor after others (b = a + i + 2).
 func randomLoopFunc(r *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString("A = 0x9E3779B97F4A7C15\nB = 0xD1B54A32D192ED03\nT = [3, 1, 4, 1, 5, 9, 2, 6]\n\n")
@@ -30,7 +31,13 @@ func randomLoopFunc(r *rand.Rand) string {
 	var loop func(ind string, depth int)
 	body := func(ind, v string, depth int) {
 		for k := 1 + r.IntN(4); k > 0; k-- {
-			switch r.IntN(19) {
+			switch r.IntN(22) {
+			case 21:
+				fmt.Fprintf(&b, "%sb = a + %s + 2\n", ind, v)
+			case 19:
+				fmt.Fprintf(&b, "%sb = (a ^ %s) & -(a ^ %s)\n", ind, v, v)
+			case 20:
+				fmt.Fprintf(&b, "%ss += (s + %s) // b + (a %% b)\n", ind, v)
 			case 16:
 				fmt.Fprintf(&b, "%sp = (s + %s + a) & -(s + %s + a)\n", ind, v, v)
 			case 17:
@@ -150,5 +157,39 @@ func TestLoopMotionRandom(t *testing.T) {
 	t.Logf("%d functions, %d changed by the loop passes; %d words agree with Starlark; %d runs fail both ways, %d of them at another check", n, changed, words, fails, otherCheck)
 	if changed < n/2 || words == 0 || fails == 0 {
 		t.Errorf("%d of %d functions changed, %d words, %d failures: the test tests little", changed, n, words, fails)
+	}
+}
+
+// TestPow2Divisions: divisions by a parameter that holds a power of two
+// after some assignments (b = a & -a) and not after others, before a loop,
+// in it and after it, agree with plain Starlark on every engine.
+func TestPow2Divisions(t *testing.T) {
+	src := `
+def f(n, a, b):
+    s = 100 // b
+    b = a & -a
+    s += (n + 7) // b + (n % b)
+    b = a + 3
+    s += (n + 7) // b + (n % b)
+    for i in range(n % 9):
+        s += (s + 5) // b
+        b = (a ^ i) & -(a ^ i)
+        s += (s + 5) // b
+        if i == 2:
+            b = 6
+    s += 9 // b
+    return s
+`
+	var inputs [][]uint64
+	for _, n := range []uint64{0, 1, 3, 4, 8, 1 << 40} {
+		for _, a := range []uint64{0, 1, 2, 5, 12, 96, 1 << 63} {
+			for _, b := range []uint64{1, 3, 4, 6} {
+				inputs = append(inputs, []uint64{n, a, b})
+			}
+		}
+	}
+	words, _ := exactAgrees(t, load(t, src), src, "f", inputs)
+	if words == 0 {
+		t.Errorf("no input gives a word")
 	}
 }

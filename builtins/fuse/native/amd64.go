@@ -160,8 +160,9 @@ type amd64Gen struct {
 	fresh *fuse.Expr
 	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
 	dense []bool
-	// pow2 are the variables that hold a power of two or 0 (findPow2).
-	pow2 map[int]bool
+	// pow2 are the variables that hold a power of two or 0 (findPow2);
+	// pow2Here those that do here, after an assignment (pow2Facts).
+	pow2, pow2Here map[int]bool
 	// rest are the statements after the one stmts emits, in its list:
 	// belowAssign looks ahead at them.
 	rest []fuse.Stmt
@@ -1200,6 +1201,7 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := g.a
+	defer g.pow2Facts(s)() // (amd64_pow2.go)
 	outer, outerUncond, outerCalled := g.cur, g.uncond, g.called
 	g.cur, g.uncond, g.called = s, unconditional(s), nil
 	defer func() { g.cur, g.uncond, g.called = outer, outerUncond, outerCalled }()

@@ -1,6 +1,10 @@
 package native
 
-import "github.com/bitsh/bitsh/builtins/fuse"
+import (
+	"maps"
+
+	"github.com/bitsh/bitsh/builtins/fuse"
+)
 
 // Divisions by a power of two that only the run knows: Gosper's hack
 // (HAKMEM 175) divides by c = x & -x, the lowest set bit of x. Where every
@@ -60,7 +64,7 @@ func (g *amd64Gen) pow2Expr(x *fuse.Expr) bool {
 	case fuse.OpConst:
 		return x.Imm&(x.Imm-1) == 0
 	case fuse.OpVar:
-		return g.pow2[int(x.Imm)]
+		return g.pow2[int(x.Imm)] || g.pow2Here[int(x.Imm)]
 	case fuse.OpLsb:
 		return true
 	case fuse.OpShl:
@@ -79,10 +83,37 @@ func (g *amd64Gen) pow2Expr(x *fuse.Expr) bool {
 	return false
 }
 
+// pow2Facts keeps g.pow2Here, the variables that hold a power of two or 0
+// where the code is (a top-level loop's globals are parameters, which
+// findPow2 leaves out: toplevel's c = x & -x): what statement s assigns
+// is no longer known, on every pass where s is a loop; an assignment of
+// such a word makes it known after s; what a compound statement learns
+// inside stays there. Call it before emitting s, and the function it
+// returns after.
+func (g *amd64Gen) pow2Facts(s *fuse.Stmt) func() {
+	pow := s.Kind == fuse.SAssign && g.pow2Expr(s.X) // (the old value's facts)
+	if len(g.pow2Here) > 0 {
+		forAssigned(s, func(v int) { delete(g.pow2Here, v) })
+	}
+	switch {
+	case pow:
+		return func() {
+			if g.pow2Here == nil {
+				g.pow2Here = map[int]bool{}
+			}
+			g.pow2Here[s.Var] = true
+		}
+	case s.Kind == fuse.SIf || s.Kind == fuse.SLabeled || isLoop(s):
+		known := maps.Clone(g.pow2Here)
+		return func() { g.pow2Here = known }
+	}
+	return func() {}
+}
+
 // pow2Divisor reports whether x, a // or a %, divides by a power of two
 // or 0 (g.pow2Expr of its divisor).
 func (g *amd64Gen) pow2Divisor(x *fuse.Expr) bool {
-	return g.pow2 != nil && g.pow2Expr(x.Args[1])
+	return g.pow2Expr(x.Args[1])
 }
 
 // divPow2 emits d = d // c (d % c for OpMod) for c, a register holding a
