@@ -2776,6 +2776,9 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		}
 		return d
 	}
+	if d, ok := g.shiftByVar(x); ok { // (amd64_pow2.go)
+		return d
+	}
 	if v, ok := g.varReg(x.Args[0]); ok && (x.Op == fuse.OpPopcount || x.Op == fuse.OpBsf) {
 		// popcount(v), bsf(v): from the variable's register (after bsf's
 		// check) into a new one.

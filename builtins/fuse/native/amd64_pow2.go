@@ -157,3 +157,36 @@ func sameValue(x, y *fuse.Expr) bool {
 	}
 	return true
 }
+
+// shiftByVar emits an unchecked x << v or x >> v with the count v a
+// variable in a register, read there (hash64's h >> (32 - bits), the
+// count hoisted out of the loop), and reports whether it did.
+func (g *amd64Gen) shiftByVar(x *fuse.Expr) (reg, bool) {
+	if x.Op != fuse.OpShl && x.Op != fuse.OpShr || x.Check >= 0 {
+		return 0, false
+	}
+	k, ok := g.varReg(x.Args[1])
+	if !ok {
+		return 0, false
+	}
+	a := g.a
+	shift := a.shrx
+	if x.Op == fuse.OpShl {
+		shift = a.shlx
+	}
+	var d reg
+	if v, ok := g.varReg(x.Args[0]); ok {
+		d = g.alloc()
+		shift(d, v, k)
+	} else {
+		d = g.expr(x.Args[0])
+		shift(d, d, k)
+	}
+	if b := g.bound(x.Args[1]); b == 0 || b > 64 {
+		// A shift by 64 or more gives 0.
+		a.movRI(rAX, 0)
+		a.aluI(aluCmp, R(k), 64)
+		a.cmov(ccAE, d, rAX)
+	}
+	return d, true
+}
