@@ -74,6 +74,10 @@ type Options struct {
 	// KeepTailCalls leaves a helper's calls of itself in tail position as
 	// calls (fuse.Func.TailCalls not run): for tests that compare.
 	KeepTailCalls bool
+	// KeepLoops leaves an exact function's loops as translated
+	// (fuse.Func.HoistInvariants and StrengthReduce not run): for tests
+	// that compare.
+	KeepLoops bool
 	// Exact compiles a plain function to run as machine code in its
 	// interpreter's place (docs/performance.md, "Plain functions as
 	// machine code"): 1 to MaxExactParams parameters, the body typed as
@@ -517,6 +521,10 @@ func Func(src *Source, opt Options) (*fuse.Func, error) {
 //  3. TailCalls (fused), or LeafTailCalls (exact: only in helpers that make
 //     no other call, so that the jumps count as the interpreter's frames).
 //  4. Exact (Options.Exact): Starlark's ints exactly, or a failure.
+//  5. HoistInvariants (Options.Exact): a range loop's invariant
+//     expressions computed once before it, their checks' failures kept.
+//  6. StrengthReduce (Options.Exact): a range loop's products by wide
+//     constants that Exact left unchecked as running sums.
 func (c *compiler) passes(opt Options) error {
 	at := func(e *fuse.Expr) (file string, line, col int) {
 		p, ok := c.pos[e]
@@ -549,7 +557,13 @@ func (c *compiler) passes(opt Options) error {
 		}
 	}
 	if opt.Exact {
-		return c.f.Exact(c.madeExact, at)
+		if err := c.f.Exact(c.madeExact, at); err != nil {
+			return err
+		}
+		if !opt.KeepLoops {
+			c.f.HoistInvariants()
+			c.f.StrengthReduce()
+		}
 	}
 	return nil
 }

@@ -160,6 +160,9 @@ type amd64Gen struct {
 	fresh *fuse.Expr
 	// dense has the scratch arrays that keep no epochs (amd64_dense.go).
 	dense []bool
+	// pow2 are the variables that hold a power of two or 0 (findPow2);
+	// pow2Here those that do here, after an assignment (pow2Facts).
+	pow2, pow2Here map[int]bool
 	// rest are the statements after the one stmts emits, in its list:
 	// belowAssign looks ahead at them.
 	rest []fuse.Stmt
@@ -221,6 +224,7 @@ func newAMD64Gen(f *fuse.Func, l *layout, ctl int32, a *assembler, calls *callSt
 	g.steady = steadyOf(f, calls, proc)
 	g.fixed = fixedFor(calls, proc)
 	g.findDense()
+	g.findPow2()
 	g.slots()
 	g.bounds()
 	g.free = uint16(1)<<len(poolRegs) - 1
@@ -1197,6 +1201,7 @@ func hasLoop(ss []fuse.Stmt) bool {
 
 func (g *amd64Gen) stmt(s *fuse.Stmt) {
 	a := g.a
+	defer g.pow2Facts(s)() // (amd64_pow2.go)
 	outer, outerUncond, outerCalled := g.cur, g.uncond, g.called
 	g.cur, g.uncond, g.called = s, unconditional(s), nil
 	defer func() { g.cur, g.uncond, g.called = outer, outerUncond, outerCalled }()
@@ -1607,6 +1612,10 @@ type rangePlan struct {
 	// the loop reads it, so the variable is the cursor itself, stepped
 	// after the body (its value after the loop is never seen).
 	induct bool
+	// dead: an induct loop that counts down (not constant) whose body
+	// never reads the variable either (fuse.Func.StrengthReduce took its
+	// products): the cursor is not stepped at all.
+	dead bool
 }
 
 func (g *amd64Gen) planRange(s *fuse.Stmt) rangePlan {
@@ -1624,6 +1633,7 @@ func (g *amd64Gen) planRange(s *fuse.Stmt) rangePlan {
 	stepConst := c(s.Z) && int64(s.Z.Imm) == int64(int32(s.Z.Imm))
 	pl.induct = stepConst && !assigned && s.Var >= g.f.Params &&
 		countVar(g.f.Body, s.Var) == countVar([]fuse.Stmt{*s}, s.Var)
+	pl.dead = pl.induct && !pl.constant && countVar(s.Body, s.Var) == 0
 	return pl
 }
 
@@ -1701,7 +1711,7 @@ func (g *amd64Gen) forRange(s *fuse.Stmt) {
 		advance()
 	}
 	post := func(int) {
-		if pl.induct {
+		if pl.induct && !pl.dead {
 			advance()
 		}
 	}
@@ -2766,6 +2776,9 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		}
 		return d
 	}
+	if d, ok := g.shiftByVar(x); ok { // (amd64_pow2.go)
+		return d
+	}
 	if v, ok := g.varReg(x.Args[0]); ok && (x.Op == fuse.OpPopcount || x.Op == fuse.OpBsf) {
 		// popcount(v), bsf(v): from the variable's register (after bsf's
 		// check) into a new one.
@@ -2803,6 +2816,14 @@ func (g *amd64Gen) expr(x *fuse.Expr) reg {
 		if !shown {
 			a.test(rs[1], rs[1])
 			a.jcc(ccE, zero)
+		}
+		if g.pow2Divisor(x) {
+			g.divPow2(x.Op, d, rs[1])
+			a.jmp(end)
+			a.bind(zero)
+			a.movRI(d, 0)
+			a.bind(end)
+			break
 		}
 		a.movRR(rAX, d)
 		a.movRI(rDX, 0)
