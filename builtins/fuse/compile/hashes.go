@@ -259,13 +259,14 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 }
 
 // passedToCall reports whether the scope's body passes the name to a
-// function (f(name), not name.add(x)): a helper that may recurse.
+// function (f(name), not name.add(x), nor a builtin's len(name)): a
+// helper that may recurse.
 func (c *compiler) passedToCall(name string) bool {
 	passed := false
 	for _, st := range c.scope.src.Body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok {
-				if _, method := call.Fn.(*syntax.DotExpr); !method {
+				if _, method := call.Fn.(*syntax.DotExpr); !method && !c.builtinCall(call) {
 					for _, a := range call.Args {
 						if id, ok := unparen(a).(*syntax.Ident); ok && id.Name == name {
 							passed = true
