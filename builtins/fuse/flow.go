@@ -215,6 +215,10 @@ type Stmt struct {
 	Body, Else []Stmt
 	Label      int
 	Check      int
+	// Rare, on an SIf, says that its Body seldom runs (a hash table's
+	// rebuild): an engine may keep the Body's variables out of registers
+	// in favour of the code around it. It changes no result.
+	Rare bool
 }
 
 // EachExpr calls visit with every expression of f, its Procs' included,

@@ -622,7 +622,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	// half the mask + 1 slots.
 	twice := c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), h.get(hdrN)))
 	body := []fuse.Stmt{
-		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow},
+		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow, Rare: true},
 		h.set(hdrN, c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1)))),
 		{Kind: fuse.SStore, Arr: h.keys, X: h.get(hdrN), Y: varExpr(kv), Check: idx()},
 		{Kind: fuse.SStore, Arr: h.dead, X: h.get(hdrN), Y: constExpr(0), Check: idx()},
