@@ -158,6 +158,11 @@ type Scratch struct {
 	// engine's dense arrays, builtins/fuse/native/amd64_dense.go). It
 	// changes no result.
 	Sparse bool
+	// Stale says that the code reads an element only after writing it
+	// in the same run (a hash table's keys by slot, read where the slot,
+	// made fresh, is full), so that an engine may keep no epochs for the
+	// array nor make it fresh. It changes no result.
+	Stale bool
 }
 
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]

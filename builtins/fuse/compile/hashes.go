@@ -75,6 +75,7 @@ type hashTable struct {
 	dict              bool
 	slots, keys, vals int // scratch arrays (vals: -1 for a set)
 	dead              int // scratch array: 1 for an entry removed
+	skeys             int // scratch array: the key of each full slot, or -1 (hashslotkeys.go)
 	n, mask           int // variables (a module's table: -1)
 	removed           int // variable: the entries removed among the n
 	// hdr, for a module's set or dict (a Global), is the array that
@@ -245,7 +246,7 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 	if i, ok := c.globalHashes[arrayOf{c.proc, a}]; ok {
 		return i
 	}
-	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, removed: -1,
+	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, skeys: -1, n: -1, mask: -1, removed: -1,
 		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table"), bits: bits, guard: -1}
 	if dict {
 		h.vals = a + 4
@@ -383,6 +384,8 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 			}
 			h.slots = add(kind+" slots", 1<<HashMaxBits)
 			c.proc.Scratch[h.slots].Sparse = true
+			h.skeys = add(kind+" slot keys", 1<<HashMaxBits)
+			c.proc.Scratch[h.skeys].Stale = true
 			h.keys = add(kind+" keys", HashCap+1)
 			h.dead = add(kind+" removed", HashCap+1)
 			if dict {
@@ -552,7 +555,7 @@ func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int
 	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
 		{Kind: fuse.SAssign, Var: p, X: c.hashRead(h.slots, varExpr(i), at)},
 		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.keys, c.hashEntry(h, p), at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.slotKey(h, p, i, at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
 		{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i, m)},
 	}})
 	return p, i
@@ -612,6 +615,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	}
 	again = append(again, c.hashFree(h, kj, s, at)...)
 	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(m), Check: idx()})
+	again = append(again, c.slotKeyStore(h, s, kj, at)...)
 	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: constExpr(1),
 		Y: c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1))), Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
@@ -629,6 +633,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: h.get(hdrN), Check: idx()},
 		{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)},
 	}
+	body = append(body, c.slotKeyStore(h, i, kv, at)...)
 	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: body})
 }
 
@@ -662,12 +667,11 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j, m)},
 			{Kind: fuse.SAssign, Var: q, X: c.hashRead(h.slots, varExpr(j), at)},
 			{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(q), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-			{Kind: fuse.SAssign, Var: kq, X: c.hashRead(h.keys, c.hashEntry(h, q), at)},
+			{Kind: fuse.SAssign, Var: kq, X: c.slotKey(h, q, j, at)},
 			{Kind: fuse.SAssign, Var: home, X: c.hashSlot(h, kq, m)},
-			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: []fuse.Stmt{
-				{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(q), Check: idx()},
-				{Kind: fuse.SAssign, Var: i, X: varExpr(j)},
-			}},
+			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: append(
+				append([]fuse.Stmt{{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(q), Check: idx()}}, c.slotKeyStore(h, i, kq, at)...),
+				fuse.Stmt{Kind: fuse.SAssign, Var: i, X: varExpr(j)})},
 		}},
 		fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: constExpr(0), Check: idx()},
 	)
