@@ -152,8 +152,8 @@ type Scratch struct {
 	// sentinel [-1] * N). The engines need not know: the compiler reads,
 	// writes and compares the elements so, and Init is the biased word.
 	Bias uint64
-	// Sparse says that the array is written at scattered indices (a hash
-	// table's slots), so that an engine should keep making it fresh in
+	// Sparse says that the array is written at scattered indices (the
+	// slots of a hash table in a header array), so that an engine should keep making it fresh in
 	// O(1) rather than in proportion to what was written (the x86-64
 	// engine's dense arrays, builtins/fuse/native/amd64_dense.go). It
 	// changes no result.

@@ -36,11 +36,12 @@ import (
 //     included), mask and the entries removed.
 //
 // A table is rebuilt where an insertion would make the n + 1 entries fill
-// more than half its slots: the slots are emptied (a local's made fresh,
-// O(1): each scratch element has an epoch; a module's, whose arrays a
-// Proc shares, cleared one by one), doubled where the live entries alone
-// fill half of them, and the live entries moved down over the removed
-// ones and probed in again, in order. An insertion past HashCap live
+// more than half its slots: the slots are emptied (a local's made fresh:
+// O(1) where each scratch element has an epoch, else the slots written
+// since cleared; a module's, whose arrays a Proc shares, cleared one by
+// one), doubled where the live entries alone fill half of them, and the
+// live entries moved down over the removed ones and probed in again, in
+// order. An insertion past HashCap live
 // entries (a module's: GlobalHashCap) fails the run (the interpreter runs
 // the call). Keys and values are ints in [0, 2^64); a negative one fails
 // the run too (its word is not a word, as anywhere in exact code).
@@ -383,7 +384,10 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 				return len(c.proc.Scratch) - 1
 			}
 			h.slots = add(kind+" slots", 1<<HashMaxBits)
-			c.proc.Scratch[h.slots].Sparse = true
+			// Not Sparse: on x86-64 the slots keep no epochs (a probe
+			// reads one cache line, not two), and are made fresh by
+			// clearing those written since, at most the mask + 1 in
+			// use: work in proportion to the insertions that grew it.
 			h.skeys = add(kind+" slot keys", 1<<HashMaxBits)
 			c.proc.Scratch[h.skeys].Stale = true
 			h.keys = add(kind+" keys", HashCap+1)
