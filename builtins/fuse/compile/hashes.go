@@ -39,11 +39,11 @@ import (
 // more than half its slots: the slots are emptied (a local's made fresh:
 // O(1) where each scratch element has an epoch, else the slots written
 // since cleared; a module's, whose arrays a Proc shares, cleared one by
-// one), doubled where the live entries alone fill half of them, and the
-// live entries moved down over the removed ones and probed in again, in
-// order. An insertion past HashCap live
-// entries (a module's: GlobalHashCap) fails the run (the interpreter runs
-// the call). Keys and values are ints in [0, 2^64); a negative one fails
+// one), grown four times (hashGrown) where the live entries alone fill
+// half of them, and the live entries moved down over the removed ones and
+// probed in again, in order. An insertion past HashCap live entries (a
+// module's: GlobalHashCap) fails the run (the interpreter runs the
+// call). Keys and values are ints in [0, 2^64); a negative one fails
 // the run too (its word is not a word, as anywhere in exact code).
 //
 // A write to a table while a for loop runs over it fails the run, as it
@@ -590,7 +590,8 @@ func (c *compiler) hashWritable(h *hashTable, at syntax.Position) bool {
 // no entry (p is 0, i the empty slot): where the n + 1 entries (those
 // removed counted) would fill more than half the slots, the table is
 // rebuilt first, its entries compacted (those removed dropped, the others
-// in order) into slots doubled where the live ones fill half of them.
+// in order) into slots grown (hashGrown) where the live ones fill half of
+// them.
 // Afterwards p holds the entry's number.
 func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	bits := h.bits
@@ -601,7 +602,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	double = append(double,
 		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), constExpr(1<<bits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
-		h.set(hdrMask, c.exactExpr(mk(fuse.OpAdd, c.exactExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), constExpr(1)))))
+		h.set(hdrMask, c.hashGrown(h)))
 	grow := []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpGe, c.exactExpr(mk(fuse.OpAdd, live, live)), h.get(hdrMask)), Body: double}}
 	grow = append(grow, c.hashClear(h, at)...)
 	// Every live entry again, in order, moved down over those removed,
