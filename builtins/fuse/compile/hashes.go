@@ -743,7 +743,8 @@ func (c *compiler) snapshot(x *fuse.Expr) *fuse.Expr {
 func (c *compiler) hashIn(h *hashTable, x *fuse.Expr, not bool, at syntax.Position) *fuse.Expr {
 	kv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: kv, X: c.biasedTo(x, 0)})
-	p, _ := c.hashProbe(h, kv, at)
+	p, i := c.hashProbe(h, kv, at)
+	c.probed(h, kv, p, i)
 	if not {
 		return mk(fuse.OpEq, varExpr(p), constExpr(0))
 	}
@@ -861,6 +862,9 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 	}
 	switch name := dot.Name.Name; {
 	case name == "add" && !h.dict && len(e.Args) == 1:
+		if c.reusedAdd(h, e) {
+			return none()
+		}
 		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err
