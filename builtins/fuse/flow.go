@@ -152,12 +152,17 @@ type Scratch struct {
 	// sentinel [-1] * N). The engines need not know: the compiler reads,
 	// writes and compares the elements so, and Init is the biased word.
 	Bias uint64
-	// Sparse says that the array is written at scattered indices (a hash
-	// table's slots), so that an engine should keep making it fresh in
+	// Sparse says that the array is written at scattered indices (the
+	// slots of a hash table in a header array), so that an engine should keep making it fresh in
 	// O(1) rather than in proportion to what was written (the x86-64
 	// engine's dense arrays, builtins/fuse/native/amd64_dense.go). It
 	// changes no result.
 	Sparse bool
+	// Stale says that the code reads an element only after writing it
+	// in the same run (a hash table's keys by slot, read where the slot,
+	// made fresh, is full), so that an engine may keep no epochs for the
+	// array nor make it fresh. It changes no result.
+	Stale bool
 }
 
 // An Expr is a word expression. Where Check >= 0, the check Checks[Check]
@@ -215,6 +220,10 @@ type Stmt struct {
 	Body, Else []Stmt
 	Label      int
 	Check      int
+	// Rare, on an SIf, says that its Body seldom runs (a hash table's
+	// rebuild): an engine may keep the Body's variables out of registers
+	// in favour of the code around it. It changes no result.
+	Rare bool
 }
 
 // EachExpr calls visit with every expression of f, its Procs' included,

@@ -317,6 +317,9 @@ type compiler struct {
 	// of one of the Globals, by its first array.
 	hashes       []*hashTable
 	globalHashes map[arrayOf]int
+	// reuse is the probe of `if k not in s: s.add(k)` that the add takes
+	// (hashreuse.go).
+	reuse *probeReuse
 	// hooks are the statements a comprehension's loops run innermost
 	// (lists.go), compiled by their function.
 	hooks map[syntax.Stmt]func() error
@@ -781,6 +784,7 @@ func (c *compiler) stmt(s syntax.Stmt) error {
 	case *syntax.AssignStmt:
 		return c.assign(s)
 	case *syntax.IfStmt:
+		c.reuse = notInThenAdd(s) // hashreuse.go
 		cond, err := c.condExpr(s.Cond)
 		if err != nil {
 			return err

@@ -36,13 +36,14 @@ import (
 //     included), mask and the entries removed.
 //
 // A table is rebuilt where an insertion would make the n + 1 entries fill
-// more than half its slots: the slots are emptied (a local's made fresh,
-// O(1): each scratch element has an epoch; a module's, whose arrays a
-// Proc shares, cleared one by one), doubled where the live entries alone
-// fill half of them, and the live entries moved down over the removed
-// ones and probed in again, in order. An insertion past HashCap live
-// entries (a module's: GlobalHashCap) fails the run (the interpreter runs
-// the call). Keys and values are ints in [0, 2^64); a negative one fails
+// more than half its slots: the slots are emptied (a local's made fresh:
+// O(1) where each scratch element has an epoch, else the slots written
+// since cleared; a module's, whose arrays a Proc shares, cleared one by
+// one), grown four times (hashGrown) where the live entries alone fill
+// half of them, and the live entries moved down over the removed ones and
+// probed in again, in order. An insertion past HashCap live entries (a
+// module's: GlobalHashCap) fails the run (the interpreter runs the
+// call). Keys and values are ints in [0, 2^64); a negative one fails
 // the run too (its word is not a word, as anywhere in exact code).
 //
 // A write to a table while a for loop runs over it fails the run, as it
@@ -75,6 +76,7 @@ type hashTable struct {
 	dict              bool
 	slots, keys, vals int // scratch arrays (vals: -1 for a set)
 	dead              int // scratch array: 1 for an entry removed
+	skeys             int // scratch array: the key of each full slot, or -1 (hashslotkeys.go)
 	n, mask           int // variables (a module's table: -1)
 	removed           int // variable: the entries removed among the n
 	// hdr, for a module's set or dict (a Global), is the array that
@@ -245,7 +247,7 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 	if i, ok := c.globalHashes[arrayOf{c.proc, a}]; ok {
 		return i
 	}
-	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, n: -1, mask: -1, removed: -1,
+	h := &hashTable{name: name, dict: dict, hdr: a, slots: a + 1, keys: a + 2, dead: a + 3, vals: -1, skeys: -1, n: -1, mask: -1, removed: -1,
 		hdrCheck: c.check(fuse.CheckIndex, 0, syntax.Position{}, "index out of range of a hash table"), bits: bits, guard: -1}
 	if dict {
 		h.vals = a + 4
@@ -259,13 +261,14 @@ func (c *compiler) arrayHash(name string, dict bool, bits, a int) int {
 }
 
 // passedToCall reports whether the scope's body passes the name to a
-// function (f(name), not name.add(x)): a helper that may recurse.
+// function (f(name), not name.add(x), nor a builtin's len(name)): a
+// helper that may recurse.
 func (c *compiler) passedToCall(name string) bool {
 	passed := false
 	for _, st := range c.scope.src.Body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok {
-				if _, method := call.Fn.(*syntax.DotExpr); !method {
+				if _, method := call.Fn.(*syntax.DotExpr); !method && !c.builtinCall(call) {
 					for _, a := range call.Args {
 						if id, ok := unparen(a).(*syntax.Ident); ok && id.Name == name {
 							passed = true
@@ -381,7 +384,12 @@ func (c *compiler) hashAssign(id *syntax.Ident, rhs syntax.Expr) (bool, error) {
 				return len(c.proc.Scratch) - 1
 			}
 			h.slots = add(kind+" slots", 1<<HashMaxBits)
-			c.proc.Scratch[h.slots].Sparse = true
+			// Not Sparse: on x86-64 the slots keep no epochs (a probe
+			// reads one cache line, not two), and are made fresh by
+			// clearing those written since, at most the mask + 1 in
+			// use: work in proportion to the insertions that grew it.
+			h.skeys = add(kind+" slot keys", 1<<HashMaxBits)
+			c.proc.Scratch[h.skeys].Stale = true
 			h.keys = add(kind+" keys", HashCap+1)
 			h.dead = add(kind+" removed", HashCap+1)
 			if dict {
@@ -551,7 +559,7 @@ func (c *compiler) hashProbe(h *hashTable, kv int, at syntax.Position) (p, i int
 	c.emit(fuse.Stmt{Kind: fuse.SWhile, Label: label, X: constExpr(1), Body: []fuse.Stmt{
 		{Kind: fuse.SAssign, Var: p, X: c.hashRead(h.slots, varExpr(i), at)},
 		{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.hashRead(h.keys, c.hashEntry(h, p), at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
+		{Kind: fuse.SIf, X: mk(fuse.OpEq, c.slotKey(h, p, i, at), varExpr(kv)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
 		{Kind: fuse.SAssign, Var: i, X: c.hashNext(h, i, m)},
 	}})
 	return p, i
@@ -582,7 +590,8 @@ func (c *compiler) hashWritable(h *hashTable, at syntax.Position) bool {
 // no entry (p is 0, i the empty slot): where the n + 1 entries (those
 // removed counted) would fill more than half the slots, the table is
 // rebuilt first, its entries compacted (those removed dropped, the others
-// in order) into slots doubled where the live ones fill half of them.
+// in order) into slots grown (hashGrown) where the live ones fill half of
+// them.
 // Afterwards p holds the entry's number.
 func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	bits := h.bits
@@ -593,7 +602,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	double = append(double,
 		fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, h.get(hdrMask), constExpr(1<<bits-1)),
 			Body: []fuse.Stmt{{Kind: fuse.SFail, Check: full}}},
-		h.set(hdrMask, c.exactExpr(mk(fuse.OpAdd, c.exactExpr(mk(fuse.OpAdd, h.get(hdrMask), h.get(hdrMask))), constExpr(1)))))
+		h.set(hdrMask, c.hashGrown(h)))
 	grow := []fuse.Stmt{{Kind: fuse.SIf, X: mk(fuse.OpGe, c.exactExpr(mk(fuse.OpAdd, live, live)), h.get(hdrMask)), Body: double}}
 	grow = append(grow, c.hashClear(h, at)...)
 	// Every live entry again, in order, moved down over those removed,
@@ -611,6 +620,7 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	}
 	again = append(again, c.hashFree(h, kj, s, at)...)
 	again = append(again, fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(s), Y: varExpr(m), Check: idx()})
+	again = append(again, c.slotKeyStore(h, s, kj, at)...)
 	grow = append(grow, fuse.Stmt{Kind: fuse.SForRange, Label: c.newLabel(), Var: j, X: constExpr(1),
 		Y: c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1))), Z: constExpr(1),
 		Check: c.check(fuse.CheckNonZero, 0, at, "range: step argument must not be zero"),
@@ -621,13 +631,14 @@ func (c *compiler) hashInsert(h *hashTable, kv, p, i int, at syntax.Position) {
 	// half the mask + 1 slots.
 	twice := c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), h.get(hdrN)))
 	body := []fuse.Stmt{
-		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow},
+		{Kind: fuse.SIf, X: mk(fuse.OpGe, twice, h.get(hdrMask)), Body: grow, Rare: true},
 		h.set(hdrN, c.exactExpr(mk(fuse.OpAdd, h.get(hdrN), constExpr(1)))),
 		{Kind: fuse.SStore, Arr: h.keys, X: h.get(hdrN), Y: varExpr(kv), Check: idx()},
 		{Kind: fuse.SStore, Arr: h.dead, X: h.get(hdrN), Y: constExpr(0), Check: idx()},
 		{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: h.get(hdrN), Check: idx()},
 		{Kind: fuse.SAssign, Var: p, X: h.get(hdrN)},
 	}
+	body = append(body, c.slotKeyStore(h, i, kv, at)...)
 	c.emit(fuse.Stmt{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(p), constExpr(0)), Body: body})
 }
 
@@ -661,12 +672,11 @@ func (c *compiler) hashRemove(h *hashTable, p, i int, at syntax.Position) []fuse
 			{Kind: fuse.SAssign, Var: j, X: c.hashNext(h, j, m)},
 			{Kind: fuse.SAssign, Var: q, X: c.hashRead(h.slots, varExpr(j), at)},
 			{Kind: fuse.SIf, X: mk(fuse.OpEq, varExpr(q), constExpr(0)), Body: []fuse.Stmt{{Kind: fuse.SBreak, Label: label}}},
-			{Kind: fuse.SAssign, Var: kq, X: c.hashRead(h.keys, c.hashEntry(h, q), at)},
+			{Kind: fuse.SAssign, Var: kq, X: c.slotKey(h, q, j, at)},
 			{Kind: fuse.SAssign, Var: home, X: c.hashSlot(h, kq, m)},
-			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: []fuse.Stmt{
-				{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(q), Check: idx()},
-				{Kind: fuse.SAssign, Var: i, X: varExpr(j)},
-			}},
+			{Kind: fuse.SIf, X: mk(fuse.OpGe, dist(varExpr(home), varExpr(j)), dist(varExpr(i), varExpr(j))), Body: append(
+				append([]fuse.Stmt{{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: varExpr(q), Check: idx()}}, c.slotKeyStore(h, i, kq, at)...),
+				fuse.Stmt{Kind: fuse.SAssign, Var: i, X: varExpr(j)})},
 		}},
 		fuse.Stmt{Kind: fuse.SStore, Arr: h.slots, X: varExpr(i), Y: constExpr(0), Check: idx()},
 	)
@@ -733,7 +743,8 @@ func (c *compiler) snapshot(x *fuse.Expr) *fuse.Expr {
 func (c *compiler) hashIn(h *hashTable, x *fuse.Expr, not bool, at syntax.Position) *fuse.Expr {
 	kv := c.newVar()
 	c.emit(fuse.Stmt{Kind: fuse.SAssign, Var: kv, X: c.biasedTo(x, 0)})
-	p, _ := c.hashProbe(h, kv, at)
+	p, i := c.hashProbe(h, kv, at)
+	c.probed(h, kv, p, i)
 	if not {
 		return mk(fuse.OpEq, varExpr(p), constExpr(0))
 	}
@@ -851,6 +862,9 @@ func (c *compiler) hashMethod(e *syntax.CallExpr, dot *syntax.DotExpr) (x *fuse.
 	}
 	switch name := dot.Name.Name; {
 	case name == "add" && !h.dict && len(e.Args) == 1:
+		if c.reusedAdd(h, e) {
+			return none()
+		}
 		kv, err := c.hashKey(h, e.Args[0])
 		if err != nil {
 			return nil, true, err

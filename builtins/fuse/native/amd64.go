@@ -110,6 +110,7 @@ type amd64Gen struct {
 	loopSlot map[*fuse.Stmt][]int
 	ranges   map[*fuse.Stmt]rangePlan
 	weight   []float64
+	rare     int // the Rare ifs around the statements weighed (amd64_rare.go)
 
 	free     uint16 // the free pool registers, by index in poolRegs
 	spill    int    // spill words in use
@@ -312,7 +313,7 @@ func (g *amd64Gen) use(s int, depth int, w float64) {
 	for len(g.weight) <= s {
 		g.weight = append(g.weight, 0)
 	}
-	g.weight[s] += w * float64(uint64(1)<<(3*min(depth, 20)))
+	g.weight[s] += w * float64(uint64(1)<<(3*min(depth, 20))) * g.rareScale()
 }
 
 func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
@@ -373,6 +374,10 @@ func (g *amd64Gen) weigh(ss []fuse.Stmt, depth int) {
 			}
 			g.use(g.sFuel, depth+1, 4)
 			g.weigh(s.Body, depth+1)
+			continue
+		}
+		if s.Rare {
+			g.weighRare(s, depth)
 			continue
 		}
 		g.weigh(s.Body, depth)

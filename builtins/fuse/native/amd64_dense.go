@@ -41,7 +41,9 @@ func (g *amd64Gen) findDense() {
 	}
 	for arr := g.f.Arrays; arr < len(g.f.Scratch); arr++ {
 		s := g.f.Scratch[arr]
-		g.dense[arr] = !s.Sparse && s.Len >= minDense
+		// A Stale array is steady instead (amd64_steady.go): no mark to
+		// raise, nothing to clear.
+		g.dense[arr] = !s.Sparse && !s.Stale && s.Len >= minDense
 	}
 }
 

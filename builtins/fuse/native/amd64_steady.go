@@ -43,6 +43,11 @@ func steadyArrays(f *fuse.Func) (body []bool, procs [][]bool) {
 	for a := 0; a < f.Arrays; a++ {
 		body[a] = true
 	}
+	for a := f.Arrays; a < len(f.Scratch); a++ {
+		// An element read only after it was written this run needs no
+		// epoch either, whatever the array's epoch is.
+		body[a] = f.Scratch[a].Stale
+	}
 	var fresh func(ss []fuse.Stmt)
 	fresh = func(ss []fuse.Stmt) {
 		for i := range ss {
