@@ -168,8 +168,15 @@ func pureExpr(x *Expr) bool {
 }
 
 // worthHoisting reports whether x costs more than the register that would
-// hold it: it carries a check, or multiplies, divides or loads.
+// hold it: it carries a check, or multiplies, divides or loads. A variable
+// masked by a constant (Exact's width check of a row or column index, an
+// and and a branch) is not: the generator knows facts about the variable
+// (a row index below the row count, amd64_rows.go) that a new variable
+// would not carry, and the loads it indexes would check again.
 func worthHoisting(x *Expr) bool {
+	if x.Op == OpAnd && x.Args[0].Op == OpVar && x.Args[1].Op == OpConst {
+		return false
+	}
 	if x.Check >= 0 {
 		return true
 	}
