@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
@@ -50,9 +49,7 @@ counts = [count(i * 0x9e3779b97f4a7c15 % (1 << 64), 0x00ff00000000ff00, i % 2 ==
 // of the same types (True is not 1 to starlark.Equal), with the code as
 // interpreted, and the code runs.
 func TestNativeBoolsThroughTheFork(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	run := func(interpreted bool) (starlark.StringDict, uint64) {
 		thread := &starlark.Thread{Name: "bools"}

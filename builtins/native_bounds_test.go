@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 )
 
@@ -95,9 +94,7 @@ func (g *edgeGen) boundsStmt(ind string) {
 // with the same text, on every pair of edge ints, directly and through the
 // fork's hook. BITSH_SLOW=1 runs many more functions.
 func TestNativeBounds(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n, forked := 200, 10
 	if testscale.Short() {
 		n, forked = 60, 3
@@ -116,9 +113,7 @@ func TestNativeBounds(t *testing.T) {
 // TestNativeBoundsShapes: the shapes of boundsFunc one at a time, each on
 // every pair of edge ints.
 func TestNativeBoundsShapes(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	head := "U64 = (1 << 64) - 1\nR = ((1, 0xff, 2, 3), (0, 1), (), (5, 1 << 40, 11, 12, 13, 14), (63, 64))\n"
 	cases := []string{
 		// cover's lowest empty cell, then a row of its table

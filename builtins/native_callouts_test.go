@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
@@ -218,9 +217,7 @@ func (c calloutRun) outcome(args starlark.Tuple) string {
 // among them), print its lines and leave its module's list, call after
 // call; and their code calls those helpers in the interpreter.
 func TestNativeCalloutsRandom(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	n := 120
 	if testscale.Short() {
@@ -281,9 +278,7 @@ func TestNativeCalloutsRandom(t *testing.T) {
 // module's list, or one that reads a list the code writes, keeps its
 // caller interpreted (with the translation's reason).
 func TestNativeCalloutsRefused(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	cases := []struct{ src, want string }{
 		{"LOG = []\ndef h(x):\n    LOG.append(str(x))\n    return 1\ndef f(x):\n    return h(x) + x\n", "LOG"},
 		{"G = [1, 2]\ndef h(x):\n    return len(str(G[0] + x))\ndef f(p, x):\n    p[0] = x\n    return h(x)\n", "reads a list, dict or set of its module"},
@@ -319,9 +314,7 @@ func TestNativeCalloutsRefused(t *testing.T) {
 // to the interpreter loops stops there (the interpreter's step checks the
 // thread), and the call ends with the cancellation.
 func TestNativeCalloutsCancel(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := "def spin(x):\n    n = 0\n    while n >= 0:\n        n += len(str(x))\n    return n\n" +
 		"def f(x):\n    s = 0\n    for i in range(3):\n        s += spin(x + i)\n    return s\n"
 	run := newCalloutRun(t, src, false)
@@ -357,9 +350,7 @@ func TestNativeCalloutsCancel(t *testing.T) {
 // at a script's top level, lifted and run as code once hot, give the
 // interpreter's output, error and traceback, and final globals.
 func TestNativeCalloutsRandomLoops(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	n := 40
 	if testscale.Short() {

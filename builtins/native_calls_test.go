@@ -366,9 +366,7 @@ func TestNativeRefused(t *testing.T) {
 // TestNativeCallCancel: a call looping forever as code stops when the run
 // is cancelled, and gives the call back to the interpreter.
 func TestNativeCallCancel(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	g, _ := nativeFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	thread := &starlark.Thread{Name: "spin"}
@@ -390,9 +388,7 @@ func TestNativeCallCancel(t *testing.T) {
 // TestNativeOff: a function whose calls mostly fail as code is given to the
 // interpreter without trying.
 func TestNativeOff(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	g, thread := nativeFixture(t)
 	nf, err := compileWait(thread, g["weigh"].(*starlark.Function))
 	if err != nil {
@@ -411,9 +407,7 @@ func TestNativeOff(t *testing.T) {
 
 // TestNativeHookInstalled: SetEnv installs the hook unless Interpreted.
 func TestNativeHookInstalled(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	thread := &starlark.Thread{}
 	SetEnv(thread, Env{Sources: testSources{}})
 	if thread.Local(nativeKey) == nil {
@@ -430,9 +424,7 @@ func TestNativeHookInstalled(t *testing.T) {
 // recursion) compiles exactly and counts Kiwipete's nodes as the
 // interpreter does.
 func TestNativePerft(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	b, err := os.ReadFile("../examples/lib/perft_words.star")
 	if err != nil {
 		t.Fatal(err)
@@ -503,9 +495,7 @@ func BenchmarkNativeCall(b *testing.B) {
 // function as code (its calls take no steps), gives the interpreter's
 // answers, and a run cancelled inside code stops.
 func TestNativeThroughTheFork(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = nativeScript + `
 r1 = fib(25)
@@ -568,9 +558,7 @@ r4 = [pow3(n) for n in range(45)]
 // TestNativeParallel: one function's code called from several goroutines
 // at once (go test -race).
 func TestNativeParallel(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	g, thread := nativeFixture(t)
 	nf, err := compileWait(thread, g["fib"].(*starlark.Function))
 	if err != nil {
@@ -641,9 +629,7 @@ func forkOffers() bool {
 // (word arrays as tables, a scratch list, helpers, bools returned) runs as
 // code and answers as the interpreter does.
 func TestNativeMagic(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	const src = `
 mask = chess.rook_mask(27)
 occ = words(subsets(mask))
@@ -826,9 +812,7 @@ def sum_list(a):
 // would write, one list passed twice, a changed global list, a list the
 // code reads as a table passed to be written), the interpreter runs.
 func TestNativeLists(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	thread := &starlark.Thread{Name: "lists", Print: func(*starlark.Thread, string) {}}
 	SetEnv(thread, Env{Sources: testSources{"lists.star": listsScript}, Context: context.Background(), Interpreted: true})
 	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "lists.star", listsScript, Predeclared())
@@ -953,9 +937,7 @@ func TestNativeLists(t *testing.T) {
 // run as code; a function reading a global list reads it as it is when
 // the list changes (the module's globals are frozen only at its end).
 func TestNativeListsThroughTheFork(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = listsScript + `
 st = [1 << 32, 0, 20000]
@@ -1005,9 +987,7 @@ c = [write_row2(GRID[0], 3) for _ in range(2000)]
 // int); a function that returns a sentinel, an int that is no word, gives
 // the call back to the interpreter.
 func TestNativeSentinel(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	const src = `
 M = (1 << 64) - 1
 SQ = 0
@@ -1102,9 +1082,7 @@ def last_seen(n, k):
 // run as code as interpreted, from positions with and without an
 // en-passant square.
 func TestNativeListPerft(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	b, err := os.ReadFile("../bench/perft.star")
 	if err != nil {
@@ -1209,9 +1187,7 @@ func BenchmarkNativeListCall(b *testing.B) {
 // costs far more than its code; one that works on every element is not
 // (with a margin for -race, whose Go code is slower and machine code not).
 func TestNativeListWaste(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	thread := &starlark.Thread{Name: "waste", Print: func(*starlark.Thread, string) {}}
 	SetEnv(thread, Env{Sources: testSources{"lists.star": listsScript}, Context: context.Background(), Interpreted: true})
 	g, err := starlark.ExecFileOptions(dialect.FileOptions(), thread, "lists.star", listsScript, Predeclared())
@@ -1254,9 +1230,7 @@ func TestNativeListWaste(t *testing.T) {
 // heap) the memory budget has no room for stays interpreted, with the
 // interpreter's answer; with room, it runs as code.
 func TestNativeMemoryBudget(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	// Each call of big holds a list of 4096 ints; its code reserves frames
 	// for calls 10000 deep at most (tens of MiB), where the interpreter
 	// runs 3.
@@ -1315,9 +1289,7 @@ def look(x):
 // interpreted, with the interpreter's answer. fuse refuses it with the
 // budget's error. A cancelled run stops the copy.
 func TestNativeTableBudget(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	for _, c := range []struct {
 		room  int64
 		coded bool
@@ -1377,9 +1349,7 @@ func TestNativeTableBudget(t *testing.T) {
 // plain function stays interpreted and a fused value runs on the
 // evaluator, both with the interpreter's answers.
 func TestNativeMappingsLimited(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	const src = `
 def f0(x):
     t = 0

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -103,9 +102,7 @@ func randomDenseFunc(r *rand.Rand) string {
 // as code, the interpreter's results, call after call, with the lists
 // of one call longer or shorter than the last's.
 func TestNativeRandomDenseLists(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n := 120
 	if testscale.Short() {
 		n = 40

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
@@ -346,9 +345,7 @@ func edgeOutcome(v starlark.Value, err error) string {
 // call until past the 1000th. BITSH_SLOW=1 runs many more functions
 // (docs/reliability.md, "Fourth sweep").
 func TestNativeEdges(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n, forked := 60, 6
 	if testscale.Short() {
 		n, forked = 20, 2
@@ -460,9 +457,7 @@ func edgeDiff(src string, args []starlark.Tuple, loop, fork bool) (res edgeResul
 // and directly as code on every pair of edge ints: each call gives the
 // interpreter's answer or error.
 func TestNativeEdgeCases(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	head := "U64 = (1 << 64) - 1\nPHI = 0x9e3779b97f4a7c15\n"
 	cases := []string{
 		"def f(x, y): return (x << y) & U64",

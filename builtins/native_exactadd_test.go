@@ -3,7 +3,6 @@ package builtins
 import (
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -13,9 +12,7 @@ import (
 // gives the call back, and the interpreter's big int; below it, the
 // code's result is the interpreter's.
 func TestNativeExactAddInPlace(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	srcs := []string{
 		"def f(x, k):\n    s = x\n    for i in range(k):\n        s += 1\n    return s\n",
 		"def f(x, k):\n    s = x\n    n = 0\n    while n < k:\n        s += 7\n        n += 1\n    return s + n\n",

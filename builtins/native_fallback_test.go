@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
@@ -73,9 +72,7 @@ for i in range(1100):
 // back and the interpreter fails as it does; one frame short of it, the
 // code runs the call.
 func TestNativeDepthIsTheInterpreters(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	// Frames at r(n) called k deep from the top level: the module's, k+1
 	// of deep, n+1 of r (2n+1 of r2 and h); the interpreter allows
@@ -156,9 +153,7 @@ func recordingHook(t *testing.T, thread *starlark.Thread) (map[string]*nativeFun
 // failures (t), a chain whose successful runs outnumber them eight to one
 // (c). The answers are the interpreter's.
 func TestNativeGivesUpNestedFallbacks(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 def t(n):
@@ -226,9 +221,7 @@ result = (t(22), c(300), c(300), q(12))
 // its calls are not timed, so that a loaded machine's clock cannot give
 // it up for its conversions).
 func TestNativeGivesUpChangedTable(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 T = list(range(10000))
@@ -280,9 +273,7 @@ result = s
 // only (the fork's nativeDrops), then interpreted, with the interpreter's
 // answers.
 func TestNativeRebindGivesUp(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = `
 G = 0

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
@@ -133,9 +132,7 @@ func globalsModule(t testing.TB, src string) (starlark.StringDict, *starlark.Thr
 // failure after a write), the call is given back with every list as it
 // was.
 func TestNativeGlobals(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	code, thread := globalsModule(t, globalsScript)
 	plain, _ := globalsModule(t, globalsScript)
 	compiled := func(name string, args starlark.Tuple) *nativeFunc {
@@ -265,9 +262,7 @@ func TestNativeGlobals(t *testing.T) {
 // module's top level changes the lists between calls or binds their names
 // to new lists.
 func TestNativeGlobalsThroughTheFork(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	const src = globalsScript + `
 find(0, 64 - 6, 0, 6, 3000)
@@ -386,9 +381,7 @@ func randomGlobalsFunc(r *rand.Rand) string {
 // call; a call the code gives back leaves them as they were, and the
 // interpreter then runs it, as the fork does.
 func TestNativeRandomGlobals(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n := 150
 	if testscale.Short() {
 		n = 40

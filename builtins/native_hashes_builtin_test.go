@@ -3,7 +3,6 @@ package builtins
 import (
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -12,9 +11,7 @@ import (
 // to a helper that recurses keeps it in a header array; every call's
 // answer is the interpreter's.
 func TestNativeHashBuiltinArg(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := `
 def walk(s, v, depth):
     if depth == 0 or v in s:
@@ -75,9 +72,7 @@ def h(x, y):
 // statement, a key changed between, a set a loop runs over (Starlark's
 // error, the call given back), and a module's set.
 func TestNativeHashNotInAdd(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := `
 G = set()
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -45,9 +44,7 @@ def fill(x, y, d):
 // the interpreter does (entries, values, order), call after call; on a
 // dict being iterated the call is given back and fails as interpreted.
 func TestNativeHashBulk(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	rounds := 40
 	if testscale.Short() {
 		rounds = 12
@@ -184,9 +181,7 @@ def f(x, y, d):
 // flagged: the entries one fewer) leave the module's dict and set, and one
 // passed, as the interpreter does, whichever entries they drop.
 func TestNativeHashPopLast(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	code, thread := globalsModule(t, hashPopScript)
 	plain, _ := globalsModule(t, hashPopScript)
 	cd, pd := starlark.NewDict(0), starlark.NewDict(0)

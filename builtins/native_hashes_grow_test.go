@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/fuse/compile"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -14,9 +13,7 @@ import (
 // stops at its most slots. Each answer, and the module's set, is the
 // interpreter's.
 func TestNativeHashGrowCap(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := `
 S = set()
 

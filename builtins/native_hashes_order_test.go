@@ -3,7 +3,6 @@ package builtins
 import (
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -11,9 +10,7 @@ import (
 // changes it, in one expression or one call's arguments, is read as
 // Starlark reads it: after the call.
 func TestNativeHashOrder(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	pre := `
 def rec(b, k):
     if k == 0:

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -207,9 +206,7 @@ def f(x, y):
 // code with the interpreter's answers and errors, directly and through the
 // fork.
 func TestNativeHashes(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	var args []starlark.Tuple
 	for _, x := range []int{0, 1, 2, 3, 7, 45, 100, 299, 1000, 2999, 12345} {
 		for _, y := range []int{0, 1, 3, 4, 11, 999, 100003} {
@@ -292,9 +289,7 @@ def reads_other(k):
 // values and order), call after call; a run that fails, or a set or dict
 // the code cannot take, gives the call back with each as it was.
 func TestNativeHashGlobals(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	code, thread := globalsModule(t, hashGlobalsScript)
 	plain, _ := globalsModule(t, hashGlobalsScript)
 	globals := []string{"memo", "seen", "counts", "other"}
@@ -471,9 +466,7 @@ func randomHashFunc(r *rand.Rand) string {
 // interpreter fails, the code gives the call back, leaving them as they
 // were.
 func TestNativeRandomHashes(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n := 300
 	if testscale.Short() {
 		n = 80
@@ -543,9 +536,7 @@ func TestNativeRandomHashes(t *testing.T) {
 // parameter to a new set stays interpreted (the caller's set is not the
 // new one in Starlark).
 func TestNativeHashHelpers(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := `
 S = set()
 
@@ -597,9 +588,7 @@ def g(x, y):
 // frozen (a loaded module's) gives its calls back, which fail in the
 // interpreter as Starlark says, and after a few is given up.
 func TestNativeHashFrozen(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	code, thread := globalsModule(t, "S = set()\n\ndef f(x, y):\n    for i in range(x):\n        S.add(i + y)\n    return len(S)\n")
 	nf, _, err := compileNative(thread, code["f"].(*starlark.Function), ints(2, 3), nil, nil, false)
 	if err != nil {
@@ -630,9 +619,7 @@ func TestNativeHashFrozen(t *testing.T) {
 // code (Starlark's True is not the int 1 there): such a function stays
 // interpreted.
 func TestNativeHashBools(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	for _, src := range []string{
 		"def f(x, y):\n    s = set()\n    s.add(x > 3)\n    return len(s)\n",
 		"def f(x, y):\n    d = {}\n    d[0] = x > 3\n    if d[0]:\n        return 1\n    return 2\n",
@@ -650,9 +637,7 @@ func TestNativeHashBools(t *testing.T) {
 // are left as the interpreter leaves them (entries, values, order); a call
 // passing another kind of value, or one set twice, is interpreted.
 func TestNativeHashParams(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := `
 def place(row, n, cols, d1, d2):
     if row == n:

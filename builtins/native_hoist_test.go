@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 )
 
@@ -54,9 +53,7 @@ func randomHoistScript(r *rand.Rand) string {
 // the divisions by powers of two change give, with their code, the
 // interpreter's result or its error.
 func TestNativeHoistRandom(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n := 200
 	if testscale.Short() {
 		n = 60

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
@@ -17,9 +16,7 @@ import (
 // to the interpreter. Each function is called directly as code and
 // through the fork's hook to past its 1000th call (edgeDiff).
 func TestNativeRunTimeLengths(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	pairs := [][2]int{{0, 0}, {3, 2}, {3, 3}, {5, 31}, {12, 4095}, {12, 4096}, {16, 1}, {2000, 5}}
 	var args []starlark.Tuple
 	for _, p := range pairs {

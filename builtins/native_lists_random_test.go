@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/internal/randfunc"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
@@ -16,9 +15,7 @@ import (
 // and through the fork's hook, the interpreter's answer or its error on
 // every pair of edge ints.
 func TestNativeRandomListOps(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n, forked := 120, 8
 	if testscale.Short() {
 		n, forked = 40, 4

@@ -65,6 +65,14 @@ func runLoops(t *testing.T, src string, interpreted, strict bool) loopOutcome {
 	return o
 }
 
+// needAMD64 skips t where this machine runs no x86-64 code.
+func needAMD64(t testing.TB) {
+	t.Helper()
+	if native.Ready(native.AMD64) != nil {
+		t.Skip("no x86-64 code on this machine")
+	}
+}
+
 // diffLoops runs src interpreted and with the hooks (strict: waiting for
 // the loops' code) and fails where what they leave differs; it returns
 // the native run's outcome.
@@ -95,9 +103,7 @@ func forkOffersLoops() bool {
 func requireLoops(t *testing.T) {
 	t.Helper()
 	starlarkfork.Require(t, "the native loop hook", forkOffersLoops())
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 }
 
 // TestNativeLoops: hot loops of top-level code leave what the interpreter

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -18,9 +17,7 @@ import (
 // may leave the words (a sum), those whose sum or product does, go back to
 // the interpreter; masked back to the words, every call runs as code.
 func TestNativeMulHi(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	var words, vals []starlark.Value
 	for _, s := range []string{"0", "1", "3", "4294967295", "4294967296", "9223372036854775808", "18446744073709551615", "11400714819323198485"} {
 		b, _ := new(big.Int).SetString(s, 10)

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -13,9 +12,7 @@ import (
 // code, gives the interpreter's count, leaves v at 0, and gives the call
 // back where the count passes 2^64.
 func TestNativeKernighanLoop(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	srcs := []string{
 		"def f(x, k):\n    n = 0\n    while x:\n        x &= x - 1\n        n += 1\n    return n\n",
 		"def f(x, k):\n    n = k\n    v = x ^ k\n    while v:\n        v &= v - 1\n        n += 1\n    return n + v\n",

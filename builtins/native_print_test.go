@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/builtins/shard"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
@@ -159,9 +158,7 @@ func intVals(xs []int) []starlark.Value {
 // exactly what the interpreter prints, results and errors alike, and the
 // printing ones run as code (a call that prints and then fails included).
 func TestNativePrint(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	run := func(interpreted bool) ([]string, string, *NativeStats) {
 		return printRun(t, printScript, interpreted, func(call func(string, ...starlark.Value) string) {
@@ -216,9 +213,7 @@ func firstDiff(a, b string) string {
 // some lines, stops with the cancellation; what it printed is the
 // interpreter's first lines, each once.
 func TestNativePrintCancel(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	src := "def search(n):\n    t = 0\n    for i in range(n):\n        if i % 3 == 1:\n            print('found', i)\n        t += i\n    return t\n"
 	for _, after := range []int{1, 50, 5000} {
@@ -302,9 +297,7 @@ func randomPrintFunc(r *rand.Rand) string {
 // print, through the fork, exactly what the interpreter prints, on calls
 // whose code succeeds and calls it gives back.
 func TestNativePrintRandom(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	r := rand.New(rand.NewPCG(7, 11))
 	n := 40

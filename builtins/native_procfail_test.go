@@ -3,7 +3,6 @@ package builtins
 import (
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"go.starlark.net/starlark"
 )
 
@@ -14,9 +13,7 @@ import (
 // function's epochs at values a later run takes again (its elements
 // would then read as fresh).
 func TestNativeFailInProcKeepsEpochs(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	src := "def rec(n, k):\n    if n == 0:\n        return 10 // k\n    return rec(n - 1, k) + 1\n\n" +
 		"def f(x, k):\n    a = [0] * 10\n    b = [0] * 10\n    for i in range(x % 10):\n        a[i] = i + 1\n        b[i] = i + 2\n" +
 		"    s = 0\n    for i in range(10):\n        s += a[i] * 3 + b[i]\n    return s + rec(x % 7, k)\n"

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -112,9 +111,7 @@ func randomModule(t *testing.T, src string) (*starlark.Function, *starlark.Threa
 // the interpreter's result and leave its lists, wherever the code gives a
 // result; where the interpreter fails, the code gives the call back.
 func TestNativeRandomLists(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n := 150
 	if testscale.Short() {
 		n = 40

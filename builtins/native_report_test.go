@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
@@ -79,9 +78,7 @@ func reportAt(t *testing.T, text string) string {
 // function not compiled) is in the report with the number of calls made,
 // and a rebound global makes a function with a loop compiled again.
 func TestNativeReportCounts(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	stats := NewNativeStats()
 	// waitReady waits until every function compiled so far has its code.

@@ -3,8 +3,6 @@ package builtins
 import (
 	"strings"
 	"testing"
-
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 )
 
 // TestNativeRowLoops: the x86-64 code of a loop over a row of a table
@@ -18,9 +16,7 @@ import (
 // before the loop, then its index changed; a list of the module that a
 // call appends to between two loops over it.
 func TestNativeRowLoops(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	head := "U64 = (1 << 64) - 1\nR = ((1, 0xff, 2, 3), (0, 1), (), (5, 1 << 40, 11, 12, 13, 14), (63, 64))\n" +
 		"Q = ((1, 2, 3), (4, 5), (6,), (7, 8, 9, 10, 11))\n" +
 		"P = ((1, 2), (3, 4, 5, 6), (7, 8))\nL = [[1, 2, 3, 4], [5, 6]]\ndef grow(k):\n    L[k].append(k + 7)\n    L[k].append(k + 8)\n"

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
 )
@@ -74,9 +73,7 @@ func scanFunc(r *rand.Rand, loop bool) string {
 // give, run as code, the interpreter's answer or its error, on words
 // whose runs of ones end everywhere, and starts at the edges (edgeArgs).
 func TestNativeBitScans(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n, forked := 300, 10
 	if testscale.Short() {
 		n, forked = 100, 4

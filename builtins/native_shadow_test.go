@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"go.starlark.net/starlark"
 )
@@ -49,9 +48,7 @@ func runDiff(t *testing.T, name, src string, interpreted bool) diffRun {
 func requireNative(t testing.TB) {
 	t.Helper()
 	starlarkfork.Require(t, "the native hook", forkOffers())
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 }
 
 // diffScript runs src interpreted and with the hook, fails where what

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/bitsh/bitsh/builtins/dialect"
-	"github.com/bitsh/bitsh/builtins/fuse/native"
 	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 	"go.starlark.net/starlark"
@@ -97,9 +96,7 @@ result = (r1, r2, r3, r4, r5)
 // TestNativeTuples: tuplesScript's functions run as code and answer as the
 // interpreter does, before and after a row of their table changes.
 func TestNativeTuples(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	starlarkfork.Require(t, "the native hook", forkOffers())
 	thread := &starlark.Thread{Name: "tuples"}
 	SetEnv(thread, Env{Sources: testSources{"tuples.star": tuplesScript}, Context: context.Background()})
@@ -265,9 +262,7 @@ func randomTupleFunc(r *rand.Rand) string {
 // the code gives one; where the interpreter fails or gives no word, the
 // code gives the call back.
 func TestNativeRandomTuples(t *testing.T) {
-	if native.Ready(native.AMD64) != nil {
-		t.Skip("no x86-64 code on this machine")
-	}
+	needAMD64(t)
 	n := 300
 	if testscale.Short() {
 		n = 80
