@@ -26,31 +26,33 @@ func (f *Func) HoistInvariants() {
 	if !f.IsExact {
 		return
 	}
-	vars := f.Vars
-	f.Body = hoistStmts(f.Body, &vars)
-	f.Vars = vars
-	for i := range f.Procs {
-		p := &f.Procs[i]
-		vars := p.Vars
-		p.Body = hoistStmts(p.Body, &vars)
-		p.Vars = vars
-	}
+	f.beforeRangeLoops(hoistLoop)
 }
 
-// hoistStmts hoists the invariants of the range loops of ss, inner ones
-// first, numbering the new variables from *vars on.
-func hoistStmts(ss []Stmt, vars *int) []Stmt {
-	var out []Stmt
-	for i := range ss {
-		s := ss[i]
-		s.Body = hoistStmts(s.Body, vars)
-		s.Else = hoistStmts(s.Else, vars)
-		if s.Kind == SForRange {
-			out = append(out, hoistLoop(&s, vars)...)
+// beforeRangeLoops puts before each range loop of the function's bodies
+// (its own and its Procs', inner loops first) the statements that loop
+// returns for it, which may change it; loop numbers the new variables of
+// each body from its Vars on.
+func (f *Func) beforeRangeLoops(loop func(s *Stmt, vars *int) []Stmt) {
+	var walk func(ss []Stmt, vars *int) []Stmt
+	walk = func(ss []Stmt, vars *int) []Stmt {
+		var out []Stmt
+		for i := range ss {
+			s := ss[i]
+			s.Body = walk(s.Body, vars)
+			s.Else = walk(s.Else, vars)
+			if s.Kind == SForRange {
+				out = append(out, loop(&s, vars)...)
+			}
+			out = append(out, s)
 		}
-		out = append(out, s)
+		return out
 	}
-	return out
+	f.Body = walk(f.Body, &f.Vars)
+	for i := range f.Procs {
+		p := &f.Procs[i]
+		p.Body = walk(p.Body, &p.Vars)
+	}
 }
 
 // hoistLoop hoists the invariants of loop s (changed in place) and

@@ -22,32 +22,7 @@ package fuse
 // left to the engines (an LEA or a multiply by an immediate, and the
 // bounds the x86-64 generator derives from them to drop index checks).
 func (f *Func) StrengthReduce() {
-	vars := f.Vars
-	f.Body = strengthStmts(f.Body, &vars)
-	f.Vars = vars
-	for i := range f.Procs {
-		p := &f.Procs[i]
-		vars := p.Vars
-		p.Body = strengthStmts(p.Body, &vars)
-		p.Vars = vars
-	}
-}
-
-// strengthStmts reduces the range loops of ss, inner ones first, numbering
-// the new variables from *vars on; it returns ss with the assignments
-// before each loop reduced.
-func strengthStmts(ss []Stmt, vars *int) []Stmt {
-	var out []Stmt
-	for i := range ss {
-		s := ss[i]
-		s.Body = strengthStmts(s.Body, vars)
-		s.Else = strengthStmts(s.Else, vars)
-		if s.Kind == SForRange {
-			out = append(out, strengthLoop(&s, vars)...)
-		}
-		out = append(out, s)
-	}
-	return out
+	f.beforeRangeLoops(strengthLoop)
 }
 
 // A reduction is one running sum of a loop: s holds C*i + K.
