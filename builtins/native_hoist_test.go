@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bitsh/bitsh/internal/starlarkfork"
 	"github.com/bitsh/bitsh/internal/testscale"
 )
 
@@ -54,6 +55,7 @@ func randomHoistScript(r *rand.Rand) string {
 // interpreter's result or its error.
 func TestNativeHoistRandom(t *testing.T) {
 	needAMD64(t)
+	starlarkfork.Require(t, "the native hook", forkOffers())
 	n := 200
 	if testscale.Short() {
 		n = 60
