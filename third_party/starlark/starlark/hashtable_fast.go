@@ -74,6 +74,27 @@ func inTable(x, y Value) (Value, bool) {
 		return nil, false
 	}
 	if h := smallKeyHash(x); h != 0 && ht.ents != nil {
+		if ht.index != nil && !ht.spread {
+			// find's probe of a small index, without its call. An
+			// entry of hash h whose key is not an int of x's
+			// representation (1.0 for 1) may still equal x: find,
+			// which calls keyEqual, answers then.
+			mask := uint32(len(ht.index) - 1)
+			for s := ht.slot(h); ; s = (s + 1) & mask {
+				i := ht.index[s]
+				if i == 0 {
+					return False, true
+				}
+				if i > 0 {
+					if e := &ht.ents[i-1]; e.hash == h {
+						if sameInt(x, e.key) {
+							return True, true
+						}
+						break
+					}
+				}
+			}
+		}
 		pos, _, _ := ht.find(x, h) // no error: x is an int
 		return Bool(pos >= 0), true
 	}
