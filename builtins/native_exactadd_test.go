@@ -25,35 +25,47 @@ func TestNativeExactAddInPlace(t *testing.T) {
 	inputs := [][2]uint64{{0, 5}, {5, 5}, {top - 100, 3}, {top - 3, 10}, {top, 1}, {top - 7, 1}, {top - 6, 1}, {top - 2147483647, 1}, {top - 2147483646, 1}, {1 << 63, 100}}
 	coded, given := 0, 0
 	for _, src := range srcs {
-		fn, thread := randomModule(t, src)
-		args := func(in [2]uint64) starlark.Tuple {
-			return starlark.Tuple{starlark.MakeUint64(in[0]), starlark.MakeUint64(in[1])}
-		}
-		nf, _, err := compileNative(thread, fn, args(inputs[0]), nil, nil, false)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		<-nf.pc.Ready()
-		if nf.pc.Err() != nil {
-			t.Fatalf("%v\n%s", nf.pc.Err(), src)
-		}
-		for _, in := range inputs {
-			want, err := starlark.Call(thread, fn, args(in), nil)
-			if err != nil {
-				t.Fatalf("f(%d, %d): %v\n%s", in[0], in[1], err, src)
-			}
-			got, ok := nf.call(thread, args(in))
-			if !ok {
-				given++
-				continue
-			}
-			coded++
-			if got.String() != want.String() {
-				t.Errorf("f(%d, %d) = %v as code; %v interpreted\n%s", in[0], in[1], got, want, src)
-			}
-		}
+		c, g := diffPairCalls(t, src, inputs, 0)
+		coded += c
+		given += g
 	}
 	if coded == 0 || given == 0 {
 		t.Errorf("%d calls as code, %d given back: the test tests little", coded, given)
 	}
+}
+
+// diffPairCalls compiles f(x, k) of src for the arguments inputs[first],
+// then calls it on every pair of inputs as code and interpreted, failing
+// where the code gives another answer; it returns how many calls ran as
+// code and how many the code gave back.
+func diffPairCalls(t *testing.T, src string, inputs [][2]uint64, first int) (coded, given int) {
+	t.Helper()
+	fn, thread := randomModule(t, src)
+	args := func(in [2]uint64) starlark.Tuple {
+		return starlark.Tuple{starlark.MakeUint64(in[0]), starlark.MakeUint64(in[1])}
+	}
+	nf, _, err := compileNative(thread, fn, args(inputs[first]), nil, nil, false)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	<-nf.pc.Ready()
+	if nf.pc.Err() != nil {
+		t.Fatalf("%v\n%s", nf.pc.Err(), src)
+	}
+	for _, in := range inputs {
+		want, err := starlark.Call(thread, fn, args(in), nil)
+		if err != nil {
+			t.Fatalf("f(%d, %d): %v\n%s", in[0], in[1], err, src)
+		}
+		got, ok := nf.call(thread, args(in))
+		if !ok {
+			given++
+			continue
+		}
+		coded++
+		if got.String() != want.String() {
+			t.Errorf("f(%d, %d) = %v as code; %v interpreted\n%s", in[0], in[1], got, want, src)
+		}
+	}
+	return coded, given
 }

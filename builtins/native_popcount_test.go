@@ -3,8 +3,6 @@ package builtins
 import (
 	"math/rand/v2"
 	"testing"
-
-	"go.starlark.net/starlark"
 )
 
 // TestNativeKernighanLoop: the loop that counts a word's bits by
@@ -28,33 +26,9 @@ func TestNativeKernighanLoop(t *testing.T) {
 	}
 	coded, given := 0, 0
 	for _, src := range srcs {
-		fn, thread := randomModule(t, src)
-		args := func(in [2]uint64) starlark.Tuple {
-			return starlark.Tuple{starlark.MakeUint64(in[0]), starlark.MakeUint64(in[1])}
-		}
-		nf, _, err := compileNative(thread, fn, args(inputs[1]), nil, nil, false)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, src)
-		}
-		<-nf.pc.Ready()
-		if nf.pc.Err() != nil {
-			t.Fatalf("%v\n%s", nf.pc.Err(), src)
-		}
-		for _, in := range inputs {
-			want, err := starlark.Call(thread, fn, args(in), nil)
-			if err != nil {
-				t.Fatalf("f(%d, %d): %v\n%s", in[0], in[1], err, src)
-			}
-			got, ok := nf.call(thread, args(in))
-			if !ok {
-				given++
-				continue
-			}
-			coded++
-			if got.String() != want.String() {
-				t.Errorf("f(%d, %d) = %v as code; %v interpreted\n%s", in[0], in[1], got, want, src)
-			}
-		}
+		c, g := diffPairCalls(t, src, inputs, 1)
+		coded += c
+		given += g
 	}
 	if coded < 3*len(inputs) || given == 0 {
 		t.Errorf("%d calls as code, %d given back: the test tests little", coded, given)
